@@ -1,0 +1,109 @@
+import sbtassembly.AssemblyPlugin.autoImport._
+
+ThisBuild / organization := "io.github.sparkhbasesql"
+ThisBuild / version := "0.1.0-SNAPSHOT"
+ThisBuild / scalaVersion := "2.13.18"
+ThisBuild / javacOptions ++= Seq("--release", "17")
+ThisBuild / scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked")
+
+val hbaseVersion = "2.6.4-hadoop3"
+val sparkVersion = "4.3.0"
+val scalatestVersion = "3.2.19"
+
+// Spark 4.3.0 is "provided". Its jars come from the pyspark 4.3.0 distribution in .venv
+// (the same build as Maven's), or from SPARK_JARS_DIR; otherwise from Maven Central.
+lazy val sparkJarsDir: Option[File] = {
+  val fromEnv = sys.env.get("SPARK_JARS_DIR").map(file)
+  def fromVenv = (file(".venv") / "lib" * "python*" / "site-packages" / "pyspark" / "jars").get.headOption
+  fromEnv.orElse(fromVenv).filter(_.isDirectory).map(_.getAbsoluteFile)
+}
+
+lazy val sparkProvided: Seq[Setting[_]] = sparkJarsDir match {
+  case Some(dir) => Seq(
+    Compile / unmanagedJars ++= (dir * "*.jar").classpath,
+    Test / unmanagedJars ++= (dir * "*.jar").classpath)
+  case None => Seq(libraryDependencies ++= Seq(
+    "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
+    "org.apache.spark" %% "spark-hive-thriftserver" % sparkVersion % Provided))
+}
+
+// Region servers need these flags on Java 17, and so does Spark.
+lazy val java17Opens = Seq(
+  "java.lang", "java.lang.invoke", "java.lang.reflect", "java.io", "java.net", "java.nio",
+  "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "sun.nio.ch", "sun.nio.cs",
+  "sun.security.action", "sun.util.calendar", "jdk.internal.misc"
+).map(p => s"--add-opens=java.base/$p=ALL-UNNAMED") ++ Seq(
+  "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+  "-Dio.netty.tryReflectionSetAccessible=true",
+  "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true")
+
+/** Server-side classes: HBase only, no Scala, so the jar can sit on a region server. */
+lazy val server = (project in file("server"))
+  .settings(
+    name := "spark-hbase-sql-server",
+    crossPaths := false,
+    autoScalaLibrary := false,
+    libraryDependencies ++= Seq(
+      "org.apache.hbase" % "hbase-client" % hbaseVersion % Provided,
+      "junit" % "junit" % "4.13.2" % Test,
+      "com.github.sbt" % "junit-interface" % "0.13.3" % Test)
+  )
+
+/** Classpath of the embedded standalone HBase: Maven Central jars plus our server jar. */
+lazy val hbaseLocal = (project in file("hbase-local"))
+  .dependsOn(server)
+  .settings(
+    name := "spark-hbase-sql-hbase-local",
+    crossPaths := false,
+    autoScalaLibrary := false,
+    publish / skip := true,
+    libraryDependencies ++= Seq(
+      "org.apache.hbase" % "hbase-server" % hbaseVersion,
+      "org.apache.hbase" % "hbase-zookeeper" % hbaseVersion,
+      "org.apache.logging.log4j" % "log4j-slf4j-impl" % "2.25.2",
+      "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
+      "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"),
+    excludeDependencies ++= Seq(ExclusionRule("org.slf4j", "slf4j-reload4j"), ExclusionRule("ch.qos.reload4j")),
+    TaskKey[File]("writeClasspath", "Write the embedded HBase classpath to target/hbase-local.classpath") := {
+      val cp = (Runtime / fullClasspath).value.files.map(_.getAbsolutePath)
+      val out = target.value / "hbase-local.classpath"
+      IO.write(out, cp.mkString(java.io.File.pathSeparator))
+      out
+    }
+  )
+
+/** The Spark plugin: one jar with the shaded HBase client inside, Spark and Scala left out. */
+lazy val core = (project in file("."))
+  .dependsOn(server)
+  .aggregate(server, hbaseLocal)
+  .settings(Antlr4.settings)
+  .settings(sparkProvided)
+  .settings(
+    name := "spark-hbase-sql",
+    libraryDependencies ++= Seq(
+      ("org.apache.hbase" % "hbase-shaded-mapreduce" % hbaseVersion).intransitive(),
+      "io.opentelemetry" % "opentelemetry-api" % "1.49.0",
+      "io.opentelemetry" % "opentelemetry-context" % "1.49.0",
+      "io.opentelemetry.semconv" % "opentelemetry-semconv" % "1.29.0-alpha",
+      "org.scalatest" %% "scalatest" % scalatestVersion % Test),
+    Test / fork := true,
+    Test / parallelExecution := false,
+    Test / javaOptions ++= java17Opens ++ Seq("-Xmx3g", "-Dspark.ui.enabled=false",
+      s"-Dlog4j2.configurationFile=${(baseDirectory.value / "conf" / "log4j2.properties").getAbsolutePath}"),
+    Test / envVars ++= sys.env.filter(_._1.startsWith("SPARK_HBASE")),
+    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+    assembly / assemblyJarName := s"spark-hbase-sql-assembly-${version.value}.jar",
+    assembly / assemblyOption ~= (_.withIncludeScala(false)),
+    assembly / assemblyExcludedJars := {
+      val spark = sparkJarsDir.map(d => (d * "*.jar").get.map(_.getName).toSet).getOrElse(Set.empty)
+      (assembly / fullClasspath).value.filter(a => spark.contains(a.data.getName))
+    },
+    assembly / assemblyMergeStrategy := {
+      case PathList("META-INF", "MANIFEST.MF") => MergeStrategy.discard
+      case PathList("META-INF", "services", _*) => MergeStrategy.filterDistinctLines
+      case PathList("META-INF", xs @ _*) if xs.lastOption.exists(n => n.endsWith(".SF") || n.endsWith(".DSA") || n.endsWith(".RSA")) => MergeStrategy.discard
+      case PathList("module-info.class") => MergeStrategy.discard
+      case PathList("META-INF", "versions", _, "module-info.class") => MergeStrategy.discard
+      case x => MergeStrategy.first
+    }
+  )

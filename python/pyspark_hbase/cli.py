@@ -1,0 +1,124 @@
+"""The `spark-hbase` command (also `python -m pyspark_hbase`).
+
+Each subcommand is registered by one `add_*_parser(subparsers)` function listed in SUBCOMMANDS;
+it sets `func` (args -> exit code) as the parser default.
+"""
+
+import argparse
+import sys
+from typing import Callable, List, Optional
+
+from pyspark_hbase import __version__
+from pyspark_hbase.local import DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT, LocalHBase, LocalHBaseError
+
+
+class CliError(Exception):
+    """Reported as `spark-hbase: error: ...` with exit code 1, without a traceback."""
+
+
+def _data_dir_parent() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--data-dir", metavar="DIR",
+                   help="data dir of the local HBase (default: $SPARK_HBASE_LOCAL_DIR, "
+                        "else <repo>/.hbase-local)")
+    return p
+
+
+def _local(args: argparse.Namespace) -> LocalHBase:
+    return LocalHBase(args.data_dir)
+
+
+def _local_start(args: argparse.Namespace) -> int:
+    hbase = _local(args)
+    already = hbase.pid
+    pid = hbase.start(timeout=args.timeout)
+    if already == pid:
+        print(f"HBase already running (pid {pid}), ZooKeeper at {hbase.zk_address}")
+    else:
+        took = hbase.status() or {}
+        print(f"HBase started in {took.get('startup_seconds', '?')} s (pid {pid}), "
+              f"ZooKeeper at {hbase.zk_address}")
+    print(f"  conf dir: {hbase.conf_dir}\n  log:      {hbase.log_file}")
+    return 0
+
+
+def _local_stop(args: argparse.Namespace) -> int:
+    hbase = _local(args)
+    if hbase.stop(timeout=args.timeout):
+        print("HBase stopped")
+    else:
+        print("HBase was not running")
+    return 0
+
+
+def _local_status(args: argparse.Namespace) -> int:
+    hbase = _local(args)
+    state = hbase.status()
+    if state is None:
+        starting = hbase.pid
+        print(f"not running (starting, pid {starting})" if starting else "not running",
+              file=sys.stderr)
+        return 1
+    # Only the address on stdout, so scripts can use $(spark-hbase local status).
+    print(hbase.zk_address)
+    if args.verbose:
+        ports = state.get("ports", {})
+        print(f"pid:      {state.get('pid')}\n"
+              f"ports:    " + ", ".join(f"{k} {v}" for k, v in sorted(ports.items())) + "\n"
+              f"started:  {state.get('started_at')} (ready in {state.get('startup_seconds')} s)\n"
+              f"data dir: {hbase.data_dir}\nconf dir: {hbase.conf_dir}\nlog:      {hbase.log_file}",
+              file=sys.stderr)
+    return 0
+
+
+def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
+    local = subparsers.add_parser(
+        "local", help="run an embedded standalone HBase for development",
+        description="Start, stop or check the embedded standalone HBase "
+                    "(master, region server and ZooKeeper in one background JVM).")
+    actions = local.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+    common = _data_dir_parent()
+
+    start = actions.add_parser("start", parents=[common], help="start HBase and wait until it is ready")
+    start.add_argument("--timeout", type=float, default=DEFAULT_START_TIMEOUT, metavar="SECONDS",
+                       help=f"give up (and kill HBase) after this long (default {DEFAULT_START_TIMEOUT:g})")
+    start.set_defaults(func=_local_start)
+
+    stop = actions.add_parser("stop", parents=[common], help="stop HBase cleanly")
+    stop.add_argument("--timeout", type=float, default=DEFAULT_STOP_TIMEOUT, metavar="SECONDS",
+                      help=f"kill HBase if it has not stopped after this long (default {DEFAULT_STOP_TIMEOUT:g})")
+    stop.set_defaults(func=_local_stop)
+
+    status = actions.add_parser("status", parents=[common],
+                                help="print the ZooKeeper address and exit 0 if HBase is up, else exit 1")
+    status.add_argument("-v", "--verbose", action="store_true", help="also print pid, ports and paths")
+    status.set_defaults(func=_local_status)
+
+
+SUBCOMMANDS: List[Callable[["argparse._SubParsersAction"], None]] = [add_local_parser]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="spark-hbase", description="Spark SQL for HBase: tools.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(subparsers)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(func(args) or 0)
+    except (LocalHBaseError, CliError) as e:
+        print(f"spark-hbase: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

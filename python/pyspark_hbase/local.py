@@ -1,0 +1,586 @@
+"""An embedded standalone HBase for development and tests (`spark-hbase local start|stop|status`).
+
+One background JVM runs `HMaster start` with hbase.cluster.distributed=false: master, region
+server and ZooKeeper together, storing everything on the local filesystem under the data dir:
+
+    <data dir>/conf/        generated hbase-site.xml + log4j2.properties (also the client HBASE_CONF_DIR)
+    <data dir>/hbase/       hbase.rootdir
+    <data dir>/zookeeper/   ZooKeeper snapshots and logs
+    <data dir>/tmp/         hbase.tmp.dir and java.io.tmpdir
+    <data dir>/logs/hbase.log
+    <data dir>/hbase.pid, <data dir>/hbase-local.json (pid, ports, start time)
+"""
+
+import datetime
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Union
+
+from pyspark_hbase import _paths
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock, HBase standalone isn't supported there anyway.
+    fcntl = None
+
+HOST = "127.0.0.1"
+HBASE_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster"
+DEFAULT_START_TIMEOUT = 180.0
+DEFAULT_STOP_TIMEOUT = 60.0
+DEFAULT_HEAP = "1g"
+LOG_TAIL_LINES = 20
+
+# HBase 2.6 and its shaded netty reach into JDK internals; Java 17 denies that by default.
+_OPENS = ["java.lang", "java.lang.reflect", "java.io", "java.nio", "sun.nio.ch", "java.util",
+          "java.util.concurrent", "java.util.concurrent.atomic", "jdk.internal.misc"]
+JAVA17_FLAGS = [f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in _OPENS] + [
+    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
+]
+
+# Marks our JVM on its command line, so a recycled pid is never mistaken for it.
+_DIR_MARKER = "-Dspark.hbase.local.dir="
+
+_PORT_NAMES = ("zookeeper", "master", "regionserver")
+
+# Readiness: the master answers admin calls only once initialized (PleaseHoldException before),
+# and reading hbase:meta needs the region server to have opened it. Compiled once per data dir.
+_PROBE_CLASS = "LocalHBaseProbe"
+_PROBE_SOURCE = r"""
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+
+/** Exits 0 once HBase serves clients, 2 if it did not within args[0] seconds. */
+public class LocalHBaseProbe {
+  public static void main(String[] args) throws Exception {
+    long deadline = System.currentTimeMillis() + Long.parseLong(args[0]) * 1000L;
+    Configuration conf = HBaseConfiguration.create();
+    // One short attempt per round; the loop below does the retrying.
+    conf.setInt("hbase.client.retries.number", 1);
+    conf.setInt("hbase.client.pause", 100);
+    conf.setInt("hbase.rpc.timeout", 5000);
+    conf.setInt("hbase.client.operation.timeout", 10000);
+    conf.setInt("hbase.client.meta.operation.timeout", 10000);
+    conf.setInt("zookeeper.recovery.retry", 1);
+    conf.setInt("zookeeper.recovery.retry.intervalmill", 200);
+    String zkHost = conf.get("hbase.zookeeper.quorum");
+    int zkPort = conf.getInt("hbase.zookeeper.property.clientPort", 2181);
+    String last = "ZooKeeper does not answer on " + zkHost + ":" + zkPort;
+    boolean ready = false;
+    while (!ready && System.currentTimeMillis() < deadline) {
+      // Without ZooKeeper the client would sit in its own slow retries.
+      if (zkAnswers(zkHost, zkPort)) {
+        try (Connection c = ConnectionFactory.createConnection(conf); Admin admin = c.getAdmin()) {
+          admin.listNamespaceDescriptors();
+          try (Table meta = c.getTable(TableName.META_TABLE_NAME);
+               ResultScanner scanner = meta.getScanner(new Scan().setLimit(1))) {
+            scanner.next();
+          }
+          ready = true;
+        } catch (Exception e) {
+          last = e.toString();
+        }
+      }
+      if (!ready) Thread.sleep(250);
+    }
+    System.out.println(ready ? "READY" : "NOT READY: " + last);
+    System.out.flush();
+    // The HBase client leaves non-daemon threads behind.
+    System.exit(ready ? 0 : 2);
+  }
+
+  static boolean zkAnswers(String host, int port) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(host, port), 1000);
+      s.setSoTimeout(1000);
+      s.getOutputStream().write("ruok".getBytes(StandardCharsets.US_ASCII));
+      byte[] reply = s.getInputStream().readNBytes(4);
+      return "imok".equals(new String(reply, StandardCharsets.US_ASCII));
+    } catch (Exception e) {
+      return false;
+    }
+  }
+}
+"""
+
+
+class LocalHBaseError(RuntimeError):
+    """The embedded HBase could not be started, stopped or reached."""
+
+
+def _now_iso() -> str:
+    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        # Same as the JVM's server sockets: TIME_WAIT leftovers of our last run don't count.
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((HOST, port))
+            return True
+        except OSError:
+            return False
+
+
+def _pick_free_ports(n: int) -> List[int]:
+    socks = []
+    try:
+        # Hold all sockets open until done so the kernel hands out distinct ports.
+        for _ in range(n):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            socks.append(s)
+            s.bind((HOST, 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def _accepts(port: int, timeout: float = 1.0) -> bool:
+    try:
+        with socket.create_connection((HOST, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def zk_ruok(port: int, host: str = HOST, timeout: float = 1.0) -> bool:
+    """ZooKeeper's four-letter health check; HBase's embedded ZooKeeper allows it."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as s:
+            s.settimeout(timeout)
+            s.sendall(b"ruok")
+            return s.recv(4) == b"imok"
+    except OSError:
+        return False
+
+
+def _read_site_xml(path: Path) -> Dict[str, str]:
+    props: Dict[str, str] = {}
+    for prop in ET.parse(path).getroot().iter("property"):
+        name = (prop.findtext("name") or "").strip()
+        if name:
+            props[name] = (prop.findtext("value") or "").strip()
+    return props
+
+
+def _write_site_xml(path: Path, props: Dict[str, str], source: Path) -> None:
+    root = ET.Element("configuration")
+    root.append(ET.Comment(
+        f" Generated by `spark-hbase local start` from {source}; edited copies are overwritten. "))
+    for name, value in props.items():
+        prop = ET.SubElement(root, "property")
+        ET.SubElement(prop, "name").text = name
+        ET.SubElement(prop, "value").text = value
+    ET.indent(root)
+    tmp = path.with_suffix(".tmp")
+    ET.ElementTree(root).write(tmp, encoding="utf-8", xml_declaration=True)
+    os.replace(tmp, path)
+
+
+def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 64 * 1024))
+            data = f.read().decode("utf-8", "replace")
+    except OSError:
+        return "(no log written)"
+    return "\n".join(data.splitlines()[-lines:])
+
+
+class LocalHBase:
+    """The embedded HBase of one data dir.
+
+    The JVM outlives this object: any LocalHBase on the same data dir (another process, a later
+    CLI call) finds it again through the pid and state files.
+    """
+
+    def __init__(self, data_dir: Union[str, Path, None] = None, *,
+                 classpath_file: Union[str, Path, None] = None,
+                 java: Optional[str] = None, heap: str = DEFAULT_HEAP):
+        self.data_dir = (Path(data_dir).expanduser().resolve() if data_dir is not None
+                         else _paths.default_local_dir())
+        self._classpath_file = Path(classpath_file) if classpath_file is not None else None
+        self._java = java
+        self.heap = heap
+
+    # ---- paths --------------------------------------------------------------------------
+
+    @property
+    def conf_dir(self) -> Path:
+        """HBASE_CONF_DIR for clients: hbase-site.xml with the ZooKeeper quorum and port."""
+        return self.data_dir / "conf"
+
+    @property
+    def log_file(self) -> Path:
+        return self.data_dir / "logs" / "hbase.log"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.data_dir / "hbase.pid"
+
+    @property
+    def state_file(self) -> Path:
+        return self.data_dir / "hbase-local.json"
+
+    # ---- state --------------------------------------------------------------------------
+
+    def _read_state(self) -> dict:
+        try:
+            return json.loads(self.state_file.read_text())
+        except (OSError, ValueError):
+            return {}
+
+    def _write_state(self, state: dict) -> None:
+        tmp = self.state_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
+        os.replace(tmp, self.state_file)
+
+    @property
+    def ports(self) -> Dict[str, int]:
+        """Ports of the last (or current) run: zookeeper, master, regionserver; {} if never run."""
+        return dict(self._read_state().get("ports") or {})
+
+    @property
+    def zk_quorum(self) -> str:
+        return HOST
+
+    @property
+    def zk_port(self) -> Optional[int]:
+        return self.ports.get("zookeeper")
+
+    @property
+    def zk_address(self) -> Optional[str]:
+        port = self.zk_port
+        return f"{HOST}:{port}" if port else None
+
+    def _pid_from_file(self) -> Optional[int]:
+        try:
+            return int(self.pid_file.read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def _alive(self, pid: int) -> bool:
+        """Is `pid` our HBase JVM (not a zombie, not a recycled pid)?"""
+        try:
+            # Reap it if it is our own dead child, else it lingers as a zombie.
+            os.waitpid(pid, os.WNOHANG)
+        except (ChildProcessError, OSError):
+            pass
+        cmdline = Path(f"/proc/{pid}/cmdline")
+        if Path("/proc/self/cmdline").exists():
+            try:
+                args = cmdline.read_bytes().split(b"\0")
+            except OSError:
+                return False
+            return f"{_DIR_MARKER}{self.data_dir}".encode() in args
+        try:  # No /proc (macOS): trust the pid file.
+            os.kill(pid, 0)
+            return True
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+
+    @property
+    def pid(self) -> Optional[int]:
+        """Pid of the HBase JVM of this data dir if it is alive (ready or not)."""
+        pid = self._pid_from_file()
+        return pid if pid is not None and self._alive(pid) else None
+
+    def _answers(self, ports: Dict[str, int]) -> bool:
+        return (zk_ruok(ports["zookeeper"])
+                and _accepts(ports["master"]) and _accepts(ports["regionserver"]))
+
+    def is_running(self) -> bool:
+        """True while the JVM is alive and ZooKeeper, master and region server answer."""
+        ports = self.ports
+        return self.pid is not None and all(n in ports for n in _PORT_NAMES) and self._answers(ports)
+
+    def status(self) -> Optional[dict]:
+        """The state (pid, ports, data dir, start time, ...) while running, else None."""
+        if not self.is_running():
+            return None
+        return self._read_state()
+
+    def client_conf(self, require_running: bool = True) -> Dict[str, str]:
+        """HBase client settings that reach this HBase (e.g. for Spark's hadoop conf)."""
+        port = self.zk_port
+        if port is None or (require_running and not self.is_running()):
+            raise LocalHBaseError(
+                f"the local HBase is not running (data dir {self.data_dir}); "
+                "start it with `spark-hbase local start`")
+        return {"hbase.zookeeper.quorum": HOST, "hbase.zookeeper.property.clientPort": str(port)}
+
+    # ---- start --------------------------------------------------------------------------
+
+    @contextmanager
+    def _lock(self) -> Iterator[None]:
+        """Serializes start/stop of one data dir across processes."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.data_dir / ".lock", "w") as f:
+            if fcntl is not None:
+                fcntl.flock(f, fcntl.LOCK_EX)
+            yield
+
+    def _choose_ports(self) -> Dict[str, int]:
+        old = self.ports
+        if all(isinstance(old.get(n), int) for n in _PORT_NAMES) \
+                and len({old[n] for n in _PORT_NAMES}) == len(_PORT_NAMES) \
+                and all(_port_free(old[n]) for n in _PORT_NAMES):
+            return {n: old[n] for n in _PORT_NAMES}
+        return dict(zip(_PORT_NAMES, _pick_free_ports(len(_PORT_NAMES))))
+
+    def _write_conf(self, ports: Dict[str, int]) -> None:
+        template = _paths.conf_dir()
+        site = template / "hbase-site.xml"
+        if not site.is_file():
+            raise LocalHBaseError(f"missing {site}")
+        props = _read_site_xml(site)
+        d = self.data_dir
+        props.update({
+            "hbase.cluster.distributed": "false",
+            "hbase.rootdir": (d / "hbase").as_uri(),
+            "hbase.tmp.dir": str(d / "tmp"),
+            "hbase.zookeeper.property.dataDir": str(d / "zookeeper"),
+            "hbase.zookeeper.quorum": HOST,
+            "hbase.zookeeper.property.clientPort": str(ports["zookeeper"]),
+            "hbase.master.port": str(ports["master"]),
+            "hbase.regionserver.port": str(ports["regionserver"]),
+            "hbase.master.ipc.address": HOST,
+            "hbase.regionserver.ipc.address": HOST,
+            "hbase.master.hostname": HOST,
+            "hbase.unsafe.regionserver.hostname": HOST,
+        })
+        self.conf_dir.mkdir(parents=True, exist_ok=True)
+        _write_site_xml(self.conf_dir / "hbase-site.xml", props, site)
+        log4j = template / "log4j2.properties"
+        if log4j.is_file():
+            (self.conf_dir / "log4j2.properties").write_bytes(log4j.read_bytes())
+
+    def _jvm_common(self, java: str) -> List[str]:
+        return [java, *JAVA17_FLAGS, "-Djava.net.preferIPv4Stack=true",
+                f"-Dlog4j2.configurationFile={self.conf_dir / 'log4j2.properties'}",
+                # stdout already goes into the log file: no second copy of each line.
+                "-Dspark.hbase.log.console=OFF"]
+
+    def _server_command(self, java: str, classpath: List[str]) -> List[str]:
+        return [*self._jvm_common(java), f"-Xmx{self.heap}", "-XX:+ExitOnOutOfMemoryError",
+                f"-Djava.io.tmpdir={self.data_dir / 'tmp'}",
+                f"-Dspark.hbase.log.file={self.log_file}",
+                # ZooKeeper 3.5+ would otherwise open its admin web server on port 8080.
+                "-Dzookeeper.admin.enableServer=false",
+                f"{_DIR_MARKER}{self.data_dir}",
+                "-cp", os.pathsep.join([str(self.conf_dir), *classpath]),
+                HBASE_MAIN_CLASS, "start"]
+
+    def _log(self, message: str) -> None:
+        with open(self.log_file, "a") as f:
+            f.write(f"{_now_iso()} ===== spark-hbase local: {message}\n")
+
+    def start(self, timeout: float = DEFAULT_START_TIMEOUT) -> int:
+        """Start HBase unless it already runs; wait until it serves clients. Returns the pid."""
+        with self._lock():
+            pid = self.pid
+            if pid is None:
+                self.pid_file.unlink(missing_ok=True)
+                return self._start_new(timeout)
+            state = self._read_state()
+            if state.get("ready_at") and self.is_running():
+                return pid
+            # Alive but not answering (e.g. its launcher died): same deal as a fresh start.
+            try:
+                self._wait_ready(None, pid, self.ports, time.monotonic(), timeout)
+            except BaseException:
+                self._kill(pid)
+                self.pid_file.unlink(missing_ok=True)
+                raise
+            state["ready_at"] = _now_iso()
+            self._write_state(state)
+            return pid
+
+    def _start_new(self, timeout: float) -> int:
+        classpath_file = self._classpath_file or _paths.hbase_classpath_file()
+        try:
+            classpath = _paths.read_classpath(classpath_file)
+            java = self._java or _paths.java_executable()
+        except _paths.PathsError as e:
+            raise LocalHBaseError(str(e)) from None
+        for sub in ("hbase", "zookeeper", "tmp", "logs"):
+            (self.data_dir / sub).mkdir(parents=True, exist_ok=True)
+        ports = self._choose_ports()
+        self._write_conf(ports)
+
+        t0 = time.monotonic()
+        self._log(f"starting HBase (ports {ports}, classpath {classpath_file})")
+        with open(self.log_file, "ab") as log:
+            proc = subprocess.Popen(
+                self._server_command(java, classpath), cwd=self.data_dir,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True, close_fds=True)
+        self.pid_file.write_text(f"{proc.pid}\n")
+        state = {
+            "pid": proc.pid, "zk_port": ports["zookeeper"], "ports": ports,
+            "zk_quorum": HOST, "data_dir": str(self.data_dir), "conf_dir": str(self.conf_dir),
+            "log_file": str(self.log_file), "classpath_file": str(classpath_file),
+            "java": java, "started_at": _now_iso(), "ready_at": None, "startup_seconds": None,
+        }
+        self._write_state(state)
+        try:
+            self._wait_ready(proc, proc.pid, ports, t0, timeout, java=java, classpath=classpath)
+        except BaseException:
+            self._kill(proc.pid)
+            self.pid_file.unlink(missing_ok=True)
+            state["pid"] = None
+            self._write_state(state)
+            raise
+        state["ready_at"] = _now_iso()
+        state["startup_seconds"] = round(time.monotonic() - t0, 1)
+        self._write_state(state)
+        self._log(f"HBase ready after {state['startup_seconds']} s (pid {proc.pid})")
+        return proc.pid
+
+    def _fail(self, message: str) -> LocalHBaseError:
+        self._log(f"start failed: {message}")
+        return LocalHBaseError(
+            f"{message}\nlog file: {self.log_file}\n"
+            f"--- last {LOG_TAIL_LINES} log lines ---\n{_tail(self.log_file)}")
+
+    def _compile_probe(self, java: str, classpath: List[str]) -> Optional[Path]:
+        """Compiles the readiness probe once; None on a JRE without javac."""
+        javac = _paths.javac_for(java)
+        if javac is None:
+            return None
+        probe_dir = self.data_dir / "tmp" / "probe"
+        source = probe_dir / f"{_PROBE_CLASS}.java"
+        compiled = probe_dir / f"{_PROBE_CLASS}.class"
+        if compiled.is_file() and source.is_file() and source.read_text() == _PROBE_SOURCE:
+            return probe_dir
+        probe_dir.mkdir(parents=True, exist_ok=True)
+        source.write_text(_PROBE_SOURCE)
+        compiled.unlink(missing_ok=True)
+        done = subprocess.run(
+            [javac, "-nowarn", "-cp", os.pathsep.join(classpath), "-d", str(probe_dir), str(source)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if done.returncode != 0:
+            raise LocalHBaseError(f"compiling the readiness probe failed:\n{done.stdout[-2000:]}")
+        return probe_dir
+
+    def _wait_ready(self, proc: Optional[subprocess.Popen], pid: int, ports: Dict[str, int],
+                    t0: float, timeout: float, java: Optional[str] = None,
+                    classpath: Optional[List[str]] = None) -> None:
+        deadline = t0 + timeout
+        if java is None or classpath is None:
+            java = self._java or _paths.java_executable()
+            classpath = _paths.read_classpath(self._classpath_file or _paths.hbase_classpath_file())
+
+        def server_died() -> Optional[str]:
+            if proc is not None:
+                rc = proc.poll()
+                return None if rc is None else f"HBase exited with code {rc} during startup"
+            return None if self._alive(pid) else "HBase exited during startup"
+
+        probe_dir = self._compile_probe(java, classpath)
+        probe = None
+        probe_out = self.data_dir / "logs" / "probe.out"
+        if probe_dir is not None:
+            seconds = max(1, int(deadline - time.monotonic()) + 1)
+            with open(probe_out, "wb") as out:
+                probe = subprocess.Popen(
+                    [*self._jvm_common(java), "-Xmx256m",
+                     f"-Dspark.hbase.log.file={self.data_dir / 'logs' / 'probe.log'}",
+                     "-Dspark.hbase.log.level=ERROR",
+                     "-cp", os.pathsep.join([str(probe_dir), str(self.conf_dir), *classpath]),
+                     _PROBE_CLASS, str(seconds)],
+                    cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=out,
+                    stderr=subprocess.STDOUT)
+        try:
+            while True:
+                died = server_died()
+                if died:
+                    raise self._fail(died)
+                if probe is not None:
+                    rc = probe.poll()
+                    if rc == 0:
+                        return
+                    if rc is not None:
+                        detail = _tail(probe_out, 5)
+                        raise self._fail(f"HBase did not become ready: {detail}")
+                elif self._answers(ports):  # JRE only: ports answering is the best we can check.
+                    return
+                if time.monotonic() > deadline:
+                    raise self._fail(f"HBase did not become ready within {timeout:g} s")
+                time.sleep(0.2)
+        finally:
+            if probe is not None and probe.poll() is None:
+                probe.kill()
+                probe.wait()
+
+    # ---- stop ---------------------------------------------------------------------------
+
+    def _wait_gone(self, pid: int, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while self._alive(pid):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.2)
+        return True
+
+    def _kill(self, pid: int) -> None:
+        try:
+            os.killpg(pid, signal.SIGKILL)  # session leader: takes any children along
+        except OSError:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self._wait_gone(pid, 10)
+
+    def stop(self, timeout: float = DEFAULT_STOP_TIMEOUT) -> bool:
+        """Shut HBase down cleanly (SIGTERM; SIGKILL after `timeout`). False if it wasn't running."""
+        with self._lock():
+            pid = self.pid
+            if pid is None:
+                self.pid_file.unlink(missing_ok=True)
+                return False
+            self._log(f"stopping HBase (pid {pid})")
+            t0 = time.monotonic()
+            try:
+                # HBase's shutdown hook closes the regions, which flushes the memstores.
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            if not self._wait_gone(pid, timeout):
+                self._log(f"HBase did not stop within {timeout:g} s; killing it")
+                self._kill(pid)
+            self.pid_file.unlink(missing_ok=True)
+            state = self._read_state()
+            state.update(pid=None, stopped_at=_now_iso())
+            self._write_state(state)
+            self._log(f"HBase stopped after {time.monotonic() - t0:.1f} s")
+            return True
+
+
+def hbase_client_conf(data_dir: Union[str, Path, None] = None) -> Dict[str, str]:
+    """{"hbase.zookeeper.quorum": ..., "hbase.zookeeper.property.clientPort": ...} of a running local HBase."""
+    return LocalHBase(data_dir).client_conf()

@@ -1,0 +1,141 @@
+/*
+ * The statements spark-hbase-sql adds to Spark SQL. Anything else matches #passThrough and is
+ * handed, untouched, to Spark's own parser.
+ */
+grammar HBaseSqlBase;
+
+options { caseInsensitive = true; }
+
+singleStatement
+    : statement ';'* EOF
+    ;
+
+// Parses a statement that mentions MAPPED BY strictly, so that a mistake in it is reported
+// against our grammar instead of being passed on to Spark.
+strictStatement
+    : hbaseStatement ';'* EOF
+    ;
+
+statement
+    : hbaseStatement                                                      #hbase
+    | .*?                                                                 #passThrough
+    ;
+
+hbaseStatement
+    : CREATE TABLE (IF NOT EXISTS)? table=multipartIdentifier
+        '(' tableElement (',' tableElement)* ')'
+        MAPPED BY '(' hbaseTable=hbaseTableName (',' COLS '=' '[' columnMapping (',' columnMapping)* ']')? ')'
+        (IN format=identifier)?                                           #createTable
+    | DROP TABLE (IF EXISTS)? table=multipartIdentifier                   #dropTable
+    | SHOW TABLES (LIKE? pattern=stringLit)?                              #showTables
+    | (DESC | DESCRIBE) TABLE? EXTENDED? table=multipartIdentifier        #describeTable
+    ;
+
+tableElement
+    : columnDefinition
+    | PRIMARY KEY '(' keyColumns+=identifier (',' keyColumns+=identifier)* ')'
+    ;
+
+columnDefinition
+    : name=identifier dataType (NOT NULL)? (COMMENT comment=stringLit)?
+    ;
+
+// The type text is handed to Spark's own type parser.
+dataType
+    : identifier ('<' typeArgument (',' typeArgument)* '>')? ('(' INTEGER_VALUE (',' INTEGER_VALUE)* ')')?
+    ;
+
+typeArgument
+    : (identifier ':')? dataType
+    ;
+
+columnMapping
+    : column=identifier '=' family=identifier '.' qualifier=identifier
+    ;
+
+hbaseTableName
+    : (namespace=identifier ':')? name=identifier
+    | quoted=stringLit
+    ;
+
+multipartIdentifier
+    : parts+=identifier ('.' parts+=identifier)*
+    ;
+
+identifier
+    : IDENTIFIER
+    | BACKQUOTED_IDENTIFIER
+    | nonReserved
+    ;
+
+stringLit
+    : STRING
+    ;
+
+nonReserved
+    : BY | COLS | COMMENT | CREATE | DESC | DESCRIBE | DROP | EXISTS | EXTENDED | IF | IN
+    | KEY | LIKE | MAPPED | NOT | NULL | PRIMARY | SHOW | TABLE | TABLES
+    ;
+
+BY: 'BY';
+COLS: 'COLS';
+COMMENT: 'COMMENT';
+CREATE: 'CREATE';
+DESC: 'DESC';
+DESCRIBE: 'DESCRIBE';
+DROP: 'DROP';
+EXISTS: 'EXISTS';
+EXTENDED: 'EXTENDED';
+IF: 'IF';
+IN: 'IN';
+KEY: 'KEY';
+LIKE: 'LIKE';
+MAPPED: 'MAPPED';
+NOT: 'NOT';
+NULL: 'NULL';
+PRIMARY: 'PRIMARY';
+SHOW: 'SHOW';
+TABLE: 'TABLE';
+TABLES: 'TABLES';
+
+STRING
+    : '\'' ( ~('\''|'\\') | ('\\' .) | '\'\'' )* '\''
+    | '"' ( ~('"'|'\\') | ('\\' .) )* '"'
+    ;
+
+INTEGER_VALUE
+    : DIGIT+
+    ;
+
+IDENTIFIER
+    : (LETTER | DIGIT | '_')+
+    ;
+
+BACKQUOTED_IDENTIFIER
+    : '`' ( ~'`' | '``' )* '`'
+    ;
+
+fragment DIGIT
+    : [0-9]
+    ;
+
+fragment LETTER
+    : [A-Z]
+    ;
+
+SIMPLE_COMMENT
+    : '--' ~[\r\n]* '\r'? '\n'? -> channel(HIDDEN)
+    ;
+
+BRACKETED_COMMENT
+    : '/*' .*? '*/' -> channel(HIDDEN)
+    ;
+
+WS
+    : [ \r\n\t]+ -> channel(HIDDEN)
+    ;
+
+// Everything else is a token too, so that any input lexes and can pass through to Spark.
+UNRECOGNIZED
+    : .
+    ;

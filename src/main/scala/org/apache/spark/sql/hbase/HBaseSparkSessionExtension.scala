@@ -1,0 +1,18 @@
+package org.apache.spark.sql.hbase
+
+import org.apache.spark.sql.SparkSessionExtensions
+import org.apache.spark.sql.hbase.parser.HBaseSqlParser
+import org.apache.spark.sql.hbase.planning.{HBasePartialEvaluation, HBaseStrategy, ResolveHBaseRelations}
+
+/**
+ * The entry point: `spark.sql.extensions=org.apache.spark.sql.hbase.HBaseSparkSessionExtension`.
+ * It wires the pipeline parser -> catalog (resolution) -> optimizer -> planner into a session.
+ */
+class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
+  override def apply(extensions: SparkSessionExtensions): Unit = {
+    extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
+    extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
+    extensions.injectOptimizerRule(_ => HBasePartialEvaluation)
+    extensions.injectPlannerStrategy(_ => HBaseStrategy)
+  }
+}

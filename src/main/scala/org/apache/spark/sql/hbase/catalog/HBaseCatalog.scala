@@ -1,0 +1,98 @@
+package org.apache.spark.sql.hbase.catalog
+
+import java.util.Locale
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.{NamespaceDescriptor, NamespaceExistException, TableExistsException, TableName}
+import org.apache.hadoop.hbase.client._
+
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.codec.ValueCodec
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+
+/**
+ * Table definitions, one row per SQL table in an HBase meta table, so every session and every
+ * Spark application that talks to the cluster sees the same tables. The row key is the lower-cased
+ * SQL name; the cell holds versioned JSON.
+ */
+final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName) {
+  import HBaseCatalog._
+
+  def get(name: String): Option[HBaseTableDef] = withMeta { table =>
+    val result = table.get(new Get(rowKey(name)).addColumn(Family, Qualifier))
+    Option(result.getValue(Family, Qualifier)).map(bytes => TableDefJson.fromJson(new String(bytes, "UTF-8")))
+  }
+
+  def list(): Seq[HBaseTableDef] = withMeta { table =>
+    val scanner = table.getScanner(new Scan().addColumn(Family, Qualifier))
+    try scanner.iterator().asScala.map(r => TableDefJson.fromJson(new String(r.getValue(Family, Qualifier), "UTF-8"))).toSeq
+    finally scanner.close()
+  }
+
+  /** Atomically adds a definition; returns false when the name is already taken. */
+  def create(definition: HBaseTableDef): Boolean = withMeta { table =>
+    val row = rowKey(definition.name)
+    val put = new Put(row).addColumn(Family, Qualifier, ValueCodec.utf8(TableDefJson.toJson(definition)))
+    table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(Family, Qualifier).build(put)).isSuccess
+  }
+
+  /** Removes only the mapping; returns false when there was none. */
+  def drop(name: String): Boolean = withMeta { table =>
+    val row = rowKey(name)
+    Option(table.get(new Get(row).addColumn(Family, Qualifier)).getValue(Family, Qualifier)).exists { current =>
+      table.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(Family, Qualifier, current)
+        .build(new Delete(row))).isSuccess
+    }
+  }
+
+  private def withMeta[T](body: Table => T): T = HBaseConnections.withConnection(cluster) { connection =>
+    ensureMetaTable(connection)
+    val table = connection.getTable(metaTable)
+    try body(table) finally table.close()
+  }
+
+  @volatile private var metaTableReady = false
+
+  private def ensureMetaTable(connection: Connection): Unit = if (!metaTableReady) {
+    val admin = connection.getAdmin
+    try {
+      val namespace = metaTable.getNamespaceAsString
+      if (!admin.listNamespaces().contains(namespace)) {
+        try admin.createNamespace(NamespaceDescriptor.create(namespace).build())
+        catch { case _: NamespaceExistException => }
+      }
+      if (!admin.tableExists(metaTable)) {
+        try admin.createTable(TableDescriptorBuilder.newBuilder(metaTable)
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(Family)).build())
+        catch { case _: TableExistsException => }
+      }
+      metaTableReady = true
+    } catch {
+      case e: java.io.IOException =>
+        throw new HBaseSqlException(s"Cannot open the catalog table $metaTable on HBase at ${cluster.zookeeperAddress}: ${e.getMessage}", Some(e))
+    } finally admin.close()
+  }
+}
+
+object HBaseCatalog {
+  val DefaultMetaTable = "spark_hbase_sql:catalog"
+  val MetaTableKey = "spark.sql.hbase.catalog.table"
+  private val Family = ValueCodec.utf8("d")
+  private val Qualifier = ValueCodec.utf8("table")
+
+  def rowKey(name: String): Array[Byte] = ValueCodec.utf8(name.toLowerCase(Locale.ROOT))
+}
+
+/** The catalog a session talks to, chosen by its HBase settings; one instance per cluster. */
+object SessionCatalogs {
+  import org.apache.spark.sql.SparkSession
+
+  private val catalogs = scala.collection.concurrent.TrieMap.empty[(HBaseClusterConf, String), HBaseCatalog]
+
+  def of(session: SparkSession): HBaseCatalog = {
+    val cluster = HBaseClusterConf.fromSession(session)
+    val metaTable = session.conf.get(HBaseCatalog.MetaTableKey, HBaseCatalog.DefaultMetaTable)
+    catalogs.getOrElseUpdate((cluster, metaTable), new HBaseCatalog(cluster, TableName.valueOf(metaTable)))
+  }
+}

@@ -1,0 +1,124 @@
+package org.apache.spark.sql.hbase.catalog
+
+import java.util.Locale
+
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.types._
+
+/** How row keys and cell values are laid out in HBase. */
+sealed abstract class TableFormat(val name: String)
+
+object TableFormat {
+  /** Our order-preserving binary encoding. */
+  case object Binary extends TableFormat("Binary")
+  /** UTF-8 text, as written by the HBase shell or ImportTsv. */
+  case object StringFormat extends TableFormat("StringFormat")
+
+  val all: Seq[TableFormat] = Seq(Binary, StringFormat)
+
+  def parse(text: String): TableFormat =
+    all.find(_.name.equalsIgnoreCase(text)).getOrElse(throw new HBaseSqlException(
+      s"Unknown table format '$text' after IN; expected one of ${all.map(_.name).mkString(", ")}"))
+}
+
+final case class HBaseTableName(namespace: String, name: String) {
+  /** The name as HBase prints it: the default namespace is left out. */
+  override def toString: String = if (namespace == "default") name else s"$namespace:$name"
+}
+
+object HBaseTableName {
+  def parse(text: String): HBaseTableName = text.split(":", -1) match {
+    case Array(name) => HBaseTableName("default", name)
+    case Array(ns, name) => HBaseTableName(ns, name)
+    case _ => throw new HBaseSqlException(s"Invalid HBase table name '$text' in MAPPED BY")
+  }
+}
+
+final case class CellRef(family: String, qualifier: String) {
+  override def toString: String = s"$family.$qualifier"
+}
+
+/** A SQL column; key columns have no cell, every other column maps to exactly one cell. */
+final case class HBaseColumn(
+    name: String,
+    dataType: DataType,
+    nullable: Boolean,
+    cell: Option[CellRef],
+    comment: Option[String] = None) {
+  def isKey: Boolean = cell.isEmpty
+}
+
+/** The mapping of one SQL table onto an HBase table: what the catalog stores. */
+final case class HBaseTableDef(
+    name: String,
+    hbaseTable: HBaseTableName,
+    columns: Seq[HBaseColumn],
+    keyColumns: Seq[String],
+    format: TableFormat) {
+
+  def column(colName: String): HBaseColumn =
+    columns.find(_.name.equalsIgnoreCase(colName)).getOrElse(
+      throw new HBaseSqlException(s"Column '$colName' does not exist in table '$name'"))
+
+  def keys: Seq[HBaseColumn] = keyColumns.map(column)
+
+  def values: Seq[HBaseColumn] = columns.filterNot(_.isKey)
+
+  def families: Seq[String] = values.flatMap(_.cell).map(_.family).distinct
+
+  def schema: StructType = StructType(columns.map { c =>
+    val field = StructField(c.name, c.dataType, c.nullable)
+    c.comment.fold(field)(field.withComment)
+  })
+}
+
+object HBaseTableDef {
+
+  /** Builds a definition from the parts of a CREATE TABLE statement, checking them all. */
+  def fromStatement(
+      name: String,
+      hbaseTable: HBaseTableName,
+      columns: Seq[(String, DataType, Boolean, Option[String])],
+      keyColumns: Seq[String],
+      mappings: Seq[(String, CellRef)],
+      format: TableFormat): HBaseTableDef = {
+    def fail(msg: String) = throw new HBaseSqlException(s"CREATE TABLE $name: $msg")
+    def norm(s: String) = s.toLowerCase(Locale.ROOT)
+
+    if (columns.isEmpty) fail("no columns are defined")
+    columns.groupBy(c => norm(c._1)).collect { case (_, cs) if cs.size > 1 => cs.head._1 }
+      .headOption.foreach(c => fail(s"column '$c' is defined more than once"))
+    val byName = columns.map(c => norm(c._1) -> c).toMap
+
+    if (keyColumns.isEmpty) fail("PRIMARY KEY (...) is required: it defines the HBase row key")
+    keyColumns.groupBy(norm).collect { case (_, ks) if ks.size > 1 => ks.head }
+      .headOption.foreach(k => fail(s"column '$k' appears twice in PRIMARY KEY"))
+    keyColumns.filterNot(k => byName.contains(norm(k)))
+      .headOption.foreach(k => fail(s"PRIMARY KEY column '$k' is not defined"))
+    val keySet = keyColumns.map(norm).toSet
+
+    mappings.groupBy(m => norm(m._1)).collect { case (_, ms) if ms.size > 1 => ms.head._1 }
+      .headOption.foreach(c => fail(s"column '$c' is mapped more than once in COLS"))
+    mappings.foreach { case (col, cell) =>
+      if (!byName.contains(norm(col))) fail(s"COLS maps '$col=$cell' but column '$col' is not defined")
+      if (keySet.contains(norm(col))) fail(s"key column '$col' is part of the row key and cannot be mapped to '$cell' in COLS")
+    }
+    mappings.groupBy(_._2).collect { case (cell, ms) if ms.size > 1 => (cell, ms.map(_._1)) }
+      .headOption.foreach { case (cell, cols) => fail(s"columns ${cols.mkString(", ")} share the cell $cell in COLS") }
+    if (mappings.isEmpty) fail("COLS=[column=family.qualifier, ...] must map at least one non-key column; HBase stores rows as cells")
+    val cellOf = mappings.map { case (c, cell) => norm(c) -> cell }.toMap
+
+    val defined = columns.map { case (colName, dataType, notNull, comment) =>
+      val isKey = keySet.contains(norm(colName))
+      if (!isKey && !cellOf.contains(norm(colName))) {
+        fail(s"column '$colName' is neither in PRIMARY KEY nor mapped in COLS=[$colName=family.qualifier]")
+      }
+      if (!SupportedTypes.isSupported(dataType)) {
+        fail(s"column '$colName' has unsupported type ${dataType.sql}; supported: ${SupportedTypes.describe}")
+      }
+      HBaseColumn(colName, dataType, nullable = !isKey && !notNull, cellOf.get(norm(colName)), comment)
+    }
+    val canonicalKeys = keyColumns.map(k => byName(norm(k))._1)
+    HBaseTableDef(name, hbaseTable, defined, canonicalKeys, format)
+  }
+}

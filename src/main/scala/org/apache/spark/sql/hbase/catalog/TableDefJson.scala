@@ -1,0 +1,72 @@
+package org.apache.spark.sql.hbase.catalog
+
+import scala.jdk.CollectionConverters._
+
+import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
+import com.fasterxml.jackson.databind.node.ObjectNode
+
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.types.DataType
+
+/**
+ * The catalog's stored form of a table definition: versioned JSON, never Java serialization.
+ * Types use Spark's own JSON form of DataType.
+ */
+object TableDefJson {
+  val FormatVersion = 1
+
+  private val mapper = new ObjectMapper()
+
+  def toJson(table: HBaseTableDef): String = {
+    val root = mapper.createObjectNode()
+    root.put("version", FormatVersion)
+    root.put("name", table.name)
+    root.put("hbaseNamespace", table.hbaseTable.namespace)
+    root.put("hbaseTable", table.hbaseTable.name)
+    root.put("format", table.format.name)
+    val keys = root.putArray("keyColumns")
+    table.keyColumns.foreach(k => keys.add(k))
+    val cols = root.putArray("columns")
+    table.columns.foreach { c =>
+      val node: ObjectNode = cols.addObject()
+      node.put("name", c.name)
+      node.set[JsonNode]("type", mapper.readTree(c.dataType.json))
+      node.put("nullable", c.nullable)
+      c.cell.foreach { cell =>
+        node.put("family", cell.family)
+        node.put("qualifier", cell.qualifier)
+      }
+      c.comment.foreach(node.put("comment", _))
+    }
+    mapper.writeValueAsString(root)
+  }
+
+  def fromJson(json: String): HBaseTableDef = {
+    val root = mapper.readTree(json)
+    val version = root.path("version").asInt(-1)
+    if (version != FormatVersion) {
+      throw new HBaseSqlException(
+        s"Catalog entry has format version $version; this build reads version $FormatVersion")
+    }
+    def text(node: JsonNode, field: String): String = {
+      val v = node.get(field)
+      if (v == null || !v.isTextual) throw new HBaseSqlException(s"Catalog entry lacks field '$field': $json")
+      v.asText()
+    }
+    val columns = root.get("columns").elements().asScala.map { c =>
+      val cell = if (c.has("family")) Some(CellRef(text(c, "family"), text(c, "qualifier"))) else None
+      HBaseColumn(
+        name = text(c, "name"),
+        dataType = DataType.fromJson(mapper.writeValueAsString(c.get("type"))),
+        nullable = c.path("nullable").asBoolean(true),
+        cell = cell,
+        comment = Option(c.get("comment")).map(_.asText()))
+    }.toSeq
+    HBaseTableDef(
+      name = text(root, "name"),
+      hbaseTable = HBaseTableName(text(root, "hbaseNamespace"), text(root, "hbaseTable")),
+      columns = columns,
+      keyColumns = root.get("keyColumns").elements().asScala.map(_.asText()).toSeq,
+      format = TableFormat.parse(text(root, "format")))
+  }
+}

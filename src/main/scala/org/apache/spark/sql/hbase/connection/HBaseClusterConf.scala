@@ -1,0 +1,61 @@
+package org.apache.spark.sql.hbase.connection
+
+import java.io.File
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.hadoop.hbase.HBaseConfiguration
+
+import org.apache.spark.sql.SparkSession
+
+/**
+ * Which HBase cluster to talk to: the hbase-site.xml of HBASE_CONF_DIR (or `spark.hbase.conf.dir`)
+ * overlaid with `spark.hbase.*` settings, where `spark.hbase.x` sets the HBase property `hbase.x`.
+ * It is a plain map so that tasks rebuild exactly the driver's configuration, and it is the key
+ * under which connections are shared.
+ */
+final case class HBaseClusterConf(settings: Map[String, String]) {
+
+  def toConfiguration: Configuration = {
+    val conf = HBaseConfiguration.create()
+    settings.foreach { case (k, v) => conf.set(k, v) }
+    conf
+  }
+
+  def zookeeperAddress: String = {
+    val quorum = settings.getOrElse("hbase.zookeeper.quorum", "localhost")
+    val port = settings.getOrElse("hbase.zookeeper.property.clientPort", "2181")
+    s"$quorum:$port"
+  }
+}
+
+object HBaseClusterConf {
+  val SparkPrefix = "spark.hbase."
+  val ConfDirKey = "spark.hbase.conf.dir"
+
+  def fromSession(session: SparkSession): HBaseClusterConf =
+    fromSettings(session.conf.getAll, sys.env.get("HBASE_CONF_DIR"))
+
+  def fromSettings(sparkSettings: Map[String, String], envConfDir: Option[String]): HBaseClusterConf = {
+    val confDir = sparkSettings.get(ConfDirKey).orElse(envConfDir).filter(_.nonEmpty)
+    val fromSite = confDir.map(siteSettings).getOrElse(Map.empty)
+    val fromSpark = sparkSettings.collect {
+      case (k, v) if k.startsWith(SparkPrefix) && k != ConfDirKey => k.stripPrefix("spark.") -> v
+    }
+    val connectionSettings = sparkSettings.filter(_._1 == HBaseConnections.IdleTimeoutKey)
+    HBaseClusterConf(fromSite ++ fromSpark ++ connectionSettings)
+  }
+
+  /** Only the properties hbase-site.xml sets itself, not Hadoop's defaults. */
+  private def siteSettings(dir: String): Map[String, String] = {
+    val site = new File(dir, "hbase-site.xml")
+    if (!site.isFile) Map.empty
+    else {
+      val conf = new Configuration(false)
+      conf.addResource(new Path(site.getAbsolutePath))
+      conf.iterator().asScala.map(e => e.getKey -> e.getValue).toMap
+    }
+  }
+}

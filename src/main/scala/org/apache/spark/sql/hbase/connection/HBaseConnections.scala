@@ -1,0 +1,77 @@
+package org.apache.spark.sql.hbase.connection
+
+import java.util.concurrent.{Executors, ScheduledExecutorService, ThreadFactory, TimeUnit}
+
+import scala.collection.mutable
+
+import org.apache.hadoop.hbase.client.{Connection, ConnectionFactory}
+
+import org.apache.spark.internal.Logging
+
+/**
+ * One shared HBase Connection per JVM and cluster configuration. Connections are heavyweight and
+ * thread-safe, so every task in an executor borrows the same one; a connection nobody has used
+ * for the idle timeout is closed.
+ */
+object HBaseConnections extends Logging {
+  /** `spark.sql.hbase.connection.idleTimeoutMs` is carried in the cluster settings under this key. */
+  val IdleTimeoutKey = "spark.sql.hbase.connection.idleTimeoutMs"
+  val DefaultIdleTimeoutMs = 60000L
+
+  private final class Entry(val connection: Connection, val idleTimeoutMs: Long) {
+    var borrowers = 0
+    var lastReleased: Long = System.currentTimeMillis()
+  }
+
+  private val entries = mutable.Map.empty[HBaseClusterConf, Entry]
+
+  private lazy val reaper: ScheduledExecutorService = {
+    val executor = Executors.newSingleThreadScheduledExecutor(new ThreadFactory {
+      override def newThread(r: Runnable): Thread = {
+        val t = new Thread(r, "hbase-connection-reaper"); t.setDaemon(true); t
+      }
+    })
+    executor.scheduleWithFixedDelay(() => closeIdle(System.currentTimeMillis()), 1, 1, TimeUnit.SECONDS)
+    executor
+  }
+
+  def withConnection[T](cluster: HBaseClusterConf)(body: Connection => T): T = {
+    val connection = borrow(cluster)
+    try body(connection) finally release(cluster)
+  }
+
+  def borrow(cluster: HBaseClusterConf): Connection = synchronized {
+    reaper
+    val entry = entries.get(cluster).filterNot(_.connection.isClosed).getOrElse {
+      logInfo(s"Opening HBase connection to ${cluster.zookeeperAddress}")
+      val timeout = cluster.settings.get(IdleTimeoutKey).map(_.toLong).getOrElse(DefaultIdleTimeoutMs)
+      val created = new Entry(ConnectionFactory.createConnection(cluster.toConfiguration), timeout)
+      entries(cluster) = created
+      created
+    }
+    entry.borrowers += 1
+    entry.connection
+  }
+
+  def release(cluster: HBaseClusterConf): Unit = synchronized {
+    entries.get(cluster).foreach { entry =>
+      entry.borrowers = math.max(0, entry.borrowers - 1)
+      entry.lastReleased = System.currentTimeMillis()
+    }
+  }
+
+  /** How many connections are open now; tests use it to check sharing. */
+  def openConnections: Int = synchronized(entries.count(!_._2.connection.isClosed))
+
+  private[connection] def closeIdle(now: Long): Unit = {
+    val idle = synchronized {
+      val expired = entries.filter { case (_, e) => e.borrowers == 0 && now - e.lastReleased >= e.idleTimeoutMs }
+      expired.keys.foreach(entries.remove)
+      expired.values.toSeq
+    }
+    idle.foreach { e =>
+      logInfo("Closing idle HBase connection")
+      try e.connection.close() catch { case t: Throwable => logWarning("Closing an HBase connection failed", t) }
+    }
+  }
+}

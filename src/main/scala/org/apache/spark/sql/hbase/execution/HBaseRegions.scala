@@ -1,0 +1,28 @@
+package org.apache.spark.sql.hbase.execution
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+
+/** One region of a table: rows in [startKey, endKey); an empty key means the table's edge. */
+final case class RegionInfo(startKey: Array[Byte], endKey: Array[Byte], host: Option[String]) {
+  override def toString: String =
+    s"[${Bytes.toStringBinary(startKey)}, ${Bytes.toStringBinary(endKey)})@${host.getOrElse("?")}"
+}
+
+object HBaseRegions {
+  /** The table's regions in key order. */
+  def of(cluster: HBaseClusterConf, table: HBaseTableName): Seq[RegionInfo] =
+    HBaseConnections.withConnection(cluster) { connection =>
+      val locator = connection.getRegionLocator(TableName.valueOf(table.namespace, table.name))
+      try {
+        locator.getAllRegionLocations.asScala.toSeq
+          .map(l => RegionInfo(l.getRegion.getStartKey, l.getRegion.getEndKey, Option(l.getHostname)))
+          .sortWith((a, b) => Bytes.compareTo(a.startKey, b.startKey) < 0)
+      } finally locator.close()
+    }
+}

@@ -1,0 +1,34 @@
+package org.apache.spark.sql.hbase.execution
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.BufferedMutatorParams
+
+import org.apache.spark.sql.{classic, Row, SparkSession}
+import org.apache.spark.sql.catalyst.plans.QueryPlan
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.codec.RowCodec
+import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.planning.HBaseRelation
+
+/** Writes the rows of `query`, already aligned with the table's columns, as batched Puts. */
+case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPlan) extends LeafRunnableCommand {
+
+  override def innerChildren: Seq[QueryPlan[_]] = Seq(query)
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val table = relation.table
+    val cluster = relation.cluster
+    val codec = new RowCodec(table)
+    val rows = classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], query).queryExecution.toRdd
+    rows.foreachPartition { partition =>
+      HBaseConnections.withConnection(cluster) { connection =>
+        val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
+        val mutator = connection.getBufferedMutator(params)
+        try partition.foreach(row => mutator.mutate(codec.toPut(row)))
+        finally mutator.close()
+      }
+    }
+    Seq.empty
+  }
+}

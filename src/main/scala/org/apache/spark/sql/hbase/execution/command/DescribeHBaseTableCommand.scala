@@ -1,0 +1,33 @@
+package org.apache.spark.sql.hbase.execution.command
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.types.StringType
+
+/** DESCRIBE of an HBase table: its columns with their key position or cell, then the mapping. */
+case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
+
+  override val output: Seq[Attribute] = Seq(
+    AttributeReference("col_name", StringType, nullable = false)(),
+    AttributeReference("data_type", StringType, nullable = false)(),
+    AttributeReference("comment", StringType, nullable = true)())
+
+  override def run(session: SparkSession): Seq[Row] = SessionCatalogs.of(session).get(name) match {
+    case None => SparkFallback.run(session, sparkPlan).map(r => Row(r.get(0), r.get(1), r.get(2)))
+    case Some(table) =>
+      val columns = table.columns.map { c =>
+        val mapping = c.cell.map(cell => s"cell $cell")
+          .getOrElse(s"row key part ${table.keyColumns.indexOf(c.name) + 1} of ${table.keyColumns.size}")
+        Row(c.name, c.dataType.sql + (if (c.nullable) "" else " NOT NULL"), (mapping +: c.comment.toSeq).mkString("; "))
+      }
+      columns ++ Seq(
+        Row("", "", null),
+        Row("# HBase mapping", "", null),
+        Row("HBase table", table.hbaseTable.toString, null),
+        Row("Primary key", table.keyColumns.mkString(", "), null),
+        Row("Format", table.format.name, null))
+  }
+}

@@ -1,0 +1,16 @@
+package org.apache.spark.sql.hbase.execution.command
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+
+/** DROP TABLE of an HBase table removes only the mapping; the HBase table and its data stay. */
+case class DropHBaseTableCommand(name: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val catalog = SessionCatalogs.of(session)
+    if (catalog.get(name).isDefined && catalog.drop(name)) Seq.empty
+    else SparkFallback.run(session, sparkPlan)
+  }
+}

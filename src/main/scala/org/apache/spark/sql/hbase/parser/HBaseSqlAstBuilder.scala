@@ -1,0 +1,85 @@
+package org.apache.spark.sql.hbase.parser
+
+import scala.jdk.CollectionConverters._
+
+import org.antlr.v4.runtime.ParserRuleContext
+import org.antlr.v4.runtime.misc.Interval
+
+import org.apache.spark.sql.catalyst.parser.{ParseException, ParserInterface}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseTableDef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.execution.command._
+import org.apache.spark.sql.hbase.parser.HBaseSqlBaseParser._
+
+/** Builds our commands from the parse tree of one statement. */
+class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBaseSqlBaseBaseVisitor[AnyRef] {
+
+  def visitHbaseStatement(ctx: HbaseStatementContext): LogicalPlan = visit(ctx).asInstanceOf[LogicalPlan]
+
+  override def visitCreateTable(ctx: CreateTableContext): LogicalPlan = {
+    val name = singleName(ctx.table, "CREATE TABLE")
+    val elements = ctx.tableElement().asScala.toSeq
+    val columns = elements.flatMap(e => Option(e.columnDefinition())).map { c =>
+      val dataType = try delegate.parseDataType(originalText(c.dataType())) catch {
+        case e: ParseException =>
+          throw new ParseException(s"Unknown type '${originalText(c.dataType())}' for column '${identifier(c.name)}'", c.dataType())
+      }
+      (identifier(c.name), dataType, c.NOT() != null, Option(c.comment).map(s => string(s)))
+    }
+    val primaryKeys = elements.filter(_.PRIMARY() != null)
+    if (primaryKeys.size > 1) throw new ParseException("PRIMARY KEY is given more than once", primaryKeys(1))
+    val keyColumns = primaryKeys.flatMap(_.keyColumns.asScala.map(identifier))
+    val mappings = ctx.columnMapping().asScala.toSeq.map { m =>
+      identifier(m.column) -> CellRef(identifier(m.family), identifier(m.qualifier))
+    }
+    val format = Option(ctx.format).map(f => TableFormat.parse(identifier(f))).getOrElse(TableFormat.Binary)
+    val definition = HBaseTableDef.fromStatement(
+      name, hbaseTableName(ctx.hbaseTable), columns, keyColumns, mappings, format)
+    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null)
+  }
+
+  override def visitDropTable(ctx: DropTableContext): LogicalPlan =
+    hbaseCandidate(ctx.table).map(DropHBaseTableCommand(_, sparkPlan)).getOrElse(sparkPlan)
+
+  override def visitShowTables(ctx: ShowTablesContext): LogicalPlan =
+    ShowHBaseTablesCommand(Option(ctx.pattern).map(string), sparkPlan)
+
+  override def visitDescribeTable(ctx: DescribeTableContext): LogicalPlan =
+    hbaseCandidate(ctx.table).map(DescribeHBaseTableCommand(_, sparkPlan)).getOrElse(sparkPlan)
+
+  /** A name that may denote an HBase table: `t`, or `hbase.t` as SHOW TABLES lists it. */
+  private def hbaseCandidate(ctx: MultipartIdentifierContext): Option[String] =
+    ctx.parts.asScala.map(identifier).toSeq match {
+      case Seq(name) => Some(name)
+      case Seq(namespace, name) if namespace.equalsIgnoreCase(ShowHBaseTablesCommand.Namespace) => Some(name)
+      case _ => None
+    }
+
+  /** The same statement as Spark would plan it, for tables that are not ours. */
+  private def sparkPlan: LogicalPlan = delegate.parsePlan(sqlText)
+
+  private def singleName(ctx: MultipartIdentifierContext, statement: String): String =
+    ctx.parts.asScala.map(identifier).toSeq match {
+      case Seq(name) => name
+      case parts => throw new ParseException(
+        s"$statement: HBase tables have one-part names, not '${parts.mkString(".")}'", ctx)
+    }
+
+  private def hbaseTableName(ctx: HbaseTableNameContext): HBaseTableName =
+    if (ctx.quoted != null) HBaseTableName.parse(string(ctx.quoted))
+    else HBaseTableName(Option(ctx.namespace).map(identifier).getOrElse("default"), identifier(ctx.name))
+
+  private def identifier(ctx: IdentifierContext): String = {
+    val text = ctx.getText
+    if (ctx.BACKQUOTED_IDENTIFIER() != null) text.substring(1, text.length - 1).replace("``", "`") else text
+  }
+
+  private def string(ctx: StringLitContext): String = {
+    val text = ctx.getText
+    val body = text.substring(1, text.length - 1)
+    if (text.startsWith("'")) body.replace("''", "'").replace("\\'", "'") else body.replace("\\\"", "\"")
+  }
+
+  private def originalText(ctx: ParserRuleContext): String =
+    ctx.start.getInputStream.getText(Interval.of(ctx.start.getStartIndex, ctx.stop.getStopIndex))
+}

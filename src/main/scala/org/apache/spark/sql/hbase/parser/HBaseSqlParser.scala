@@ -1,0 +1,86 @@
+package org.apache.spark.sql.hbase.parser
+
+import org.antlr.v4.runtime._
+import org.antlr.v4.runtime.atn.PredictionMode
+import org.antlr.v4.runtime.misc.ParseCancellationException
+
+import org.apache.spark.sql.catalyst.{FunctionIdentifier, TableIdentifier}
+import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.catalyst.parser.{ParameterContext, ParseErrorListener, ParseException, ParserInterface, SqlStatementSplitResult}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.types.{DataType, StructType}
+
+/**
+ * Parses the statements spark-hbase-sql adds and hands every other statement, unchanged, to
+ * Spark's parser. Only plans go through our grammar; expressions, types and identifiers are
+ * Spark's alone.
+ */
+class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
+
+  override def parsePlan(sqlText: String): LogicalPlan =
+    parseOurs(sqlText).getOrElse(delegate.parsePlan(sqlText))
+
+  override def parsePlanWithParameters(sqlText: String, paramContext: ParameterContext): LogicalPlan =
+    parseOurs(sqlText).getOrElse(delegate.parsePlanWithParameters(sqlText, paramContext))
+
+  /** Our plan for the statement, or None when it is not one of ours. */
+  private def parseOurs(sqlText: String): Option[LogicalPlan] = {
+    val builder = new HBaseSqlAstBuilder(sqlText, delegate)
+    parse(sqlText)(_.singleStatement()) match {
+      case ctx: HBaseSqlBaseParser.SingleStatementContext =>
+        ctx.statement() match {
+          case ours: HBaseSqlBaseParser.HbaseContext => Some(builder.visitHbaseStatement(ours.hbaseStatement()))
+          case _ if mentionsMappedBy(sqlText) =>
+            // A statement with MAPPED BY is meant for us: report its mistake against our grammar.
+            val strict = parse(sqlText)(_.strictStatement())
+            Some(builder.visitHbaseStatement(strict.hbaseStatement()))
+          case _ => None
+        }
+    }
+  }
+
+  private def mentionsMappedBy(sqlText: String): Boolean = {
+    val lexer = new HBaseSqlBaseLexer(CharStreams.fromString(sqlText))
+    lexer.removeErrorListeners()
+    val tokens = new CommonTokenStream(lexer)
+    tokens.fill()
+    val significant = scala.jdk.CollectionConverters.ListHasAsScala(tokens.getTokens).asScala
+      .filter(_.getChannel == Token.DEFAULT_CHANNEL).map(_.getType)
+    significant.headOption.contains(HBaseSqlBaseLexer.CREATE) &&
+      significant.sliding(2).exists(_ == Seq(HBaseSqlBaseLexer.MAPPED, HBaseSqlBaseLexer.BY))
+  }
+
+  private def parse[T](sqlText: String)(rule: HBaseSqlBaseParser => T): T = {
+    val lexer = new HBaseSqlBaseLexer(CharStreams.fromString(sqlText))
+    lexer.removeErrorListeners()
+    lexer.addErrorListener(ParseErrorListener)
+    val tokens = new CommonTokenStream(lexer)
+    val parser = new HBaseSqlBaseParser(tokens)
+    parser.removeErrorListeners()
+    parser.addErrorListener(ParseErrorListener)
+    try {
+      // SLL is fast and almost always enough; LL settles the rest, as Spark's own parser does.
+      parser.getInterpreter.setPredictionMode(PredictionMode.SLL)
+      parser.setErrorHandler(new BailErrorStrategy)
+      rule(parser)
+    } catch {
+      case _: ParseCancellationException =>
+        tokens.seek(0)
+        parser.reset()
+        parser.setErrorHandler(new DefaultErrorStrategy)
+        parser.getInterpreter.setPredictionMode(PredictionMode.LL)
+        rule(parser)
+      case e: ParseException if e.command.isEmpty => throw e.withCommand(sqlText)
+    }
+  }
+
+  override def parseExpression(sqlText: String): Expression = delegate.parseExpression(sqlText)
+  override def parseTableIdentifier(sqlText: String): TableIdentifier = delegate.parseTableIdentifier(sqlText)
+  override def parseFunctionIdentifier(sqlText: String): FunctionIdentifier = delegate.parseFunctionIdentifier(sqlText)
+  override def parseMultipartIdentifier(sqlText: String): Seq[String] = delegate.parseMultipartIdentifier(sqlText)
+  override def parseQuery(sqlText: String): LogicalPlan = delegate.parseQuery(sqlText)
+  override def parseRoutineParam(sqlText: String): StructType = delegate.parseRoutineParam(sqlText)
+  override def splitStatements(sqlText: String): SqlStatementSplitResult = delegate.splitStatements(sqlText)
+  override def parseTableSchema(sqlText: String): StructType = delegate.parseTableSchema(sqlText)
+  override def parseDataType(sqlText: String): DataType = delegate.parseDataType(sqlText)
+}

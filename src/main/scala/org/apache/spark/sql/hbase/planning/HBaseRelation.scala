@@ -1,0 +1,27 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.apache.spark.sql.catalyst.analysis.MultiInstanceRelation
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
+import org.apache.spark.sql.catalyst.plans.logical.{LeafNode, LogicalPlan, Statistics}
+import org.apache.spark.sql.catalyst.types.DataTypeUtils
+import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+
+/** A SQL table mapped onto HBase, as it appears in a logical plan. */
+case class HBaseRelation(table: HBaseTableDef, cluster: HBaseClusterConf, output: Seq[AttributeReference])
+  extends LeafNode with MultiInstanceRelation {
+
+  override def newInstance(): LogicalPlan = copy(output = output.map(_.newInstance()))
+
+  override def computeStats(): Statistics = Statistics(sizeInBytes = conf.defaultSizeInBytes)
+
+  def columnOf(attribute: Attribute): HBaseColumn = table.columns(output.indexWhere(_.exprId == attribute.exprId))
+
+  override def simpleString(maxFields: Int): String =
+    s"HBaseRelation ${table.name} [${table.hbaseTable}] key (${table.keyColumns.mkString(", ")})"
+}
+
+object HBaseRelation {
+  def apply(table: HBaseTableDef, cluster: HBaseClusterConf): HBaseRelation =
+    HBaseRelation(table, cluster, DataTypeUtils.toAttributes(table.schema))
+}

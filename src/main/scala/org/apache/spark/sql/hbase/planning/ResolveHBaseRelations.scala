@@ -1,0 +1,63 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.{TableOutputResolver, UnresolvedRelation}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Literal}
+import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.execution.InsertIntoHBaseTableCommand
+import org.apache.spark.sql.hbase.execution.command.ShowHBaseTablesCommand
+
+/**
+ * Resolves single-part table names that Spark's own catalog did not know to our HBase tables,
+ * and turns an INSERT into one of them into our write command once its query is resolved.
+ * Spark's catalog goes first, so a Spark table or view of the same name wins.
+ */
+case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan] {
+
+  override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
+    case insert: InsertIntoStatement => insert.table match {
+      case u: UnresolvedRelation => lookup(u).map(r => insert.copy(table = r)).getOrElse(insert)
+      case r: HBaseRelation if insert.query.resolved => InsertIntoHBaseTableCommand(r, alignQuery(r, insert))
+      case _ => insert
+    }
+    case u: UnresolvedRelation => lookup(u).getOrElse(u)
+  }
+
+  private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = {
+    val name = u.multipartIdentifier match {
+      case Seq(n) => Some(n)
+      case Seq(namespace, n) if namespace.equalsIgnoreCase(ShowHBaseTablesCommand.Namespace) => Some(n)
+      case _ => None
+    }
+    name.flatMap { n =>
+      val catalog = SessionCatalogs.of(session)
+      catalog.get(n).map(HBaseRelation(_, catalog.cluster))
+    }
+  }
+
+  /** Lines the query up with the table's columns, casting as Spark's own INSERT does. */
+  private def alignQuery(relation: HBaseRelation, insert: InsertIntoStatement): LogicalPlan = {
+    val table = relation.table
+    if (insert.overwrite) throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '${table.name}'; use INSERT INTO")
+    if (insert.partitionSpec.nonEmpty) throw new HBaseSqlException(s"HBase table '${table.name}' has no partitions; remove PARTITION (...)")
+
+    val query = if (insert.userSpecifiedCols.isEmpty) insert.query else {
+      val named = insert.userSpecifiedCols.map(table.column)
+      if (named.size != insert.query.output.size) {
+        throw new HBaseSqlException(s"INSERT INTO ${table.name} names ${named.size} columns but the query gives ${insert.query.output.size}")
+      }
+      table.keys.filterNot(named.contains).headOption.foreach { k =>
+        throw new HBaseSqlException(s"INSERT INTO ${table.name} must give key column '${k.name}'")
+      }
+      val byColumn = named.zip(insert.query.output).toMap
+      Project(relation.output.zip(table.columns).map { case (attr, column) =>
+        byColumn.get(column).map(a => Alias(a, attr.name)())
+          .getOrElse(Alias(Literal(null, attr.dataType), attr.name)())
+      }, insert.query)
+    }
+    TableOutputResolver.resolveOutputColumns(table.name, relation.output, query, byName = false, conf)
+  }
+}
