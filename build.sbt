@@ -42,12 +42,15 @@ lazy val server = (project in file("server"))
   .settings(
     name := "spark-hbase-sql-server",
     crossPaths := false,
+    exportJars := true,
     autoScalaLibrary := false,
     libraryDependencies ++= Seq(
       "org.apache.hbase" % "hbase-client" % hbaseVersion % Provided,
       "junit" % "junit" % "4.13.2" % Test,
       "com.github.sbt" % "junit-interface" % "0.13.3" % Test)
   )
+
+lazy val writeClasspath = taskKey[File]("Write the embedded HBase classpath to hbase-local/target/hbase-local.classpath")
 
 /** Classpath of the embedded standalone HBase: Maven Central jars plus our server jar. */
 lazy val hbaseLocal = (project in file("hbase-local"))
@@ -64,7 +67,7 @@ lazy val hbaseLocal = (project in file("hbase-local"))
       "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"),
     excludeDependencies ++= Seq(ExclusionRule("org.slf4j", "slf4j-reload4j"), ExclusionRule("ch.qos.reload4j")),
-    TaskKey[File]("writeClasspath", "Write the embedded HBase classpath to target/hbase-local.classpath") := {
+    writeClasspath := {
       val cp = (Runtime / fullClasspath).value.files.map(_.getAbsolutePath)
       val out = target.value / "hbase-local.classpath"
       IO.write(out, cp.mkString(java.io.File.pathSeparator))
@@ -90,8 +93,15 @@ lazy val core = (project in file("."))
     Test / parallelExecution := false,
     Test / javaOptions ++= java17Opens ++ Seq("-Xmx3g", "-Dspark.ui.enabled=false",
       s"-Dlog4j2.configurationFile=${(baseDirectory.value / "conf" / "log4j2.properties").getAbsolutePath}"),
-    Test / envVars ++= sys.env.filter(_._1.startsWith("SPARK_HBASE")),
+    Test / envVars ++= sys.env.filter(_._1.startsWith("SPARK_HBASE")) +
+      ("HBASE_CONF_DIR" -> TestHBase.confDir(baseDirectory.value).getAbsolutePath),
+    // The embedded HBase runs once per test run, with our server jar's classes on its classpath.
+    Test / testOptions ++= {
+      (hbaseLocal / writeClasspath).value
+      TestHBase.testOptions(baseDirectory.value, streams.value.log)
+    },
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+    assembly / aggregate := false,
     assembly / assemblyJarName := s"spark-hbase-sql-assembly-${version.value}.jar",
     assembly / assemblyOption ~= (_.withIncludeScala(false)),
     assembly / assemblyExcludedJars := {

@@ -2,6 +2,13 @@ package org.apache.spark.sql.hbase
 
 import org.apache.spark.sql.AnalysisException
 
-/** A user-facing error: the message names the statement part, table or column at fault. */
-class HBaseSqlException(message: String, cause: Option[Throwable] = None)
-  extends AnalysisException(message, None, None, cause, None, Map.empty[String, String], Array.empty)
+/**
+ * A user-facing error: the message names the statement part, table or column at fault, and,
+ * for statement text, the line and position.
+ */
+class HBaseSqlException(
+    message: String,
+    cause: Option[Throwable] = None,
+    line: Option[Int] = None,
+    position: Option[Int] = None)
+  extends AnalysisException(message, line, position, cause, None, Map.empty[String, String], Array.empty)

@@ -1,12 +1,14 @@
 package org.apache.spark.sql.hbase.parser
 
 import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
 
 import org.antlr.v4.runtime.ParserRuleContext
 import org.antlr.v4.runtime.misc.Interval
 
-import org.apache.spark.sql.catalyst.parser.{ParseException, ParserInterface}
+import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseTableDef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.hbase.execution.command._
 import org.apache.spark.sql.hbase.parser.HBaseSqlBaseParser._
@@ -21,13 +23,13 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     val elements = ctx.tableElement().asScala.toSeq
     val columns = elements.flatMap(e => Option(e.columnDefinition())).map { c =>
       val dataType = try delegate.parseDataType(originalText(c.dataType())) catch {
-        case e: ParseException =>
-          throw new ParseException(s"Unknown type '${originalText(c.dataType())}' for column '${identifier(c.name)}'", c.dataType())
+        case NonFatal(_) =>
+          throw error(s"Unknown type '${originalText(c.dataType())}' for column '${identifier(c.name)}'", c.dataType())
       }
       (identifier(c.name), dataType, c.NOT() != null, Option(c.comment).map(s => string(s)))
     }
     val primaryKeys = elements.filter(_.PRIMARY() != null)
-    if (primaryKeys.size > 1) throw new ParseException("PRIMARY KEY is given more than once", primaryKeys(1))
+    if (primaryKeys.size > 1) throw error("PRIMARY KEY is given more than once", primaryKeys(1))
     val keyColumns = primaryKeys.flatMap(_.keyColumns.asScala.map(identifier))
     val mappings = ctx.columnMapping().asScala.toSeq.map { m =>
       identifier(m.column) -> CellRef(identifier(m.family), identifier(m.qualifier))
@@ -61,8 +63,7 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
   private def singleName(ctx: MultipartIdentifierContext, statement: String): String =
     ctx.parts.asScala.map(identifier).toSeq match {
       case Seq(name) => name
-      case parts => throw new ParseException(
-        s"$statement: HBase tables have one-part names, not '${parts.mkString(".")}'", ctx)
+      case parts => throw error(s"$statement: HBase tables have one-part names, not '${parts.mkString(".")}'", ctx)
     }
 
   private def hbaseTableName(ctx: HbaseTableNameContext): HBaseTableName =
@@ -79,6 +80,9 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     val body = text.substring(1, text.length - 1)
     if (text.startsWith("'")) body.replace("''", "'").replace("\\'", "'") else body.replace("\\\"", "\"")
   }
+
+  private def error(message: String, ctx: ParserRuleContext): HBaseSqlException =
+    new HBaseSqlException(message, line = Some(ctx.start.getLine), position = Some(ctx.start.getCharPositionInLine))
 
   private def originalText(ctx: ParserRuleContext): String =
     ctx.start.getInputStream.getText(Interval.of(ctx.start.getStartIndex, ctx.stop.getStopIndex))

@@ -58,6 +58,8 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
           .getOrElse(Alias(Literal(null, attr.dataType), attr.name)())
       }, insert.query)
     }
-    TableOutputResolver.resolveOutputColumns(table.name, relation.output, query, byName = false, conf)
+    // Key columns are checked for NULL by the codec, whose error names the table and column.
+    val expected = relation.output.map(_.withNullability(true))
+    TableOutputResolver.resolveOutputColumns(table.name, expected, query, byName = false, conf)
   }
 }

@@ -1,0 +1,92 @@
+"""Wiring a Spark session to HBase: the plugin jar, our Catalyst extension and the HBase address."""
+
+import os
+from typing import Dict, List, Optional, Union
+
+from . import _paths
+
+EXTENSION_CLASS = "org.apache.spark.sql.hbase.HBaseSparkSessionExtension"
+
+
+class HBaseSessionError(RuntimeError):
+    """The session cannot be made to speak HBase SQL; the message says how to fix it."""
+
+
+def hbase_settings(hbase_conf: Optional[Dict[str, str]] = None,
+                   data_dir: Union[str, os.PathLike, None] = None) -> Dict[str, str]:
+    """The `spark.hbase.*` settings that reach HBase.
+
+    Explicit `hbase_conf` ({"hbase.zookeeper.quorum": ..., ...}) wins; else HBASE_CONF_DIR, which
+    the plugin reads itself; else the local embedded HBase, which must be running.
+    """
+    if hbase_conf is not None:
+        return {_spark_key(k): str(v) for k, v in hbase_conf.items()}
+    if os.environ.get("HBASE_CONF_DIR") and data_dir is None:
+        return {"spark.hbase.conf.dir": os.environ["HBASE_CONF_DIR"]}
+    from .local import LocalHBase
+    return {_spark_key(k): v for k, v in LocalHBase(data_dir).client_conf().items()}
+
+
+def _spark_key(key: str) -> str:
+    return key if key.startswith("spark.") else f"spark.{key}"
+
+
+def spark_conf(hbase_conf: Optional[Dict[str, str]] = None,
+               data_dir: Union[str, os.PathLike, None] = None) -> Dict[str, str]:
+    """Every Spark setting HBase SQL needs: jar, extension and HBase address."""
+    jars = ",".join(str(j) for j in _paths.plugin_jars())
+    return {"spark.jars": jars, "spark.sql.extensions": EXTENSION_CLASS, **hbase_settings(hbase_conf, data_dir)}
+
+
+def submit_args(hbase_conf: Optional[Dict[str, str]] = None,
+                data_dir: Union[str, os.PathLike, None] = None) -> List[str]:
+    """The same settings as spark-submit / spark-sql / pyspark flags."""
+    conf = spark_conf(hbase_conf, data_dir)
+    args = ["--jars", conf.pop("spark.jars")]
+    for key, value in conf.items():
+        args += ["--conf", f"{key}={value}"]
+    return args
+
+
+def enable_hbase(builder_or_session, hbase_conf: Optional[Dict[str, str]] = None,
+                 data_dir: Union[str, os.PathLike, None] = None):
+    """Make a Spark session speak HBase SQL.
+
+    Given `SparkSession.builder`, returns it configured with the plugin jar, the extension and the
+    HBase address. Given a running session that already has the extension, points it at HBase;
+    a running session without it cannot gain a parser, so that raises HBaseSessionError.
+    """
+    from pyspark.sql import SparkSession
+
+    if isinstance(builder_or_session, SparkSession):
+        return _enable_running(builder_or_session, hbase_conf, data_dir)
+    builder = builder_or_session
+    for key, value in spark_conf(hbase_conf, data_dir).items():
+        if key == "spark.sql.extensions":
+            value = _merge_extensions(_builder_option(builder, key), value)
+        builder = builder.config(key, value)
+    return builder
+
+
+def _enable_running(spark, hbase_conf, data_dir):
+    extensions = spark.sparkContext.getConf().get("spark.sql.extensions", "") or ""
+    if EXTENSION_CLASS not in [e.strip() for e in extensions.split(",")]:
+        raise HBaseSessionError(
+            "this Spark session was started without the HBase SQL extension, and a running session "
+            "cannot add one. Stop it and build a new one instead:\n"
+            "    spark.stop()\n"
+            "    spark = enable_hbase(SparkSession.builder).getOrCreate()\n"
+            "or start pyspark/spark-submit with the flags printed by `spark-hbase conf`.")
+    for key, value in hbase_settings(hbase_conf, data_dir).items():
+        spark.conf.set(key, value)
+    return spark
+
+
+def _builder_option(builder, key: str) -> Optional[str]:
+    options = getattr(builder, "_options", {})
+    return options.get(key)
+
+
+def _merge_extensions(existing: Optional[str], ours: str) -> str:
+    names = [e.strip() for e in (existing or "").split(",") if e.strip()]
+    return ",".join(names if ours in names else names + [ours])

@@ -1,0 +1,40 @@
+"""Spark's own command-line clients (spark-sql, spark-submit, pyspark) wired to HBase."""
+
+import os
+import shlex
+import subprocess
+from pathlib import Path
+from typing import List, Optional
+
+from .session import submit_args
+
+
+def spark_home() -> Path:
+    """The Spark distribution inside the pyspark package."""
+    import pyspark
+    return Path(pyspark.__file__).resolve().parent
+
+
+def conf_flags(data_dir=None) -> str:
+    """Flags for spark-submit, spark-sql and pyspark, as one shell-quoted line."""
+    return " ".join(shlex.quote(a) for a in submit_args(data_dir=data_dir))
+
+
+def spark_sql_command(sql_args: List[str], data_dir=None, work_dir: Optional[Path] = None) -> List[str]:
+    """A spark-sql invocation that talks to HBase; `sql_args` (-e, -f, ...) pass through."""
+    from .local import LocalHBase
+
+    work = Path(work_dir) if work_dir else LocalHBase(data_dir).data_dir / "spark"
+    work.mkdir(parents=True, exist_ok=True)
+    # spark-sql keeps a Derby metastore and a warehouse; keep them out of the user's working dir.
+    local_state = [
+        "--conf", f"spark.sql.warehouse.dir={work / 'warehouse'}",
+        "--driver-java-options", f"-Dderby.system.home={work}",
+        "--conf", "spark.ui.enabled=false",
+    ]
+    return [str(spark_home() / "bin" / "spark-sql"), *submit_args(data_dir=data_dir), *local_state, *sql_args]
+
+
+def run_spark_sql(sql_args: List[str], data_dir=None) -> int:
+    env = dict(os.environ, SPARK_HOME=str(spark_home()))
+    return subprocess.call(spark_sql_command(sql_args, data_dir), env=env)

@@ -1,0 +1,40 @@
+package org.apache.spark.sql.hbase
+
+import java.util.concurrent.atomic.AtomicInteger
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, TableDescriptorBuilder}
+import org.scalatest.funspec.AnyFunSpec
+import org.scalatest.matchers.should.Matchers
+
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+
+/** Base of the suites that run SQL against the real HBase. */
+abstract class HBaseSuite extends AnyFunSpec with Matchers {
+  protected lazy val spark: SparkSession = HBaseSparkSession.session
+
+  protected def sql(text: String): DataFrame = spark.sql(text)
+
+  private val counter = new AtomicInteger()
+
+  /** A table name no other test uses, so tests never see each other's rows. */
+  protected def uniqueName(prefix: String): String =
+    s"${prefix}_${getClass.getSimpleName.toLowerCase.replaceAll("[^a-z0-9]", "")}_${System.nanoTime() % 1000000}_${counter.incrementAndGet()}"
+
+  protected def cluster: HBaseClusterConf = HBaseClusterConf.fromSession(spark)
+
+  protected def withAdmin[T](body: Admin => T): T = HBaseConnections.withConnection(cluster) { c =>
+    val admin = c.getAdmin
+    try body(admin) finally admin.close()
+  }
+
+  protected def createHBaseTable(name: String, families: Seq[String], splits: Seq[Array[Byte]] = Nil): Unit =
+    withAdmin { admin =>
+      val builder = TableDescriptorBuilder.newBuilder(TableName.valueOf(name))
+      families.foreach(f => builder.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f)))
+      if (splits.isEmpty) admin.createTable(builder.build()) else admin.createTable(builder.build(), splits.toArray)
+    }
+
+  protected def hbaseTableExists(name: String): Boolean = withAdmin(_.tableExists(TableName.valueOf(name)))
+}

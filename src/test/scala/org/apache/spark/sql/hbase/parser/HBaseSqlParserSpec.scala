@@ -1,0 +1,128 @@
+package org.apache.spark.sql.hbase.parser
+
+import org.scalatest.funspec.AnyFunSpec
+import org.scalatest.matchers.should.Matchers
+
+import org.apache.spark.sql.catalyst.parser.ParseException
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.SparkSqlParser
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.execution.command._
+import org.apache.spark.sql.types._
+
+class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
+  private val spark = new SparkSqlParser()
+  private val parser = new HBaseSqlParser(spark)
+
+  /** Plans compared as text, with expression ids masked: each parse numbers attributes anew. */
+  private def same(plan: LogicalPlan): String = plan.toString.replaceAll("#\\d+", "#_")
+
+  private def create(sql: String): CreateHBaseTableCommand = parser.parsePlan(sql) match {
+    case c: CreateHBaseTableCommand => c
+    case other => fail(s"expected CreateHBaseTableCommand, got ${other.getClass.getSimpleName}")
+  }
+
+  describe("CREATE TABLE ... MAPPED BY") {
+    it("builds the table definition: columns, key order, cell mapping and format") {
+      val cmd = create(
+        """CREATE TABLE sales (region STRING, day DATE, amount DECIMAL(12,2), note STRING NOT NULL,
+          |  PRIMARY KEY (day, region))
+          |MAPPED BY (ns:sales_raw, COLS=[amount=f.amt, note=g.n])""".stripMargin)
+      val table = cmd.definition
+      table.name shouldBe "sales"
+      table.hbaseTable shouldBe HBaseTableName("ns", "sales_raw")
+      table.keyColumns shouldBe Seq("day", "region")
+      table.columns.map(c => c.name -> c.dataType) shouldBe Seq(
+        "region" -> StringType, "day" -> DateType, "amount" -> DecimalType(12, 2), "note" -> StringType)
+      table.column("amount").cell shouldBe Some(CellRef("f", "amt"))
+      table.column("note").nullable shouldBe false
+      table.column("amount").nullable shouldBe true
+      table.keys.map(_.nullable) shouldBe Seq(false, false)
+      table.families shouldBe Seq("f", "g")
+      table.format shouldBe TableFormat.Binary
+      cmd.ifNotExists shouldBe false
+    }
+
+    it("accepts lower-case keywords, IF NOT EXISTS, back-quoted names, a quoted HBase name and IN StringFormat") {
+      val cmd = create(
+        "create table if not exists `my table` (`key` int, `v-1` string, primary key (`key`)) " +
+          "mapped by ('other-ns:raw.table', cols=[`v-1`=cf.`q:1`]) in StringFormat;")
+      cmd.ifNotExists shouldBe true
+      cmd.definition.name shouldBe "my table"
+      cmd.definition.hbaseTable shouldBe HBaseTableName("other-ns", "raw.table")
+      cmd.definition.column("v-1").cell shouldBe Some(CellRef("cf", "q:1"))
+      cmd.definition.format shouldBe TableFormat.StringFormat
+    }
+
+    it("reports a syntax error in its own grammar, with the position, instead of passing it to Spark") {
+      val e = intercept[ParseException](parser.parsePlan(
+        "CREATE TABLE t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (ht COLS=[v=f.v])"))
+      e.getMessage should include("COLS")
+      e.getMessage should include("line 1")
+    }
+
+    it("names the column at fault when the definition is inconsistent") {
+      def error(sql: String) = intercept[HBaseSqlException](parser.parsePlan(sql)).getMessage
+      error("CREATE TABLE t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[k=f.k, v=f.v])") should
+        include("key column 'k'")
+      error("CREATE TABLE t (k INT, v INT, w INT, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[v=f.v])") should
+        include("column 'w'")
+      error("CREATE TABLE t (k INT, v INT, v STRING, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[v=f.v])") should
+        include("column 'v' is defined more than once")
+      error("CREATE TABLE t (k INT, v INT, w INT, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[v=f.q, w=f.q])") should
+        include("share the cell f.q")
+      error("CREATE TABLE t (k INT, v INT, PRIMARY KEY (x)) MAPPED BY (ht, COLS=[v=f.v])") should
+        include("PRIMARY KEY column 'x'")
+      error("CREATE TABLE t (k INT, v INT) MAPPED BY (ht, COLS=[v=f.v])") should include("PRIMARY KEY")
+      error("CREATE TABLE t (k INT, v ARRAY<INT>, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[v=f.v])") should
+        include("column 'v' has unsupported type")
+    }
+
+    it("names an unknown column type") {
+      val e = intercept[HBaseSqlException](parser.parsePlan(
+        "CREATE TABLE t (k INT, v NUMBERISH, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[v=f.v])"))
+      e.getMessage should include("Unknown type 'NUMBERISH' for column 'v'")
+      e.getMessage should include("line 1 pos 25")
+    }
+  }
+
+  describe("statements that may name an HBase table") {
+    it("plans DROP TABLE, SHOW TABLES and DESCRIBE as our commands that carry Spark's plan for other tables") {
+      def check(sql: String, ours: LogicalPlan => LogicalPlan): Unit =
+        same(parser.parsePlan(sql)) shouldBe same(ours(spark.parsePlan(sql)))
+      check("DROP TABLE t", DropHBaseTableCommand("t", _))
+      check("drop table if exists hbase.t", DropHBaseTableCommand("t", _))
+      check("SHOW TABLES LIKE 'sa*'", ShowHBaseTablesCommand(Some("sa*"), _))
+      check("DESC t", DescribeHBaseTableCommand("t", _))
+    }
+
+    it("leaves names with a Spark database to Spark") {
+      Seq("DROP TABLE db.t", "DESCRIBE TABLE db.t").foreach { sql =>
+        same(parser.parsePlan(sql)) shouldBe same(spark.parsePlan(sql))
+      }
+    }
+  }
+
+  describe("every other statement") {
+    it("is parsed by Spark's parser, unchanged") {
+      Seq(
+        "SELECT a, count(*) FROM t WHERE b > 1 GROUP BY a",
+        "CREATE TABLE p (a INT) USING parquet",
+        "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
+        "SHOW TABLES IN db",
+        "DESCRIBE FUNCTION upper",
+        "select '`odd', \"MAPPED BY\" from t -- MAPPED BY",
+        "WITH x AS (SELECT 1) SELECT * FROM x"
+      ).foreach { sql =>
+        same(parser.parsePlan(sql)) shouldBe same(spark.parsePlan(sql))
+      }
+    }
+
+    it("keeps Spark's own error for Spark statements") {
+      val ours = intercept[ParseException](parser.parsePlan("SELEC 1"))
+      val theirs = intercept[ParseException](spark.parsePlan("SELEC 1"))
+      ours.getMessage shouldBe theirs.getMessage
+    }
+  }
+}
