@@ -106,8 +106,14 @@ class EndToEndSpec extends HBaseSuite {
       sql(s"SELECT sum(v) FROM $t WHERE k >= 100").head().getLong(0) shouldBe (100 until 250).map(_ * 2L).sum
     }
 
-    it("shares one HBase connection among all tasks") {
-      HBaseConnections.openConnections shouldBe 1
+    it("shares one HBase connection among all tasks of the JVM") {
+      val t = uniqueName("shared")
+      sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
+      val before = HBaseConnections.openedCount(cluster)
+      sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id AS INT) FROM range(0, 1000, 1, 8)")
+      sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 1000
+      HBaseConnections.openedCount(cluster) shouldBe before
+      before shouldBe 1
     }
   }
 

@@ -24,6 +24,7 @@ object HBaseConnections extends Logging {
   }
 
   private val entries = mutable.Map.empty[HBaseClusterConf, Entry]
+  private val opened = mutable.Map.empty[HBaseClusterConf, Int].withDefaultValue(0)
 
   private lazy val reaper: ScheduledExecutorService = {
     val executor = Executors.newSingleThreadScheduledExecutor(new ThreadFactory {
@@ -47,6 +48,7 @@ object HBaseConnections extends Logging {
       val timeout = cluster.settings.get(IdleTimeoutKey).map(_.toLong).getOrElse(DefaultIdleTimeoutMs)
       val created = new Entry(ConnectionFactory.createConnection(cluster.toConfiguration), timeout)
       entries(cluster) = created
+      opened(cluster) += 1
       created
     }
     entry.borrowers += 1
@@ -60,8 +62,8 @@ object HBaseConnections extends Logging {
     }
   }
 
-  /** How many connections are open now; tests use it to check sharing. */
-  def openConnections: Int = synchronized(entries.count(!_._2.connection.isClosed))
+  /** How many connections to this cluster this JVM has opened so far; shows that tasks share one. */
+  def openedCount(cluster: HBaseClusterConf): Int = synchronized(opened(cluster))
 
   private[connection] def closeIdle(now: Long): Unit = {
     val idle = synchronized {

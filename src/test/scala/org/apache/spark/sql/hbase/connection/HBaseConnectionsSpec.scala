@@ -1,0 +1,41 @@
+package org.apache.spark.sql.hbase.connection
+
+import org.apache.spark.sql.hbase.HBaseSuite
+
+class HBaseConnectionsSpec extends HBaseSuite {
+
+  /** The test cluster under its own key, so closing it does not disturb the other suites. */
+  private def clusterWithIdleTimeout(ms: Long) =
+    HBaseClusterConf(cluster.settings + (HBaseConnections.IdleTimeoutKey -> ms.toString))
+
+  describe("the shared HBase connection") {
+    it("is one connection per cluster configuration, however many borrowers") {
+      val conf = clusterWithIdleTimeout(60000)
+      val first = HBaseConnections.borrow(conf)
+      val second = HBaseConnections.borrow(conf)
+      try first should be theSameInstanceAs second
+      finally { HBaseConnections.release(conf); HBaseConnections.release(conf) }
+      first.getAdmin.tableExists(org.apache.hadoop.hbase.TableName.META_TABLE_NAME) shouldBe true
+    }
+
+    it("is closed once nobody has used it for the idle timeout, and reopened on demand") {
+      val conf = clusterWithIdleTimeout(300)
+      val connection = HBaseConnections.withConnection(conf)(identity)
+      val deadline = System.currentTimeMillis() + 10000
+      while (!connection.isClosed && System.currentTimeMillis() < deadline) Thread.sleep(100)
+      connection.isClosed shouldBe true
+      val reopened = HBaseConnections.withConnection(conf)(identity)
+      reopened should not be theSameInstanceAs(connection)
+      reopened.isClosed shouldBe false
+    }
+
+    it("stays open while borrowed, even past the idle timeout") {
+      val conf = clusterWithIdleTimeout(200)
+      val connection = HBaseConnections.borrow(conf)
+      try {
+        Thread.sleep(1500)
+        connection.isClosed shouldBe false
+      } finally HBaseConnections.release(conf)
+    }
+  }
+}

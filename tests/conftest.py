@@ -1,0 +1,46 @@
+"""Shared fixtures: one real HBase and one Spark session for the whole pytest run.
+
+The embedded HBase starts once per run in a temporary data dir and stops at the end. With
+HBASE_CONF_DIR set, the tests use that HBase instead and start nothing.
+"""
+
+import os
+import uuid
+
+import pytest
+
+from pyspark_hbase.local import LocalHBase
+
+
+@pytest.fixture(scope="session")
+def hbase(tmp_path_factory):
+    """The LocalHBase the run uses, or None for an external HBase named by HBASE_CONF_DIR."""
+    if os.environ.get("HBASE_CONF_DIR"):
+        yield None
+        return
+    local = LocalHBase(tmp_path_factory.mktemp("hbase"))
+    local.start()
+    try:
+        yield local
+    finally:
+        local.stop()
+
+
+@pytest.fixture(scope="session")
+def spark(hbase):
+    from pyspark.sql import SparkSession
+    from pyspark_hbase import enable_hbase
+
+    builder = (SparkSession.builder.master("local[2]").appName("pyspark-hbase tests")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "2"))
+    session = enable_hbase(builder, data_dir=hbase.data_dir if hbase else None).getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture
+def table_name():
+    """A table name no other test uses."""
+    return f"t_{uuid.uuid4().hex[:10]}"

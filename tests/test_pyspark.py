@@ -1,0 +1,91 @@
+"""PySpark through the facade: enable_hbase wires a session, and SQL reads and writes real HBase."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from pyspark_hbase import EXTENSION_CLASS, enable_hbase, session as hbase_session
+
+
+def test_builder_gets_the_jar_the_extension_and_the_hbase_address(hbase):
+    from pyspark.sql import SparkSession
+
+    builder = enable_hbase(SparkSession.builder.config("spark.sql.extensions", "com.example.Other"),
+                           data_dir=hbase.data_dir if hbase else None)
+    options = builder._options
+    assert options["spark.sql.extensions"] == f"com.example.Other,{EXTENSION_CLASS}"
+    assert options["spark.jars"].endswith(".jar")
+    if hbase:
+        assert options["spark.hbase.zookeeper.property.clientPort"] == str(hbase.zk_port)
+
+
+def test_sql_round_trip_through_hbase(spark, table_name):
+    spark.sql(f"""CREATE TABLE {table_name} (city STRING, day INT, temp DOUBLE, note STRING,
+                  PRIMARY KEY (city, day)) MAPPED BY ({table_name}, COLS=[temp=w.t, note=w.n])""")
+    spark.sql(f"INSERT INTO {table_name} VALUES ('Oslo', 2, -3.5, NULL), ('Lima', 1, 19.0, 'fog'), "
+              f"('Oslo', 1, -1.0, 'snow')")
+    rows = [tuple(r) for r in spark.sql(f"SELECT * FROM {table_name}").collect()]
+    assert rows == [("Lima", 1, 19.0, "fog"), ("Oslo", 1, -1.0, "snow"), ("Oslo", 2, -3.5, None)]
+    cold = spark.sql(f"SELECT day FROM {table_name} WHERE city = 'Oslo' AND temp < -2").collect()
+    assert [r.day for r in cold] == [2]
+    listed = {(r.namespace, r.tableName) for r in spark.sql("SHOW TABLES").collect()}
+    assert ("hbase", table_name) in listed
+
+
+def test_dataframe_api_reads_an_hbase_table(spark, table_name):
+    spark.sql(f"CREATE TABLE {table_name} (k BIGINT, v STRING, PRIMARY KEY (k)) "
+              f"MAPPED BY ({table_name}, COLS=[v=f.v])")
+    spark.range(0, 100).selectExpr("id AS k", "CAST(id * id AS STRING) AS v").write.insertInto(table_name)
+    df = spark.table(table_name)
+    assert df.count() == 100
+    assert df.filter("k = 12").first().v == "144"
+
+
+def test_drop_table_keeps_the_hbase_data(spark, table_name):
+    ddl = (f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) "
+           f"MAPPED BY ({table_name}_raw, COLS=[v=f.v])")
+    spark.sql(ddl)
+    spark.sql(f"INSERT INTO {table_name} VALUES (1, 10), (2, 20)")
+    spark.sql(f"DROP TABLE {table_name}")
+    assert table_name not in {r.tableName for r in spark.sql("SHOW TABLES").collect()}
+    spark.sql(ddl)
+    assert [tuple(r) for r in spark.sql(f"SELECT * FROM {table_name}").collect()] == [(1, 10), (2, 20)]
+
+
+def test_bad_ddl_gives_an_analysis_error_naming_the_column(spark, table_name):
+    from pyspark.errors import AnalysisException
+
+    with pytest.raises(AnalysisException) as error:
+        spark.sql(f"CREATE TABLE {table_name} (k INT, v INT, w INT, PRIMARY KEY (k)) "
+                  f"MAPPED BY ({table_name}, COLS=[v=f.v])")
+    assert "column 'w'" in str(error.value)
+    assert table_name not in {r.tableName for r in spark.sql("SHOW TABLES").collect()}
+
+
+def test_enable_hbase_on_a_running_session_with_the_extension_points_it_at_hbase(spark, hbase):
+    assert enable_hbase(spark, data_dir=hbase.data_dir if hbase else None) is spark
+
+
+def test_enable_hbase_on_a_session_started_without_it_says_how_to_fix_it(hbase):
+    # A separate Python process: one process holds one SparkContext.
+    script = textwrap.dedent(f"""
+        from pyspark.sql import SparkSession
+        from pyspark_hbase import enable_hbase, HBaseSessionError
+        spark = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate()
+        try:
+            enable_hbase(spark, data_dir={str(hbase.data_dir) if hbase else None!r})
+        except HBaseSessionError as e:
+            print("ERROR:", e)
+        spark.stop()
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert "ERROR: this Spark session was started without the HBase SQL extension" in out.stdout, out.stderr
+    assert "enable_hbase(SparkSession.builder)" in out.stdout
+
+
+def test_submit_args_are_spark_submit_flags(hbase):
+    args = hbase_session.submit_args(data_dir=hbase.data_dir if hbase else None)
+    assert args[0] == "--jars" and args[1].endswith(".jar")
+    assert f"spark.sql.extensions={EXTENSION_CLASS}" in args
