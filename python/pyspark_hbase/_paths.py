@@ -8,6 +8,7 @@ Environment overrides (useful outside a source checkout):
 
 import os
 import shutil
+import zipfile
 from pathlib import Path
 from typing import List, Optional
 
@@ -98,13 +99,31 @@ def java_executable() -> str:
     return found
 
 
-def javac_for(java: str) -> Optional[str]:
-    """The compiler of the same JDK as `java`, or None on a JRE."""
-    real = Path(os.path.realpath(java))
-    candidate = real.with_name("javac")
-    if candidate.is_file():
-        return str(candidate)
-    return None
+def require_class(entries: List[str], class_name: str, path: Optional[Path] = None) -> str:
+    """The classpath entry (class dir or jar) holding `class_name`; fails with the build command.
+
+    Our own helper classes (hbase-local/src/main/java) live in hbase-local/target/classes,
+    which sbt fills when it writes the classpath file.
+    """
+    resource = class_name.replace(".", "/") + ".class"
+    dirs = [e for e in entries if os.path.isdir(e)]
+    for d in dirs:
+        if os.path.isfile(os.path.join(d, resource)):
+            return d
+    for jar in (e for e in entries if e.endswith(".jar") and os.path.isfile(e)):
+        try:
+            with zipfile.ZipFile(jar) as z:
+                z.getinfo(resource)
+                return jar
+        except (KeyError, OSError, zipfile.BadZipFile):
+            pass
+    class_dirs = [e + ("" if os.path.isdir(e) else " (missing)")
+                  for e in entries if not e.endswith(".jar")]
+    where = f" {path}" if path is not None else ""
+    raise PathsError(
+        f"class {class_name} not found on the embedded HBase classpath{where} "
+        f"(class dirs: {', '.join(class_dirs) or 'none'}); run "
+        f"`cd {repo_root() or '<checkout>'} && {BUILD_CLASSPATH_COMMAND}` to compile it")
 
 
 def packaged_jars_dir() -> Path:

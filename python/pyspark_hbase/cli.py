@@ -9,6 +9,8 @@ import sys
 from typing import Callable, List, Optional
 
 from pyspark_hbase import __version__
+from pyspark_hbase._paths import PathsError
+from pyspark_hbase.session import HBaseSessionError
 from pyspark_hbase.local import DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT, LocalHBase, LocalHBaseError
 
 
@@ -35,8 +37,8 @@ def _local_start(args: argparse.Namespace) -> int:
     if already == pid:
         print(f"HBase already running (pid {pid}), ZooKeeper at {hbase.zk_address}")
     else:
-        took = hbase.status() or {}
-        print(f"HBase started in {took.get('startup_seconds', '?')} s (pid {pid}), "
+        took = (hbase.status() or {}).get("startup_seconds") or "?"
+        print(f"HBase started in {took} s (pid {pid}), "
               f"ZooKeeper at {hbase.zk_address}")
     print(f"  conf dir: {hbase.conf_dir}\n  log:      {hbase.log_file}")
     return 0
@@ -65,7 +67,7 @@ def _local_status(args: argparse.Namespace) -> int:
         ports = state.get("ports", {})
         print(f"pid:      {state.get('pid')}\n"
               f"ports:    " + ", ".join(f"{k} {v}" for k, v in sorted(ports.items())) + "\n"
-              f"started:  {state.get('started_at')} (ready in {state.get('startup_seconds')} s)\n"
+              f"started:  {state.get('started_at')} (ready in {state.get('startup_seconds') or '?'} s)\n"
               f"data dir: {hbase.data_dir}\nconf dir: {hbase.conf_dir}\nlog:      {hbase.log_file}",
               file=sys.stderr)
     return 0
@@ -96,7 +98,57 @@ def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
     status.set_defaults(func=_local_status)
 
 
-SUBCOMMANDS: List[Callable[["argparse._SubParsersAction"], None]] = [add_local_parser]
+def _conf(args: argparse.Namespace) -> int:
+    from .spark_cli import conf_flags
+    print(conf_flags(data_dir=args.data_dir))
+    return 0
+
+
+def add_conf_parser(subparsers: "argparse._SubParsersAction") -> None:
+    conf = subparsers.add_parser(
+        "conf", parents=[_data_dir_parent()],
+        help="print the --jars/--conf flags for spark-submit, spark-sql and pyspark",
+        description="Print the flags that load the plugin and point Spark at HBase (the local "
+                    "HBase, or HBASE_CONF_DIR when set), e.g. `spark-sql $(spark-hbase conf)`.")
+    conf.set_defaults(func=_conf)
+
+
+def _sql(args: argparse.Namespace) -> int:
+    from .spark_cli import run_spark_sql
+    sql_args = list(args.extra)
+    if args.e is not None:
+        sql_args = ["-e", args.e] + sql_args
+    if args.f is not None:
+        sql_args = ["-f", args.f] + sql_args
+    return run_spark_sql(sql_args, data_dir=args.data_dir)
+
+
+def add_sql_parser(subparsers: "argparse._SubParsersAction") -> None:
+    sql = subparsers.add_parser(
+        "sql", parents=[_data_dir_parent()],
+        help="start the spark-sql CLI wired to HBase",
+        description="Run Spark's spark-sql CLI with the plugin, talking to the local HBase "
+                    "(or HBASE_CONF_DIR when set). Other spark-sql options pass through.")
+    sql.add_argument("-e", metavar="SQL", help="run these ';'-separated statements and exit")
+    sql.add_argument("-f", metavar="FILE", help="run the statements in FILE and exit")
+    sql.set_defaults(func=_sql, accepts_extra=True)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+    run_demo(data_dir=args.data_dir)
+    return 0
+
+
+def add_demo_parser(subparsers: "argparse._SubParsersAction") -> None:
+    demo = subparsers.add_parser(
+        "demo", parents=[_data_dir_parent()],
+        help="create a demo table in the local HBase and query it through PySpark")
+    demo.set_defaults(func=_demo)
+
+
+SUBCOMMANDS: List[Callable[["argparse._SubParsersAction"], None]] = [
+    add_local_parser, add_conf_parser, add_sql_parser, add_demo_parser]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -110,15 +162,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "accepts_extra", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help(sys.stderr)
         return 2
     try:
         return int(func(args) or 0)
-    except (LocalHBaseError, CliError) as e:
+    except (LocalHBaseError, CliError, HBaseSessionError, PathsError) as e:
         print(f"spark-hbase: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `spark-hbase local start | head -1`
+        return 0

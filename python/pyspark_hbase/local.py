@@ -9,6 +9,8 @@ server and ZooKeeper together, storing everything on the local filesystem under 
     <data dir>/tmp/         hbase.tmp.dir and java.io.tmpdir
     <data dir>/logs/hbase.log
     <data dir>/hbase.pid, <data dir>/hbase-local.json (pid, ports, start time)
+
+SPARK_HBASE_LOCAL_LOG_LEVEL (default WARN) sets the level of HBase, Hadoop and ZooKeeper logging.
 """
 
 import datetime
@@ -21,7 +23,7 @@ import time
 import xml.etree.ElementTree as ET
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Union
+from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 from pyspark_hbase import _paths
 
@@ -36,6 +38,7 @@ DEFAULT_START_TIMEOUT = 180.0
 DEFAULT_STOP_TIMEOUT = 60.0
 DEFAULT_HEAP = "1g"
 LOG_TAIL_LINES = 20
+LOG_ROTATE_BYTES = 50 * 1024 * 1024
 
 # HBase 2.6 and its shaded netty reach into JDK internals; Java 17 denies that by default.
 _OPENS = ["java.lang", "java.lang.reflect", "java.io", "java.nio", "sun.nio.ch", "java.util",
@@ -51,75 +54,9 @@ _DIR_MARKER = "-Dspark.hbase.local.dir="
 
 _PORT_NAMES = ("zookeeper", "master", "regionserver")
 
-# Readiness: the master answers admin calls only once initialized (PleaseHoldException before),
-# and reading hbase:meta needs the region server to have opened it. Compiled once per data dir.
-_PROBE_CLASS = "LocalHBaseProbe"
-_PROBE_SOURCE = r"""
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
-
-/** Exits 0 once HBase serves clients, 2 if it did not within args[0] seconds. */
-public class LocalHBaseProbe {
-  public static void main(String[] args) throws Exception {
-    long deadline = System.currentTimeMillis() + Long.parseLong(args[0]) * 1000L;
-    Configuration conf = HBaseConfiguration.create();
-    // One short attempt per round; the loop below does the retrying.
-    conf.setInt("hbase.client.retries.number", 1);
-    conf.setInt("hbase.client.pause", 100);
-    conf.setInt("hbase.rpc.timeout", 5000);
-    conf.setInt("hbase.client.operation.timeout", 10000);
-    conf.setInt("hbase.client.meta.operation.timeout", 10000);
-    conf.setInt("zookeeper.recovery.retry", 1);
-    conf.setInt("zookeeper.recovery.retry.intervalmill", 200);
-    String zkHost = conf.get("hbase.zookeeper.quorum");
-    int zkPort = conf.getInt("hbase.zookeeper.property.clientPort", 2181);
-    String last = "ZooKeeper does not answer on " + zkHost + ":" + zkPort;
-    boolean ready = false;
-    while (!ready && System.currentTimeMillis() < deadline) {
-      // Without ZooKeeper the client would sit in its own slow retries.
-      if (zkAnswers(zkHost, zkPort)) {
-        try (Connection c = ConnectionFactory.createConnection(conf); Admin admin = c.getAdmin()) {
-          admin.listNamespaceDescriptors();
-          try (Table meta = c.getTable(TableName.META_TABLE_NAME);
-               ResultScanner scanner = meta.getScanner(new Scan().setLimit(1))) {
-            scanner.next();
-          }
-          ready = true;
-        } catch (Exception e) {
-          last = e.toString();
-        }
-      }
-      if (!ready) Thread.sleep(250);
-    }
-    System.out.println(ready ? "READY" : "NOT READY: " + last);
-    System.out.flush();
-    // The HBase client leaves non-daemon threads behind.
-    System.exit(ready ? 0 : 2);
-  }
-
-  static boolean zkAnswers(String host, int port) {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(host, port), 1000);
-      s.setSoTimeout(1000);
-      s.getOutputStream().write("ruok".getBytes(StandardCharsets.US_ASCII));
-      byte[] reply = s.getInputStream().readNBytes(4);
-      return "imok".equals(new String(reply, StandardCharsets.US_ASCII));
-    } catch (Exception e) {
-      return false;
-    }
-  }
-}
-"""
+# Readiness probe: a small HBase client in its own JVM, built by sbt into hbase-local/target/classes
+# (source: hbase-local/src/main/java). Open ports are not enough; its class comment says why.
+PROBE_CLASS = "org.apache.spark.sql.hbase.local.LocalHBaseProbe"
 
 
 class LocalHBaseError(RuntimeError):
@@ -313,9 +250,12 @@ class LocalHBase:
                 and _accepts(ports["master"]) and _accepts(ports["regionserver"]))
 
     def is_running(self) -> bool:
-        """True while the JVM is alive and ZooKeeper, master and region server answer."""
-        ports = self.ports
-        return self.pid is not None and all(n in ports for n in _PORT_NAMES) and self._answers(ports)
+        """True once `start` saw HBase ready, while its JVM lives and its ports answer."""
+        state = self._read_state()
+        ports = state.get("ports") or {}
+        pid = self.pid
+        return (pid is not None and state.get("pid") == pid and bool(state.get("ready_at"))
+                and all(n in ports for n in _PORT_NAMES) and self._answers(ports))
 
     def status(self) -> Optional[dict]:
         """The state (pid, ports, data dir, start time, ...) while running, else None."""
@@ -360,7 +300,7 @@ class LocalHBase:
         d = self.data_dir
         props.update({
             "hbase.cluster.distributed": "false",
-            "hbase.rootdir": (d / "hbase").as_uri(),
+            "hbase.rootdir": f"file://{d / 'hbase'}",
             "hbase.tmp.dir": str(d / "tmp"),
             "hbase.zookeeper.property.dataDir": str(d / "zookeeper"),
             "hbase.zookeeper.quorum": HOST,
@@ -388,6 +328,7 @@ class LocalHBase:
         return [*self._jvm_common(java), f"-Xmx{self.heap}", "-XX:+ExitOnOutOfMemoryError",
                 f"-Djava.io.tmpdir={self.data_dir / 'tmp'}",
                 f"-Dspark.hbase.log.file={self.log_file}",
+                f"-Dspark.hbase.log.level={os.environ.get('SPARK_HBASE_LOCAL_LOG_LEVEL', 'WARN')}",
                 # ZooKeeper 3.5+ would otherwise open its admin web server on port 8080.
                 "-Dzookeeper.admin.enableServer=false",
                 f"{_DIR_MARKER}{self.data_dir}",
@@ -395,6 +336,7 @@ class LocalHBase:
                 HBASE_MAIN_CLASS, "start"]
 
     def _log(self, message: str) -> None:
+        self.log_file.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_file, "a") as f:
             f.write(f"{_now_iso()} ===== spark-hbase local: {message}\n")
 
@@ -405,12 +347,15 @@ class LocalHBase:
             if pid is None:
                 self.pid_file.unlink(missing_ok=True)
                 return self._start_new(timeout)
-            state = self._read_state()
-            if state.get("ready_at") and self.is_running():
+            if self.is_running():
                 return pid
-            # Alive but not answering (e.g. its launcher died): same deal as a fresh start.
+            # Alive but not known ready (e.g. its launcher died): same deal as a fresh start.
+            # Outside the try: a missing build is no reason to kill that HBase.
+            java, classpath, _ = self._runtime()
+            state = self._read_state()
+            state["pid"] = pid
             try:
-                self._wait_ready(None, pid, self.ports, time.monotonic(), timeout)
+                self._wait_ready(java, classpath, None, pid, self.ports, time.monotonic(), timeout)
             except BaseException:
                 self._kill(pid)
                 self.pid_file.unlink(missing_ok=True)
@@ -420,17 +365,14 @@ class LocalHBase:
             return pid
 
     def _start_new(self, timeout: float) -> int:
-        classpath_file = self._classpath_file or _paths.hbase_classpath_file()
-        try:
-            classpath = _paths.read_classpath(classpath_file)
-            java = self._java or _paths.java_executable()
-        except _paths.PathsError as e:
-            raise LocalHBaseError(str(e)) from None
+        java, classpath, classpath_file = self._runtime()
         for sub in ("hbase", "zookeeper", "tmp", "logs"):
             (self.data_dir / sub).mkdir(parents=True, exist_ok=True)
         ports = self._choose_ports()
         self._write_conf(ports)
 
+        if self.log_file.is_file() and self.log_file.stat().st_size > LOG_ROTATE_BYTES:
+            os.replace(self.log_file, self.log_file.with_name(self.log_file.name + ".1"))
         t0 = time.monotonic()
         self._log(f"starting HBase (ports {ports}, classpath {classpath_file})")
         with open(self.log_file, "ab") as log:
@@ -447,7 +389,7 @@ class LocalHBase:
         }
         self._write_state(state)
         try:
-            self._wait_ready(proc, proc.pid, ports, t0, timeout, java=java, classpath=classpath)
+            self._wait_ready(java, classpath, proc, proc.pid, ports, t0, timeout)
         except BaseException:
             self._kill(proc.pid)
             self.pid_file.unlink(missing_ok=True)
@@ -466,33 +408,36 @@ class LocalHBase:
             f"{message}\nlog file: {self.log_file}\n"
             f"--- last {LOG_TAIL_LINES} log lines ---\n{_tail(self.log_file)}")
 
-    def _compile_probe(self, java: str, classpath: List[str]) -> Optional[Path]:
-        """Compiles the readiness probe once; None on a JRE without javac."""
-        javac = _paths.javac_for(java)
-        if javac is None:
-            return None
-        probe_dir = self.data_dir / "tmp" / "probe"
-        source = probe_dir / f"{_PROBE_CLASS}.java"
-        compiled = probe_dir / f"{_PROBE_CLASS}.class"
-        if compiled.is_file() and source.is_file() and source.read_text() == _PROBE_SOURCE:
-            return probe_dir
-        probe_dir.mkdir(parents=True, exist_ok=True)
-        source.write_text(_PROBE_SOURCE)
-        compiled.unlink(missing_ok=True)
-        done = subprocess.run(
-            [javac, "-nowarn", "-cp", os.pathsep.join(classpath), "-d", str(probe_dir), str(source)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if done.returncode != 0:
-            raise LocalHBaseError(f"compiling the readiness probe failed:\n{done.stdout[-2000:]}")
-        return probe_dir
+    # ---- readiness ----------------------------------------------------------------------
 
-    def _wait_ready(self, proc: Optional[subprocess.Popen], pid: int, ports: Dict[str, int],
-                    t0: float, timeout: float, java: Optional[str] = None,
-                    classpath: Optional[List[str]] = None) -> None:
-        deadline = t0 + timeout
-        if java is None or classpath is None:
+    def _runtime(self) -> Tuple[str, List[str], Path]:
+        """(java, classpath entries, classpath file); fails with the build command to run."""
+        classpath_file = self._classpath_file or _paths.hbase_classpath_file()
+        try:
+            classpath = _paths.read_classpath(classpath_file)
+            # Checked before HBase starts: without the probe its readiness can't be told.
+            _paths.require_class(classpath, PROBE_CLASS, classpath_file)
             java = self._java or _paths.java_executable()
-            classpath = _paths.read_classpath(self._classpath_file or _paths.hbase_classpath_file())
+        except _paths.PathsError as e:
+            raise LocalHBaseError(str(e)) from None
+        return java, classpath, classpath_file
+
+    def _run_probe(self, java: str, classpath: List[str], out: Path,
+                   seconds: int) -> subprocess.Popen:
+        with open(out, "wb") as f:
+            return subprocess.Popen(
+                # C1 only and serial GC: a short-lived client, competing for CPU with HBase.
+                [*self._jvm_common(java), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                 f"-Dspark.hbase.log.file={self.data_dir / 'logs' / 'probe.log'}",
+                 "-Dspark.hbase.log.level=ERROR",
+                 # The conf dir first: the probe reads hbase-site.xml from the classpath.
+                 "-cp", os.pathsep.join([str(self.conf_dir), *classpath]),
+                 PROBE_CLASS, str(seconds)],
+                cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT)
+
+    def _wait_ready(self, java: str, classpath: List[str], proc: Optional[subprocess.Popen],
+                    pid: int, ports: Dict[str, int], t0: float, timeout: float) -> None:
+        deadline = t0 + timeout
 
         def server_died() -> Optional[str]:
             if proc is not None:
@@ -500,34 +445,23 @@ class LocalHBase:
                 return None if rc is None else f"HBase exited with code {rc} during startup"
             return None if self._alive(pid) else "HBase exited during startup"
 
-        probe_dir = self._compile_probe(java, classpath)
         probe = None
         probe_out = self.data_dir / "logs" / "probe.out"
-        if probe_dir is not None:
-            seconds = max(1, int(deadline - time.monotonic()) + 1)
-            with open(probe_out, "wb") as out:
-                probe = subprocess.Popen(
-                    [*self._jvm_common(java), "-Xmx256m",
-                     f"-Dspark.hbase.log.file={self.data_dir / 'logs' / 'probe.log'}",
-                     "-Dspark.hbase.log.level=ERROR",
-                     "-cp", os.pathsep.join([str(probe_dir), str(self.conf_dir), *classpath]),
-                     _PROBE_CLASS, str(seconds)],
-                    cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=out,
-                    stderr=subprocess.STDOUT)
         try:
             while True:
                 died = server_died()
                 if died:
                     raise self._fail(died)
+                # Launch the probe JVM only once ZooKeeper is up, so it doesn't slow HBase's boot.
+                if probe is None and zk_ruok(ports["zookeeper"], timeout=0.5):
+                    seconds = max(1, int(deadline - time.monotonic()) + 1)
+                    probe = self._run_probe(java, classpath, probe_out, seconds)
                 if probe is not None:
                     rc = probe.poll()
                     if rc == 0:
                         return
                     if rc is not None:
-                        detail = _tail(probe_out, 5)
-                        raise self._fail(f"HBase did not become ready: {detail}")
-                elif self._answers(ports):  # JRE only: ports answering is the best we can check.
-                    return
+                        raise self._fail(f"HBase did not become ready: {_tail(probe_out, 5)}")
                 if time.monotonic() > deadline:
                     raise self._fail(f"HBase did not become ready within {timeout:g} s")
                 time.sleep(0.2)
@@ -543,7 +477,7 @@ class LocalHBase:
         while self._alive(pid):
             if time.monotonic() > deadline:
                 return False
-            time.sleep(0.2)
+            time.sleep(0.1)
         return True
 
     def _kill(self, pid: int) -> None:
@@ -557,7 +491,9 @@ class LocalHBase:
         self._wait_gone(pid, 10)
 
     def stop(self, timeout: float = DEFAULT_STOP_TIMEOUT) -> bool:
-        """Shut HBase down cleanly (SIGTERM; SIGKILL after `timeout`). False if it wasn't running."""
+        """SIGTERM, then SIGKILL if HBase is still up after `timeout` s. False if it wasn't running."""
+        if not self.data_dir.is_dir():
+            return False
         with self._lock():
             pid = self.pid
             if pid is None:
@@ -566,7 +502,7 @@ class LocalHBase:
             self._log(f"stopping HBase (pid {pid})")
             t0 = time.monotonic()
             try:
-                # HBase's shutdown hook closes the regions, which flushes the memstores.
+                # HBase's shutdown hooks close the regions, which flushes the memstores.
                 os.kill(pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 from typing import List, Optional
 
+from . import _paths
 from .session import submit_args
 
 
@@ -26,15 +27,30 @@ def spark_sql_command(sql_args: List[str], data_dir=None, work_dir: Optional[Pat
 
     work = Path(work_dir) if work_dir else LocalHBase(data_dir).data_dir / "spark"
     work.mkdir(parents=True, exist_ok=True)
-    # spark-sql keeps a Derby metastore and a warehouse; keep them out of the user's working dir.
+    # spark-sql keeps a Derby metastore and a warehouse; keep them out of the user's working dir,
+    # and its log in a file, so the terminal shows results and warnings only.
+    driver_options = [f"-Dderby.system.home={work}", f"-Dspark.hbase.log.file={work / 'spark-sql.log'}"]
+    log_config = _log_config()
+    if log_config:
+        driver_options.append(f"-Dlog4j2.configurationFile={log_config}")
     local_state = [
         "--conf", f"spark.sql.warehouse.dir={work / 'warehouse'}",
-        "--driver-java-options", f"-Dderby.system.home={work}",
+        "--driver-java-options", " ".join(driver_options),
         "--conf", "spark.ui.enabled=false",
     ]
     return [str(spark_home() / "bin" / "spark-sql"), *submit_args(data_dir=data_dir), *local_state, *sql_args]
 
 
+def _log_config() -> Optional[Path]:
+    try:
+        config = _paths.conf_dir() / "log4j2.properties"
+    except _paths.PathsError:
+        return None
+    return config if config.is_file() else None
+
+
 def run_spark_sql(sql_args: List[str], data_dir=None) -> int:
+    # Loopback, like the embedded HBase; it also silences Spark's hostname warning.
     env = dict(os.environ, SPARK_HOME=str(spark_home()))
+    env.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     return subprocess.call(spark_sql_command(sql_args, data_dir), env=env)

@@ -11,4 +11,9 @@ class HBaseSqlException(
     cause: Option[Throwable] = None,
     line: Option[Int] = None,
     position: Option[Int] = None)
-  extends AnalysisException(message, line, position, cause, None, Map.empty[String, String], Array.empty)
+  extends AnalysisException(message, line, position, cause, None, Map.empty[String, String], Array.empty) {
+
+  /** A SQLSTATE of class 42 (statement error) tells clients such as spark-sql that this is the
+   *  user's mistake, to report as a message rather than an internal error with a stack trace. */
+  override def getSqlState: String = "42000"
+}

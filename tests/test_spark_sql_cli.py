@@ -1,0 +1,64 @@
+"""The spark-sql CLI and the `spark-hbase` command, as a user runs them."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyspark_hbase.session import EXTENSION_CLASS
+
+
+# The console script that `pip install` put next to this Python.
+SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
+
+
+def spark_hbase(*args, timeout=600):
+    return subprocess.run([SPARK_HBASE, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def data_dir_args(hbase):
+    return ["--data-dir", str(hbase.data_dir)] if hbase else []
+
+
+def test_conf_prints_flags_for_spark_submit(hbase):
+    out = spark_hbase("conf", *data_dir_args(hbase))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("--jars ")
+    assert f"--conf spark.sql.extensions={EXTENSION_CLASS}" in out.stdout
+    if hbase:
+        assert f"spark.hbase.zookeeper.property.clientPort={hbase.zk_port}" in out.stdout
+
+
+def test_spark_sql_creates_inserts_and_selects(hbase, table_name):
+    out = spark_hbase("sql", *data_dir_args(hbase), "-e", f"""
+        CREATE TABLE {table_name} (id INT, name STRING, PRIMARY KEY (id)) MAPPED BY ({table_name}, COLS=[name=u.name]);
+        INSERT INTO {table_name} VALUES (2, 'grace'), (1, 'ada');
+        SELECT * FROM {table_name};""")
+    assert out.returncode == 0, out.stderr
+    assert "1\tada\n2\tgrace\n" in out.stdout
+
+
+def test_spark_sql_reports_a_bad_statement_clearly(hbase, table_name):
+    out = spark_hbase("sql", *data_dir_args(hbase), "-e",
+                      f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[k=f.k, v=f.v])")
+    assert out.returncode != 0
+    assert "key column 'k' is part of the row key" in out.stderr
+
+
+def test_tables_and_rows_survive_an_hbase_restart(hbase, table_name):
+    if hbase is None:
+        pytest.skip("restarting needs the embedded HBase; HBASE_CONF_DIR names an external one")
+    created = spark_hbase("sql", *data_dir_args(hbase), "-e", f"""
+        CREATE TABLE {table_name} (k STRING, n BIGINT, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[n=f.n]);
+        INSERT INTO {table_name} VALUES ('x', 1), ('y', 2);""")
+    assert created.returncode == 0, created.stderr
+
+    assert spark_hbase("local", "stop", *data_dir_args(hbase)).returncode == 0
+    assert spark_hbase("local", "status", *data_dir_args(hbase)).returncode == 1
+    assert spark_hbase("local", "start", *data_dir_args(hbase)).returncode == 0
+
+    out = spark_hbase("sql", *data_dir_args(hbase), "-e", f"SHOW TABLES; SELECT k, n FROM {table_name};")
+    assert out.returncode == 0, out.stderr
+    assert f"hbase\t{table_name}\tfalse" in out.stdout
+    assert "x\t1\ny\t2\n" in out.stdout
