@@ -39,11 +39,24 @@ def test_spark_sql_creates_inserts_and_selects(hbase, table_name):
     assert "1\tada\n2\tgrace\n" in out.stdout
 
 
+def test_spark_sql_runs_a_file_of_statements(hbase, table_name, tmp_path):
+    script = tmp_path / "load.sql"
+    script.write_text(f"""
+        CREATE TABLE {table_name} (k BIGINT, v DOUBLE, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[v=f.v]);
+        INSERT INTO {table_name} SELECT id, id / 4.0 FROM range(0, 40);
+        SELECT count(*), max(v) FROM {table_name} WHERE k >= 20;
+    """)
+    out = spark_hbase("sql", *data_dir_args(hbase), "-f", str(script))
+    assert out.returncode == 0, out.stderr
+    assert "20\t9.75\n" in out.stdout
+
+
 def test_spark_sql_reports_a_bad_statement_clearly(hbase, table_name):
     out = spark_hbase("sql", *data_dir_args(hbase), "-e",
                       f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[k=f.k, v=f.v])")
     assert out.returncode != 0
     assert "key column 'k' is part of the row key" in out.stderr
+    assert "\tat org.apache" not in out.stderr, "a user mistake is reported without a stack trace"
 
 
 def test_tables_and_rows_survive_an_hbase_restart(hbase, table_name):

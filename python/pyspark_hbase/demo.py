@@ -1,5 +1,9 @@
 """The quickstart demo: a table mapped onto HBase, a few rows, and queries answered from HBase."""
 
+import os
+
+from . import _paths
+from .local import LocalHBase
 from .session import enable_hbase
 
 DEMO_STATEMENTS = [
@@ -25,15 +29,22 @@ DEMO_QUERIES = [
 def run_demo(data_dir=None) -> None:
     from pyspark.sql import SparkSession
 
+    # Loopback like the embedded HBase, and Spark's INFO chatter in a log file, not on screen.
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = SparkSession.builder.master("local[2]").appName("spark-hbase-sql demo")
     builder = builder.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+    log_config = _paths.conf_dir() / "log4j2.properties" if _paths.repo_root() else None
+    if log_config and log_config.is_file():
+        log_file = LocalHBase(data_dir).data_dir / "spark" / "demo.log"
+        builder = builder.config("spark.driver.extraJavaOptions",
+                                 f"-Dlog4j2.configurationFile={log_config} -Dspark.hbase.log.file={log_file}")
     spark = enable_hbase(builder, data_dir=data_dir).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     try:
         for statement in DEMO_STATEMENTS:
             spark.sql(statement)
         for query in DEMO_QUERIES:
-            print(f"\nspark-sql> {' '.join(query.split())}")
+            print(f"\nsql> {' '.join(query.split())}")
             spark.sql(query).show(truncate=False)
     finally:
         spark.stop()
