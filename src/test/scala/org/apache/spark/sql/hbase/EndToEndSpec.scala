@@ -2,7 +2,7 @@ package org.apache.spark.sql.hbase
 
 import org.apache.spark.SparkException
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.codec.KeyCodec
+import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
 import org.apache.spark.sql.types.IntegerType
@@ -90,7 +90,7 @@ class EndToEndSpec extends HBaseSuite {
   describe("the scan") {
     it("has one partition per region, in region order, each holding its region's keys") {
       val t = uniqueName("split")
-      val keyCodec = new KeyCodec(Seq(IntegerType))
+      val keyCodec = new BinaryKeyCodec(Seq(IntegerType))
       createHBaseTable(t, Seq("f"), splits = Seq(100, 200).map(k => keyCodec.encode(Seq(k))))
       sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
       spark.range(-50, 250).selectExpr("CAST(id AS INT) AS k", "CAST(id * 2 AS INT) AS v").createOrReplaceTempView(s"${t}_src")

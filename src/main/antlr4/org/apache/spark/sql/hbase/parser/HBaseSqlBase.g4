@@ -25,7 +25,7 @@ hbaseStatement
     : CREATE TABLE (IF NOT EXISTS)? table=multipartIdentifier
         '(' tableElement (',' tableElement)* ')'
         MAPPED BY '(' hbaseTable=hbaseTableName (',' COLS '=' '[' columnMapping (',' columnMapping)* ']')? ')'
-        (IN format=identifier)?                                           #createTable
+        (IN format=identifier (DELIMITER delimiter=stringLit)?)?          #createTable
     | DROP TABLE (IF EXISTS)? table=multipartIdentifier                   #dropTable
     | SHOW TABLES (LIKE? pattern=stringLit)?                              #showTables
     | (DESC | DESCRIBE) TABLE? EXTENDED? table=multipartIdentifier        #describeTable
@@ -73,7 +73,7 @@ stringLit
     ;
 
 nonReserved
-    : BY | COLS | COMMENT | CREATE | DESC | DESCRIBE | DROP | EXISTS | EXTENDED | IF | IN
+    : BY | COLS | COMMENT | CREATE | DELIMITER | DESC | DESCRIBE | DROP | EXISTS | EXTENDED | IF | IN
     | KEY | LIKE | MAPPED | NOT | NULL | PRIMARY | SHOW | TABLE | TABLES
     ;
 
@@ -81,6 +81,7 @@ BY: 'BY';
 COLS: 'COLS';
 COMMENT: 'COMMENT';
 CREATE: 'CREATE';
+DELIMITER: 'DELIMITER';
 DESC: 'DESC';
 DESCRIBE: 'DESCRIBE';
 DROP: 'DROP';

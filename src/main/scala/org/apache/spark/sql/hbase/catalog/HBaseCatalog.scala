@@ -8,7 +8,7 @@ import org.apache.hadoop.hbase.{NamespaceDescriptor, NamespaceExistException, Ta
 import org.apache.hadoop.hbase.client._
 
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.codec.ValueCodec
+import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
 /**
@@ -33,7 +33,7 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
   /** Atomically adds a definition; returns false when the name is already taken. */
   def create(definition: HBaseTableDef): Boolean = withMeta { table =>
     val row = rowKey(definition.name)
-    val put = new Put(row).addColumn(Family, Qualifier, ValueCodec.utf8(TableDefJson.toJson(definition)))
+    val put = new Put(row).addColumn(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(definition)))
     table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(Family, Qualifier).build(put)).isSuccess
   }
 
@@ -78,10 +78,10 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
 object HBaseCatalog {
   val DefaultMetaTable = "spark_hbase_sql:catalog"
   val MetaTableKey = "spark.sql.hbase.catalog.table"
-  private val Family = ValueCodec.utf8("d")
-  private val Qualifier = ValueCodec.utf8("table")
+  private val Family = Utf8.bytes("d")
+  private val Qualifier = Utf8.bytes("table")
 
-  def rowKey(name: String): Array[Byte] = ValueCodec.utf8(name.toLowerCase(Locale.ROOT))
+  def rowKey(name: String): Array[Byte] = Utf8.bytes(name.toLowerCase(Locale.ROOT))
 }
 
 /** The catalog a session talks to, chosen by its HBase settings; one instance per cluster. */

@@ -6,19 +6,35 @@ import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.types._
 
 /** How row keys and cell values are laid out in HBase. */
-sealed abstract class TableFormat(val name: String)
+sealed trait TableFormat {
+  def name: String
+}
 
 object TableFormat {
   /** Our order-preserving binary encoding. */
-  case object Binary extends TableFormat("Binary")
-  /** UTF-8 text, as written by the HBase shell or ImportTsv. */
-  case object StringFormat extends TableFormat("StringFormat")
+  case object Binary extends TableFormat {
+    override def name: String = "Binary"
+  }
 
-  val all: Seq[TableFormat] = Seq(Binary, StringFormat)
+  /** UTF-8 text, as written by the HBase shell or ImportTsv; key columns joined by `delimiter`. */
+  final case class StringFormat(delimiter: String = StringFormat.DefaultDelimiter) extends TableFormat {
+    override def name: String = "StringFormat"
+  }
 
-  def parse(text: String): TableFormat =
-    all.find(_.name.equalsIgnoreCase(text)).getOrElse(throw new HBaseSqlException(
-      s"Unknown table format '$text' after IN; expected one of ${all.map(_.name).mkString(", ")}"))
+  object StringFormat {
+    val DefaultDelimiter = "|"
+  }
+
+  /** The format named in `IN <name>`, with its key delimiter when it is StringFormat. */
+  def parse(text: String, delimiter: Option[String] = None): TableFormat = text.toLowerCase(Locale.ROOT) match {
+    case "binary" if delimiter.isEmpty => Binary
+    case "binary" => throw new HBaseSqlException("DELIMITER applies only to IN StringFormat")
+    case "stringformat" =>
+      val d = delimiter.getOrElse(StringFormat.DefaultDelimiter)
+      if (d.isEmpty) throw new HBaseSqlException("The DELIMITER of IN StringFormat must not be empty")
+      StringFormat(d)
+    case _ => throw new HBaseSqlException(s"Unknown table format '$text' after IN; expected Binary or StringFormat")
+  }
 }
 
 final case class HBaseTableName(namespace: String, name: String) {

@@ -24,6 +24,10 @@ object TableDefJson {
     root.put("hbaseNamespace", table.hbaseTable.namespace)
     root.put("hbaseTable", table.hbaseTable.name)
     root.put("format", table.format.name)
+    table.format match {
+      case TableFormat.StringFormat(delimiter) => root.put("keyDelimiter", delimiter)
+      case TableFormat.Binary =>
+    }
     val keys = root.putArray("keyColumns")
     table.keyColumns.foreach(k => keys.add(k))
     val cols = root.putArray("columns")
@@ -67,6 +71,6 @@ object TableDefJson {
       hbaseTable = HBaseTableName(text(root, "hbaseNamespace"), text(root, "hbaseTable")),
       columns = columns,
       keyColumns = root.get("keyColumns").elements().asScala.map(_.asText()).toSeq,
-      format = TableFormat.parse(text(root, "format")))
+      format = TableFormat.parse(text(root, "format"), Option(root.get("keyDelimiter")).map(_.asText())))
   }
 }

@@ -1,168 +1,34 @@
 package org.apache.spark.sql.hbase.codec
 
-import java.io.ByteArrayOutputStream
-import java.math.BigInteger
-import java.nio.ByteBuffer
+import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, TableFormat}
+import org.apache.spark.sql.types.DataType
 
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.types._
-import org.apache.spark.unsafe.types.UTF8String
-
-/**
- * Order-preserving binary encoding of a composite row key: comparing two encoded keys as unsigned
- * bytes gives the SQL order of the key tuples.
- *
- * Fixed-width types are big-endian with the sign bit flipped. Strings and binaries are raw bytes
- * when they are the last key column; elsewhere 0x00 is escaped as 0x00 0xFF and the value ends with
- * 0x00 0x00, so a shorter value sorts before any value it is a prefix of.
- */
-final class KeyCodec(val keyTypes: Seq[DataType]) extends Serializable {
-
-  keyTypes.foreach(t => if (!KeyCodec.supports(t)) {
-    throw new HBaseSqlException(s"Type ${t.sql} cannot be used in a row key")
-  })
+/** Turns the key columns of a row into an HBase row key and back. */
+trait KeyCodec extends Serializable {
+  def keyTypes: Seq[DataType]
 
   /** Encodes Catalyst internal values, one per key column. */
-  def encode(values: Seq[Any]): Array[Byte] = {
-    require(values.length == keyTypes.length, s"expected ${keyTypes.length} key values, got ${values.length}")
-    val out = new ByteArrayOutputStream(32)
-    var i = 0
-    while (i < values.length) {
-      KeyCodec.write(out, keyTypes(i), values(i), isLast = i == keyTypes.length - 1)
-      i += 1
-    }
-    out.toByteArray
-  }
+  def encode(values: Seq[Any]): Array[Byte]
 
   /** Decodes a whole row key back into Catalyst internal values. */
-  def decode(key: Array[Byte]): Array[Any] = {
-    val buf = ByteBuffer.wrap(key)
-    val result = new Array[Any](keyTypes.length)
-    var i = 0
-    while (i < keyTypes.length) {
-      result(i) = KeyCodec.read(buf, keyTypes(i), isLast = i == keyTypes.length - 1)
-      i += 1
-    }
-    if (buf.hasRemaining) {
-      throw new IllegalArgumentException(s"Row key has ${buf.remaining()} trailing bytes for key types ${keyTypes.map(_.sql).mkString(", ")}")
-    }
-    result
-  }
+  def decode(key: Array[Byte]): Array[Any]
+
+  /**
+   * Encodes the leading key columns only: every row key whose leading columns hold these values
+   * starts with the returned bytes, so `KeyBounds.prefixRange` of it covers exactly those rows.
+   */
+  def encodePrefix(values: Seq[Any]): Array[Byte]
+
+  /**
+   * Whether byte order of row keys equals SQL order of key tuples. Only then may a planner turn
+   * a range predicate into a scan range; equality on a key prefix is always safe.
+   */
+  def preservesOrder: Boolean
 }
 
 object KeyCodec {
-  private val Escape: Byte = 0x00
-  private val EscapedZero: Byte = 0xFF.toByte
-  private val Terminator: Byte = 0x00
-  // An unscaled DECIMAL(38) fits in 16 bytes of two's complement.
-  private val WideDecimalBytes = 16
-
-  def supports(dataType: DataType): Boolean = dataType match {
-    case BooleanType | ByteType | ShortType | IntegerType | LongType | FloatType | DoubleType |
-         StringType | BinaryType | DateType | TimestampType | TimestampNTZType => true
-    case _: DecimalType => true
-    case _ => false
-  }
-
-  private def writeInt(out: ByteArrayOutputStream, v: Int): Unit = {
-    out.write(v >>> 24); out.write(v >>> 16); out.write(v >>> 8); out.write(v)
-  }
-
-  private def writeLong(out: ByteArrayOutputStream, v: Long): Unit = {
-    writeInt(out, (v >>> 32).toInt); writeInt(out, v.toInt)
-  }
-
-  private def writeEscaped(out: ByteArrayOutputStream, bytes: Array[Byte], isLast: Boolean): Unit =
-    if (isLast) out.write(bytes, 0, bytes.length)
-    else {
-      bytes.foreach { b =>
-        out.write(b)
-        if (b == Escape) out.write(EscapedZero)
-      }
-      out.write(Escape); out.write(Terminator)
-    }
-
-  private def readEscaped(buf: ByteBuffer, isLast: Boolean): Array[Byte] =
-    if (isLast) {
-      val bytes = new Array[Byte](buf.remaining()); buf.get(bytes); bytes
-    } else {
-      val out = new ByteArrayOutputStream()
-      var done = false
-      while (!done) {
-        val b = buf.get()
-        if (b != Escape) out.write(b)
-        else if (buf.get() == EscapedZero) out.write(Escape)
-        else done = true
-      }
-      out.toByteArray
-    }
-
-  /** Total order of Spark: -0.0 equals 0.0 and every NaN is one value, above +Infinity. */
-  private def orderedBits(d: Double): Long = {
-    val normalized = if (d == 0.0d) 0.0d else d
-    val bits = java.lang.Double.doubleToLongBits(normalized)
-    if (bits < 0) ~bits else bits ^ Long.MinValue
-  }
-
-  private def orderedBits(f: Float): Int = {
-    val normalized = if (f == 0.0f) 0.0f else f
-    val bits = java.lang.Float.floatToIntBits(normalized)
-    if (bits < 0) ~bits else bits ^ Int.MinValue
-  }
-
-  private def write(out: ByteArrayOutputStream, dataType: DataType, value: Any, isLast: Boolean): Unit = {
-    if (value == null) throw new HBaseSqlException("NULL cannot be encoded in a row key")
-    dataType match {
-      case BooleanType => out.write(if (value.asInstanceOf[Boolean]) 1 else 0)
-      case ByteType => out.write(value.asInstanceOf[Byte] ^ 0x80)
-      case ShortType =>
-        val v = value.asInstanceOf[Short] ^ 0x8000
-        out.write(v >>> 8); out.write(v)
-      case IntegerType | DateType => writeInt(out, value.asInstanceOf[Int] ^ Int.MinValue)
-      case LongType | TimestampType | TimestampNTZType => writeLong(out, value.asInstanceOf[Long] ^ Long.MinValue)
-      case FloatType => writeInt(out, orderedBits(value.asInstanceOf[Float]))
-      case DoubleType => writeLong(out, orderedBits(value.asInstanceOf[Double]))
-      case StringType => writeEscaped(out, value.asInstanceOf[UTF8String].getBytes, isLast)
-      case BinaryType => writeEscaped(out, value.asInstanceOf[Array[Byte]], isLast)
-      case d: DecimalType =>
-        val decimal = value.asInstanceOf[Decimal].toPrecision(d.precision, d.scale)
-        if (decimal == null) throw new HBaseSqlException(s"Value $value does not fit ${d.sql}")
-        if (d.precision <= Decimal.MAX_LONG_DIGITS) writeLong(out, decimal.toUnscaledLong ^ Long.MinValue)
-        else {
-          val unscaled = decimal.toJavaBigDecimal.unscaledValue().toByteArray
-          val padded = new Array[Byte](WideDecimalBytes)
-          val fill: Byte = if (unscaled(0) < 0) -1 else 0
-          java.util.Arrays.fill(padded, 0, WideDecimalBytes - unscaled.length, fill)
-          System.arraycopy(unscaled, 0, padded, WideDecimalBytes - unscaled.length, unscaled.length)
-          padded(0) = (padded(0) ^ 0x80).toByte
-          out.write(padded, 0, padded.length)
-        }
-      case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be used in a row key")
-    }
-  }
-
-  private def read(buf: ByteBuffer, dataType: DataType, isLast: Boolean): Any = dataType match {
-    case BooleanType => buf.get() != 0
-    case ByteType => (buf.get() ^ 0x80).toByte
-    case ShortType => (buf.getShort() ^ 0x8000).toShort
-    case IntegerType | DateType => buf.getInt() ^ Int.MinValue
-    case LongType | TimestampType | TimestampNTZType => buf.getLong() ^ Long.MinValue
-    case FloatType =>
-      val bits = buf.getInt()
-      java.lang.Float.intBitsToFloat(if (bits < 0) bits ^ Int.MinValue else ~bits)
-    case DoubleType =>
-      val bits = buf.getLong()
-      java.lang.Double.longBitsToDouble(if (bits < 0) bits ^ Long.MinValue else ~bits)
-    case StringType => UTF8String.fromBytes(readEscaped(buf, isLast))
-    case BinaryType => readEscaped(buf, isLast)
-    case d: DecimalType =>
-      if (d.precision <= Decimal.MAX_LONG_DIGITS) Decimal.createUnsafe(buf.getLong() ^ Long.MinValue, d.precision, d.scale)
-      else {
-        val bytes = new Array[Byte](WideDecimalBytes)
-        buf.get(bytes)
-        bytes(0) = (bytes(0) ^ 0x80).toByte
-        Decimal(new java.math.BigDecimal(new BigInteger(bytes), d.scale), d.precision, d.scale)
-      }
-    case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be used in a row key")
+  def forTable(table: HBaseTableDef): KeyCodec = table.format match {
+    case TableFormat.Binary => new BinaryKeyCodec(table.keys.map(_.dataType))
+    case TableFormat.StringFormat(delimiter) => new StringKeyCodec(table.keys.map(_.dataType), delimiter)
   }
 }

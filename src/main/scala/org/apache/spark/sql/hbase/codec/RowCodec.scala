@@ -1,23 +1,23 @@
 package org.apache.spark.sql.hbase.codec
 
-import org.apache.hadoop.hbase.client.{Put, Result}
+import org.apache.hadoop.hbase.client.{Delete, Mutation, Put, Result}
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 
-/** Turns table rows into HBase Puts and HBase Results back into table rows. */
+/** Turns table rows into HBase mutations and HBase Results back into table rows. */
 final class RowCodec(val table: HBaseTableDef) extends Serializable {
-  private val keyCodec = new KeyCodec(table.keys.map(_.dataType))
+  val keyCodec: KeyCodec = KeyCodec.forTable(table)
+  private val valueCodec = ValueCodec.forFormat(table.format)
   private val keyOrdinals: Array[Int] = table.keys.map(k => table.columns.indexOf(k)).toArray
   private val valueColumns: Array[(HBaseColumn, Int)] =
     table.columns.zipWithIndex.filterNot(_._1.isKey).toArray
-  private val families = valueColumns.map { case (c, _) => ValueCodec.utf8(c.cell.get.family) }
-  private val qualifiers = valueColumns.map { case (c, _) => ValueCodec.utf8(c.cell.get.qualifier) }
+  private val families = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.family) }
+  private val qualifiers = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.qualifier) }
 
-  /** A row in table column order becomes one Put; NULL values leave no cell. */
-  def toPut(row: InternalRow): Put = {
+  def rowKey(row: InternalRow): Array[Byte] = {
     val keyValues = keyOrdinals.map { ordinal =>
       if (row.isNullAt(ordinal)) {
         throw new HBaseSqlException(
@@ -25,24 +25,37 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
       }
       row.get(ordinal, table.columns(ordinal).dataType)
     }
-    val put = new Put(keyCodec.encode(keyValues.toSeq))
+    keyCodec.encode(keyValues.toSeq)
+  }
+
+  /**
+   * A row in table column order becomes a Put of its non-NULL values and, when some values are
+   * NULL, a Delete of those cells, so that writing a row again replaces it as a whole.
+   */
+  def toMutations(row: InternalRow): Seq[Mutation] = {
+    val key = rowKey(row)
+    val put = new Put(key)
+    var delete: Delete = null
     var i = 0
     while (i < valueColumns.length) {
       val (column, ordinal) = valueColumns(i)
-      if (!row.isNullAt(ordinal)) {
-        put.addColumn(families(i), qualifiers(i), ValueCodec.encode(column.dataType, row.get(ordinal, column.dataType)))
+      if (row.isNullAt(ordinal)) {
+        if (delete == null) delete = new Delete(key)
+        delete.addColumns(families(i), qualifiers(i))
+      } else {
+        put.addColumn(families(i), qualifiers(i), valueCodec.encode(column.dataType, row.get(ordinal, column.dataType)))
       }
       i += 1
     }
     // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
     if (put.isEmpty) put.addColumn(families(0), RowCodec.RowMarkerQualifier, Array.emptyByteArray)
-    put
+    if (delete == null) Seq(put) else Seq(put, delete)
   }
 
   /** Decodes the requested columns, in the given order, from one HBase row. */
   def decoder(required: Seq[HBaseColumn]): Result => InternalRow = {
     val keyIndex = required.map(c => table.keys.indexOf(c)).toArray
-    val cells = required.map(c => c.cell.map(cell => (ValueCodec.utf8(cell.family), ValueCodec.utf8(cell.qualifier)))).toArray
+    val cells = required.map(c => c.cell.map(cell => (Utf8.bytes(cell.family), Utf8.bytes(cell.qualifier)))).toArray
     val types = required.map(_.dataType).toArray
     val needsKey = keyIndex.exists(_ >= 0)
     result => {
@@ -56,15 +69,13 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
           val cell = result.getColumnLatestCell(family, qualifier)
           values(i) =
             if (cell == null) null
-            else ValueCodec.decode(types(i), cell.getValueArray, cell.getValueOffset, cell.getValueLength)
+            else valueCodec.decode(types(i), cell.getValueArray, cell.getValueOffset, cell.getValueLength)
         }
         i += 1
       }
       new GenericInternalRow(values)
     }
   }
-
-  def encodeKey(values: Seq[Any]): Array[Byte] = keyCodec.encode(values)
 }
 
 object RowCodec {

@@ -1,64 +1,19 @@
 package org.apache.spark.sql.hbase.codec
 
-import java.math.BigInteger
-import java.nio.ByteBuffer
-import java.nio.charset.StandardCharsets
+import org.apache.spark.sql.hbase.catalog.TableFormat
+import org.apache.spark.sql.types.DataType
 
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.types._
-import org.apache.spark.unsafe.types.UTF8String
+/** Turns one non-key value into cell bytes and back. NULL is never encoded: it is no cell. */
+trait ValueCodec extends Serializable {
+  def encode(dataType: DataType, value: Any): Array[Byte]
 
-/**
- * Encoding of non-key cell values. It matches HBase's own `Bytes.toBytes` for the types Java
- * clients write (big-endian numbers, IEEE floats, UTF-8 strings), so existing data reads as is.
- * A NULL is never encoded: it is stored as a missing cell.
- */
+  /** The value of a cell, or null when the cell cannot hold a value of this type. */
+  def decode(dataType: DataType, bytes: Array[Byte], offset: Int, length: Int): Any
+}
+
 object ValueCodec {
-
-  def encode(dataType: DataType, value: Any): Array[Byte] = dataType match {
-    case BooleanType => Array[Byte](if (value.asInstanceOf[Boolean]) -1 else 0)
-    case ByteType => Array[Byte](value.asInstanceOf[Byte])
-    case ShortType => ByteBuffer.allocate(2).putShort(value.asInstanceOf[Short]).array()
-    case IntegerType | DateType => ByteBuffer.allocate(4).putInt(value.asInstanceOf[Int]).array()
-    case LongType | TimestampType | TimestampNTZType => ByteBuffer.allocate(8).putLong(value.asInstanceOf[Long]).array()
-    case FloatType => ByteBuffer.allocate(4).putFloat(value.asInstanceOf[Float]).array()
-    case DoubleType => ByteBuffer.allocate(8).putDouble(value.asInstanceOf[Double]).array()
-    case StringType => value.asInstanceOf[UTF8String].getBytes
-    case BinaryType => value.asInstanceOf[Array[Byte]]
-    case d: DecimalType =>
-      // Scale then unscaled two's complement, as Bytes.toBytes(BigDecimal) writes it.
-      val big = value.asInstanceOf[Decimal].toJavaBigDecimal
-      val unscaled = big.unscaledValue().toByteArray
-      ByteBuffer.allocate(4 + unscaled.length).putInt(big.scale()).put(unscaled).array()
-    case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be stored in a cell")
+  def forFormat(format: TableFormat): ValueCodec = format match {
+    case TableFormat.Binary => BinaryValueCodec
+    case _: TableFormat.StringFormat => StringValueCodec
   }
-
-  def decode(dataType: DataType, bytes: Array[Byte], offset: Int, length: Int): Any = {
-    val buf = ByteBuffer.wrap(bytes, offset, length)
-    def expectWidth(width: Int): Unit = if (length != width) {
-      throw new IllegalArgumentException(s"Cell of ${dataType.sql} has $length bytes, expected $width")
-    }
-    dataType match {
-      case BooleanType => expectWidth(1); bytes(offset) != 0
-      case ByteType => expectWidth(1); bytes(offset)
-      case ShortType => expectWidth(2); buf.getShort()
-      case IntegerType | DateType => expectWidth(4); buf.getInt()
-      case LongType | TimestampType | TimestampNTZType => expectWidth(8); buf.getLong()
-      case FloatType => expectWidth(4); buf.getFloat()
-      case DoubleType => expectWidth(8); buf.getDouble()
-      case StringType => UTF8String.fromBytes(bytes, offset, length)
-      case BinaryType => java.util.Arrays.copyOfRange(bytes, offset, offset + length)
-      case d: DecimalType =>
-        val scale = buf.getInt()
-        val unscaled = new Array[Byte](length - 4)
-        buf.get(unscaled)
-        val big = new java.math.BigDecimal(new BigInteger(unscaled), scale)
-        Decimal(big.setScale(d.scale, java.math.RoundingMode.HALF_UP), d.precision, d.scale)
-      case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be read from a cell")
-    }
-  }
-
-  def utf8(s: String): Array[Byte] = s.getBytes(StandardCharsets.UTF_8)
-
-  def utf8String(bytes: Array[Byte]): String = new String(bytes, StandardCharsets.UTF_8)
 }

@@ -10,7 +10,7 @@ import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
-import org.apache.spark.sql.hbase.codec.{RowCodec, ValueCodec}
+import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
 final case class HBaseRegionPartition(index: Int, region: RegionInfo) extends Partition
@@ -51,7 +51,7 @@ object HBaseScanRDD {
    */
   def scanFor(table: HBaseTableDef, required: Seq[HBaseColumn], region: RegionInfo, caching: Int): Scan = {
     val scan = new Scan().withStartRow(region.startKey).withStopRow(region.endKey).setCaching(caching)
-    table.families.foreach(f => scan.addFamily(ValueCodec.utf8(f)))
+    table.families.foreach(f => scan.addFamily(Utf8.bytes(f)))
     if (required.forall(_.isKey)) {
       scan.setFilter(new FilterList(FilterList.Operator.MUST_PASS_ALL, new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
     }

@@ -1,5 +1,7 @@
 package org.apache.spark.sql.hbase.execution
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.BufferedMutatorParams
 
@@ -11,7 +13,10 @@ import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.planning.HBaseRelation
 
-/** Writes the rows of `query`, already aligned with the table's columns, as batched Puts. */
+/**
+ * Writes the rows of `query`, already aligned with the table's columns, as batched mutations.
+ * Writing a key again replaces that row, so re-running an INSERT is idempotent.
+ */
 case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPlan) extends LeafRunnableCommand {
 
   override def innerChildren: Seq[QueryPlan[_]] = Seq(query)
@@ -25,7 +30,7 @@ case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPl
       HBaseConnections.withConnection(cluster) { connection =>
         val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
         val mutator = connection.getBufferedMutator(params)
-        try partition.foreach(row => mutator.mutate(codec.toPut(row)))
+        try partition.foreach(row => mutator.mutate(codec.toMutations(row).asJava))
         finally mutator.close()
       }
     }

@@ -34,7 +34,9 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     val mappings = ctx.columnMapping().asScala.toSeq.map { m =>
       identifier(m.column) -> CellRef(identifier(m.family), identifier(m.qualifier))
     }
-    val format = Option(ctx.format).map(f => TableFormat.parse(identifier(f))).getOrElse(TableFormat.Binary)
+    val format = Option(ctx.format)
+      .map(f => TableFormat.parse(identifier(f), Option(ctx.delimiter).map(string)))
+      .getOrElse(TableFormat.Binary)
     val definition = HBaseTableDef.fromStatement(
       name, hbaseTableName(ctx.hbaseTable), columns, keyColumns, mappings, format)
     CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null)

@@ -52,7 +52,9 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
       cmd.definition.name shouldBe "my table"
       cmd.definition.hbaseTable shouldBe HBaseTableName("other-ns", "raw.table")
       cmd.definition.column("v-1").cell shouldBe Some(CellRef("cf", "q:1"))
-      cmd.definition.format shouldBe TableFormat.StringFormat
+      cmd.definition.format shouldBe TableFormat.StringFormat("|")
+      create("CREATE TABLE t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (t, COLS=[v=f.v]) IN StringFormat DELIMITER ':'")
+        .definition.format shouldBe TableFormat.StringFormat(":")
     }
 
     it("reports a syntax error in its own grammar, with the position, instead of passing it to Spark") {

@@ -7,8 +7,8 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs, TableFormat}
-import org.apache.spark.sql.hbase.codec.ValueCodec
+import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 
 /**
@@ -19,9 +19,6 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
   extends LeafRunnableCommand with Logging {
 
   override def run(session: SparkSession): Seq[Row] = {
-    if (definition.format == TableFormat.StringFormat) {
-      throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: IN StringFormat is not supported yet")
-    }
     val catalog = SessionCatalogs.of(session)
     if (catalog.get(definition.name).isDefined) {
       if (ifNotExists) return Seq.empty
@@ -48,7 +45,7 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
   private def ensureHBaseTable(admin: Admin, name: TableName): Boolean = {
     if (admin.tableExists(name)) {
       val existing = admin.getDescriptor(name).getColumnFamilyNames
-      val present = scala.jdk.CollectionConverters.SetHasAsScala(existing).asScala.map(ValueCodec.utf8String).toSet
+      val present = scala.jdk.CollectionConverters.SetHasAsScala(existing).asScala.map(Utf8.string).toSet
       definition.families.filterNot(present.contains).headOption.foreach { f =>
         throw new HBaseSqlException(
           s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' has no column family '$f' " +

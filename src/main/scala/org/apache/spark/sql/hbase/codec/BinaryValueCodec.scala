@@ -1,0 +1,59 @@
+package org.apache.spark.sql.hbase.codec
+
+import java.math.BigInteger
+import java.nio.ByteBuffer
+
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.types._
+import org.apache.spark.unsafe.types.UTF8String
+
+/**
+ * Encoding of non-key cell values. It matches HBase's own `Bytes.toBytes` for the types Java
+ * clients write (big-endian numbers, IEEE floats, UTF-8 strings), so existing data reads as is.
+ * A NULL is never encoded: it is stored as a missing cell.
+ */
+object BinaryValueCodec extends ValueCodec {
+
+  override def encode(dataType: DataType, value: Any): Array[Byte] = dataType match {
+    case BooleanType => Array[Byte](if (value.asInstanceOf[Boolean]) -1 else 0)
+    case ByteType => Array[Byte](value.asInstanceOf[Byte])
+    case ShortType => ByteBuffer.allocate(2).putShort(value.asInstanceOf[Short]).array()
+    case IntegerType | DateType => ByteBuffer.allocate(4).putInt(value.asInstanceOf[Int]).array()
+    case LongType | TimestampType | TimestampNTZType => ByteBuffer.allocate(8).putLong(value.asInstanceOf[Long]).array()
+    case FloatType => ByteBuffer.allocate(4).putFloat(value.asInstanceOf[Float]).array()
+    case DoubleType => ByteBuffer.allocate(8).putDouble(value.asInstanceOf[Double]).array()
+    case StringType => value.asInstanceOf[UTF8String].getBytes
+    case BinaryType => value.asInstanceOf[Array[Byte]]
+    case d: DecimalType =>
+      // Scale then unscaled two's complement, as Bytes.toBytes(BigDecimal) writes it.
+      val big = value.asInstanceOf[Decimal].toJavaBigDecimal
+      val unscaled = big.unscaledValue().toByteArray
+      ByteBuffer.allocate(4 + unscaled.length).putInt(big.scale()).put(unscaled).array()
+    case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be stored in a cell")
+  }
+
+  /** A cell of the wrong width for its type, e.g. written by another tool, reads as NULL. */
+  override def decode(dataType: DataType, bytes: Array[Byte], offset: Int, length: Int): Any = {
+    val buf = ByteBuffer.wrap(bytes, offset, length)
+    def fixed(width: Int)(read: => Any): Any = if (length == width) read else null
+    dataType match {
+      case BooleanType => fixed(1)(bytes(offset) != 0)
+      case ByteType => fixed(1)(bytes(offset))
+      case ShortType => fixed(2)(buf.getShort())
+      case IntegerType | DateType => fixed(4)(buf.getInt())
+      case LongType | TimestampType | TimestampNTZType => fixed(8)(buf.getLong())
+      case FloatType => fixed(4)(buf.getFloat())
+      case DoubleType => fixed(8)(buf.getDouble())
+      case StringType => UTF8String.fromBytes(bytes, offset, length)
+      case BinaryType => java.util.Arrays.copyOfRange(bytes, offset, offset + length)
+      case d: DecimalType if length > 4 =>
+        val scale = buf.getInt()
+        val unscaled = new Array[Byte](length - 4)
+        buf.get(unscaled)
+        val big = new java.math.BigDecimal(new BigInteger(unscaled), scale)
+        Decimal.fromDecimal(big).toPrecision(d.precision, d.scale)
+      case _: DecimalType => null
+      case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be read from a cell")
+    }
+  }
+}
