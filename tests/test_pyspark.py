@@ -89,3 +89,14 @@ def test_submit_args_are_spark_submit_flags(hbase):
     args = hbase_session.submit_args(data_dir=hbase.data_dir if hbase else None)
     assert args[0] == "--jars" and args[1].endswith(".jar")
     assert f"spark.sql.extensions={EXTENSION_CLASS}" in args
+
+
+def test_dataframe_reader_and_writer_use_format_hbase(spark, table_name):
+    spark.sql(f"CREATE TABLE {table_name} (id BIGINT, tag STRING, PRIMARY KEY (id)) "
+              f"MAPPED BY ({table_name}, COLS=[tag=t.tag])")
+    frame = spark.range(0, 50).selectExpr("id", "concat('tag-', id) AS tag")
+    frame.write.format("hbase").option("table", table_name).mode("append").save()
+    frame.write.format("hbase").option("table", table_name).mode("append").save()  # upsert: idempotent
+    read = spark.read.format("hbase").option("table", table_name).load()
+    assert read.count() == 50
+    assert read.filter("id = 42").first().tag == "tag-42"

@@ -10,6 +10,7 @@ import org.apache.spark.sql.hbase.planning.{HBasePartialEvaluation, HBaseStrateg
  */
 class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
+    HBaseSQLConf.register()
     extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
     extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
     extensions.injectOptimizerRule(_ => HBasePartialEvaluation)

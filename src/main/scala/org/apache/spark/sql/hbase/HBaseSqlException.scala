@@ -17,3 +17,9 @@ class HBaseSqlException(
    *  user's mistake, to report as a message rather than an internal error with a stack trace. */
   override def getSqlState: String = "42000"
 }
+
+object HBaseSqlException {
+  /** Our error inside `e`, e.g. thrown by a task and wrapped by the job that ran it. */
+  def causeOf(e: Throwable): Option[HBaseSqlException] =
+    Iterator.iterate(e)(_.getCause).takeWhile(_ != null).collectFirst { case h: HBaseSqlException => h }
+}

@@ -25,8 +25,12 @@ hbaseStatement
     : CREATE TABLE (IF NOT EXISTS)? table=multipartIdentifier
         '(' tableElement (',' tableElement)* ')'
         MAPPED BY '(' hbaseTable=hbaseTableName (',' COLS '=' '[' columnMapping (',' columnMapping)* ']')? ')'
-        (IN format=identifier (DELIMITER delimiter=stringLit)?)?          #createTable
+        (IN format=identifier (DELIMITER delimiter=stringLit)?)?
+        (SPLIT ON '(' splitPoint (',' splitPoint)* ')')?                  #createTable
     | DROP TABLE (IF EXISTS)? table=multipartIdentifier                   #dropTable
+    | ALTER TABLE table=multipartIdentifier ADD COLUMN? columnDefinition
+        MAPPED BY '(' columnMapping ')'                                   #addColumn
+    | ALTER TABLE table=multipartIdentifier DROP COLUMN? column=identifier #dropColumn
     | SHOW TABLES (LIKE? pattern=stringLit)?                              #showTables
     | (DESC | DESCRIBE) TABLE? EXTENDED? table=multipartIdentifier        #describeTable
     ;
@@ -47,6 +51,15 @@ dataType
 
 typeArgument
     : (identifier ':')? dataType
+    ;
+
+// One split point: a prefix of the primary key, as literals Spark's own parser reads.
+splitPoint
+    : '(' splitValue (',' splitValue)* ')'
+    ;
+
+splitValue
+    : (~(',' | '(' | ')'))+
     ;
 
 columnMapping
@@ -73,12 +86,15 @@ stringLit
     ;
 
 nonReserved
-    : BY | COLS | COMMENT | CREATE | DELIMITER | DESC | DESCRIBE | DROP | EXISTS | EXTENDED | IF | IN
-    | KEY | LIKE | MAPPED | NOT | NULL | PRIMARY | SHOW | TABLE | TABLES
+    : ADD | ALTER | BY | COLS | COLUMN | COMMENT | CREATE | DELIMITER | DESC | DESCRIBE | DROP | EXISTS
+    | EXTENDED | IF | IN | KEY | LIKE | MAPPED | NOT | NULL | ON | PRIMARY | SHOW | SPLIT | TABLE | TABLES
     ;
 
+ADD: 'ADD';
+ALTER: 'ALTER';
 BY: 'BY';
 COLS: 'COLS';
+COLUMN: 'COLUMN';
 COMMENT: 'COMMENT';
 CREATE: 'CREATE';
 DELIMITER: 'DELIMITER';
@@ -94,8 +110,10 @@ LIKE: 'LIKE';
 MAPPED: 'MAPPED';
 NOT: 'NOT';
 NULL: 'NULL';
+ON: 'ON';
 PRIMARY: 'PRIMARY';
 SHOW: 'SHOW';
+SPLIT: 'SPLIT';
 TABLE: 'TABLE';
 TABLES: 'TABLES';
 

@@ -7,7 +7,7 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.hbase.{NamespaceDescriptor, NamespaceExistException, TableExistsException, TableName}
 import org.apache.hadoop.hbase.client._
 
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
@@ -35,6 +35,14 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
     val row = rowKey(definition.name)
     val put = new Put(row).addColumn(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(definition)))
     table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(Family, Qualifier).build(put)).isSuccess
+  }
+
+  /** Atomically swaps a definition for a new one; returns false when another session changed it first. */
+  def replace(current: HBaseTableDef, updated: HBaseTableDef): Boolean = withMeta { table =>
+    val row = rowKey(current.name)
+    val put = new Put(row).addColumn(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(updated)))
+    table.checkAndMutate(CheckAndMutate.newBuilder(row)
+      .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(current))).build(put)).isSuccess
   }
 
   /** Removes only the mapping; returns false when there was none. */
@@ -76,8 +84,6 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
 }
 
 object HBaseCatalog {
-  val DefaultMetaTable = "spark_hbase_sql:catalog"
-  val MetaTableKey = "spark.sql.hbase.catalog.table"
   private val Family = Utf8.bytes("d")
   private val Qualifier = Utf8.bytes("table")
 
@@ -92,7 +98,7 @@ object SessionCatalogs {
 
   def of(session: SparkSession): HBaseCatalog = {
     val cluster = HBaseClusterConf.fromSession(session)
-    val metaTable = session.conf.get(HBaseCatalog.MetaTableKey, HBaseCatalog.DefaultMetaTable)
+    val metaTable = session.conf.get(HBaseSQLConf.CatalogTable.key, HBaseSQLConf.CatalogTable.defaultValueString)
     catalogs.getOrElseUpdate((cluster, metaTable), new HBaseCatalog(cluster, TableName.valueOf(metaTable)))
   }
 }

@@ -82,6 +82,34 @@ final case class HBaseTableDef(
 
   def families: Seq[String] = values.flatMap(_.cell).map(_.family).distinct
 
+  def hasColumn(colName: String): Boolean = columns.exists(_.name.equalsIgnoreCase(colName))
+
+  /** The table with one more mapped column, checked like the columns of CREATE TABLE. */
+  def withColumn(column: HBaseColumn): HBaseTableDef = {
+    def fail(msg: String) = throw new HBaseSqlException(s"ALTER TABLE $name ADD COLUMN ${column.name}: $msg")
+    if (hasColumn(column.name)) fail(s"table '$name' already has a column '${column.name}'")
+    values.find(_.cell == column.cell).foreach(c => fail(s"cell ${column.cell.get} is already mapped to column '${c.name}'"))
+    if (!SupportedTypes.isSupported(column.dataType)) {
+      fail(s"type ${column.dataType.sql} is not supported; supported: ${SupportedTypes.describe}")
+    }
+    if (!column.nullable) fail("a new column must allow NULL: the rows already stored have no value for it")
+    copy(columns = columns :+ column)
+  }
+
+  /** The table without a value column; key columns make up the row key and cannot be dropped. */
+  def withoutColumn(colName: String): HBaseTableDef = {
+    val column = this.column(colName)
+    if (column.isKey) {
+      throw new HBaseSqlException(
+        s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is a key column; the row key is (${keyColumns.mkString(", ")})")
+    }
+    if (values.size == 1) {
+      throw new HBaseSqlException(
+        s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is the last mapped column; HBase stores rows as cells")
+    }
+    copy(columns = columns.filterNot(_ eq column))
+  }
+
   def schema: StructType = StructType(columns.map { c =>
     val field = StructField(c.name, c.dataType, c.nullable)
     c.comment.fold(field)(field.withComment)

@@ -7,6 +7,7 @@ import scala.collection.mutable
 import org.apache.hadoop.hbase.client.{Connection, ConnectionFactory}
 
 import org.apache.spark.internal.Logging
+import org.apache.spark.sql.hbase.HBaseSQLConf
 
 /**
  * One shared HBase Connection per JVM and cluster configuration. Connections are heavyweight and
@@ -14,9 +15,8 @@ import org.apache.spark.internal.Logging
  * for the idle timeout is closed.
  */
 object HBaseConnections extends Logging {
-  /** `spark.sql.hbase.connection.idleTimeoutMs` is carried in the cluster settings under this key. */
-  val IdleTimeoutKey = "spark.sql.hbase.connection.idleTimeoutMs"
-  val DefaultIdleTimeoutMs = 60000L
+  /** The idle timeout travels to executors inside the cluster settings, under its SQL conf key. */
+  val IdleTimeoutKey: String = HBaseSQLConf.ConnectionIdleTimeoutMs.key
 
   private final class Entry(val connection: Connection, val idleTimeoutMs: Long) {
     var borrowers = 0
@@ -45,7 +45,7 @@ object HBaseConnections extends Logging {
     reaper
     val entry = entries.get(cluster).filterNot(_.connection.isClosed).getOrElse {
       logInfo(s"Opening HBase connection to ${cluster.zookeeperAddress}")
-      val timeout = cluster.settings.get(IdleTimeoutKey).map(_.toLong).getOrElse(DefaultIdleTimeoutMs)
+      val timeout = cluster.settings.get(IdleTimeoutKey).map(_.toLong).getOrElse(HBaseSQLConf.ConnectionIdleTimeoutMs.defaultValue.get)
       val created = new Entry(ConnectionFactory.createConnection(cluster.toConfiguration), timeout)
       entries(cluster) = created
       opened(cluster) += 1

@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, UnsafeProjection}
 import org.apache.spark.sql.execution.LeafExecNode
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.planning.HBaseRelation
 
 /** Scans an HBase table with one Spark partition per region, in region order. */
@@ -17,7 +18,7 @@ case class HBaseSQLTableScan(output: Seq[Attribute], relation: HBaseRelation) ex
   override protected def doExecute(): RDD[InternalRow] = {
     val regions = HBaseRegions.of(relation.cluster, relation.table.hbaseTable)
     longMetric("numRegions") += regions.size
-    val caching = conf.getConfString(HBaseSQLTableScan.FetchSizeKey, "1000").toInt
+    val caching = conf.getConf(HBaseSQLConf.ScannerFetchSize)
     val rows = new HBaseScanRDD(sparkContext, relation.table, relation.cluster, output.map(relation.columnOf), regions, caching)
     val numOutputRows = longMetric("numOutputRows")
     val schema = this.schema
@@ -31,8 +32,4 @@ case class HBaseSQLTableScan(output: Seq[Attribute], relation: HBaseRelation) ex
   override def simpleString(maxFields: Int): String =
     s"HBaseSQLTableScan ${relation.table.name} [${relation.table.hbaseTable}] " +
       s"columns [${output.map(_.name).mkString(", ")}]"
-}
-
-object HBaseSQLTableScan {
-  val FetchSizeKey = "spark.sql.hbase.scanner.fetchsize"
 }

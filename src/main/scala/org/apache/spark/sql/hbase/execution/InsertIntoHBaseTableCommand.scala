@@ -5,10 +5,12 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.BufferedMutatorParams
 
+import org.apache.spark.SparkException
 import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.planning.HBaseRelation
@@ -26,13 +28,16 @@ case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPl
     val cluster = relation.cluster
     val codec = new RowCodec(table)
     val rows = classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], query).queryExecution.toRdd
-    rows.foreachPartition { partition =>
+    try rows.foreachPartition { partition =>
       HBaseConnections.withConnection(cluster) { connection =>
         val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
         val mutator = connection.getBufferedMutator(params)
         try partition.foreach(row => mutator.mutate(codec.toMutations(row).asJava))
         finally mutator.close()
       }
+    } catch {
+      // A bad row fails its task; report the row's problem, not the job's failure around it.
+      case e: SparkException => throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
     }
     Seq.empty
   }

@@ -9,9 +9,10 @@ import org.antlr.v4.runtime.misc.Interval
 import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseTableDef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat}
 import org.apache.spark.sql.hbase.execution.command._
 import org.apache.spark.sql.hbase.parser.HBaseSqlBaseParser._
+import org.apache.spark.sql.types.DataType
 
 /** Builds our commands from the parse tree of one statement. */
 class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBaseSqlBaseBaseVisitor[AnyRef] {
@@ -22,11 +23,7 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     val name = singleName(ctx.table, "CREATE TABLE")
     val elements = ctx.tableElement().asScala.toSeq
     val columns = elements.flatMap(e => Option(e.columnDefinition())).map { c =>
-      val dataType = try delegate.parseDataType(originalText(c.dataType())) catch {
-        case NonFatal(_) =>
-          throw error(s"Unknown type '${originalText(c.dataType())}' for column '${identifier(c.name)}'", c.dataType())
-      }
-      (identifier(c.name), dataType, c.NOT() != null, Option(c.comment).map(s => string(s)))
+      (identifier(c.name), dataTypeOf(c), c.NOT() != null, Option(c.comment).map(s => string(s)))
     }
     val primaryKeys = elements.filter(_.PRIMARY() != null)
     if (primaryKeys.size > 1) throw error("PRIMARY KEY is given more than once", primaryKeys(1))
@@ -39,8 +36,28 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
       .getOrElse(TableFormat.Binary)
     val definition = HBaseTableDef.fromStatement(
       name, hbaseTableName(ctx.hbaseTable), columns, keyColumns, mappings, format)
-    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null)
+    val splitKeys = SplitPoints.encode(definition,
+      ctx.splitPoint().asScala.toSeq.map(_.splitValue().asScala.toSeq.map(v => originalText(v))),
+      text => delegate.parseExpression(text))
+    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null, splitKeys)
   }
+
+  override def visitAddColumn(ctx: AddColumnContext): LogicalPlan = {
+    val name = singleName(ctx.table, "ALTER TABLE")
+    val c = ctx.columnDefinition()
+    val mapped = identifier(ctx.columnMapping().column)
+    if (!mapped.equalsIgnoreCase(identifier(c.name))) {
+      throw error(s"ALTER TABLE $name ADD: MAPPED BY names column '$mapped' but the new column is '${identifier(c.name)}'",
+        ctx.columnMapping())
+    }
+    val column = HBaseColumn(identifier(c.name), dataTypeOf(c), nullable = c.NOT() == null,
+      Some(CellRef(identifier(ctx.columnMapping().family), identifier(ctx.columnMapping().qualifier))),
+      Option(c.comment).map(s => string(s)))
+    AddHBaseColumnCommand(name, column)
+  }
+
+  override def visitDropColumn(ctx: DropColumnContext): LogicalPlan =
+    hbaseCandidate(ctx.table).map(DropHBaseColumnCommand(_, identifier(ctx.column), sparkPlan)).getOrElse(sparkPlan)
 
   override def visitDropTable(ctx: DropTableContext): LogicalPlan =
     hbaseCandidate(ctx.table).map(DropHBaseTableCommand(_, sparkPlan)).getOrElse(sparkPlan)
@@ -57,6 +74,12 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
       case Seq(name) => Some(name)
       case Seq(namespace, name) if namespace.equalsIgnoreCase(ShowHBaseTablesCommand.Namespace) => Some(name)
       case _ => None
+    }
+
+  private def dataTypeOf(c: ColumnDefinitionContext): DataType =
+    try delegate.parseDataType(originalText(c.dataType())) catch {
+      case NonFatal(_) =>
+        throw error(s"Unknown type '${originalText(c.dataType())}' for column '${identifier(c.name)}'", c.dataType())
     }
 
   /** The same statement as Spark would plan it, for tables that are not ours. */

@@ -46,7 +46,7 @@ class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
     tokens.fill()
     val significant = scala.jdk.CollectionConverters.ListHasAsScala(tokens.getTokens).asScala
       .filter(_.getChannel == Token.DEFAULT_CHANNEL).map(_.getType)
-    significant.headOption.contains(HBaseSqlBaseLexer.CREATE) &&
+    significant.headOption.exists(t => t == HBaseSqlBaseLexer.CREATE || t == HBaseSqlBaseLexer.ALTER) &&
       significant.sliding(2).exists(_ == Seq(HBaseSqlBaseLexer.MAPPED, HBaseSqlBaseLexer.BY))
   }
 

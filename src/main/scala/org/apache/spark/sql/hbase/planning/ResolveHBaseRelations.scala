@@ -2,13 +2,15 @@ package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{TableOutputResolver, UnresolvedRelation}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Literal}
+import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Literal}
 import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.execution.InsertIntoHBaseTableCommand
 import org.apache.spark.sql.hbase.execution.command.ShowHBaseTablesCommand
+import org.apache.spark.sql.hbase.source.HBaseSourceRelation
 
 /**
  * Resolves single-part table names that Spark's own catalog did not know to our HBase tables,
@@ -24,6 +26,9 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
       case _ => insert
     }
     case u: UnresolvedRelation => lookup(u).getOrElse(u)
+    case l: LogicalRelation if l.relation.isInstanceOf[HBaseSourceRelation] =>
+      val source = l.relation.asInstanceOf[HBaseSourceRelation]
+      HBaseRelation(source.table, source.cluster, l.output.map(_.asInstanceOf[AttributeReference]))
   }
 
   private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = {

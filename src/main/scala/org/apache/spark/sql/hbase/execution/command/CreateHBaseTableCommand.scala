@@ -1,6 +1,8 @@
 package org.apache.spark.sql.hbase.execution.command
 
-import org.apache.hadoop.hbase.TableName
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.{TableExistsException, TableName}
 import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, TableDescriptorBuilder}
 
 import org.apache.spark.internal.Logging
@@ -12,59 +14,59 @@ import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 
 /**
- * CREATE TABLE ... MAPPED BY: creates the HBase table with the mapped families when it is missing,
- * then records the mapping. If recording fails, an HBase table made here is removed again.
+ * CREATE TABLE ... MAPPED BY. The name is claimed in the catalog first, atomically, so of two
+ * sessions racing for one name exactly one wins; then the HBase table is created with the mapped
+ * families and split points when it is missing, or checked when it exists. If that fails, the
+ * claim is withdrawn, leaving the catalog as it was.
  */
-case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boolean)
+case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boolean, splitKeys: Seq[Array[Byte]] = Nil)
   extends LeafRunnableCommand with Logging {
 
   override def run(session: SparkSession): Seq[Row] = {
     val catalog = SessionCatalogs.of(session)
-    if (catalog.get(definition.name).isDefined) {
+    if (!catalog.create(definition)) {
       if (ifNotExists) return Seq.empty
       throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
     }
-    val hbaseName = TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name)
-    HBaseConnections.withConnection(catalog.cluster) { connection =>
-      val admin = connection.getAdmin
-      try {
-        val createdHere = ensureHBaseTable(admin, hbaseName)
-        val recorded = try catalog.create(definition) catch {
-          case e: Throwable => if (createdHere) dropQuietly(admin, hbaseName); throw e
-        }
-        if (!recorded) {
-          if (createdHere) dropQuietly(admin, hbaseName)
-          throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
-        }
-      } finally admin.close()
+    try {
+      HBaseConnections.withConnection(catalog.cluster) { connection =>
+        val admin = connection.getAdmin
+        try ensureHBaseTable(admin, TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name))
+        finally admin.close()
+      }
+    } catch {
+      case e: Throwable =>
+        catalog.drop(definition.name)
+        throw e
     }
     Seq.empty
   }
 
-  /** Returns true when this statement created the HBase table. */
-  private def ensureHBaseTable(admin: Admin, name: TableName): Boolean = {
-    if (admin.tableExists(name)) {
-      val existing = admin.getDescriptor(name).getColumnFamilyNames
-      val present = scala.jdk.CollectionConverters.SetHasAsScala(existing).asScala.map(Utf8.string).toSet
-      definition.families.filterNot(present.contains).headOption.foreach { f =>
-        throw new HBaseSqlException(
-          s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' has no column family '$f' " +
-            s"(it has ${present.toSeq.sorted.mkString(", ")})")
-      }
-      false
-    } else {
+  private def ensureHBaseTable(admin: Admin, name: TableName): Unit = {
+    val created = !admin.tableExists(name) && {
       val namespace = name.getNamespaceAsString
       if (!admin.listNamespaces().contains(namespace)) {
         throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: HBase namespace '$namespace' does not exist")
       }
       val builder = TableDescriptorBuilder.newBuilder(name)
       definition.families.foreach(f => builder.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f)))
-      admin.createTable(builder.build())
-      true
+      try {
+        if (splitKeys.isEmpty) admin.createTable(builder.build()) else admin.createTable(builder.build(), splitKeys.toArray)
+        true
+      } catch {
+        case _: TableExistsException => false // another session created it a moment ago
+      }
+    }
+    if (!created) {
+      if (splitKeys.nonEmpty) {
+        logWarning(s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; SPLIT ON is ignored")
+      }
+      val present = admin.getDescriptor(name).getColumnFamilyNames.asScala.map(Utf8.string).toSet
+      definition.families.filterNot(present.contains).headOption.foreach { f =>
+        throw new HBaseSqlException(
+          s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' has no column family '$f' " +
+            s"(it has ${present.toSeq.sorted.mkString(", ")})")
+      }
     }
   }
-
-  private def dropQuietly(admin: Admin, name: TableName): Unit =
-    try { admin.disableTable(name); admin.deleteTable(name) }
-    catch { case e: Exception => logWarning(s"Could not remove HBase table $name after a failed CREATE TABLE", e) }
 }

@@ -4,7 +4,8 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.catalog.{SessionCatalogs, TableFormat}
+import org.apache.spark.sql.hbase.execution.HBaseRegions
 import org.apache.spark.sql.types.StringType
 
 /** DESCRIBE of an HBase table: its columns with their key position or cell, then the mapping. */
@@ -28,6 +29,10 @@ case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) exten
         Row("# HBase mapping", "", null),
         Row("HBase table", table.hbaseTable.toString, null),
         Row("Primary key", table.keyColumns.mkString(", "), null),
-        Row("Format", table.format.name, null))
+        Row("Format", table.format match {
+          case TableFormat.StringFormat(delimiter) => s"StringFormat (key delimiter '$delimiter')"
+          case other => other.name
+        }, null),
+        Row("Regions", HBaseRegions.of(SessionCatalogs.of(session).cluster, table.hbaseTable).size.toString, null))
   }
 }

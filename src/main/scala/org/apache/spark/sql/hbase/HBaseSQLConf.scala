@@ -1,0 +1,46 @@
+package org.apache.spark.sql.hbase
+
+import org.apache.spark.internal.config.ConfigEntry
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * Settings of spark-hbase-sql, registered with Spark so that `SET -v` lists them with their
+ * defaults. HBase client settings are separate: `spark.hbase.X` becomes the HBase setting `hbase.X`.
+ */
+object HBaseSQLConf {
+  val CatalogTable: ConfigEntry[String] = SQLConf.buildConf("spark.sql.hbase.catalog.table")
+    .doc("HBase table (namespace:name) that holds the SQL table definitions; created on first use.")
+    .stringConf
+    .createWithDefault("spark_hbase_sql:catalog")
+
+  val ScannerFetchSize: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.scanner.fetchsize")
+    .doc("Rows an HBase scanner fetches per round trip (scanner caching).")
+    .intConf
+    .checkValue(_ > 0, "must be positive")
+    .createWithDefault(1000)
+
+  val PartitionExpiration: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.partition.expiration")
+    .doc("Seconds a table's cached region locations stay valid before they are looked up again.")
+    .longConf
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(600L)
+
+  val CustomFilter: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.customfilter")
+    .doc("Use the server-side skip-scan filter when the region servers have the server jar.")
+    .booleanConf
+    .createWithDefault(true)
+
+  val Coprocessor: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.coprocessor")
+    .doc("Evaluate residual predicates in a region server coprocessor when one is deployed.")
+    .booleanConf
+    .createWithDefault(true)
+
+  val ConnectionIdleTimeoutMs: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.connection.idleTimeoutMs")
+    .doc("Milliseconds after which a shared HBase connection that no task uses is closed.")
+    .longConf
+    .checkValue(_ > 0, "must be positive")
+    .createWithDefault(60000L)
+
+  /** Loading this object registers the settings above with Spark; calling this loads it. */
+  def register(): Unit = ()
+}

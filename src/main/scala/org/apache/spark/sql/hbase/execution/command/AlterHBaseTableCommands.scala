@@ -1,0 +1,59 @@
+package org.apache.spark.sql.hbase.execution.command
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseColumn, HBaseTableDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.codec.Utf8
+import org.apache.spark.sql.hbase.connection.HBaseConnections
+
+/** Changes a table definition atomically: it fails, changing nothing, if another session got there first. */
+private[command] object AlterDefinition {
+  def apply(catalog: HBaseCatalog, current: HBaseTableDef, updated: HBaseTableDef, statement: String): Unit =
+    if (!catalog.replace(current, updated)) {
+      throw new HBaseSqlException(s"$statement: table '${current.name}' was changed by another session; run it again")
+    }
+}
+
+/** ALTER TABLE t ADD [COLUMN] c TYPE MAPPED BY (c = cf.cq). The family must exist in HBase. */
+case class AddHBaseColumnCommand(table: String, column: HBaseColumn) extends LeafRunnableCommand {
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val statement = s"ALTER TABLE $table ADD COLUMN ${column.name}"
+    val catalog = SessionCatalogs.of(session)
+    val current = catalog.get(table).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$table' does not exist"))
+    val updated = current.withColumn(column)
+    val family = column.cell.get.family
+    val families = HBaseConnections.withConnection(catalog.cluster) { connection =>
+      val admin = connection.getAdmin
+      try admin.getDescriptor(TableName.valueOf(current.hbaseTable.namespace, current.hbaseTable.name))
+        .getColumnFamilyNames.asScala.map(Utf8.string).toSet
+      finally admin.close()
+    }
+    if (!families.contains(family)) {
+      throw new HBaseSqlException(
+        s"$statement: HBase table '${current.hbaseTable}' has no column family '$family' (it has ${families.toSeq.sorted.mkString(", ")})")
+    }
+    AlterDefinition(catalog, current, updated, statement)
+    Seq.empty
+  }
+}
+
+/** ALTER TABLE t DROP [COLUMN] c: forgets the mapping; the cells stay in HBase. */
+case class DropHBaseColumnCommand(table: String, column: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val catalog = SessionCatalogs.of(session)
+    catalog.get(table) match {
+      case None => SparkFallback.run(session, sparkPlan)
+      case Some(current) =>
+        AlterDefinition(catalog, current, current.withoutColumn(column), s"ALTER TABLE $table DROP COLUMN $column")
+        Seq.empty
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package org.apache.spark.sql.hbase.source
+
+import org.apache.spark.sql.{DataFrame, SaveMode, SQLContext}
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.sources.{BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider}
+import org.apache.spark.sql.types.StructType
+
+/**
+ * `spark.read.format("hbase").option("table", "t").load()` and
+ * `df.write.format("hbase").option("table", "t").mode("append").save()`, for pipelines without SQL.
+ * Both go through the same relation, planner and write path as SQL on table `t`.
+ */
+class HBaseDataSource extends RelationProvider with CreatableRelationProvider with DataSourceRegister {
+
+  override def shortName(): String = "hbase"
+
+  override def createRelation(sqlContext: SQLContext, parameters: Map[String, String]): BaseRelation = {
+    val catalog = SessionCatalogs.of(sqlContext.sparkSession)
+    val name = HBaseDataSource.tableOption(parameters)
+    val table = catalog.get(name).getOrElse(throw new HBaseSqlException(
+      s"HBase table '$name' does not exist; create it with CREATE TABLE $name (...) MAPPED BY (...)"))
+    HBaseSourceRelation(table, catalog.cluster)(sqlContext)
+  }
+
+  override def createRelation(
+      sqlContext: SQLContext,
+      mode: SaveMode,
+      parameters: Map[String, String],
+      data: DataFrame): BaseRelation = {
+    val relation = createRelation(sqlContext, parameters).asInstanceOf[HBaseSourceRelation]
+    val name = relation.table.name
+    mode match {
+      case SaveMode.Append => data.write.insertInto(name)
+      case SaveMode.Ignore =>
+      case SaveMode.ErrorIfExists => throw new HBaseSqlException(
+        s"HBase table '$name' exists; write to it with .mode(\"append\"), which inserts or replaces rows by key")
+      case SaveMode.Overwrite => throw new HBaseSqlException(
+        s"Overwrite is not supported for HBase table '$name'; use .mode(\"append\"), which inserts or replaces rows by key")
+    }
+    relation
+  }
+}
+
+object HBaseDataSource {
+  def tableOption(parameters: Map[String, String]): String =
+    parameters.get("table").orElse(parameters.get("path")).filter(_.nonEmpty).getOrElse(
+      throw new HBaseSqlException("format(\"hbase\") needs the table: .option(\"table\", \"name\") or .load(\"name\")"))
+}
+
+/** What Spark's data source resolution yields; our resolution rule swaps it for `HBaseRelation`. */
+case class HBaseSourceRelation(table: HBaseTableDef, cluster: HBaseClusterConf)(@transient val sqlContext: SQLContext)
+  extends BaseRelation {
+  override def schema: StructType = table.schema
+}

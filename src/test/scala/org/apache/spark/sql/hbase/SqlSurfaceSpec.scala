@@ -1,0 +1,135 @@
+package org.apache.spark.sql.hbase
+
+import java.util.concurrent.{Callable, CountDownLatch, Executors}
+
+import scala.util.Try
+
+import org.apache.hadoop.hbase.TableName
+
+import org.apache.spark.sql.Row
+
+class SqlSurfaceSpec extends HBaseSuite {
+
+  private def described(t: String): Map[String, String] =
+    sql(s"DESCRIBE $t").collect().map(r => r.getString(0) -> r.getString(1)).toMap
+
+  private def regionCount(hbaseTable: String): Int =
+    withAdmin(_.getRegions(TableName.valueOf(hbaseTable)).size)
+
+  describe("CREATE TABLE ... SPLIT ON") {
+    it("creates the HBase table pre-split at the given key prefixes") {
+      val t = uniqueName("presplit")
+      sql(s"""CREATE TABLE $t (region STRING, id INT, v STRING, PRIMARY KEY (region, id))
+             |MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON (('emea'), ('emea', 500), ('us'))""".stripMargin)
+      regionCount(t) shouldBe 4
+      described(t)("Regions") shouldBe "4"
+      sql(s"INSERT INTO $t VALUES ('apac', 1, 'a'), ('emea', 1, 'b'), ('emea', 900, 'c'), ('us', 7, 'd')")
+      val df = sql(s"SELECT region, id FROM $t")
+      df.rdd.mapPartitionsWithIndex((i, rows) => rows.map(r => (i, r.getString(0), r.getInt(1)))).collect().toSeq shouldBe
+        Seq((0, "apac", 1), (1, "emea", 1), (2, "emea", 900), (3, "us", 7))
+    }
+
+    it("refuses points that are not key prefixes, of the wrong type, or out of order, and creates nothing") {
+      val t = uniqueName("badsplit")
+      def failure(splits: String) = intercept[HBaseSqlException](sql(
+        s"CREATE TABLE $t (a INT, b STRING, v INT, PRIMARY KEY (a, b)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON $splits")).getMessage
+      failure("((1, 'x', 3))") should include("point 1 (1, 'x', 3) has 3 values but the primary key (a, b) has 2 columns")
+      failure("(('abc'))") should include("point 1 ('abc'): 'abc' is not a valid INT for key column 'a'")
+      failure("((5), (2))") should include("points must be in ascending key order, but point 2 (2) does not come after point 1 (5)")
+      failure("((1, 'b'), (1, 'a'))") should include("point 2 (1, 'a') does not come after point 1 (1, 'b')")
+      hbaseTableExists(t) shouldBe false
+      Try(sql(s"DESCRIBE $t").collect()).isFailure shouldBe true
+    }
+  }
+
+  describe("ALTER TABLE") {
+    it("adds a mapped column that reads the cells already in HBase, and drops it again") {
+      val t = uniqueName("alter")
+      sql(s"CREATE TABLE $t (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a])")
+      sql(s"INSERT INTO $t VALUES (1, 'x')")
+      sql(s"ALTER TABLE $t ADD COLUMN b INT MAPPED BY (b = f.b)")
+      sql(s"SELECT * FROM $t").collect().toSeq shouldBe Seq(Row(1, "x", null))
+      sql(s"INSERT INTO $t VALUES (2, 'y', 20)")
+      sql(s"ALTER TABLE $t DROP COLUMN a")
+      sql(s"SELECT * FROM $t").collect().toSeq shouldBe Seq(Row(1, null), Row(2, 20))
+      sql(s"ALTER TABLE $t ADD a2 STRING MAPPED BY (a2 = f.a)")
+      sql(s"SELECT k, a2 FROM $t").collect().toSeq shouldBe Seq(Row(1, "x"), Row(2, "y"))
+    }
+
+    it("refuses to drop a key column, to map a missing family or a cell already mapped, changing nothing") {
+      val t = uniqueName("alterbad")
+      sql(s"CREATE TABLE $t (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a])")
+      val before = described(t)
+      intercept[HBaseSqlException](sql(s"ALTER TABLE $t DROP COLUMN k")).getMessage should include("'k' is a key column")
+      intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN b INT MAPPED BY (b = nofam.b)")).getMessage should
+        include("has no column family 'nofam'")
+      intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN b INT MAPPED BY (b = f.a)")).getMessage should
+        include("cell f.a is already mapped to column 'a'")
+      intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN a INT MAPPED BY (a = f.z)")).getMessage should
+        include("already has a column 'a'")
+      intercept[HBaseSqlException](sql(s"ALTER TABLE $t DROP COLUMN a")).getMessage should include("last mapped column")
+      described(t) shouldBe before
+    }
+  }
+
+  describe("the catalog") {
+    it("lets exactly one of two sessions racing to create a name win") {
+      val t = uniqueName("race")
+      val sessions = Seq(spark.newSession(), spark.newSession())
+      val start = new CountDownLatch(1)
+      val pool = Executors.newFixedThreadPool(2)
+      try {
+        val results = sessions.map { s =>
+          pool.submit(new Callable[Try[Unit]] {
+            override def call(): Try[Unit] = {
+              start.await()
+              Try(s.sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])").collect())
+            }
+          })
+        }
+        start.countDown()
+        val outcomes = results.map(_.get())
+        outcomes.count(_.isSuccess) shouldBe 1
+        outcomes.flatMap(_.failed.toOption).map(_.getMessage).head should include(s"table '$t' already exists")
+      } finally pool.shutdown()
+      hbaseTableExists(t) shouldBe true
+    }
+
+    it("shows a table created in one session to every other session at once") {
+      val t = uniqueName("shared")
+      val other = spark.newSession()
+      sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
+      sql(s"INSERT INTO $t VALUES (1, 2)")
+      other.sql(s"SELECT * FROM $t").collect().toSeq shouldBe Seq(Row(1, 2))
+      other.sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
+      sql(s"SELECT * FROM $t").collect().toSeq shouldBe Seq(Row(1, 2, null))
+    }
+  }
+
+  describe("the DataFrame API") {
+    it("reads with format(\"hbase\") and writes with mode(\"append\"), through the same plan as SQL") {
+      val t = uniqueName("frames")
+      sql(s"CREATE TABLE $t (k BIGINT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
+      spark.range(0, 10).selectExpr("id AS k", "CAST(id * 3 AS STRING) AS v")
+        .write.format("hbase").option("table", t).mode("append").save()
+      val read = spark.read.format("hbase").option("table", t).load()
+      read.queryExecution.executedPlan.collect { case s: execution.HBaseSQLTableScan => s } should have size 1
+      read.filter("k >= 8").collect().toSeq shouldBe Seq(Row(8L, "24"), Row(9L, "27"))
+      spark.read.format("hbase").load(t).count() shouldBe 10
+      val e = intercept[HBaseSqlException](spark.range(1).selectExpr("id AS k", "'x' AS v").write.format("hbase").option("table", t).save())
+      e.getMessage should include("mode(\"append\")")
+      intercept[HBaseSqlException](spark.read.format("hbase").option("table", "no_such_table").load()).getMessage should
+        include("HBase table 'no_such_table' does not exist")
+    }
+  }
+
+  describe("settings") {
+    it("are listed by SET -v with their defaults") {
+      val listed = sql("SET -v").collect().map(r => r.getString(0) -> r.getString(1)).toMap
+      listed("spark.sql.hbase.scanner.fetchsize") shouldBe "1000"
+      listed("spark.sql.hbase.partition.expiration") shouldBe "600"
+      listed("spark.sql.hbase.customfilter") shouldBe "true"
+      listed("spark.sql.hbase.coprocessor") shouldBe "true"
+    }
+  }
+}

@@ -1,0 +1,135 @@
+"""Bad input: each case gets a clear error naming what is at fault, and changes nothing.
+
+Every case runs through PySpark against the real HBase; afterwards the SQL catalog and the list
+of HBase tables must be exactly as before.
+"""
+
+import pytest
+
+BASE = "bad_base"          # (k INT, v STRING, w INT), key k
+TEXT = "bad_text"          # StringFormat, key (a STRING, b INT)
+HB_ONLY = "bad_hbase_only"  # an HBase table with family 'present' only, mapped by nothing
+
+
+def hbase_table_names(spark):
+    """The HBase tables, read through the plugin's own shared connection."""
+    jvm = spark._jvm
+    cluster = jvm.org.apache.spark.sql.hbase.connection.HBaseClusterConf.fromSession(spark._jsparkSession)
+    connections = jvm.org.apache.spark.sql.hbase.connection.HBaseConnections
+    admin = connections.borrow(cluster).getAdmin()
+    try:
+        return {t.getNameAsString() for t in admin.listTableNames()}
+    finally:
+        admin.close()
+        connections.release(cluster)
+
+
+@pytest.fixture(scope="module")
+def tables(spark):
+    spark.sql(f"DROP TABLE IF EXISTS {BASE}")
+    spark.sql(f"CREATE TABLE {BASE} (k INT, v STRING, w INT, PRIMARY KEY (k)) MAPPED BY ({BASE}, COLS=[v=f.v, w=f.w])")
+    spark.sql(f"INSERT INTO {BASE} VALUES (1, 'one', 10)")
+    spark.sql(f"DROP TABLE IF EXISTS {TEXT}")
+    spark.sql(f"CREATE TABLE {TEXT} (a STRING, b INT, v STRING, PRIMARY KEY (a, b)) "
+              f"MAPPED BY ({TEXT}, COLS=[v=f.v]) IN StringFormat")
+    # An HBase table that no SQL table maps: created through a mapping that is then dropped.
+    spark.sql(f"CREATE TABLE IF NOT EXISTS {HB_ONLY} (k INT, x STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[x=present.x])")
+    spark.sql(f"DROP TABLE {HB_ONLY}")
+    return spark
+
+
+def good_create(name="t_new", cols="k INT, v STRING", pk="k", mapping="v=f.v", tail=""):
+    return f"CREATE TABLE {name} ({cols}, PRIMARY KEY ({pk})) MAPPED BY ({name}, COLS=[{mapping}]){tail}"
+
+
+SQL_CASES = [
+    # CREATE TABLE: the definition itself
+    ("CREATE TABLE t_new (k INT, v STRING) MAPPED BY (t_new, COLS=[v=f.v])", "PRIMARY KEY (...) is required"),
+    (good_create(cols="k INT, v STRING, PRIMARY KEY (k)"), "PRIMARY KEY is given more than once"),
+    (good_create(pk="x"), "PRIMARY KEY column 'x' is not defined"),
+    (good_create(cols="k INT, j INT, v STRING", pk="k, j, k"), "column 'k' appears twice in PRIMARY KEY"),
+    (good_create(cols="k INT, v STRING, v INT"), "column 'v' is defined more than once"),
+    (good_create(cols="k INT, v STRING, V INT"), "column 'v' is defined more than once"),
+    (good_create(mapping="k=f.k, v=f.v"), "key column 'k' is part of the row key and cannot be mapped to 'f.k'"),
+    (good_create(cols="k INT, v STRING, w INT"), "column 'w' is neither in PRIMARY KEY nor mapped"),
+    (good_create(mapping="v=f.v, z=f.z"), "COLS maps 'z=f.z' but column 'z' is not defined"),
+    (good_create(cols="k INT, v STRING, w INT", mapping="v=f.q, w=f.q"), "columns v, w share the cell f.q"),
+    (good_create(mapping="v=f.v, v=f.w"), "column 'v' is mapped more than once in COLS"),
+    (good_create(cols="k INT, v ARRAY<INT>"), "column 'v' has unsupported type ARRAY<INT>"),
+    (good_create(cols="k INT, v MAP<STRING, INT>"), "column 'v' has unsupported type MAP<STRING, INT>"),
+    (good_create(cols="k INT, v NUMBERISH"), "Unknown type 'NUMBERISH' for column 'v'"),
+    (good_create(cols="k STRUCT<a: INT>, v STRING"), "column 'k' has unsupported type STRUCT<a: INT>"),
+    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new COLS=[v=f.v])", "'COLS'"),
+    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[v=f])", "PARSE_SYNTAX_ERROR"),
+    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k) MAPPED BY (t_new, COLS=[v=f.v])", "PARSE_SYNTAX_ERROR"),
+    (good_create(tail=" IN Parquet"), "Unknown table format 'Parquet' after IN"),
+    (good_create(tail=" IN Binary DELIMITER ':'"), "DELIMITER applies only to IN StringFormat"),
+    (good_create(tail=" IN StringFormat DELIMITER ''"), "DELIMITER of IN StringFormat must not be empty"),
+    ("CREATE TABLE db.t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[v=f.v])",
+     "HBase tables have one-part names, not 'db.t_new'"),
+    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new)", "must map at least one non-key column"),
+    # CREATE TABLE: against what exists
+    (good_create(name=BASE), f"table '{BASE}' already exists"),
+    (f"CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[v=absent.v])",
+     f"HBase table '{HB_ONLY}' has no column family 'absent' (it has present)"),
+    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (nope:t_new, COLS=[v=f.v])",
+     "HBase namespace 'nope' does not exist"),
+    # CREATE TABLE ... SPLIT ON
+    (good_create(tail=" SPLIT ON ((1, 2))"), "point 1 (1, 2) has 2 values but the primary key (k) has 1 columns"),
+    (good_create(tail=" SPLIT ON (('x'))"), "point 1 ('x'): 'x' is not a valid INT for key column 'k'"),
+    (good_create(tail=" SPLIT ON ((9), (3))"), "point 2 (3) does not come after point 1 (9)"),
+    (good_create(tail=" SPLIT ON ((3), (3))"), "point 2 (3) does not come after point 1 (3)"),
+    (good_create(tail=" SPLIT ON ((NULL))"), "key column 'k' cannot be NULL"),
+    # INSERT
+    (f"INSERT INTO {BASE} SELECT CAST(NULL AS INT), 'x', 1", f"Key column 'k' of table '{BASE}' cannot be NULL"),
+    (f"INSERT INTO {BASE} (v, w) VALUES ('x', 1)", f"INSERT INTO {BASE} must give key column 'k'"),
+    (f"INSERT INTO {BASE} VALUES (1, 'x')", BASE),
+    (f"INSERT INTO {BASE} VALUES (1, 'x', 'not a number')", "w"),
+    (f"INSERT OVERWRITE {BASE} VALUES (1, 'x', 2)", f"INSERT OVERWRITE is not supported on HBase table '{BASE}'"),
+    (f"INSERT INTO {BASE} (k, zz) VALUES (1, 'x')", f"Column 'zz' does not exist in table '{BASE}'"),
+    (f"INSERT INTO {BASE} (k) VALUES (1, 'x')", f"INSERT INTO {BASE} names 1 columns but the query gives 2"),
+    (f"INSERT INTO {TEXT} VALUES ('a|b', 1, 'x')", "Key part 1 'a|b' contains the key delimiter '|'"),
+    # ALTER TABLE
+    (f"ALTER TABLE {BASE} DROP COLUMN k", "'k' is a key column; the row key is (k)"),
+    (f"ALTER TABLE {BASE} DROP COLUMN zz", f"Column 'zz' does not exist in table '{BASE}'"),
+    (f"ALTER TABLE {BASE} ADD COLUMN v INT MAPPED BY (v = f.other)", f"table '{BASE}' already has a column 'v'"),
+    (f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (x = nofam.x)", f"HBase table '{BASE}' has no column family 'nofam'"),
+    (f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (x = f.v)", "cell f.v is already mapped to column 'v'"),
+    (f"ALTER TABLE {BASE} ADD COLUMN x INT NOT NULL MAPPED BY (x = f.x)", "a new column must allow NULL"),
+    (f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (y = f.x)", "MAPPED BY names column 'y' but the new column is 'x'"),
+    (f"ALTER TABLE {BASE} ADD COLUMN x ARRAY<INT> MAPPED BY (x = f.x)", "type ARRAY<INT> is not supported"),
+    ("ALTER TABLE no_such_table ADD COLUMN x INT MAPPED BY (x = f.x)", "HBase table 'no_such_table' does not exist"),
+    # DROP, SELECT
+    ("DROP TABLE no_such_table", "no_such_table"),
+    (f"SELECT nope FROM {BASE}", "nope"),
+    ("SELECT * FROM no_such_table", "no_such_table"),
+]
+
+
+@pytest.mark.parametrize("statement,expected", SQL_CASES, ids=[f"{i:02d}" for i in range(len(SQL_CASES))])
+def test_bad_statement_is_reported_and_changes_nothing(tables, statement, expected):
+    spark = tables
+    catalog_before = sorted(tuple(r) for r in spark.sql("SHOW TABLES").collect())
+    hbase_before = hbase_table_names(spark)
+    rows_before = sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {BASE}").collect())
+    with pytest.raises(Exception) as error:
+        spark.sql(statement).collect()
+    assert expected in str(error.value)
+    assert "\tat org.apache" not in str(error.value).split("JVM stacktrace")[0], "the message leads, not a stack trace"
+    assert sorted(tuple(r) for r in spark.sql("SHOW TABLES").collect()) == catalog_before
+    assert hbase_table_names(spark) == hbase_before
+    assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {BASE}").collect()) == rows_before
+
+
+def test_dataframe_reader_and_writer_name_what_is_missing(tables):
+    spark = tables
+    with pytest.raises(Exception, match="HBase table 'no_such_table' does not exist"):
+        spark.read.format("hbase").option("table", "no_such_table").load()
+    with pytest.raises(Exception, match=r'needs the table: .option\("table", "name"\)'):
+        spark.read.format("hbase").load()
+    with pytest.raises(Exception, match=r'mode\("append"\)'):
+        spark.range(1).selectExpr("CAST(id AS INT) AS k", "'x' AS v", "1 AS w").write.format("hbase").option("table", BASE).save()
+    with pytest.raises(Exception, match="Overwrite is not supported"):
+        spark.range(1).selectExpr("CAST(id AS INT) AS k", "'x' AS v", "1 AS w").write.format("hbase") \
+            .option("table", BASE).mode("overwrite").save()
+    assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {BASE}").collect()) == [(1, "one", 10)]
