@@ -31,7 +31,7 @@ def test_sql_round_trip_through_hbase(spark, table_name):
     cold = spark.sql(f"SELECT day FROM {table_name} WHERE city = 'Oslo' AND temp < -2").collect()
     assert [r.day for r in cold] == [2]
     listed = {(r.namespace, r.tableName) for r in spark.sql("SHOW TABLES").collect()}
-    assert ("hbase", table_name) in listed
+    assert ("", table_name) in listed
 
 
 def test_dataframe_api_reads_an_hbase_table(spark, table_name):

@@ -73,5 +73,5 @@ def test_tables_and_rows_survive_an_hbase_restart(hbase, table_name):
 
     out = spark_hbase("sql", *data_dir_args(hbase), "-e", f"SHOW TABLES; SELECT k, n FROM {table_name};")
     assert out.returncode == 0, out.stderr
-    assert f"hbase\t{table_name}\tfalse" in out.stdout
+    assert f"\t{table_name}\tfalse" in out.stdout
     assert "x\t1\ny\t2\n" in out.stdout

@@ -106,6 +106,19 @@ class SqlSurfaceSpec extends HBaseSuite {
     }
   }
 
+  describe("names") {
+    it("resolve to Spark's own table or view first, then to an HBase table") {
+      val t = uniqueName("clash")
+      sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
+      sql(s"INSERT INTO $t VALUES (1, 'from hbase')")
+      sql(s"SELECT v FROM $t").collect().toSeq shouldBe Seq(Row("from hbase"))
+      sql(s"CREATE TEMPORARY VIEW $t AS SELECT 'from the view' AS v")
+      try sql(s"SELECT v FROM $t").collect().toSeq shouldBe Seq(Row("from the view"))
+      finally sql(s"DROP VIEW $t")
+      sql(s"SELECT v FROM $t").collect().toSeq shouldBe Seq(Row("from hbase"))
+    }
+  }
+
   describe("the DataFrame API") {
     it("reads with format(\"hbase\") and writes with mode(\"append\"), through the same plan as SQL") {
       val t = uniqueName("frames")

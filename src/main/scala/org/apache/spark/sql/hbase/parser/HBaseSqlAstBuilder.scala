@@ -68,11 +68,10 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
   override def visitDescribeTable(ctx: DescribeTableContext): LogicalPlan =
     hbaseCandidate(ctx.table).map(DescribeHBaseTableCommand(_, sparkPlan)).getOrElse(sparkPlan)
 
-  /** A name that may denote an HBase table: `t`, or `hbase.t` as SHOW TABLES lists it. */
+  /** A name that may denote an HBase table: HBase tables have one-part names. */
   private def hbaseCandidate(ctx: MultipartIdentifierContext): Option[String] =
     ctx.parts.asScala.map(identifier).toSeq match {
       case Seq(name) => Some(name)
-      case Seq(namespace, name) if namespace.equalsIgnoreCase(ShowHBaseTablesCommand.Namespace) => Some(name)
       case _ => None
     }
 

@@ -9,7 +9,6 @@ import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.execution.InsertIntoHBaseTableCommand
-import org.apache.spark.sql.hbase.execution.command.ShowHBaseTablesCommand
 import org.apache.spark.sql.hbase.source.HBaseSourceRelation
 
 /**
@@ -34,7 +33,6 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
   private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = {
     val name = u.multipartIdentifier match {
       case Seq(n) => Some(n)
-      case Seq(namespace, n) if namespace.equalsIgnoreCase(ShowHBaseTablesCommand.Namespace) => Some(n)
       case _ => None
     }
     name.flatMap { n =>

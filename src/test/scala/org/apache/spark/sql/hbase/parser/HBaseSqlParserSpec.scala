@@ -94,13 +94,13 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
       def check(sql: String, ours: LogicalPlan => LogicalPlan): Unit =
         same(parser.parsePlan(sql)) shouldBe same(ours(spark.parsePlan(sql)))
       check("DROP TABLE t", DropHBaseTableCommand("t", _))
-      check("drop table if exists hbase.t", DropHBaseTableCommand("t", _))
+      check("drop table if exists t", DropHBaseTableCommand("t", _))
       check("SHOW TABLES LIKE 'sa*'", ShowHBaseTablesCommand(Some("sa*"), _))
       check("DESC t", DescribeHBaseTableCommand("t", _))
     }
 
     it("leaves names with a Spark database to Spark") {
-      Seq("DROP TABLE db.t", "DESCRIBE TABLE db.t").foreach { sql =>
+      Seq("DROP TABLE db.t", "DESCRIBE TABLE db.t", "ALTER TABLE db.t DROP COLUMN c").foreach { sql =>
         same(parser.parsePlan(sql)) shouldBe same(spark.parsePlan(sql))
       }
     }

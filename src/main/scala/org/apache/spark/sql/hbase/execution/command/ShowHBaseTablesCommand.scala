@@ -8,7 +8,10 @@ import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.types.{BooleanType, StringType}
 
-/** SHOW TABLES: Spark's own tables, then the HBase tables under the namespace `hbase`. */
+/**
+ * SHOW TABLES: Spark's own tables, then the HBase tables. These have an empty namespace and are
+ * not temporary: they live in our catalog and are named by their bare name.
+ */
 case class ShowHBaseTablesCommand(pattern: Option[String], sparkPlan: LogicalPlan) extends LeafRunnableCommand {
 
   override val output: Seq[Attribute] = Seq(
@@ -25,5 +28,5 @@ case class ShowHBaseTablesCommand(pattern: Option[String], sparkPlan: LogicalPla
 }
 
 object ShowHBaseTablesCommand {
-  val Namespace = "hbase"
+  val Namespace = ""
 }

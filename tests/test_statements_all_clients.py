@@ -1,0 +1,83 @@
+"""Every statement we add, driven the same way through PySpark, spark-sql and beeline (JDBC)."""
+
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from pyspark_hbase.thriftserver import beeline_command
+
+SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
+
+
+def script(t1, t2):
+    return [
+        f"CREATE TABLE {t1} (region STRING, id INT, amount DOUBLE, PRIMARY KEY (region, id)) "
+        f"MAPPED BY ({t1}, COLS=[amount=f.amount]) SPLIT ON (('m'))",
+        f"CREATE TABLE IF NOT EXISTS {t1} (region STRING, id INT, amount DOUBLE, PRIMARY KEY (region, id)) "
+        f"MAPPED BY ({t1}, COLS=[amount=f.amount])",
+        f"CREATE TABLE {t2} (k STRING, v STRING, PRIMARY KEY (k)) MAPPED BY ({t2}, COLS=[v=f.v]) IN StringFormat",
+        f"INSERT INTO {t1} VALUES ('emea', 1, 10.0), ('us', 2, 20.0)",
+        f"INSERT INTO TABLE {t1} SELECT region, id + 10, amount * 2 FROM {t1}",
+        f"ALTER TABLE {t1} ADD COLUMN note STRING MAPPED BY (note = f.note)",
+        f"INSERT INTO {t1} (region, id, note) VALUES ('us', 99, 'late')",
+        f"ALTER TABLE {t1} DROP COLUMN amount",
+        f"INSERT INTO {t2} VALUES ('a', 'x')",
+        f"DROP TABLE {t2}",
+        f"DESCRIBE {t1}",
+        "SHOW TABLES",
+        f"SELECT region, id, note FROM {t1} ORDER BY region, id",
+    ]
+
+
+EXPECTED_ROWS = [["emea", "1", "NULL"], ["emea", "11", "NULL"], ["us", "2", "NULL"], ["us", "12", "NULL"], ["us", "99", "late"]]
+
+
+def run_pyspark(spark, statements):
+    results = [spark.sql(s).collect() for s in statements]
+    shown = {(r.namespace, r.tableName) for r in results[-2]}
+    described = {r.col_name: r.data_type for r in results[-3]}
+    rows = [["NULL" if v is None else str(v) for v in r] for r in results[-1]]
+    return rows, shown, described
+
+
+def parse_tsv_run(stdout, t1, t2):
+    lines = [line.split("\t") for line in stdout.strip().splitlines()]
+    shown = {(parts[0], parts[1]) for parts in lines if len(parts) == 3 and parts[0] == "" and parts[2] == "false"}
+    described = {parts[0].strip(): parts[1].strip() for parts in lines if len(parts) == 3}
+    rows = [[p.strip() for p in parts] for parts in lines[-len(EXPECTED_ROWS):]]
+    return rows, shown, described
+
+
+@pytest.fixture(scope="module")
+def jdbc_url(hbase):
+    data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
+    started = subprocess.run([SPARK_HBASE, "thriftserver", "start", *data_dir], capture_output=True, text=True, timeout=600)
+    assert started.returncode == 0, started.stderr
+    yield started.stdout.strip().splitlines()[-1]
+    subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir], timeout=120)
+
+
+@pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
+def test_every_statement_through_every_client(client, spark, hbase, request):
+    t1, t2 = f"c_{uuid.uuid4().hex[:8]}", f"c_{uuid.uuid4().hex[:8]}"
+    statements = script(t1, t2)
+    if client == "pyspark":
+        rows, shown, described = run_pyspark(spark, statements)
+    else:
+        text = ";\n".join(statements) + ";"
+        if client == "spark-sql":
+            data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
+            out = subprocess.run([SPARK_HBASE, "sql", *data_dir, "-e", text], capture_output=True, text=True, timeout=600)
+        else:
+            url = request.getfixturevalue("jdbc_url")
+            out = subprocess.run(beeline_command(url, "--silent=true", "--outputformat=tsv2", "--showHeader=false", "-e", text),
+                                 capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stderr
+        rows, shown, described = parse_tsv_run(out.stdout, t1, t2)
+    assert rows == EXPECTED_ROWS
+    assert ("", t1) in shown and ("", t2) not in shown
+    assert described["note"] == "STRING" and "amount" not in described
+    assert described["Regions"] == "2"
