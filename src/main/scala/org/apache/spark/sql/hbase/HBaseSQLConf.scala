@@ -35,6 +35,18 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val Pushdown: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.pushdown")
+    .doc("Turn WHERE clauses on the row key into scan ranges and region pruning. Off reads every row.")
+    .booleanConf
+    .createWithDefault(true)
+
+  val MaxKeyRanges: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.maxKeyRanges")
+    .doc("Most critical key ranges per key column; beyond it (a huge IN list, a large cross " +
+      "product) the planner scans one coarser range and leaves the rest to the filter.")
+    .intConf
+    .checkValue(_ > 0, "must be positive")
+    .createWithDefault(10000)
+
   val ConnectionIdleTimeoutMs: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.connection.idleTimeoutMs")
     .doc("Milliseconds after which a shared HBase connection that no task uses is closed.")
     .longConf

@@ -4,7 +4,7 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.Scan
-import org.apache.hadoop.hbase.filter.{FilterList, FirstKeyOnlyFilter, KeyOnlyFilter}
+import org.apache.hadoop.hbase.filter.{Filter, FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter}
 
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
@@ -12,31 +12,32 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.planning.RowRange
 
-final case class HBaseRegionPartition(index: Int, region: RegionInfo) extends Partition
+final case class HBaseRegionPartition(index: Int, region: RegionInfo, ranges: Seq[RowRange]) extends Partition
 
-/** Reads one HBase region per partition, decoding only the requested columns. */
+/** Reads the given row ranges of one HBase region per partition, decoding only the requested columns. */
 class HBaseScanRDD(
     sc: SparkContext,
     table: HBaseTableDef,
     cluster: HBaseClusterConf,
     required: Seq[HBaseColumn],
-    regions: Seq[RegionInfo],
+    regions: Seq[(RegionInfo, Seq[RowRange])],
     scannerCaching: Int)
   extends RDD[InternalRow](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
-    regions.zipWithIndex.map { case (r, i) => HBaseRegionPartition(i, r): Partition }.toArray
+    regions.zipWithIndex.map { case ((r, ranges), i) => HBaseRegionPartition(i, r, ranges): Partition }.toArray
 
   override protected def getPreferredLocations(split: Partition): Seq[String] =
     split.asInstanceOf[HBaseRegionPartition].region.host.toSeq
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
-    val region = split.asInstanceOf[HBaseRegionPartition].region
+    val partition = split.asInstanceOf[HBaseRegionPartition]
     val decode = new RowCodec(table).decoder(required)
     val connection = HBaseConnections.borrow(cluster)
     val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-    val scanner = htable.getScanner(HBaseScanRDD.scanFor(table, required, region, scannerCaching))
+    val scanner = htable.getScanner(HBaseScanRDD.scanFor(table, required, partition.ranges, scannerCaching))
     context.addTaskCompletionListener[Unit] { _ =>
       scanner.close(); htable.close(); HBaseConnections.release(cluster)
     }
@@ -49,12 +50,20 @@ object HBaseScanRDD {
    * A row exists when it has a cell in one of the table's families, so the scan always reads
    * those families; when no value column is needed only the first cell's key is fetched.
    */
-  def scanFor(table: HBaseTableDef, required: Seq[HBaseColumn], region: RegionInfo, caching: Int): Scan = {
-    val scan = new Scan().withStartRow(region.startKey).withStopRow(region.endKey).setCaching(caching)
+  def scanFor(table: HBaseTableDef, required: Seq[HBaseColumn], ranges: Seq[RowRange], caching: Int): Scan = {
+    val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop).setCaching(caching)
     table.families.foreach(f => scan.addFamily(Utf8.bytes(f)))
-    if (required.forall(_.isKey)) {
-      scan.setFilter(new FilterList(FilterList.Operator.MUST_PASS_ALL, new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+    val filters = new java.util.ArrayList[Filter]()
+    // Several ranges in one region: one scan that seeks from range to range.
+    if (ranges.size > 1) {
+      filters.add(new MultiRowRangeFilter(new java.util.ArrayList[MultiRowRangeFilter.RowRange](
+        ranges.map(r => new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)).asJava)))
     }
+    if (required.forall(_.isKey)) {
+      filters.add(new FirstKeyOnlyFilter())
+      filters.add(new KeyOnlyFilter())
+    }
+    if (!filters.isEmpty) scan.setFilter(new FilterList(FilterList.Operator.MUST_PASS_ALL, filters))
     scan
   }
 }

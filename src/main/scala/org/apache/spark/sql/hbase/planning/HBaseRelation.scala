@@ -1,15 +1,23 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.catalyst.analysis.MultiInstanceRelation
-import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, Expression}
 import org.apache.spark.sql.catalyst.plans.logical.{LeafNode, LogicalPlan, Statistics}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 
 /** A SQL table mapped onto HBase, as it appears in a logical plan. */
-case class HBaseRelation(table: HBaseTableDef, cluster: HBaseClusterConf, output: Seq[AttributeReference])
+case class HBaseRelation(
+    table: HBaseTableDef,
+    cluster: HBaseClusterConf,
+    output: Seq[AttributeReference],
+    keyRanges: KeyRanges = KeyRanges.FullScan,
+    rangesFor: Option[Expression] = None)
   extends LeafNode with MultiInstanceRelation {
+
+  /** The key attributes in row key order. */
+  def keyAttributes: Seq[AttributeReference] = table.keys.map(k => output(table.columns.indexOf(k)))
 
   override def newInstance(): LogicalPlan = copy(output = output.map(_.newInstance()))
 
@@ -18,7 +26,11 @@ case class HBaseRelation(table: HBaseTableDef, cluster: HBaseClusterConf, output
   def columnOf(attribute: Attribute): HBaseColumn = table.columns(output.indexWhere(_.exprId == attribute.exprId))
 
   override def simpleString(maxFields: Int): String =
-    s"HBaseRelation ${table.name} [${table.hbaseTable}] key (${table.keyColumns.mkString(", ")})"
+    s"HBaseRelation ${table.name} [${table.hbaseTable}] key (${table.keyColumns.mkString(", ")})" +
+      (keyRanges match {
+        case KeyRanges.FullScan => ""
+        case KeyRanges.Ranges(rs) => s" ranges ${rs.size}: ${rs.take(5).mkString(", ")}${if (rs.size > 5) ", ..." else ""}"
+      })
 }
 
 object HBaseRelation {

@@ -1,0 +1,219 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.types.DataType
+
+/**
+ * Partial evaluation of a WHERE clause against the composite row key, as pure functions.
+ *
+ * For each key column in turn, the values the predicate compares it with split the column's
+ * domain into points and the open intervals between them. The predicate is evaluated on each
+ * piece with three-valued logic: pieces where it is certainly false are dropped; a point goes
+ * on to the next key column with that value substituted. The result is a set of critical
+ * ranges, each a prefix of points followed by one range. Anything the evaluator cannot decide
+ * is "unknown" and keeps its rows, so a predicate it does not understand never loses rows; Spark
+ * still evaluates the whole predicate on what the scan returns.
+ */
+object KeyRangePlanner {
+
+  /** The outcome of a predicate over every row of a piece of the key space. */
+  private sealed trait Truth
+  private case object True extends Truth
+  private case object False extends Truth // false, never NULL: safe to negate
+  private case object Unknown extends Truth
+
+  /**
+   * A piece of one key column's domain: a critical point, or the open interval between two.
+   * Every value in an exact piece compares alike with every critical point; a coarse piece
+   * (many points lumped together) decides nothing.
+   */
+  private final case class Piece(range: ColumnRange, exact: Boolean = true) {
+    def point: Option[Any] = if (range.isPoint) Some(range.lower.get.value) else None
+  }
+
+  /**
+   * @param keys     the key columns in row key order
+   * @param usable    how many leading key columns may be pruned by value (the codec decides)
+   * @param canRange  whether a key column may be pruned by a range, not only by points
+   * @param maxRanges above this many ranges, a key column is covered by one coarser range
+   */
+  def plan(keys: Seq[Attribute], usable: Int, canRange: Int => Boolean, condition: Expression,
+      maxRanges: Int): KeyRanges = {
+    val ranges = planColumn(keys.take(usable), canRange, 0, Vector.empty, condition, maxRanges)
+    if (ranges == Seq(KeyRange(Vector.empty, None))) KeyRanges.FullScan else KeyRanges.Ranges(ranges)
+  }
+
+  private def planColumn(keys: Seq[Attribute], canRange: Int => Boolean, dim: Int, prefix: Vector[Any],
+      condition: Expression, maxRanges: Int): Seq[KeyRange] = {
+    val everything = Seq(KeyRange(prefix, None))
+    if (dim == keys.size) return everything
+    val key = keys(dim)
+    val ordering = orderingOf(key.dataType)
+    val points = criticalPoints(condition, key).distinct.sorted(ordering)
+    if (points.isEmpty) {
+      return if (evaluate(condition, key, Piece(ColumnRange.All), ordering) == False) Nil else everything
+    }
+
+    val pieces =
+      if (points.size > maxRanges) coarsePieces(points) // huge IN lists: bound the work
+      else finePieces(points)
+    val parts: Seq[Seq[KeyRange]] = pieces.flatMap { piece =>
+      evaluate(condition, key, piece, ordering) match {
+        case False => None
+        case _ => Some(piece.point match {
+          case Some(value) =>
+            planColumn(keys, canRange, dim + 1, prefix :+ value, substitute(condition, key, value), maxRanges)
+          case None => Seq(KeyRange(prefix, Some(piece.range)))
+        })
+      }
+    }
+    val merged = mergeAdjacent(prefix, parts)
+    val rangesHere = merged.exists(r => r.prefix == prefix && r.last.isDefined)
+    if (rangesHere && !canRange(dim)) everything
+    else if (merged.size > maxRanges) Seq(hull(prefix, merged))
+    else merged
+  }
+
+  private def finePieces(points: Seq[Any]): Seq[Piece] = {
+    val bounds = None +: points.map(Some(_)) :+ None
+    val gaps = bounds.sliding(2).map { case Seq(lo, hi) =>
+      Piece(ColumnRange(lo.map(Bound(_, inclusive = false)), hi.map(Bound(_, inclusive = false))))
+    }.toSeq
+    gaps.zipAll(points.map(p => Piece(ColumnRange.point(p))), null, null).flatMap { case (g, p) => Seq(g, p) }.filter(_ != null)
+  }
+
+  /** Below the smallest point, between smallest and largest (undecided), above the largest. */
+  private def coarsePieces(points: Seq[Any]): Seq[Piece] = Seq(
+    Piece(ColumnRange(None, Some(Bound(points.head, inclusive = false)))),
+    Piece(ColumnRange(Some(Bound(points.head, inclusive = true)), Some(Bound(points.last, inclusive = true))), exact = false),
+    Piece(ColumnRange(Some(Bound(points.last, inclusive = false)), None)))
+
+  /** Neighbouring pieces that constrain no later column become one range on this column. */
+  private def mergeAdjacent(prefix: Vector[Any], parts: Seq[Seq[KeyRange]]): Seq[KeyRange] = {
+    def asColumnRange(part: Seq[KeyRange]): Option[ColumnRange] = part match {
+      case Seq(KeyRange(p, None)) if p.size == prefix.size + 1 => Some(ColumnRange.point(p.last))
+      case Seq(KeyRange(p, Some(r))) if p == prefix => Some(r)
+      case _ => None
+    }
+    val out = Vector.newBuilder[KeyRange]
+    var open: Option[ColumnRange] = None
+    def flush(): Unit = { open.foreach(r => out += KeyRange(prefix, Some(r))); open = None }
+    parts.foreach { part =>
+      (asColumnRange(part), open) match {
+        case (Some(r), Some(o)) if touches(o, r) => open = Some(ColumnRange(o.lower, r.upper))
+        case (Some(r), _) => flush(); open = Some(r)
+        case (None, _) => flush(); out ++= part
+      }
+    }
+    flush()
+    out.result().map {
+      case KeyRange(p, Some(r)) if r.isPoint => KeyRange(p :+ r.lower.get.value, None)
+      case KeyRange(p, Some(ColumnRange(None, None))) => KeyRange(p, None)
+      case other => other
+    }
+  }
+
+  /** Pieces come in order, so two ranges touch when one ends where the other starts. */
+  private def touches(a: ColumnRange, b: ColumnRange): Boolean = (a.upper, b.lower) match {
+    case (Some(Bound(x, i1)), Some(Bound(y, i2))) => x == y && (i1 || i2)
+    case _ => false
+  }
+
+  private def hull(prefix: Vector[Any], ranges: Seq[KeyRange]): KeyRange = {
+    def lowerOf(r: KeyRange): Option[Bound] =
+      if (r.prefix.size > prefix.size) Some(Bound(r.prefix(prefix.size), inclusive = true)) else r.last.flatMap(_.lower)
+    def upperOf(r: KeyRange): Option[Bound] =
+      if (r.prefix.size > prefix.size) Some(Bound(r.prefix(prefix.size), inclusive = true)) else r.last.flatMap(_.upper)
+    KeyRange(prefix, Some(ColumnRange(lowerOf(ranges.head), upperOf(ranges.last))))
+  }
+
+  /** A non-null constant of the key's type, if `e` is one. */
+  private def constant(e: Expression, key: Attribute): Option[Any] =
+    if (e.foldable && e.dataType == key.dataType && e.deterministic) Option(e.eval()) else None
+
+  private def isKey(e: Expression, key: Attribute): Boolean = e match {
+    case a: Attribute => a.semanticEquals(key)
+    case _ => false
+  }
+
+  private def criticalPoints(condition: Expression, key: Attribute): Seq[Any] = condition.collect {
+    case c: BinaryComparison if isKey(c.left, key) => constant(c.right, key).toSeq
+    case c: BinaryComparison if isKey(c.right, key) => constant(c.left, key).toSeq
+    case In(k, list) if isKey(k, key) => list.flatMap(constant(_, key))
+    case InSet(k, set) if isKey(k, key) => set.toSeq.filter(_ != null)
+  }.flatten
+
+  private def evaluate(e: Expression, key: Attribute, piece: Piece, ordering: Ordering[Any]): Truth = {
+    def loop(e: Expression): Truth = e match {
+      case And(a, b) => (loop(a), loop(b)) match {
+        case (False, _) | (_, False) => False
+        case (True, True) => True
+        case _ => Unknown
+      }
+      case Or(a, b) => (loop(a), loop(b)) match {
+        case (True, _) | (_, True) => True
+        case (False, False) => False
+        case _ => Unknown
+      }
+      case Not(a) => loop(a) match {
+        case True => False
+        case False => True
+        case Unknown => Unknown
+      }
+      case IsNull(k) if isKey(k, key) => False
+      case IsNotNull(k) if isKey(k, key) => True
+      case c: BinaryComparison if !piece.exact && (isKey(c.left, key) || isKey(c.right, key)) => Unknown
+      case In(k, _) if !piece.exact && isKey(k, key) => Unknown
+      case InSet(k, _) if !piece.exact && isKey(k, key) => Unknown
+      case c: BinaryComparison if isKey(c.left, key) =>
+        constant(c.right, key).map(v => compare(c, piece, v, ordering, flipped = false)).getOrElse(Unknown)
+      case c: BinaryComparison if isKey(c.right, key) =>
+        constant(c.left, key).map(v => compare(c, piece, v, ordering, flipped = true)).getOrElse(Unknown)
+      case In(k, list) if isKey(k, key) =>
+        val values = list.map(constant(_, key))
+        if (values.exists(_.isEmpty)) Unknown // a NULL or non-constant element
+        else if (piece.point.exists(p => values.flatten.exists(ordering.equiv(_, p)))) True
+        else False
+      case InSet(k, set) if isKey(k, key) =>
+        if (set.contains(null)) Unknown
+        else if (piece.point.exists(p => set.exists(v => ordering.equiv(v, p)))) True
+        else False
+      case other if other.foldable && other.dataType == org.apache.spark.sql.types.BooleanType =>
+        other.eval() match {
+          case true => True
+          case false => False
+          case _ => Unknown // NULL: not false, so not safe to negate
+        }
+      case _ => Unknown
+    }
+    loop(e)
+  }
+
+  /** `key op v` (or `v op key` when flipped) over a piece, where v is one of the critical points. */
+  private def compare(c: BinaryComparison, piece: Piece, v: Any, ordering: Ordering[Any], flipped: Boolean): Truth = {
+    // Sign of (key - v) over the whole piece: every key value in it compares to v the same way.
+    val sign = piece.point match {
+      case Some(p) => Integer.signum(ordering.compare(p, v))
+      case None =>
+        val below = piece.range.upper.exists(b => ordering.compare(b.value, v) <= 0)
+        if (below) -1 else 1
+    }
+    val s = if (flipped) -sign else sign
+    val holds = c match {
+      case _: EqualTo | _: EqualNullSafe => s == 0
+      case _: LessThan => s < 0
+      case _: LessThanOrEqual => s <= 0
+      case _: GreaterThan => s > 0
+      case _: GreaterThanOrEqual => s >= 0
+      case _ => return Unknown
+    }
+    if (holds) True else False
+  }
+
+  private def substitute(condition: Expression, key: Attribute, value: Any): Expression = condition transform {
+    case a: Attribute if a.semanticEquals(key) => Literal(value, key.dataType)
+  }
+
+  private def orderingOf(dataType: DataType): Ordering[Any] =
+    InterpretedOrdering.forSchema(Seq(dataType)).on[Any](v => new GenericInternalRow(Array[Any](v)))
+}

@@ -1,0 +1,85 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec}
+
+/** Rows [start, stop) of an HBase table; an empty array is the table's open end. */
+final case class RowRange(start: Array[Byte], stop: Array[Byte]) {
+  def isEmpty: Boolean = stop.nonEmpty && Bytes.compareTo(start, stop) >= 0
+
+  override def toString: String = s"[${Bytes.toStringBinary(start)}, ${Bytes.toStringBinary(stop)})"
+}
+
+/**
+ * The row ranges a scan reads, sorted and disjoint: what the key ranges mean in row key bytes,
+ * and how they split among regions.
+ */
+final case class ScanRanges(ranges: Seq[RowRange]) {
+
+  /** The part of the ranges inside the region [regionStart, regionEnd). */
+  def clip(regionStart: Array[Byte], regionEnd: Array[Byte]): Seq[RowRange] =
+    ranges.flatMap { r =>
+      val start = if (Bytes.compareTo(r.start, regionStart) >= 0) r.start else regionStart
+      val stop =
+        if (regionEnd.isEmpty) r.stop
+        else if (r.stop.isEmpty || Bytes.compareTo(regionEnd, r.stop) < 0) regionEnd
+        else r.stop
+      Some(RowRange(start, stop)).filterNot(_.isEmpty)
+    }
+}
+
+object ScanRanges {
+  val Everything: ScanRanges = ScanRanges(Seq(RowRange(KeyBounds.Open, KeyBounds.Open)))
+
+  def apply(keyRanges: KeyRanges, codec: KeyCodec): ScanRanges = keyRanges match {
+    case KeyRanges.FullScan => Everything
+    case KeyRanges.Ranges(ranges) => merge(ranges.map(toRowRange(_, codec)).filterNot(_.isEmpty))
+  }
+
+  private def toRowRange(range: KeyRange, codec: KeyCodec): RowRange = {
+    val keyColumns = codec.keyTypes.size
+    val base = codec.encodePrefix(range.prefix)
+    range.last match {
+      case None if range.prefix.size == keyColumns => RowRange(base, KeyBounds.successor(base))
+      case None => RowRange(base, KeyBounds.prefixEnd(base))
+      case Some(r) =>
+        // The last key column may be stored without a terminator, so a value's keys are exactly
+        // its bytes; elsewhere they are every key that starts with the value's encoding.
+        val isLastColumn = range.prefix.size == keyColumns - 1
+        def at(v: Any) = codec.encodePrefix(range.prefix :+ v)
+        def after(v: Any) = if (isLastColumn) KeyBounds.successor(at(v)) else KeyBounds.prefixEnd(at(v))
+        val start = r.lower match {
+          case None => base
+          case Some(Bound(v, true)) => at(v)
+          case Some(Bound(v, false)) => after(v)
+        }
+        val stop = r.upper match {
+          case None => KeyBounds.prefixEnd(base)
+          case Some(Bound(v, true)) => after(v)
+          case Some(Bound(v, false)) => at(v)
+        }
+        RowRange(start, stop)
+    }
+  }
+
+  /** Sorted by start, with overlapping or touching ranges joined. */
+  private def merge(ranges: Seq[RowRange]): ScanRanges = {
+    val sorted = ranges.sortWith((a, b) => Bytes.compareTo(a.start, b.start) < 0)
+    val out = Vector.newBuilder[RowRange]
+    var current: Option[RowRange] = None
+    sorted.foreach { r =>
+      current match {
+        case Some(c) if c.stop.isEmpty => // already open to the end
+        case Some(c) if Bytes.compareTo(r.start, c.stop) <= 0 =>
+          val stop = if (r.stop.isEmpty || Bytes.compareTo(r.stop, c.stop) > 0) r.stop else c.stop
+          current = Some(RowRange(c.start, stop))
+        case _ =>
+          current.foreach(out += _)
+          current = Some(r)
+      }
+    }
+    current.foreach(out += _)
+    ScanRanges(out.result())
+  }
+}
