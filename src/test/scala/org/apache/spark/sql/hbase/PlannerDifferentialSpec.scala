@@ -44,7 +44,7 @@ class PlannerDifferentialSpec extends HBaseSuite {
       case 4 => s"b IN (${Seq.fill(1 + random.nextInt(3))(str).mkString(", ")})"
       case 5 => s"a BETWEEN $int AND $int"
       case 6 => s"v ${Seq("=", "<", ">")(random.nextInt(3))} ${random.nextInt(20)}"
-      case 7 => Seq("v IS NULL", "v IS NOT NULL", "c IN (0, 1, NULL)", s"$int < a")(random.nextInt(4))
+      case 7 => Seq("v IS NULL", "v IS NOT NULL", "c IN (0, 1, NULL)", s"$int < a", "b LIKE 'a%'", "b LIKE 'é%'")(random.nextInt(6))
       case _ => s"a = $int AND b = $str"
     }
     if (depth == 0) atom

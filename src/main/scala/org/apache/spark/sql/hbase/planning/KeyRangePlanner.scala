@@ -1,7 +1,9 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.types.DataType
+import org.apache.spark.sql.hbase.codec.KeyBounds
+import org.apache.spark.sql.types.{DataType, StringType}
+import org.apache.spark.unsafe.types.UTF8String
 
 /**
  * Partial evaluation of a WHERE clause against the composite row key, as pure functions.
@@ -136,7 +138,16 @@ object KeyRangePlanner {
     case _ => false
   }
 
+  /** `k LIKE 'p%'` is `p <= k < end`, where `end` is the least string above every one starting with p. */
+  private def prefixBounds(prefix: Any): (UTF8String, Option[UTF8String]) = {
+    val p = prefix.asInstanceOf[UTF8String]
+    val end = KeyBounds.prefixEnd(p.getBytes)
+    (p, if (end.isEmpty) None else Some(UTF8String.fromBytes(end)))
+  }
+
   private def criticalPoints(condition: Expression, key: Attribute): Seq[Any] = condition.collect {
+    case StartsWith(k, p) if isKey(k, key) && key.dataType == StringType =>
+      constant(p, key).toSeq.flatMap { v => val (lo, hi) = prefixBounds(v); lo +: hi.toSeq }
     case c: BinaryComparison if isKey(c.left, key) => constant(c.right, key).toSeq
     case c: BinaryComparison if isKey(c.right, key) => constant(c.left, key).toSeq
     case In(k, list) if isKey(k, key) => list.flatMap(constant(_, key))
@@ -164,6 +175,18 @@ object KeyRangePlanner {
       case IsNotNull(k) if isKey(k, key) => True
       case c: BinaryComparison if !piece.exact && (isKey(c.left, key) || isKey(c.right, key)) => Unknown
       case In(k, _) if !piece.exact && isKey(k, key) => Unknown
+      case StartsWith(k, _) if !piece.exact && isKey(k, key) => Unknown
+      case StartsWith(k, p) if isKey(k, key) && key.dataType == StringType =>
+        constant(p, key).map { v =>
+          val (lo, hi) = prefixBounds(v)
+          // Both bounds are critical points, so the piece lies wholly inside [lo, hi) or outside it.
+          val inside = piece.point match {
+            case Some(x) => x.asInstanceOf[UTF8String].startsWith(lo)
+            case None => piece.range.lower.exists(b => ordering.compare(b.value, lo) >= 0) &&
+              hi.forall(h => piece.range.upper.exists(b => ordering.compare(b.value, h) <= 0))
+          }
+          if (inside) True else False
+        }.getOrElse(Unknown)
       case InSet(k, _) if !piece.exact && isKey(k, key) => Unknown
       case c: BinaryComparison if isKey(c.left, key) =>
         constant(c.right, key).map(v => compare(c, piece, v, ordering, flipped = false)).getOrElse(Unknown)

@@ -4,7 +4,7 @@ import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, In, Literal}
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, In, Literal, StartsWith}
 import org.apache.spark.sql.types.{IntegerType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -51,6 +51,13 @@ class KeyRangePlannerSpec extends AnyFunSpec with Matchers {
       plan(ka === 1 && kb === "x") shouldBe ranges(KeyRange(Vector(1, s("x")), None))
       plan(In(ka, Seq(Literal(1), Literal(2))) && kb >= "m") shouldBe ranges(
         KeyRange(Vector(1), Some(ColumnRange(incl(s("m")), None))), KeyRange(Vector(2), Some(ColumnRange(incl(s("m")), None))))
+    }
+
+    it("turn LIKE 'p%' on a string key column into the range of strings starting with p") {
+      plan(ka === 1 && StartsWith(kb, Literal("ab"))) shouldBe ranges(
+        KeyRange(Vector(1), Some(ColumnRange(incl(s("ab")), excl(s("ac"))))))
+      plan(ka === 1 && !StartsWith(kb, Literal("ab"))) shouldBe ranges(
+        KeyRange(Vector(1), Some(ColumnRange(None, excl(s("ab"))))), KeyRange(Vector(1), Some(ColumnRange(incl(s("ac")), None))))
     }
 
     it("turn an OR across columns into a union, not a full scan") {
