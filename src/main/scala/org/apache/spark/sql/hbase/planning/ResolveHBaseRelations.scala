@@ -30,15 +30,12 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
       HBaseRelation(source.table, source.cluster, l.output.map(_.asInstanceOf[AttributeReference]))
   }
 
-  private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = {
-    val name = u.multipartIdentifier match {
-      case Seq(n) => Some(n)
-      case _ => None
-    }
-    name.flatMap { n =>
+  /** HBase tables have one-part names. */
+  private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = u.multipartIdentifier match {
+    case Seq(name) =>
       val catalog = SessionCatalogs.of(session)
-      catalog.get(n).map(HBaseRelation(_, catalog.cluster))
-    }
+      catalog.get(name).map(HBaseRelation(_, catalog.cluster))
+    case _ => None
   }
 
   /** Lines the query up with the table's columns, casting as Spark's own INSERT does. */
