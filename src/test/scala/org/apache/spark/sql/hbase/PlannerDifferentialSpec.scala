@@ -84,6 +84,42 @@ class PlannerDifferentialSpec extends HBaseSuite {
     }
   }
 
+  describe("whole keys") {
+    it("are read with batched Gets, and keys that are not stored are simply absent") {
+      val predicate = "a IN (-100, 0, 7, 99) AND b IN ('', 'a', 'é') AND c IN (-5, 0, 5)"
+      val truth = sql(s"SELECT * FROM ${table}_truth WHERE $predicate ORDER BY a, b, c").collect().toSeq
+      val df = sql(s"SELECT * FROM $table WHERE $predicate")
+      df.collect().toSeq shouldBe truth
+      scanOf(df).get.metrics("numGets").value shouldBe 4 * 3 * 3
+      val counted = sql(s"SELECT count(*) FROM $table WHERE $predicate")
+      counted.head().getLong(0) shouldBe truth.size
+    }
+  }
+
+  describe("region locations") {
+    it("are cached for spark.sql.hbase.partition.expiration seconds, and a stale cache still reads every row") {
+      val t = uniqueName("splitting")
+      sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
+      sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id AS INT) FROM range(0, 100)")
+      sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 1
+      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
+      withAdmin { admin =>
+        admin.flush(name)
+        admin.split(name, new codec.BinaryKeyCodec(Seq(org.apache.spark.sql.types.IntegerType)).encode(Seq(50)))
+        val deadline = System.currentTimeMillis() + 60000
+        while (admin.getRegions(name).size < 2 && System.currentTimeMillis() < deadline) Thread.sleep(200)
+        admin.getRegions(name).size shouldBe 2
+      }
+      sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 1
+      sql(s"SELECT count(*), sum(v) FROM $t").head() shouldBe Row(100L, 4950L)
+      spark.conf.set(HBaseSQLConf.PartitionExpiration.key, "0")
+      try {
+        sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 2
+        sql(s"SELECT count(*), sum(v) FROM $t WHERE k >= 40").head() shouldBe Row(60L, (40 until 100).sum.toLong)
+      } finally spark.conf.unset(HBaseSQLConf.PartitionExpiration.key)
+    }
+  }
+
   describe("a selective predicate on the key") {
     it("reads only the regions that can hold matching rows, and EXPLAIN shows its key ranges") {
       val df = sql(s"SELECT * FROM $table WHERE a = 10 AND b IN ('a', 'b')")

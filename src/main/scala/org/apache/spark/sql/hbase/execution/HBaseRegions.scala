@@ -15,7 +15,22 @@ final case class RegionInfo(startKey: Array[Byte], endKey: Array[Byte], host: Op
 }
 
 object HBaseRegions {
-  /** The table's regions in key order. */
+  private final case class Cached(regions: Seq[RegionInfo], fetchedAtMs: Long)
+  private val cache = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Cached]()
+
+  /**
+   * The table's regions as last looked up, if that was less than `maxAgeSeconds` ago. Stale
+   * regions cost only balance and locality, never rows: a scan range that spans a region boundary
+   * the cache does not know about is still read whole by the HBase client.
+   */
+  def cached(cluster: HBaseClusterConf, table: HBaseTableName, maxAgeSeconds: Long): Seq[RegionInfo] = {
+    val now = System.currentTimeMillis()
+    cache.compute((cluster, table), (_, current) =>
+      if (current != null && now - current.fetchedAtMs < maxAgeSeconds * 1000) current
+      else Cached(of(cluster, table), now)).regions
+  }
+
+  /** The table's regions in key order, looked up now. */
   def of(cluster: HBaseClusterConf, table: HBaseTableName): Seq[RegionInfo] =
     HBaseConnections.withConnection(cluster) { connection =>
       val locator = connection.getRegionLocator(TableName.valueOf(table.namespace, table.name))

@@ -20,17 +20,19 @@ case class HBaseSQLTableScan(output: Seq[Attribute], relation: HBaseRelation) ex
   override lazy val metrics: Map[String, SQLMetric] = Map(
     "numOutputRows" -> SQLMetrics.createMetric(sparkContext, "number of output rows"),
     "numRegions" -> SQLMetrics.createMetric(sparkContext, "number of regions scanned"),
-    "numRegionsPruned" -> SQLMetrics.createMetric(sparkContext, "number of regions pruned"))
+    "numRegionsPruned" -> SQLMetrics.createMetric(sparkContext, "number of regions pruned"),
+    "numGets" -> SQLMetrics.createMetric(sparkContext, "number of rows read with Gets"))
 
   @transient lazy val scanRanges: ScanRanges = ScanRanges(relation.keyRanges, KeyCodec.forTable(relation.table))
 
   override protected def doExecute(): RDD[InternalRow] = {
-    val regions = HBaseRegions.of(relation.cluster, relation.table.hbaseTable)
+    val regions = HBaseRegions.cached(relation.cluster, relation.table.hbaseTable, conf.getConf(HBaseSQLConf.PartitionExpiration))
     val partitions = regions.map(r => (r, scanRanges.clip(r.startKey, r.endKey))).filter(_._2.nonEmpty)
     longMetric("numRegions") += partitions.size
     longMetric("numRegionsPruned") += regions.size - partitions.size
     val caching = conf.getConf(HBaseSQLConf.ScannerFetchSize)
-    val rows = new HBaseScanRDD(sparkContext, relation.table, relation.cluster, output.map(relation.columnOf), partitions, caching)
+    val rows = new HBaseScanRDD(sparkContext, relation.table, relation.cluster, output.map(relation.columnOf), partitions,
+      caching, longMetric("numGets"))
     val numOutputRows = longMetric("numOutputRows")
     val schema = this.schema
     rows.mapPartitionsWithIndexInternal { (index, iter) =>

@@ -3,12 +3,13 @@ package org.apache.spark.sql.hbase.execution
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.Scan
+import org.apache.hadoop.hbase.client.{Get, Scan}
 import org.apache.hadoop.hbase.filter.{Filter, FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter}
 
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
@@ -23,7 +24,8 @@ class HBaseScanRDD(
     cluster: HBaseClusterConf,
     required: Seq[HBaseColumn],
     regions: Seq[(RegionInfo, Seq[RowRange])],
-    scannerCaching: Int)
+    scannerCaching: Int,
+    numGets: SQLMetric)
   extends RDD[InternalRow](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
@@ -37,15 +39,36 @@ class HBaseScanRDD(
     val decode = new RowCodec(table).decoder(required)
     val connection = HBaseConnections.borrow(cluster)
     val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-    val scanner = htable.getScanner(HBaseScanRDD.scanFor(table, required, partition.ranges, scannerCaching))
-    context.addTaskCompletionListener[Unit] { _ =>
-      scanner.close(); htable.close(); HBaseConnections.release(cluster)
+    if (partition.ranges.forall(HBaseScanRDD.isSingleRow)) {
+      // Whole keys: batched Gets instead of a scan.
+      context.addTaskCompletionListener[Unit] { _ => htable.close(); HBaseConnections.release(cluster) }
+      partition.ranges.grouped(scannerCaching).flatMap { batch =>
+        numGets += batch.size
+        htable.get(batch.map(r => HBaseScanRDD.getFor(table, required, r.start)).asJava).iterator.filterNot(_.isEmpty)
+      }.map(decode)
+    } else {
+      val scanner = htable.getScanner(HBaseScanRDD.scanFor(table, required, partition.ranges, scannerCaching))
+      context.addTaskCompletionListener[Unit] { _ =>
+        scanner.close(); htable.close(); HBaseConnections.release(cluster)
+      }
+      scanner.iterator().asScala.map(decode)
     }
-    scanner.iterator().asScala.map(decode)
   }
 }
 
 object HBaseScanRDD {
+  /** A range holding one row key only: [k, k + 0x00). */
+  def isSingleRow(r: RowRange): Boolean =
+    r.stop.length == r.start.length + 1 && r.stop.last == 0 &&
+      java.util.Arrays.equals(r.start, 0, r.start.length, r.stop, 0, r.start.length)
+
+  def getFor(table: HBaseTableDef, required: Seq[HBaseColumn], row: Array[Byte]): Get = {
+    val get = new Get(row)
+    table.families.foreach(f => get.addFamily(Utf8.bytes(f)))
+    if (required.forall(_.isKey)) get.setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+    get
+  }
+
   /**
    * A row exists when it has a cell in one of the table's families, so the scan always reads
    * those families; when no value column is needed only the first cell's key is fetched.
