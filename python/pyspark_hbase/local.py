@@ -59,6 +59,34 @@ _PORT_NAMES = ("zookeeper", "master", "regionserver")
 PROBE_CLASS = "org.apache.spark.sql.hbase.local.LocalHBaseProbe"
 
 
+def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
+    """Is `pid` alive with `arg` on its command line (so not a zombie, not a recycled pid)?
+
+    With `whole` false, `arg` may also be part of one argument.
+    """
+    if not pid:
+        return False
+    try:
+        # Reap it if it is our own dead child, else it lingers as a zombie.
+        os.waitpid(pid, os.WNOHANG)
+    except (ChildProcessError, OSError):
+        pass
+    if Path("/proc/self/cmdline").exists():
+        try:
+            args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            return False
+        wanted = arg.encode()
+        return wanted in args if whole else any(wanted in a for a in args)
+    try:  # No /proc (macOS): trust the pid file.
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
 class LocalHBaseError(RuntimeError):
     """The embedded HBase could not be started, stopped or reached."""
 
@@ -219,25 +247,7 @@ class LocalHBase:
 
     def _alive(self, pid: int) -> bool:
         """Is `pid` our HBase JVM (not a zombie, not a recycled pid)?"""
-        try:
-            # Reap it if it is our own dead child, else it lingers as a zombie.
-            os.waitpid(pid, os.WNOHANG)
-        except (ChildProcessError, OSError):
-            pass
-        cmdline = Path(f"/proc/{pid}/cmdline")
-        if Path("/proc/self/cmdline").exists():
-            try:
-                args = cmdline.read_bytes().split(b"\0")
-            except OSError:
-                return False
-            return f"{_DIR_MARKER}{self.data_dir}".encode() in args
-        try:  # No /proc (macOS): trust the pid file.
-            os.kill(pid, 0)
-            return True
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
+        return process_has_arg(pid, f"{_DIR_MARKER}{self.data_dir}")
 
     @property
     def pid(self) -> Optional[int]:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Optional, Union
 
-from .local import HOST, LocalHBase, _accepts, _pick_free_ports, _tail
+from .local import HOST, LocalHBase, _accepts, _pick_free_ports, _tail, process_has_arg
 from .session import submit_args
 from .spark_cli import spark_home
 
@@ -27,8 +27,9 @@ class ThriftServerError(RuntimeError):
 
 class ThriftServer:
     def __init__(self, data_dir: Union[str, Path, None] = None):
-        self.hbase_data_dir = LocalHBase(data_dir).data_dir if data_dir is not None else None
-        self.dir = LocalHBase(data_dir).data_dir / "thriftserver"
+        local_dir = LocalHBase(data_dir).data_dir
+        self.hbase_data_dir = local_dir if data_dir is not None else None
+        self.dir = local_dir / "thriftserver"
         self.state_file = self.dir / "thriftserver.json"
         self.log_file = self.dir / "thriftserver.log"
 
@@ -39,17 +40,8 @@ class ThriftServer:
             return {}
 
     def _alive(self, pid: Optional[int]) -> bool:
-        if not pid:
-            return False
-        try:
-            os.waitpid(pid, os.WNOHANG)  # reap our own dead child
-        except (ChildProcessError, OSError):
-            pass
-        try:
-            args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            return False
-        return any(a.endswith(f"{_MARKER}{self.dir}".encode()) or f"{_MARKER}{self.dir}".encode() in a for a in args)
+        # The marker is one word of the driver options, which spark-submit passes as one argument.
+        return process_has_arg(pid, f"{_MARKER}{self.dir}", whole=False)
 
     @property
     def port(self) -> Optional[int]:

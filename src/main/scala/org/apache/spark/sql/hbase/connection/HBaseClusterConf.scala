@@ -48,14 +48,17 @@ object HBaseClusterConf {
     HBaseClusterConf(fromSite ++ fromSpark ++ connectionSettings)
   }
 
+  // Every table lookup asks for the cluster settings: parse each hbase-site.xml once per version.
+  private val parsedSites = scala.collection.concurrent.TrieMap.empty[(String, Long), Map[String, String]]
+
   /** Only the properties hbase-site.xml sets itself, not Hadoop's defaults. */
   private def siteSettings(dir: String): Map[String, String] = {
     val site = new File(dir, "hbase-site.xml")
     if (!site.isFile) Map.empty
-    else {
+    else parsedSites.getOrElseUpdate((site.getAbsolutePath, site.lastModified()), {
       val conf = new Configuration(false)
       conf.addResource(new Path(site.getAbsolutePath))
       conf.iterator().asScala.map(e => e.getKey -> e.getValue).toMap
-    }
+    })
   }
 }

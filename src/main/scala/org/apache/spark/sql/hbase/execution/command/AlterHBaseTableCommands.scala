@@ -1,15 +1,10 @@
 package org.apache.spark.sql.hbase.execution.command
 
-import scala.jdk.CollectionConverters._
-
-import org.apache.hadoop.hbase.TableName
-
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseColumn, HBaseTableDef, SessionCatalogs}
-import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 
 /** Changes a table definition atomically: it fails, changing nothing, if another session got there first. */
@@ -28,16 +23,10 @@ case class AddHBaseColumnCommand(table: String, column: HBaseColumn) extends Lea
     val catalog = SessionCatalogs.of(session)
     val current = catalog.get(table).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$table' does not exist"))
     val updated = current.withColumn(column)
-    val family = column.cell.get.family
-    val families = HBaseConnections.withConnection(catalog.cluster) { connection =>
+    HBaseConnections.withConnection(catalog.cluster) { connection =>
       val admin = connection.getAdmin
-      try admin.getDescriptor(TableName.valueOf(current.hbaseTable.namespace, current.hbaseTable.name))
-        .getColumnFamilyNames.asScala.map(Utf8.string).toSet
+      try MappedFamilies.requirePresent(admin, current.hbaseTable, Seq(column.cell.get.family), statement)
       finally admin.close()
-    }
-    if (!families.contains(family)) {
-      throw new HBaseSqlException(
-        s"$statement: HBase table '${current.hbaseTable}' has no column family '$family' (it has ${families.toSeq.sorted.mkString(", ")})")
     }
     AlterDefinition(catalog, current, updated, statement)
     Seq.empty

@@ -1,7 +1,5 @@
 package org.apache.spark.sql.hbase.execution.command
 
-import scala.jdk.CollectionConverters._
-
 import org.apache.hadoop.hbase.{TableExistsException, TableName}
 import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, TableDescriptorBuilder}
 
@@ -10,7 +8,6 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
-import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 
 /**
@@ -61,12 +58,7 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
       if (splitKeys.nonEmpty) {
         logWarning(s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; SPLIT ON is ignored")
       }
-      val present = admin.getDescriptor(name).getColumnFamilyNames.asScala.map(Utf8.string).toSet
-      definition.families.filterNot(present.contains).headOption.foreach { f =>
-        throw new HBaseSqlException(
-          s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' has no column family '$f' " +
-            s"(it has ${present.toSeq.sorted.mkString(", ")})")
-      }
+      MappedFamilies.requirePresent(admin, definition.hbaseTable, definition.families, s"CREATE TABLE ${definition.name}")
     }
   }
 }

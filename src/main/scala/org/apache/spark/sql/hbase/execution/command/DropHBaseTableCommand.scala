@@ -9,8 +9,7 @@ import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 case class DropHBaseTableCommand(name: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
-    val catalog = SessionCatalogs.of(session)
-    if (catalog.get(name).isDefined && catalog.drop(name)) Seq.empty
+    if (SessionCatalogs.of(session).drop(name)) Seq.empty
     else SparkFallback.run(session, sparkPlan)
   }
 }

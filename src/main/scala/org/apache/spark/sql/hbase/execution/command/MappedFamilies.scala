@@ -1,0 +1,22 @@
+package org.apache.spark.sql.hbase.execution.command
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.Admin
+
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.codec.Utf8
+
+/** A mapping may only name column families that the HBase table has. */
+private[command] object MappedFamilies {
+  def requirePresent(admin: Admin, table: HBaseTableName, families: Seq[String], statement: String): Unit = {
+    val present = admin.getDescriptor(TableName.valueOf(table.namespace, table.name))
+      .getColumnFamilyNames.asScala.map(Utf8.string).toSet
+    families.filterNot(present.contains).headOption.foreach { f =>
+      throw new HBaseSqlException(
+        s"$statement: HBase table '$table' has no column family '$f' (it has ${present.toSeq.sorted.mkString(", ")})")
+    }
+  }
+}
