@@ -10,14 +10,20 @@ import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
  * return exactly what Spark returns over the same rows held in memory.
  */
 class PlannerDifferentialSpec extends HBaseSuite {
+  private val rowCount = 20000
+
+  /** Key (a INT, b STRING, c BIGINT) with negative numbers, pre-split into 9 regions; NULLs in every value column. */
   private lazy val table = {
     val t = uniqueName("diff")
-    sql(s"""CREATE TABLE $t (a INT, b STRING, c BIGINT, v INT, PRIMARY KEY (a, b, c))
-           |MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((-50), (0), (0, 'b'), (50))""".stripMargin)
+    sql(s"""CREATE TABLE $t (a INT, b STRING, c BIGINT, v INT, w STRING, d DOUBLE, PRIMARY KEY (a, b, c))
+           |MAPPED BY ($t, COLS=[v=f.v, w=f.w, d=g.d])
+           |SPLIT ON ((-300), (-150), (-60), (0), (0, 'b'), (40), (120), (250))""".stripMargin)
     val random = new Random(7)
-    val rows = (0 until 600).map { _ =>
-      Row(random.nextInt(200) - 100, strings(random.nextInt(strings.size)), (random.nextInt(11) - 5).toLong,
-        if (random.nextInt(5) == 0) null else Integer.valueOf(random.nextInt(20)))
+    val rows = (0 until rowCount).map { _ =>
+      def maybeNull[T](value: => T): T = if (random.nextInt(5) == 0) null.asInstanceOf[T] else value
+      Row(random.nextInt(800) - 400, strings(random.nextInt(strings.size)), (random.nextInt(21) - 10).toLong,
+        maybeNull(Integer.valueOf(random.nextInt(20))), maybeNull(strings(random.nextInt(strings.size))),
+        maybeNull(java.lang.Double.valueOf(random.nextInt(100) / 4.0 - 10)))
     }
     val schema = spark.table(t).schema
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
@@ -28,24 +34,29 @@ class PlannerDifferentialSpec extends HBaseSuite {
     t
   }
 
-  private val strings = Seq("", "a", "ab", "b", "ba", "é")
+  private val strings = Seq("", "a", "ab", "abc", "b", "ba", "bz", "é", "zz")
 
   private implicit class Let[A](a: A) { def let[B](f: A => B): B = f(a) }
 
   private def randomPredicate(random: Random, depth: Int): String = {
-    def int = (random.nextInt(240) - 120).toString
+    def int = (random.nextInt(900) - 450).toString
     def str = s"'${strings(random.nextInt(strings.size))}'"
-    def long = (random.nextInt(14) - 7).toString
-    def atom: String = random.nextInt(9) match {
-      case 0 => s"a ${Seq("=", "<", "<=", ">", ">=", "<>", "<=>")(random.nextInt(7))} $int"
-      case 1 => s"b ${Seq("=", "<", "<=", ">", ">=", "<>")(random.nextInt(6))} $str"
-      case 2 => s"c ${Seq("=", "<", ">=", "<>")(random.nextInt(4))} $long"
-      case 3 => s"a IN (${Seq.fill(1 + random.nextInt(4))(int).mkString(", ")})"
+    def long = (random.nextInt(25) - 12).toString
+    def pick[T](options: T*): T = options(random.nextInt(options.size))
+    def atom: String = random.nextInt(12) match {
+      case 0 => s"a ${pick("=", "<", "<=", ">", ">=", "<>", "<=>")} $int"
+      case 1 => s"b ${pick("=", "<", "<=", ">", ">=", "<>")} $str"
+      case 2 => s"c ${pick("=", "<", ">=", "<>", "<=>")} $long"
+      case 3 => s"a IN (${Seq.fill(1 + random.nextInt(6))(int).mkString(", ")})"
       case 4 => s"b IN (${Seq.fill(1 + random.nextInt(3))(str).mkString(", ")})"
       case 5 => s"a BETWEEN $int AND $int"
-      case 6 => s"v ${Seq("=", "<", ">")(random.nextInt(3))} ${random.nextInt(20)}"
-      case 7 => Seq("v IS NULL", "v IS NOT NULL", "c IN (0, 1, NULL)", s"$int < a", "b LIKE 'a%'", "b LIKE 'é%'")(random.nextInt(6))
-      case _ => s"a = $int AND b = $str"
+      case 6 => s"c IN (${Seq.fill(1 + random.nextInt(3))(long).mkString(", ")})"
+      case 7 => s"v ${pick("=", "<", ">", "<=>")} ${random.nextInt(20)}"
+      case 8 => pick(s"w = $str", s"w IN ($str, $str)", s"d > ${random.nextInt(20) - 10}", s"d <= a", "w < b")
+      case 9 => pick("v IS NULL", "w IS NOT NULL", "c IN (0, 1, NULL)", s"$int < a", "b LIKE 'a%'", "b LIKE 'é%'",
+        s"CAST(a AS BIGINT) >= $int", s"CAST(a AS DOUBLE) < $int.5", s"a + 1 = $int", "a = c")
+      case 10 => s"a = $int AND b = $str"
+      case _ => s"(a = $int OR a BETWEEN $int AND $int) AND c ${pick("<", ">", "=")} $long"
     }
     if (depth == 0) atom
     else random.nextInt(4) match {
@@ -60,37 +71,56 @@ class PlannerDifferentialSpec extends HBaseSuite {
   private def scanOf(df: DataFrame): Option[HBaseSQLTableScan] =
     df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }
 
-  describe("random WHERE clauses over the composite key (a INT, b STRING, c BIGINT)") {
+  /** Key order, in which the scan returns rows. */
+  private val keyOrder: Ordering[Row] = Ordering.by[Row, (Int, String, Long)](r => (r.getInt(0), r.getString(1), r.getLong(2)))(
+    Ordering.Tuple3(Ordering.Int, Ordering.by[String, Array[Byte]](_.getBytes("UTF-8"))(
+      (x: Array[Byte], y: Array[Byte]) => java.util.Arrays.compareUnsigned(x, y)), Ordering.Long))
+
+  private def withPushdown[T](on: Boolean)(body: => T): T = {
+    spark.conf.set(HBaseSQLConf.Pushdown.key, on.toString)
+    try body finally spark.conf.unset(HBaseSQLConf.Pushdown.key)
+  }
+
+  describe("1,000 random WHERE clauses over the key (a INT, b STRING, c BIGINT) and NULL-holding values") {
     it("return exactly the rows Spark finds in memory, with pushdown on and off") {
       val random = new Random(11)
       val t = table
-      var pruned = 0
-      (1 to 120).foreach { i =>
+      val stored = sql(s"SELECT count(*) FROM ${t}_truth").head().getLong(0)
+      withClue("random keys repeat a little, so the table holds somewhat fewer rows than were written: ")(
+        stored should be > (rowCount * 0.9).toLong)
+      var pruned, readFewer = 0
+      (1 to 1000).foreach { i =>
         val predicate = randomPredicate(random, 1 + random.nextInt(3))
-        val truth = sql(s"SELECT * FROM ${t}_truth WHERE $predicate ORDER BY a, b, c").collect().toSeq
-        val df = sql(s"SELECT * FROM $t WHERE $predicate")
-        withClue(s"#$i WHERE $predicate\n${df.queryExecution.executedPlan}\n") {
-          df.collect().toSeq shouldBe truth
+        // Sorted here rather than by ORDER BY, which would cost every query a shuffle.
+        val truth = sql(s"SELECT * FROM ${t}_truth WHERE $predicate").collect().toSeq.sorted(keyOrder)
+        Seq(true, false).foreach { pushdown =>
+          withPushdown(pushdown) {
+            val df = sql(s"SELECT * FROM $t WHERE $predicate")
+            withClue(s"#$i pushdown $pushdown WHERE $predicate\n${df.queryExecution.executedPlan}\n") {
+              df.collect().toSeq shouldBe truth
+              scanOf(df).foreach { scan =>
+                val read = scan.metrics("rowsRead").value
+                if (pushdown) {
+                  if (scan.metrics("regionsScanned").value < scan.metrics("regionsTotal").value) pruned += 1
+                  if (read < stored) readFewer += 1
+                } else read shouldBe stored
+              }
+            }
+          }
         }
-        if (scanOf(df).exists(_.metrics("numRegionsPruned").value > 0)) pruned += 1
       }
-      withClue("some of the random predicates should prune regions: ")(pruned should be > 10)
-      spark.conf.set(HBaseSQLConf.Pushdown.key, "false")
-      try {
-        val predicate = "a = 5 AND b = 'ab'"
-        sql(s"SELECT * FROM $t WHERE $predicate").collect().toSeq shouldBe
-          sql(s"SELECT * FROM ${t}_truth WHERE $predicate ORDER BY a, b, c").collect().toSeq
-      } finally spark.conf.unset(HBaseSQLConf.Pushdown.key)
+      withClue("the random predicates should often prune regions: ")(pruned should be > 200)
+      withClue("and read fewer rows than the table holds: ")(readFewer should be > 300)
     }
   }
 
   describe("whole keys") {
     it("are read with batched Gets, and keys that are not stored are simply absent") {
-      val predicate = "a IN (-100, 0, 7, 99) AND b IN ('', 'a', 'é') AND c IN (-5, 0, 5)"
+      val predicate = "a IN (-400, 0, 7, 399) AND b IN ('', 'a', 'é') AND c IN (-5, 0, 5)"
       val truth = sql(s"SELECT * FROM ${table}_truth WHERE $predicate ORDER BY a, b, c").collect().toSeq
       val df = sql(s"SELECT * FROM $table WHERE $predicate")
       df.collect().toSeq shouldBe truth
-      scanOf(df).get.metrics("numGets").value shouldBe 4 * 3 * 3
+      scanOf(df).get.metrics("gets").value shouldBe 4 * 3 * 3
       val counted = sql(s"SELECT count(*) FROM $table WHERE $predicate")
       counted.head().getLong(0) shouldBe truth.size
     }
@@ -125,10 +155,10 @@ class PlannerDifferentialSpec extends HBaseSuite {
       val df = sql(s"SELECT * FROM $table WHERE a = 10 AND b IN ('a', 'b')")
       df.collect()
       val scan = scanOf(df).get
-      scan.metrics("numRegions").value shouldBe 1
-      scan.metrics("numRegionsPruned").value shouldBe 4
+      scan.metrics("regionsScanned").value shouldBe 1
+      scan.metrics("regionsTotal").value shouldBe 9
       val explained = df.queryExecution.explainString(org.apache.spark.sql.execution.SimpleMode)
-      explained should include("2 key ranges (=10, =a), (=10, =b)")
+      explained should include("regions 1 of 9, 2 key ranges (=10, =a), (=10, =b)")
       sql(s"SELECT count(*) FROM $table WHERE a >= 50").queryExecution.executedPlan.toString should include("1 key ranges")
     }
   }

@@ -25,6 +25,10 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
 
   override def preservesOrder: Boolean = true
 
+  override def prunableKeyColumns: Int = keyTypes.size
+
+  override def canRange(dim: Int): Boolean = true
+
   override def encode(values: Seq[Any]): Array[Byte] = {
     require(values.length == keyTypes.length, s"expected ${keyTypes.length} key values, got ${values.length}")
     encodePrefix(values)

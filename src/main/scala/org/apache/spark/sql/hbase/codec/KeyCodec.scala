@@ -24,6 +24,12 @@ trait KeyCodec extends Serializable {
    * a range predicate into a scan range; equality on a key prefix is always safe.
    */
   def preservesOrder: Boolean
+
+  /** How many leading key columns a planner may prune by value (points at least). */
+  def prunableKeyColumns: Int
+
+  /** Whether key column `dim` (0-based, below [[prunableKeyColumns]]) may be pruned by a range, not only by points. */
+  def canRange(dim: Int): Boolean
 }
 
 object KeyCodec {

@@ -19,6 +19,11 @@ final class StringKeyCodec(val keyTypes: Seq[DataType], val delimiter: String) e
     case _ => false
   }
 
+  /** Text compares by value as its bytes do only for strings; a delimiter after it breaks ranges. */
+  override def prunableKeyColumns: Int = keyTypes.takeWhile(t => t == StringType || t == BinaryType).size
+
+  override def canRange(dim: Int): Boolean = dim == keyTypes.size - 1
+
   override def encode(values: Seq[Any]): Array[Byte] = {
     require(values.length == keyTypes.length, s"expected ${keyTypes.length} key values, got ${values.length}")
     encodeParts(values, trailingDelimiter = false)

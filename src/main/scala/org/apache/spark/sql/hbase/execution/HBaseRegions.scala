@@ -7,12 +7,7 @@ import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-
-/** One region of a table: rows in [startKey, endKey); an empty key means the table's edge. */
-final case class RegionInfo(startKey: Array[Byte], endKey: Array[Byte], host: Option[String]) {
-  override def toString: String =
-    s"[${Bytes.toStringBinary(startKey)}, ${Bytes.toStringBinary(endKey)})@${host.getOrElse("?")}"
-}
+import org.apache.spark.sql.hbase.planning.RegionInfo
 
 object HBaseRegions {
   private final case class Cached(regions: Seq[RegionInfo], fetchedAtMs: Long)

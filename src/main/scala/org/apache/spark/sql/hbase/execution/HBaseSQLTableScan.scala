@@ -1,56 +1,69 @@
 package org.apache.spark.sql.hbase.execution
 
-import org.apache.hadoop.hbase.util.Bytes
-
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, UnsafeProjection}
-import org.apache.spark.sql.execution.LeafExecNode
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, UnsafeProjection}
+import org.apache.spark.sql.execution.{LeafExecNode, SQLExecution}
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.codec.KeyCodec
-import org.apache.spark.sql.hbase.planning.{HBaseRelation, KeyRanges, ScanRanges}
+import org.apache.spark.sql.hbase.planning.{HBaseRelation, KeyRanges, ScanPlan}
 
 /**
  * Scans an HBase table with one Spark partition per region that the key ranges touch, in region
- * order; each partition reads only its region's part of the ranges.
+ * order. Each partition reads only its region's part of the ranges and returns the rows that
+ * pass what is left of `condition` in that region.
  */
-case class HBaseSQLTableScan(output: Seq[Attribute], relation: HBaseRelation) extends LeafExecNode {
+case class HBaseSQLTableScan(output: Seq[Attribute], relation: HBaseRelation, condition: Option[Expression])
+  extends LeafExecNode {
 
   override lazy val metrics: Map[String, SQLMetric] = Map(
-    "numOutputRows" -> SQLMetrics.createMetric(sparkContext, "number of output rows"),
-    "numRegions" -> SQLMetrics.createMetric(sparkContext, "number of regions scanned"),
-    "numRegionsPruned" -> SQLMetrics.createMetric(sparkContext, "number of regions pruned"),
-    "numGets" -> SQLMetrics.createMetric(sparkContext, "number of rows read with Gets"))
+    "regionsTotal" -> SQLMetrics.createMetric(sparkContext, "regions in the table"),
+    "regionsScanned" -> SQLMetrics.createMetric(sparkContext, "regions read"),
+    "keyRanges" -> SQLMetrics.createMetric(sparkContext, "row key ranges read"),
+    "rowsRead" -> SQLMetrics.createMetric(sparkContext, "rows read from HBase"),
+    "gets" -> SQLMetrics.createMetric(sparkContext, "Gets"))
 
-  @transient lazy val scanRanges: ScanRanges = ScanRanges(relation.keyRanges, KeyCodec.forTable(relation.table))
+  /** Looked up once per plan: EXPLAIN and execution show and read the same regions. */
+  @transient lazy val scanPlan: ScanPlan = {
+    val regions = HBaseRegions.cached(relation.cluster, relation.table.hbaseTable, conf.getConf(HBaseSQLConf.PartitionExpiration))
+    val keys = if (conf.getConf(HBaseSQLConf.Pushdown)) relation.prunableKeys else Nil
+    ScanPlan(regions, relation.keyRanges, keys, KeyCodec.forTable(relation.table), condition)
+  }
 
   override protected def doExecute(): RDD[InternalRow] = {
-    val regions = HBaseRegions.cached(relation.cluster, relation.table.hbaseTable, conf.getConf(HBaseSQLConf.PartitionExpiration))
-    val partitions = regions.map(r => (r, scanRanges.clip(r.startKey, r.endKey))).filter(_._2.nonEmpty)
-    longMetric("numRegions") += partitions.size
-    longMetric("numRegionsPruned") += regions.size - partitions.size
-    val caching = conf.getConf(HBaseSQLConf.ScannerFetchSize)
-    val rows = new HBaseScanRDD(sparkContext, relation.table, relation.cluster, output.map(relation.columnOf), partitions,
-      caching, longMetric("numGets"))
-    val numOutputRows = longMetric("numOutputRows")
+    val plan = scanPlan
+    longMetric("regionsTotal").set(plan.regionsTotal)
+    longMetric("regionsScanned").set(plan.regions.size)
+    longMetric("keyRanges").set(plan.keyRanges)
+    val driverMetrics = Seq("regionsTotal", "regionsScanned", "keyRanges").map(longMetric)
+    SQLMetrics.postDriverMetricUpdates(sparkContext, sparkContext.getLocalProperty(SQLExecution.EXECUTION_ID_KEY), driverMetrics)
+
+    val limits = ScanLimits(conf.getConf(HBaseSQLConf.ScannerFetchSize), relation.limit)
+    val rows = new HBaseScanRDD(sparkContext, relation.table, relation.cluster, output, output.map(relation.columnOf),
+      plan.regions, limits, longMetric("rowsRead"), longMetric("gets"))
     val schema = this.schema
     rows.mapPartitionsWithIndexInternal { (index, iter) =>
       val toUnsafe = UnsafeProjection.create(schema)
       toUnsafe.initialize(index)
-      iter.map { row => numOutputRows += 1; toUnsafe(row) }
+      iter.map(toUnsafe)
     }
   }
 
   override def simpleString(maxFields: Int): String = {
+    val plan = scanPlan
     val ranges = relation.keyRanges match {
       case KeyRanges.FullScan => "full scan"
-      case KeyRanges.Ranges(rs) =>
-        val shown = scanRanges.ranges.take(3).map(r => s"[${Bytes.toStringBinary(r.start)}, ${Bytes.toStringBinary(r.stop)})")
-        s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}; " +
-          s"rows ${shown.mkString(", ")}${if (scanRanges.ranges.size > 3) ", ..." else ""}"
+      case KeyRanges.Ranges(rs) => s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
+    }
+    val residuals = plan.regions.map(_.residual.fold("none")(_.sql)).distinct
+    val residual = residuals match {
+      case Seq(one) => one
+      case many => s"per region: ${many.take(3).mkString("; ")}${if (many.size > 3) "; ..." else ""}"
     }
     s"HBaseSQLTableScan ${relation.table.name} [${relation.table.hbaseTable}] " +
-      s"columns [${output.map(_.name).mkString(", ")}] $ranges"
+      s"regions ${plan.regions.size} of ${plan.regionsTotal}, $ranges, " +
+      s"${plan.gets} Gets and ${plan.scans} scans, residual $residual, " +
+      s"columns [${output.map(_.name).mkString(", ")}]" + relation.limit.fold("")(n => s", limit $n")
   }
 }

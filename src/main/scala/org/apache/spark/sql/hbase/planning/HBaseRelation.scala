@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference,
 import org.apache.spark.sql.catalyst.plans.logical.{LeafNode, LogicalPlan, Statistics}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 
 /** A SQL table mapped onto HBase, as it appears in a logical plan. */
@@ -13,11 +14,15 @@ case class HBaseRelation(
     cluster: HBaseClusterConf,
     output: Seq[AttributeReference],
     keyRanges: KeyRanges = KeyRanges.FullScan,
-    rangesFor: Option[Expression] = None)
+    rangesFor: Option[Expression] = None,
+    limit: Option[Int] = None)
   extends LeafNode with MultiInstanceRelation {
 
   /** The key attributes in row key order. */
   def keyAttributes: Seq[AttributeReference] = table.keys.map(k => output(table.columns.indexOf(k)))
+
+  /** The leading key attributes the codec lets the planner prune by. */
+  def prunableKeys: Seq[AttributeReference] = keyAttributes.take(KeyCodec.forTable(table).prunableKeyColumns)
 
   override def newInstance(): LogicalPlan = copy(output = output.map(_.newInstance()))
 
@@ -30,7 +35,7 @@ case class HBaseRelation(
       (keyRanges match {
         case KeyRanges.FullScan => ""
         case KeyRanges.Ranges(rs) => s" ranges ${rs.size}: ${rs.take(5).mkString(", ")}${if (rs.size > 5) ", ..." else ""}"
-      })
+      }) + limit.fold("")(n => s" limit $n")
 }
 
 object HBaseRelation {

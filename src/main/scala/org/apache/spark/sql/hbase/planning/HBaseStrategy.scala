@@ -1,20 +1,24 @@
 package org.apache.spark.sql.hbase.planning
 
-import org.apache.spark.sql.execution.SparkStrategy
-import org.apache.spark.sql.catalyst.expressions.{And, AttributeSet}
+import org.apache.spark.sql.catalyst.expressions.{And, AttributeSet, SubqueryExpression}
 import org.apache.spark.sql.catalyst.planning.PhysicalOperation
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.execution.{FilterExec, ProjectExec, SparkPlan}
+import org.apache.spark.sql.execution.{FilterExec, ProjectExec, SparkPlan, SparkStrategy}
 import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
 
-/** Plans a projection and filter over an HBase table as an `HBaseSQLTableScan`. */
+/**
+ * Plans a projection and filter over an HBase table as an `HBaseSQLTableScan` that evaluates the
+ * filter itself, region by region. Conjuncts with subqueries stay in a Filter above the scan,
+ * where Spark runs their subqueries first.
+ */
 object HBaseStrategy extends SparkStrategy {
   override def apply(plan: LogicalPlan): Seq[SparkPlan] = plan match {
     case PhysicalOperation(projects, filters, relation: HBaseRelation) =>
       val needed = AttributeSet(projects.flatMap(_.references) ++ filters.flatMap(_.references))
       val columns = relation.output.filter(needed.contains)
-      val scan = HBaseSQLTableScan(columns, relation)
-      val filtered = filters.reduceLeftOption(And).map(FilterExec(_, scan)).getOrElse(scan)
+      val (withSubqueries, plain) = filters.partition(SubqueryExpression.hasSubquery)
+      val scan = HBaseSQLTableScan(columns, relation, plain.reduceLeftOption(And))
+      val filtered = withSubqueries.reduceLeftOption(And).map(FilterExec(_, scan)).getOrElse(scan)
       val projected =
         if (projects.map(_.toAttribute) == filtered.output) filtered else ProjectExec(projects, filtered)
       projected :: Nil

@@ -41,7 +41,7 @@ object KeyRangePlanner {
    */
   def plan(keys: Seq[Attribute], usable: Int, canRange: Int => Boolean, condition: Expression,
       maxRanges: Int): KeyRanges = {
-    val ranges = planColumn(keys.take(usable), canRange, 0, Vector.empty, condition, maxRanges)
+    val ranges = planColumn(keys.take(usable), canRange, 0, Vector.empty, OrderPreservingCasts.unwrap(condition, keys), maxRanges)
     if (ranges == Seq(KeyRange(Vector.empty, None))) KeyRanges.FullScan else KeyRanges.Ranges(ranges)
   }
 
@@ -74,6 +74,36 @@ object KeyRangePlanner {
     if (rangesHere && !canRange(dim)) everything
     else if (merged.size > maxRanges) Seq(hull(prefix, merged))
     else merged
+  }
+
+  /**
+   * Whether `condition` is certainly TRUE on every row of `range`, so that a scan reading only
+   * that range need not check it. `keys` are the usable key columns, as given to [[plan]].
+   */
+  def holdsThroughout(condition: Expression, keys: Seq[Attribute], range: KeyRange): Boolean = {
+    val fixed = range.prefix.zip(keys).foldLeft(OrderPreservingCasts.unwrap(condition, keys)) {
+      case (e, (value, key)) => substitute(e, key, value)
+    }
+    if (range.prefix.size >= keys.size) {
+      return evaluate(fixed, keys.last, Piece(ColumnRange.All), orderingOf(keys.last.dataType)) == True
+    }
+    val key = keys(range.prefix.size)
+    val ordering = orderingOf(key.dataType)
+    val within = range.last.getOrElse(ColumnRange.All)
+    val points = criticalPoints(fixed, key).distinct.sorted(ordering)
+    val pieces = if (points.isEmpty) Seq(Piece(ColumnRange.All)) else finePieces(points)
+    pieces.filter(p => overlaps(p.range, within, ordering)).forall(p => evaluate(fixed, key, p, ordering) == True)
+  }
+
+  /** Whether two ranges may share a value; open intervals with nothing between them count as sharing. */
+  private def overlaps(a: ColumnRange, b: ColumnRange, ordering: Ordering[Any]): Boolean = {
+    def mayBeBelow(lower: Option[Bound], upper: Option[Bound]): Boolean = (lower, upper) match {
+      case (Some(lo), Some(hi)) =>
+        val c = ordering.compare(lo.value, hi.value)
+        c < 0 || (c == 0 && lo.inclusive && hi.inclusive)
+      case _ => true
+    }
+    mayBeBelow(a.lower, b.upper) && mayBeBelow(b.lower, a.upper)
   }
 
   private def finePieces(points: Seq[Any]): Seq[Piece] = {

@@ -8,6 +8,11 @@ import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec}
 final case class RowRange(start: Array[Byte], stop: Array[Byte]) {
   def isEmpty: Boolean = stop.nonEmpty && Bytes.compareTo(start, stop) >= 0
 
+  /** Holds one row key only: [k, k + 0x00). */
+  def isSingleRow: Boolean =
+    stop.length == start.length + 1 && stop.last == 0 &&
+      java.util.Arrays.equals(start, 0, start.length, stop, 0, start.length)
+
   override def toString: String = s"[${Bytes.toStringBinary(start)}, ${Bytes.toStringBinary(stop)})"
 }
 
@@ -34,10 +39,11 @@ object ScanRanges {
 
   def apply(keyRanges: KeyRanges, codec: KeyCodec): ScanRanges = keyRanges match {
     case KeyRanges.FullScan => Everything
-    case KeyRanges.Ranges(ranges) => merge(ranges.map(toRowRange(_, codec)).filterNot(_.isEmpty))
+    case KeyRanges.Ranges(ranges) => merge(ranges.map(rowRangeOf(_, codec)).filterNot(_.isEmpty))
   }
 
-  private def toRowRange(range: KeyRange, codec: KeyCodec): RowRange = {
+  /** The rows of one critical key range. */
+  def rowRangeOf(range: KeyRange, codec: KeyCodec): RowRange = {
     val keyColumns = codec.keyTypes.size
     val base = codec.encodePrefix(range.prefix)
     range.last match {

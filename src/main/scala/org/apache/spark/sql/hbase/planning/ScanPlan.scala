@@ -1,0 +1,59 @@
+package org.apache.spark.sql.hbase.planning
+
+import scala.collection.mutable
+
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression, PredicateHelper}
+import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec}
+
+/**
+ * What the partition of one region reads: its part of the row ranges, and the part of the WHERE
+ * clause that the ranges do not already guarantee there.
+ */
+final case class RegionScan(region: RegionInfo, ranges: Seq[RowRange], residual: Option[Expression]) {
+  /** Every range is one whole key, so the region is read with Gets rather than a scan. */
+  def byGets: Boolean = ranges.forall(_.isSingleRow)
+}
+
+/** The regions a query reads, out of how many the table has. */
+final case class ScanPlan(regionsTotal: Int, regions: Seq[RegionScan]) {
+  def keyRanges: Int = regions.map(_.ranges.size).sum
+  def gets: Int = regions.filter(_.byGets).map(_.ranges.size).sum
+  def scans: Int = regions.count(!_.byGets)
+}
+
+object ScanPlan extends PredicateHelper {
+
+  /**
+   * Keeps the regions that the key ranges touch, clips the ranges to each, and specialises the
+   * condition per region: a conjunct that holds throughout every key range read in a region is
+   * dropped there.
+   *
+   * @param keys the key columns the ranges were planned over (the codec's prunable ones)
+   */
+  def apply(regions: Seq[RegionInfo], keyRanges: KeyRanges, keys: Seq[Attribute], codec: KeyCodec,
+      condition: Option[Expression]): ScanPlan = {
+    val conjuncts = condition.toSeq.flatMap(splitConjunctivePredicates).toIndexedSeq
+    val critical: IndexedSeq[(KeyRange, RowRange)] = keyRanges match {
+      case KeyRanges.FullScan => Vector((KeyRange(Vector.empty, None), RowRange(KeyBounds.Open, KeyBounds.Open)))
+      case KeyRanges.Ranges(ranges) => ranges.map(r => (r, ScanRanges.rowRangeOf(r, codec))).filterNot(_._2.isEmpty).toVector
+    }
+    val rows = ScanRanges(keyRanges, codec)
+    val holds = mutable.Map.empty[(Int, Int), Boolean]
+    def holdsIn(conjunct: Int, range: Int): Boolean = holds.getOrElseUpdate((conjunct, range),
+      keys.nonEmpty && KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys, critical(range)._1))
+
+    val scans = regions.flatMap { region =>
+      val ranges = rows.clip(region.startKey, region.endKey)
+      if (ranges.isEmpty) None
+      else {
+        val inside = critical.indices.filter(i => region.overlaps(critical(i)._2))
+        val residual = conjuncts.indices
+          .filterNot(c => inside.nonEmpty && inside.forall(holdsIn(c, _)))
+          .map(conjuncts)
+          .reduceOption(And)
+        Some(RegionScan(region, ranges, residual))
+      }
+    }
+    ScanPlan(regions.size, scans)
+  }
+}
