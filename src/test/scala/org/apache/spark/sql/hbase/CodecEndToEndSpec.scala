@@ -130,10 +130,4 @@ class CodecEndToEndSpec extends HBaseSuite {
       sql(s"SELECT * FROM $t").collect().toSeq shouldBe Seq(Row(1, null, "z"), Row(2, "p", "q"))
     }
   }
-
-  private def withTable[T](name: String)(body: org.apache.hadoop.hbase.client.Table => T): T =
-    org.apache.spark.sql.hbase.connection.HBaseConnections.withConnection(cluster) { c =>
-      val table = c.getTable(TableName.valueOf(name))
-      try body(table) finally table.close()
-    }
 }

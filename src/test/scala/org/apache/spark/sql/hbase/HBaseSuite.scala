@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase
 import java.util.concurrent.atomic.AtomicInteger
 
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, TableDescriptorBuilder}
+import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, Table, TableDescriptorBuilder}
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
@@ -27,6 +27,11 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
   protected def withAdmin[T](body: Admin => T): T = HBaseConnections.withConnection(cluster) { c =>
     val admin = c.getAdmin
     try body(admin) finally admin.close()
+  }
+
+  protected def withTable[T](name: String)(body: Table => T): T = HBaseConnections.withConnection(cluster) { c =>
+    val table = c.getTable(TableName.valueOf(name))
+    try body(table) finally table.close()
   }
 
   protected def createHBaseTable(name: String, families: Seq[String], splits: Seq[Array[Byte]] = Nil): Unit =

@@ -5,7 +5,7 @@ import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, In, Literal, StartsWith}
-import org.apache.spark.sql.types.{IntegerType, StringType}
+import org.apache.spark.sql.types.{DoubleType, IntegerType, LongType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
 /** Partial evaluation of predicates over the key (a INT, b STRING), without HBase or Spark. */
@@ -43,6 +43,46 @@ class KeyRangePlannerSpec extends AnyFunSpec with Matchers {
       plan(ka > 5 && ka < 3) shouldBe ranges()
       plan(ka === 1 && ka === 2) shouldBe ranges()
       plan(ka.isNull) shouldBe ranges()
+    }
+  }
+
+  describe("the range algebra on one key column") {
+    it("intersects ranges under AND, keeping the tighter bound of each side") {
+      plan(ka > 1 && ka >= 3 && ka < 9 && ka <= 7) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(incl(3), incl(7)))))
+      plan((ka >= 0 && ka < 10) && (ka > 5 && ka < 20)) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(open(5), excl(10)))))
+    }
+
+    it("unites ranges under OR, joining overlapping and touching ones") {
+      plan((ka >= 0 && ka < 10) || (ka >= 5 && ka <= 20)) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(incl(0), incl(20)))))
+      plan(ka < 5 || ka === 5) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(None, incl(5)))))
+      plan(ka < 0 || ka > 10) shouldBe ranges(
+        KeyRange(Vector(), Some(ColumnRange(None, excl(0)))), KeyRange(Vector(), Some(ColumnRange(open(10), None))))
+    }
+
+    it("complements a range under NOT, into both unbounded ends") {
+      plan(!(ka >= 3 && ka <= 7)) shouldBe ranges(
+        KeyRange(Vector(), Some(ColumnRange(None, excl(3)))), KeyRange(Vector(), Some(ColumnRange(open(7), None))))
+      plan(!(ka < 3 || ka > 7)) shouldBe plan(ka >= 3 && ka <= 7)
+    }
+
+    it("is everything for a tautology and nothing for a contradiction") {
+      plan(ka < 5 || ka >= 5) shouldBe KeyRanges.FullScan
+      plan(ka < 5 && !(ka < 5)) shouldBe ranges()
+      plan(!(ka < 5 || ka >= 5)) shouldBe ranges()
+    }
+  }
+
+  describe("casts of a key column") {
+    it("are unwrapped when they keep order and the literal is a value of the key's type") {
+      plan(ka.cast(LongType) >= 5L) shouldBe plan(ka >= 5)
+      plan(In(ka.cast(LongType), Seq(Literal(1L), Literal(3L)))) shouldBe plan(In(ka, Seq(Literal(1), Literal(3))))
+      plan(ka.cast(DoubleType) === 2.0) shouldBe plan(ka === 2)
+    }
+
+    it("do not prune when the literal falls between key values or the cast loses order") {
+      plan(ka.cast(DoubleType) === 2.5) shouldBe KeyRanges.FullScan
+      plan(ka.cast(LongType) > Long.MaxValue) shouldBe KeyRanges.FullScan
+      plan(ka.cast(StringType) === "5") shouldBe KeyRanges.FullScan
     }
   }
 

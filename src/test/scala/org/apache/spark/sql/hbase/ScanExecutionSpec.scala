@@ -1,0 +1,111 @@
+package org.apache.spark.sql.hbase
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.client.Put
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan, ScanLimits, ScanMetrics}
+import org.apache.spark.sql.hbase.planning.RowRange
+import org.apache.spark.sql.types.IntegerType
+
+/** What a scan reads from HBase, and what it reports, against the real HBase. */
+class ScanExecutionSpec extends HBaseSuite {
+  private def scanOf(df: DataFrame): HBaseSQLTableScan =
+    df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }.get
+
+  /** Key k INT in [0, 3000), split into 3 regions at 1000 and 2000; v = k % 10, w = k * 2. */
+  private lazy val table = {
+    val t = uniqueName("scan")
+    sql(s"CREATE TABLE $t (k INT, v INT, w INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v, w=f.w]) SPLIT ON ((1000), (2000))")
+    sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id % 10 AS INT), CAST(id * 2 AS INT) FROM range(0, 3000)")
+    t
+  }
+
+  describe("the residual predicate") {
+    it("is left out where the key ranges already guarantee it, so HBase returns only matching rows") {
+      val df = sql(s"SELECT * FROM $table WHERE k >= 500 AND k < 1500")
+      df.count() shouldBe 1000
+      df.collect().length shouldBe 1000
+      val scan = scanOf(df)
+      scan.scanPlan.regions.map(_.residual) shouldBe Seq(None, None)
+      scan.metrics("rowsRead").value shouldBe 1000
+      scan.simpleString(10) should include("regions 2 of 3")
+      scan.simpleString(10) should include("residual none")
+    }
+
+    it("keeps only the conjuncts the key cannot decide, and the scan applies them") {
+      val df = sql(s"SELECT k FROM $table WHERE k BETWEEN 990 AND 1009 AND v = 3")
+      df.collect().map(_.getInt(0)).toSeq shouldBe Seq(993, 1003)
+      val scan = scanOf(df)
+      scan.scanPlan.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(2)(Some("((v IS NOT NULL) AND (v = 3))"))
+      scan.metrics("rowsRead").value shouldBe 20
+    }
+
+    it("differs between regions when one region's keys decide it and another's do not") {
+      val df = sql(s"SELECT k FROM $table WHERE k IN (5, 2500) AND (k < 1000 OR w = 0)")
+      df.collect().toSeq shouldBe Seq(Row(5))
+      scanOf(df).scanPlan.regions.map(_.residual.map(_.sql)) shouldBe Seq(None, Some("((k < 1000) OR (w = 0))"))
+      scanOf(df).simpleString(10) should include("residual per region: none; ((k < 1000) OR (w = 0))")
+    }
+  }
+
+  describe("LIMIT without a filter") {
+    it("stops each region's scan after that many rows") {
+      val df = sql(s"SELECT v FROM $table LIMIT 7")
+      df.collect().length shouldBe 7
+      val read = scanOf(df).metrics("rowsRead").value
+      withClue(s"rows read for LIMIT 7 over 3 regions: $read")(read should (be >= 7L and be <= 21L))
+      scanOf(df).simpleString(10) should include("limit 7")
+      val filtered = sql(s"SELECT k FROM $table WHERE v = 9 LIMIT 3")
+      filtered.collect().map(_.getInt(0)).foreach(k => k % 10 shouldBe 9)
+    }
+  }
+
+  describe("the columns read") {
+    it("are only the needed ones, yet a row with no cell in them still exists") {
+      val t = uniqueName("cells")
+      createHBaseTable(t, Seq("f", "g"))
+      sql(s"CREATE TABLE $t (k INT, v INT, w INT, d INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v, w=f.w, d=g.d])")
+      val codec = new BinaryKeyCodec(Seq(IntegerType))
+      withTable(t)(_.put(Seq(
+        new Put(codec.encode(Seq(1))).addColumn(Bytes.toBytes("f"), Bytes.toBytes("v"), Bytes.toBytes(10))
+          .addColumn(Bytes.toBytes("f"), Bytes.toBytes("w"), Bytes.toBytes(11)).addColumn(Bytes.toBytes("g"), Bytes.toBytes("d"), Bytes.toBytes(12)),
+        new Put(codec.encode(Seq(2))).addColumn(Bytes.toBytes("f"), Bytes.toBytes("other"), Bytes.toBytes("x")),
+        new Put(codec.encode(Seq(3))).addColumn(Bytes.toBytes("g"), Bytes.toBytes("d"), Bytes.toBytes(32))).asJava))
+      sql(s"SELECT k, w FROM $t").collect().toSeq shouldBe Seq(Row(1, 11), Row(2, null), Row(3, null))
+      sql(s"SELECT k, w FROM $t WHERE k = 3").collect().toSeq shouldBe Seq(Row(3, null))
+      sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 3
+
+      // What HBase sends back for row 1 (cells f:v, f:w, g:d) when only w is needed: its first
+      // cell f:v, proof that the row exists, and w; not g:d.
+      val definition = catalog.SessionCatalogs.of(spark).get(t).get
+      val scan = HBaseScanRDD.scanFor(definition, Seq(definition.columns(2)),
+        Seq(RowRange(Array.emptyByteArray, Array.emptyByteArray)), ScanLimits(100, None))
+      scan.getCaching shouldBe 100
+      withTable(t) { htable =>
+        val first = htable.getScanner(scan).next()
+        first.rawCells().map(c => Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength)).toSet shouldBe
+          Set("v", "w")
+      }
+    }
+  }
+
+  describe("scan metrics") {
+    it("are exactly regionsTotal, regionsScanned, keyRanges, rowsRead and gets, summed over a plan's scans with AQE on") {
+      spark.conf.get("spark.sql.adaptive.enabled") shouldBe "true"
+      val df = sql(s"SELECT v, count(*) FROM $table WHERE k IN (1, 2, 2999) OR k BETWEEN 1500 AND 1509 GROUP BY v")
+      df.collect().map(_.getLong(1)).sum shouldBe 13
+      ScanMetrics.of(df) shouldBe Map("regionsTotal" -> 3, "regionsScanned" -> 3, "keyRanges" -> 4, "rowsRead" -> 13, "gets" -> 3)
+      scanOf(sql(s"SELECT * FROM $table")).metrics.keySet shouldBe ScanMetrics.Names.toSet
+    }
+
+    it("name each partition's region server as its preferred location") {
+      val rdd = scanOf(sql(s"SELECT * FROM $table")).execute()
+      val scanRdd = (rdd +: rdd.dependencies.map(_.rdd)).collectFirst { case r: HBaseScanRDD => r }.get
+      scanRdd.partitions.map(p => scanRdd.preferredLocations(p)).foreach(_ should not be empty)
+    }
+  }
+}
