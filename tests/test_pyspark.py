@@ -100,3 +100,22 @@ def test_dataframe_reader_and_writer_use_format_hbase(spark, table_name):
     read = spark.read.format("hbase").option("table", table_name).load()
     assert read.count() == 50
     assert read.filter("id = 42").first().tag == "tag-42"
+
+
+def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
+    from pyspark_hbase import scan_metrics
+
+    assert spark.conf.get("spark.sql.adaptive.enabled") == "true"
+    spark.sql(f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) "
+              f"MAPPED BY ({table_name}, COLS=[v=f.v]) SPLIT ON ((100), (200))")
+    spark.sql(f"INSERT INTO {table_name} SELECT CAST(id AS INT), CAST(id % 3 AS INT) FROM range(0, 300)")
+
+    lookup = spark.sql(f"SELECT * FROM {table_name} WHERE k IN (7, 8, 250)")
+    assert scan_metrics(lookup) == {"regionsTotal": 0, "regionsScanned": 0, "keyRanges": 0, "rowsRead": 0, "gets": 0}
+    assert [r.k for r in lookup.collect()] == [7, 8, 250]
+    assert scan_metrics(lookup) == {"regionsTotal": 3, "regionsScanned": 2, "keyRanges": 3, "rowsRead": 3, "gets": 3}
+
+    # A shuffle puts the scan inside an adaptive query stage.
+    grouped = spark.sql(f"SELECT v, count(*) AS n FROM {table_name} WHERE k >= 150 AND k < 160 GROUP BY v")
+    assert sum(r.n for r in grouped.collect()) == 10
+    assert scan_metrics(grouped) == {"regionsTotal": 3, "regionsScanned": 1, "keyRanges": 1, "rowsRead": 10, "gets": 0}

@@ -2,6 +2,7 @@
 
 __version__ = "0.1.0"
 
+from .metrics import METRIC_NAMES, scan_metrics  # noqa: E402
 from .session import EXTENSION_CLASS, HBaseSessionError, enable_hbase  # noqa: E402
 
-__all__ = ["EXTENSION_CLASS", "HBaseSessionError", "enable_hbase", "__version__"]
+__all__ = ["EXTENSION_CLASS", "HBaseSessionError", "METRIC_NAMES", "enable_hbase", "scan_metrics", "__version__"]

@@ -52,6 +52,28 @@ class ScanExecutionSpec extends HBaseSuite {
     }
   }
 
+  describe("small reads") {
+    it("are collected on the driver without a Spark job: whole keys, or one region") {
+      def jobsRunBy(body: => Unit): Int = {
+        val jobs = new java.util.concurrent.atomic.AtomicInteger()
+        val listener = new org.apache.spark.scheduler.SparkListener {
+          override def onJobStart(e: org.apache.spark.scheduler.SparkListenerJobStart): Unit = jobs.incrementAndGet()
+        }
+        spark.sparkContext.listenerBus.waitUntilEmpty()
+        spark.sparkContext.addSparkListener(listener)
+        try { body; spark.sparkContext.listenerBus.waitUntilEmpty() } finally spark.sparkContext.removeSparkListener(listener)
+        jobs.get()
+      }
+      val points = sql(s"SELECT k, w FROM $table WHERE k IN (3, 1500, 2999)")
+      jobsRunBy(points.collect().toSeq shouldBe Seq(Row(3, 6), Row(1500, 3000), Row(2999, 5998))) shouldBe 0
+      ScanMetrics.of(points) shouldBe Map("regionsTotal" -> 3, "regionsScanned" -> 3, "keyRanges" -> 3, "rowsRead" -> 3, "gets" -> 3)
+      val oneRegion = sql(s"SELECT w FROM $table WHERE k >= 2990 AND v = 1")
+      jobsRunBy(oneRegion.collect().toSeq shouldBe Seq(Row(5982))) shouldBe 0
+      val threeRegions = sql(s"SELECT w FROM $table WHERE v = 1 AND k % 1000 = 1")
+      jobsRunBy(threeRegions.collect().length shouldBe 3) should be > 0
+    }
+  }
+
   describe("LIMIT without a filter") {
     it("stops each region's scan after that many rows") {
       val df = sql(s"SELECT v FROM $table LIMIT 7")

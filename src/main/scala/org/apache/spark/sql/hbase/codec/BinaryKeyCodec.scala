@@ -29,6 +29,21 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
 
   override def canRange(dim: Int): Boolean = true
 
+  override def decodePrefix(key: Array[Byte]): (Seq[Any], Boolean) = {
+    val buf = ByteBuffer.wrap(key)
+    val values = Vector.newBuilder[Any]
+    var i = 0
+    try {
+      while (i < keyTypes.length && buf.hasRemaining) {
+        values += BinaryKeyCodec.read(buf, keyTypes(i), isLast = i == keyTypes.length - 1)
+        i += 1
+      }
+      (values.result(), !buf.hasRemaining)
+    } catch {
+      case _: java.nio.BufferUnderflowException => (values.result(), false) // cut inside a column
+    }
+  }
+
   override def encode(values: Seq[Any]): Array[Byte] = {
     require(values.length == keyTypes.length, s"expected ${keyTypes.length} key values, got ${values.length}")
     encodePrefix(values)

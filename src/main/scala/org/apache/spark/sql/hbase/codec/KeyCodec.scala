@@ -30,6 +30,12 @@ trait KeyCodec extends Serializable {
 
   /** Whether key column `dim` (0-based, below [[prunableKeyColumns]]) may be pruned by a range, not only by points. */
   def canRange(dim: Int): Boolean
+
+  /**
+   * The leading key values that `key` (a row key or any boundary) holds whole, and whether it
+   * ends right after them. A codec that cannot tell returns no values.
+   */
+  def decodePrefix(key: Array[Byte]): (Seq[Any], Boolean) = (Nil, false)
 }
 
 object KeyCodec {

@@ -11,10 +11,17 @@ import org.apache.spark.sql.hbase.planning.{HBaseRelation, KeyRanges, ScanPlan}
 
 /**
  * Scans an HBase table with one Spark partition per region that the key ranges touch, in region
- * order. Each partition reads only its region's part of the ranges and returns the rows that
- * pass what is left of `condition` in that region.
+ * order. Each partition reads the columns `read` of its region's part of the ranges, keeps the
+ * rows that pass what is left of `condition` in that region, and returns their `output` columns.
+ *
+ * A plan that reads one region, or only whole keys, is collected on the driver without a job:
+ * a point lookup then costs one HBase round trip, not a Spark job.
  */
-case class HBaseSQLTableScan(output: Seq[Attribute], relation: HBaseRelation, condition: Option[Expression])
+case class HBaseSQLTableScan(
+    output: Seq[Attribute],
+    relation: HBaseRelation,
+    condition: Option[Expression],
+    read: Seq[Attribute])
   extends LeafExecNode {
 
   override lazy val metrics: Map[String, SQLMetric] = Map(
@@ -32,23 +39,58 @@ case class HBaseSQLTableScan(output: Seq[Attribute], relation: HBaseRelation, co
   }
 
   override protected def doExecute(): RDD[InternalRow] = {
+    val plan = reportPlan()
+    val rows = new HBaseScanRDD(sparkContext, relation.table, relation.cluster, read, read.map(relation.columnOf),
+      plan.regions, limits, longMetric("rowsRead"), longMetric("gets"))
+    val (outputColumns, readColumns) = (output, read)
+    rows.mapPartitionsWithIndexInternal { (index, iter) =>
+      val project = UnsafeProjection.create(outputColumns, readColumns)
+      project.initialize(index)
+      iter.map(project)
+    }
+  }
+
+  override def executeCollect(): Array[InternalRow] =
+    if (readsOnDriver) readOnDriver(Int.MaxValue) else super.executeCollect()
+
+  override def executeTake(n: Int): Array[InternalRow] =
+    if (readsOnDriver) readOnDriver(n) else super.executeTake(n)
+
+  private def readsOnDriver: Boolean = scanPlan.regions.size <= 1 || scanPlan.regions.forall(_.byGets)
+
+  private def readOnDriver(maxRows: Int): Array[InternalRow] = {
+    val plan = reportPlan()
+    val project = UnsafeProjection.create(output, read)
+    val rows = Array.newBuilder[InternalRow]
+    var taken = 0
+    plan.regions.zipWithIndex.foreach { case (region, index) =>
+      if (taken < maxRows) {
+        var close: () => Unit = () => ()
+        try {
+          HBaseScanRDD.readRegion(relation.table, relation.cluster, read, read.map(relation.columnOf), region, index,
+            limits, longMetric("rowsRead"), longMetric("gets"), c => close = c)
+            .take(maxRows - taken).foreach { row => rows += project(row).copy(); taken += 1 }
+        } finally close()
+      }
+    }
+    postDriverMetrics(Seq("rowsRead", "gets"))
+    rows.result()
+  }
+
+  private def limits: ScanLimits = ScanLimits(conf.getConf(HBaseSQLConf.ScannerFetchSize), relation.limit)
+
+  private def reportPlan(): ScanPlan = {
     val plan = scanPlan
     longMetric("regionsTotal").set(plan.regionsTotal)
     longMetric("regionsScanned").set(plan.regions.size)
     longMetric("keyRanges").set(plan.keyRanges)
-    val driverMetrics = Seq("regionsTotal", "regionsScanned", "keyRanges").map(longMetric)
-    SQLMetrics.postDriverMetricUpdates(sparkContext, sparkContext.getLocalProperty(SQLExecution.EXECUTION_ID_KEY), driverMetrics)
-
-    val limits = ScanLimits(conf.getConf(HBaseSQLConf.ScannerFetchSize), relation.limit)
-    val rows = new HBaseScanRDD(sparkContext, relation.table, relation.cluster, output, output.map(relation.columnOf),
-      plan.regions, limits, longMetric("rowsRead"), longMetric("gets"))
-    val schema = this.schema
-    rows.mapPartitionsWithIndexInternal { (index, iter) =>
-      val toUnsafe = UnsafeProjection.create(schema)
-      toUnsafe.initialize(index)
-      iter.map(toUnsafe)
-    }
+    postDriverMetrics(Seq("regionsTotal", "regionsScanned", "keyRanges"))
+    plan
   }
+
+  private def postDriverMetrics(names: Seq[String]): Unit =
+    SQLMetrics.postDriverMetricUpdates(sparkContext, sparkContext.getLocalProperty(SQLExecution.EXECUTION_ID_KEY),
+      names.map(longMetric))
 
   override def simpleString(maxFields: Int): String = {
     val plan = scanPlan
@@ -64,6 +106,7 @@ case class HBaseSQLTableScan(output: Seq[Attribute], relation: HBaseRelation, co
     s"HBaseSQLTableScan ${relation.table.name} [${relation.table.hbaseTable}] " +
       s"regions ${plan.regions.size} of ${plan.regionsTotal}, $ranges, " +
       s"${plan.gets} Gets and ${plan.scans} scans, residual $residual, " +
-      s"columns [${output.map(_.name).mkString(", ")}]" + relation.limit.fold("")(n => s", limit $n")
+      s"columns [${output.map(_.name).mkString(", ")}]" +
+      (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") + relation.limit.fold("")(n => s", limit $n")
   }
 }

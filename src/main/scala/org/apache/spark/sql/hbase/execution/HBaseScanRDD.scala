@@ -45,22 +45,41 @@ class HBaseScanRDD(
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
     val partition = split.asInstanceOf[HBaseRegionPartition]
-    val regionScan = partition.scan
+    HBaseScanRDD.readRegion(table, cluster, output, required, partition.scan, partition.index, limits, rowsRead, gets,
+      close => context.addTaskCompletionListener[Unit](_ => close()))
+  }
+}
+
+object HBaseScanRDD {
+  /**
+   * Reads one region's part of a scan: the rows of its ranges that pass its residual predicate,
+   * with the columns `required` (as `output`). `onClose` receives what releases the HBase
+   * resources once the rows have been consumed.
+   */
+  def readRegion(
+      table: HBaseTableDef,
+      cluster: HBaseClusterConf,
+      output: Seq[Attribute],
+      required: Seq[HBaseColumn],
+      regionScan: RegionScan,
+      partitionIndex: Int,
+      limits: ScanLimits,
+      rowsRead: SQLMetric,
+      gets: SQLMetric,
+      onClose: (() => Unit) => Unit): Iterator[InternalRow] = {
     val decode = new RowCodec(table).decoder(required)
     val connection = HBaseConnections.borrow(cluster)
     val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
     val results: Iterator[Result] =
       if (regionScan.byGets) {
-        context.addTaskCompletionListener[Unit] { _ => htable.close(); HBaseConnections.release(cluster) }
+        onClose(() => { htable.close(); HBaseConnections.release(cluster) })
         regionScan.ranges.grouped(limits.caching).flatMap { batch =>
           gets += batch.size
-          htable.get(batch.map(r => HBaseScanRDD.getFor(table, required, r.start)).asJava).iterator.filterNot(_.isEmpty)
+          htable.get(batch.map(r => getFor(table, required, r.start)).asJava).iterator.filterNot(_.isEmpty)
         }
       } else {
-        val scanner = htable.getScanner(HBaseScanRDD.scanFor(table, required, regionScan.ranges, limits))
-        context.addTaskCompletionListener[Unit] { _ =>
-          scanner.close(); htable.close(); HBaseConnections.release(cluster)
-        }
+        val scanner = htable.getScanner(scanFor(table, required, regionScan.ranges, limits))
+        onClose(() => { scanner.close(); htable.close(); HBaseConnections.release(cluster) })
         scanner.iterator().asScala
       }
     val rows = results.map { r => rowsRead += 1; decode(r) }
@@ -68,13 +87,11 @@ class HBaseScanRDD(
       case None => rows
       case Some(condition) =>
         val predicate = Predicate.create(condition, output)
-        predicate.initialize(partition.index)
+        predicate.initialize(partitionIndex)
         rows.filter(predicate.eval)
     }
   }
-}
 
-object HBaseScanRDD {
   def getFor(table: HBaseTableDef, required: Seq[HBaseColumn], row: Array[Byte]): Get = {
     val get = new Get(row)
     table.families.foreach(f => get.addFamily(Utf8.bytes(f)))

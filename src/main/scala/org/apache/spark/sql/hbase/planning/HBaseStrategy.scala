@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.planning
 
-import org.apache.spark.sql.catalyst.expressions.{And, AttributeSet, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, AttributeSet, SubqueryExpression}
 import org.apache.spark.sql.catalyst.planning.PhysicalOperation
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.{FilterExec, ProjectExec, SparkPlan, SparkStrategy}
@@ -17,7 +17,13 @@ object HBaseStrategy extends SparkStrategy {
       val needed = AttributeSet(projects.flatMap(_.references) ++ filters.flatMap(_.references))
       val columns = relation.output.filter(needed.contains)
       val (withSubqueries, plain) = filters.partition(SubqueryExpression.hasSubquery)
-      val scan = HBaseSQLTableScan(columns, relation, plain.reduceLeftOption(And))
+      // Plain column lists are the scan's own output; expressions and subqueries are Spark's work.
+      val output = projects match {
+        case attributes if withSubqueries.isEmpty && attributes.forall(_.isInstanceOf[Attribute]) =>
+          attributes.map(_.toAttribute)
+        case _ => columns
+      }
+      val scan = HBaseSQLTableScan(output, relation, plain.reduceLeftOption(And), columns)
       val filtered = withSubqueries.reduceLeftOption(And).map(FilterExec(_, scan)).getOrElse(scan)
       val projected =
         if (projects.map(_.toAttribute) == filtered.output) filtered else ProjectExec(projects, filtered)

@@ -25,8 +25,8 @@ object ScanPlan extends PredicateHelper {
 
   /**
    * Keeps the regions that the key ranges touch, clips the ranges to each, and specialises the
-   * condition per region: a conjunct that holds throughout every key range read in a region is
-   * dropped there.
+   * condition per region: a conjunct that holds throughout every key range read in a region,
+   * as cut by the region's boundaries, is dropped there.
    *
    * @param keys the key columns the ranges were planned over (the codec's prunable ones)
    */
@@ -41,6 +41,11 @@ object ScanPlan extends PredicateHelper {
     val holds = mutable.Map.empty[(Int, Int), Boolean]
     def holdsIn(conjunct: Int, range: Int): Boolean = holds.getOrElseUpdate((conjunct, range),
       keys.nonEmpty && KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys, critical(range)._1))
+    val onKeys = conjuncts.map(c => keys.nonEmpty && c.references.exists(a => keys.exists(_.semanticEquals(a))))
+    // A key range cut by a region's boundaries may decide more than the whole range does.
+    def holdsInRegion(conjunct: Int, range: Int, region: RegionInfo): Boolean = holdsIn(conjunct, range) ||
+      (onKeys(conjunct) && KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys,
+        keyRangeOf(ScanRanges(Seq(critical(range)._2)).clip(region.startKey, region.endKey).head, codec, keys.size)))
 
     val scans = regions.flatMap { region =>
       val ranges = rows.clip(region.startKey, region.endKey)
@@ -48,12 +53,30 @@ object ScanPlan extends PredicateHelper {
       else {
         val inside = critical.indices.filter(i => region.overlaps(critical(i)._2))
         val residual = conjuncts.indices
-          .filterNot(c => inside.nonEmpty && inside.forall(holdsIn(c, _)))
+          .filterNot(c => inside.nonEmpty && inside.forall(holdsInRegion(c, _, region)))
           .map(conjuncts)
           .reduceOption(And)
         Some(RegionScan(region, ranges, residual))
       }
     }
     ScanPlan(regions.size, scans)
+  }
+
+  /**
+   * A key range holding every row of `rows`: the leading values its two ends share, then a range
+   * on the next key column between the values the ends hold there.
+   */
+  def keyRangeOf(rows: RowRange, codec: KeyCodec, keyColumns: Int): KeyRange = {
+    val (low, _) = codec.decodePrefix(rows.start)
+    val (high, highExact) = if (rows.stop.isEmpty) (Nil, false) else codec.decodePrefix(rows.stop)
+    val shared = low.zip(high).takeWhile { case (a, b) => a == b }.map(_._1).take(keyColumns).toVector
+    val dim = shared.size
+    if (dim == keyColumns) KeyRange(shared, None)
+    else {
+      val lower = low.lift(dim).map(Bound(_, inclusive = true))
+      // Rows below a stop that ends right after this column's value hold a smaller value here.
+      val upper = high.lift(dim).map(Bound(_, inclusive = !(highExact && high.size == dim + 1)))
+      KeyRange(shared, if (lower.isEmpty && upper.isEmpty) None else Some(ColumnRange(lower, upper)))
+    }
   }
 }

@@ -131,6 +131,12 @@ class ScanPlanSpec extends AnyFunSpec with Matchers {
       scans.map(_.residual.map(_.sql)) shouldBe Seq(None, Some((p1 === 10 || c1 === 5).sql))
     }
 
+    it("drop the conjuncts that their own key boundaries decide") {
+      // c1 = 5 keeps every key, but below p1 = 100 the OR holds whatever c1 is.
+      val scans = plan(p1 < 100 || c1 === 5, Seq(db, tbl, p1, p2), regions).regions
+      scans.map(_.residual.map(_.sql)) shouldBe Seq(None, None, Some((p1 < 100 || c1 === 5).sql), Some((p1 < 100 || c1 === 5).sql))
+    }
+
     it("keep everything, and the whole condition, with no key ranges") {
       val all = ScanPlan(regions, KeyRanges.FullScan, Nil, new BinaryKeyCodec(Seq(StringType, StringType, IntegerType, IntegerType)),
         Some(p1 > 5))

@@ -1,0 +1,216 @@
+"""Planner benchmark: TPC-H lineitem and orders in HBase, each query with pushdown on and off.
+
+Run through benchmarks/run, which installs what this needs. It generates the data with
+tpchgen-cli, starts an embedded HBase under benchmarks/work (unless HBASE_CONF_DIR names one),
+loads the tables once (INSERT ... SELECT, kept for later runs), times every query with
+spark.sql.hbase.pushdown on and off in the same session, and writes
+benchmarks/results/planner.json and planner.md.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "benchmarks" / "work"
+RESULTS = ROOT / "benchmarks" / "results"
+
+LINEITEM_COLUMNS = [
+    ("l_orderkey", "BIGINT", None), ("l_linenumber", "INT", None),
+    ("l_partkey", "BIGINT", "f.pk"), ("l_suppkey", "BIGINT", "f.sk"),
+    ("l_quantity", "DECIMAL(15,2)", "f.q"), ("l_extendedprice", "DECIMAL(15,2)", "f.ep"),
+    ("l_discount", "DECIMAL(15,2)", "f.d"), ("l_tax", "DECIMAL(15,2)", "f.t"),
+    ("l_returnflag", "STRING", "f.rf"), ("l_linestatus", "STRING", "f.ls"),
+    ("l_shipdate", "DATE", "f.sd"), ("l_commitdate", "DATE", "f.cd"), ("l_receiptdate", "DATE", "f.rd"),
+    ("l_shipinstruct", "STRING", "f.si"), ("l_shipmode", "STRING", "f.sm"), ("l_comment", "STRING", "f.c"),
+]
+ORDERS_COLUMNS = [
+    ("o_orderkey", "BIGINT", None), ("o_custkey", "BIGINT", "f.ck"), ("o_orderstatus", "STRING", "f.os"),
+    ("o_totalprice", "DECIMAL(15,2)", "f.tp"), ("o_orderdate", "DATE", "f.od"),
+    ("o_orderpriority", "STRING", "f.op"), ("o_clerk", "STRING", "f.cl"),
+    ("o_shippriority", "INT", "f.sp"), ("o_comment", "STRING", "f.c"),
+]
+
+
+def log(message):
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def generate(scale):
+    out = WORK / f"tpch-sf{scale}"
+    if not (out / "lineitem.parquet").exists():
+        log(f"generating TPC-H scale {scale} with tpchgen-cli")
+        subprocess.run([str(Path(sys.executable).parent / "tpchgen-cli"), "parquet", "-s", str(scale),
+                        "--tables", "lineitem,orders", "-o", str(out)], check=True)
+    return out
+
+
+def create_table(spark, name, columns, key, splits):
+    cols = ", ".join(f"{c} {t}" for c, t, _ in columns)
+    mapping = ", ".join(f"{c}={cell}" for c, _, cell in columns if cell)
+    split = ", ".join(f"({s})" for s in splits)
+    spark.sql(f"CREATE TABLE {name} ({cols}, PRIMARY KEY ({', '.join(key)})) "
+              f"MAPPED BY ({name}, COLS=[{mapping}]) SPLIT ON ({split})")
+
+
+def load(spark, data, scale, regions):
+    """Creates and fills the tables unless an earlier run did; returns the load times it measured."""
+    lineitem, orders = f"bench_lineitem_sf{str(scale).replace('.', '_')}", f"bench_orders_sf{str(scale).replace('.', '_')}"
+    spark.read.parquet(str(data / "lineitem.parquet")).createOrReplaceTempView("src_lineitem")
+    spark.read.parquet(str(data / "orders.parquet")).createOrReplaceTempView("src_orders")
+    max_key = spark.sql("SELECT max(o_orderkey) FROM src_orders").first()[0]
+    splits = [max_key * i // regions for i in range(1, regions)]
+    expected = {lineitem: spark.table("src_lineitem").count(), orders: spark.table("src_orders").count()}
+    existing = {r.tableName for r in spark.sql("SHOW TABLES").collect()}
+    timings = {}
+    for name, columns, key, source in [(lineitem, LINEITEM_COLUMNS, ["l_orderkey", "l_linenumber"], "src_lineitem"),
+                                       (orders, ORDERS_COLUMNS, ["o_orderkey"], "src_orders")]:
+        if name in existing and spark.table(name).count() == expected[name]:
+            log(f"{name}: already loaded ({expected[name]} rows)")
+            continue
+        if name in existing:  # an interrupted load: writing the same rows again finishes it
+            spark.sql(f"DROP TABLE {name}")
+        create_table(spark, name, columns, key, splits)
+        select = ", ".join(f"CAST({c} AS {t})" for c, t, _ in columns)
+        log(f"{name}: loading {expected[name]} rows with INSERT ... SELECT (Puts)")
+        start = time.perf_counter()
+        spark.sql(f"INSERT INTO {name} SELECT {select} FROM {source}")
+        timings[name] = time.perf_counter() - start
+        log(f"{name}: loaded in {timings[name]:.1f} s")
+    for name in (lineitem, orders):
+        compact(spark, name)
+    return lineitem, orders, max_key, timings
+
+
+def compact(spark, name):
+    """Flushes and major-compacts a freshly loaded table, so that no background work skews the timings."""
+    jvm = spark._jvm
+    cluster = jvm.org.apache.spark.sql.hbase.connection.HBaseClusterConf.fromSession(spark._jsparkSession)
+    connection = jvm.org.apache.spark.sql.hbase.connection.HBaseConnections.borrow(cluster)
+    admin = connection.getAdmin()
+    try:
+        table = jvm.org.apache.hadoop.hbase.TableName.valueOf(name)
+        admin.flush(table)
+        admin.majorCompact(table)
+        time.sleep(2)
+        while str(admin.getCompactionState(table).toString()) != "NONE":
+            time.sleep(1)
+        log(f"{name}: flushed and compacted")
+    finally:
+        admin.close()
+        jvm.org.apache.spark.sql.hbase.connection.HBaseConnections.release(cluster)
+
+
+def timed(spark, query, pushdown, repeat):
+    from pyspark_hbase import scan_metrics
+
+    spark.conf.set("spark.sql.hbase.pushdown", "true" if pushdown else "false")
+    times, rows, metrics = [], None, None
+    spark.sql(query).collect()  # warm-up, not timed
+    for _ in range(repeat):
+        df = spark.sql(query)  # planned anew each time: planning is part of the cost
+        start = time.perf_counter()
+        result = df.collect()
+        times.append(time.perf_counter() - start)
+        rows, metrics = result, scan_metrics(df)
+    spark.conf.unset("spark.sql.hbase.pushdown")
+    return statistics.median(times), rows, metrics
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale", type=float, default=0.1)
+    parser.add_argument("--regions", type=int, default=16)
+    parser.add_argument("--repeat", type=int, default=5, help="runs per query with pushdown on (median)")
+    parser.add_argument("--repeat-off", type=int, default=3, help="runs per query with pushdown off (median)")
+    args = parser.parse_args()
+    scale = int(args.scale) if args.scale == int(args.scale) else args.scale
+
+    from pyspark.sql import SparkSession
+    from pyspark_hbase import enable_hbase
+    from pyspark_hbase.local import LocalHBase
+
+    data = generate(scale)
+    hbase = None
+    if not os.environ.get("HBASE_CONF_DIR"):
+        hbase = LocalHBase(WORK / "hbase")
+        hbase.start()
+    builder = (SparkSession.builder.master("local[2]").appName("spark-hbase-sql planner benchmark")
+               .config("spark.driver.memory", "6g").config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "4"))
+    spark = enable_hbase(builder, data_dir=hbase.data_dir if hbase else None).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+
+    lineitem, orders, max_key, load_times = load(spark, data, scale, args.regions)
+    keys = [r[0] for r in spark.sql(f"SELECT o_orderkey FROM src_orders ORDER BY o_orderkey").collect()]
+    point = keys[len(keys) // 3]
+    low = keys[len(keys) // 2]
+    high = low + max_key // 1000  # 0.1 % of the key space
+    in_keys = keys[len(keys) // 5::len(keys) // 100][:100]
+    queries = [
+        ("point lookup by full key", f"SELECT * FROM {lineitem} WHERE l_orderkey = {point} AND l_linenumber = 1", True),
+        ("point lookup, orders", f"SELECT * FROM {orders} WHERE o_orderkey = {point}", True),
+        ("0.1 % range on the leading key", f"SELECT * FROM {lineitem} WHERE l_orderkey BETWEEN {low} AND {high}", True),
+        ("IN list of 100 keys", f"SELECT * FROM {lineitem} WHERE l_orderkey IN ({', '.join(map(str, in_keys))})", True),
+        ("l_linenumber only", f"SELECT * FROM {lineitem} WHERE l_linenumber = 7", False),
+        ("full-scan count", f"SELECT count(*) FROM {lineitem}", False),
+    ]
+    results = []
+    for name, query, selective in queries:
+        on_time, on_rows, on_metrics = timed(spark, query, True, args.repeat)
+        off_time, off_rows, off_metrics = timed(spark, query, False, args.repeat_off)
+        assert sorted(map(tuple, on_rows)) == sorted(map(tuple, off_rows)), f"{name}: results differ"
+        matched = on_rows[0][0] if query.startswith("SELECT count(*)") else len(on_rows)
+        results.append({"query": name, "sql": query, "selective": selective, "rowsMatched": matched,
+                        "pushdownOn": {"seconds": on_time, **on_metrics},
+                        "pushdownOff": {"seconds": off_time, **off_metrics},
+                        "speedup": off_time / on_time})
+        log(f"{name}: {matched} rows, on {on_time * 1000:.0f} ms (rowsRead {on_metrics['rowsRead']}), "
+            f"off {off_time * 1000:.0f} ms (rowsRead {off_metrics['rowsRead']}), {off_time / on_time:.0f}x")
+    spark.stop()
+
+    planning = run_planning_benchmark()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    report = {"scale": scale, "regions": args.regions, "loadSeconds": load_times, "queries": results,
+              "planning": planning, "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
+    (RESULTS / "planner.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / "planner.md").write_text(markdown(report))
+    print(markdown(report))
+    if hbase:
+        hbase.stop()
+
+
+def run_planning_benchmark():
+    log("planning microbenchmark (sbt Test/runMain)")
+    out = subprocess.run([str(ROOT / "build" / "sbt"), "Test/runMain org.apache.spark.sql.hbase.bench.PlanningBenchmark"],
+                         cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=True).stdout
+    line = next(l for l in out.splitlines() if '"benchmark": "planning"' in l)
+    return json.loads(line[line.index("{"):])
+
+
+def markdown(report):
+    lines = [f"TPC-H scale {report['scale']}, {report['regions']} regions, {report['machine']}, {report['date']}.", "",
+             "| query | rows matched | pushdown on | rowsRead on | regions on | pushdown off | rowsRead off | speedup |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in report["queries"]:
+        on, off = r["pushdownOn"], r["pushdownOff"]
+        lines.append(f"| {r['query']} | {r['rowsMatched']} | {on['seconds'] * 1000:.0f} ms | {on['rowsRead']} | "
+                     f"{on['regionsScanned']} of {on['regionsTotal']} | {off['seconds'] * 1000:.0f} ms | {off['rowsRead']} | "
+                     f"{r['speedup']:.1f}x |")
+    p = report["planning"]
+    lines += ["", f"Planning a {p['terms']}-term predicate over {p['regions']} synthetic regions "
+                  f"({p['regionsKept']} kept, {p['keyRanges']} row ranges): median {p['medianMs']:.1f} ms, "
+                  f"max {p['maxMs']:.1f} ms over 50 runs."]
+    if report["loadSeconds"]:
+        lines += ["", "Load with INSERT ... SELECT (Puts): " +
+                  ", ".join(f"{k} {v:.1f} s" for k, v in report["loadSeconds"].items()) + "."]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
