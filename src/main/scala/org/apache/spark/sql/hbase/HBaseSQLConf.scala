@@ -47,6 +47,14 @@ object HBaseSQLConf {
     .checkValue(_ > 0, "must be positive")
     .createWithDefault(10000)
 
+  val DriverReadMaxKeyRanges: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.driverRead.maxKeyRanges")
+    .doc("A query that collects only point or prefix lookups (every key range fixes the leading " +
+      "key column), at most this many, or that reads a single region, is read on the driver " +
+      "without a Spark job. 0 always runs a job.")
+    .intConf
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(1000)
+
   val ConnectionIdleTimeoutMs: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.connection.idleTimeoutMs")
     .doc("Milliseconds after which a shared HBase connection that no task uses is closed.")
     .longConf

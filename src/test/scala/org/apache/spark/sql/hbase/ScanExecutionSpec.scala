@@ -53,7 +53,7 @@ class ScanExecutionSpec extends HBaseSuite {
   }
 
   describe("small reads") {
-    it("are collected on the driver without a Spark job: whole keys, or one region") {
+    it("are collected on the driver without a Spark job: lookups by key, or one region") {
       def jobsRunBy(body: => Unit): Int = {
         val jobs = new java.util.concurrent.atomic.AtomicInteger()
         val listener = new org.apache.spark.scheduler.SparkListener {
@@ -71,6 +71,9 @@ class ScanExecutionSpec extends HBaseSuite {
       jobsRunBy(oneRegion.collect().toSeq shouldBe Seq(Row(5982))) shouldBe 0
       val threeRegions = sql(s"SELECT w FROM $table WHERE v = 1 AND k % 1000 = 1")
       jobsRunBy(threeRegions.collect().length shouldBe 3) should be > 0
+      spark.conf.set(HBaseSQLConf.DriverReadMaxKeyRanges.key, "0")
+      try jobsRunBy(sql(s"SELECT k FROM $table WHERE k IN (3, 1500)").collect().length shouldBe 2) should be > 0
+      finally spark.conf.unset(HBaseSQLConf.DriverReadMaxKeyRanges.key)
     }
   }
 

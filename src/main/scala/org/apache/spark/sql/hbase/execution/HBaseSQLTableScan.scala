@@ -14,8 +14,9 @@ import org.apache.spark.sql.hbase.planning.{HBaseRelation, KeyRanges, ScanPlan}
  * order. Each partition reads the columns `read` of its region's part of the ranges, keeps the
  * rows that pass what is left of `condition` in that region, and returns their `output` columns.
  *
- * A plan that reads one region, or only whole keys, is collected on the driver without a job:
- * a point lookup then costs one HBase round trip, not a Spark job.
+ * A collect that reads one region, or only point and prefix lookups, runs on the driver without
+ * a job (see `spark.sql.hbase.driverRead.maxKeyRanges`): a lookup then costs HBase round trips,
+ * not a Spark job.
  */
 case class HBaseSQLTableScan(
     output: Seq[Attribute],
@@ -56,7 +57,10 @@ case class HBaseSQLTableScan(
   override def executeTake(n: Int): Array[InternalRow] =
     if (readsOnDriver) readOnDriver(n) else super.executeTake(n)
 
-  private def readsOnDriver: Boolean = scanPlan.regions.size <= 1 || scanPlan.regions.forall(_.byGets)
+  private def readsOnDriver: Boolean = {
+    val max = conf.getConf(HBaseSQLConf.DriverReadMaxKeyRanges)
+    max > 0 && (scanPlan.regions.size <= 1 || (scanPlan.lookups && scanPlan.keyRanges <= max))
+  }
 
   private def readOnDriver(maxRows: Int): Array[InternalRow] = {
     val plan = reportPlan()

@@ -14,8 +14,11 @@ final case class RegionScan(region: RegionInfo, ranges: Seq[RowRange], residual:
   def byGets: Boolean = ranges.forall(_.isSingleRow)
 }
 
-/** The regions a query reads, out of how many the table has. */
-final case class ScanPlan(regionsTotal: Int, regions: Seq[RegionScan]) {
+/**
+ * The regions a query reads, out of how many the table has. `lookups` says that every key range
+ * fixes the leading key column to a value, as point and prefix lookups do.
+ */
+final case class ScanPlan(regionsTotal: Int, regions: Seq[RegionScan], lookups: Boolean = false) {
   def keyRanges: Int = regions.map(_.ranges.size).sum
   def gets: Int = regions.filter(_.byGets).map(_.ranges.size).sum
   def scans: Int = regions.count(!_.byGets)
@@ -59,7 +62,11 @@ object ScanPlan extends PredicateHelper {
         Some(RegionScan(region, ranges, residual))
       }
     }
-    ScanPlan(regions.size, scans)
+    val lookups = keyRanges match {
+      case KeyRanges.Ranges(ranges) => ranges.forall(_.prefix.nonEmpty)
+      case KeyRanges.FullScan => false
+    }
+    ScanPlan(regions.size, scans, lookups)
   }
 
   /**
