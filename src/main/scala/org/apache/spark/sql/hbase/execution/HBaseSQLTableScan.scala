@@ -1,5 +1,8 @@
 package org.apache.spark.sql.hbase.execution
 
+import scala.concurrent.{Await, ExecutionContext, Future}
+import scala.concurrent.duration.Duration
+
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, UnsafeProjection}
@@ -7,7 +10,7 @@ import org.apache.spark.sql.execution.{LeafExecNode, SQLExecution}
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.codec.KeyCodec
-import org.apache.spark.sql.hbase.planning.{HBaseRelation, KeyRanges, ScanPlan}
+import org.apache.spark.sql.hbase.planning.{HBaseRelation, KeyRanges, RegionScan, ScanPlan}
 
 /**
  * Scans an HBase table with one Spark partition per region that the key ranges touch, in region
@@ -62,23 +65,33 @@ case class HBaseSQLTableScan(
     max > 0 && (scanPlan.regions.size <= 1 || (scanPlan.lookups && scanPlan.keyRanges <= max))
   }
 
+  /** Regions are read in parallel for a collect, one after another for a take. */
   private def readOnDriver(maxRows: Int): Array[InternalRow] = {
     val plan = reportPlan()
-    val project = UnsafeProjection.create(output, read)
-    val rows = Array.newBuilder[InternalRow]
-    var taken = 0
-    plan.regions.zipWithIndex.foreach { case (region, index) =>
-      if (taken < maxRows) {
-        var close: () => Unit = () => ()
-        try {
-          HBaseScanRDD.readRegion(relation.table, relation.cluster, read, read.map(relation.columnOf), region, index,
-            limits, longMetric("rowsRead"), longMetric("gets"), c => close = c)
-            .take(maxRows - taken).foreach { row => rows += project(row).copy(); taken += 1 }
-        } finally close()
-      }
+    def readRegion(region: RegionScan, index: Int, max: Int): Array[InternalRow] = {
+      val project = UnsafeProjection.create(output, read)
+      var close: () => Unit = () => ()
+      try {
+        HBaseScanRDD.readRegion(relation.table, relation.cluster, read, read.map(relation.columnOf), region, index,
+          limits, longMetric("rowsRead"), longMetric("gets"), c => close = c)
+          .take(max).map(row => project(row).copy()).toArray
+      } finally close()
     }
+    val rows =
+      if (maxRows == Int.MaxValue && plan.regions.size > 1) {
+        implicit val ec: ExecutionContext = HBaseSQLTableScan.driverReads
+        val reads = plan.regions.zipWithIndex.map { case (r, i) => Future(readRegion(r, i, maxRows)) }
+        reads.flatMap(f => Await.result(f, Duration.Inf)).toArray
+      } else {
+        val out = Array.newBuilder[InternalRow]
+        var taken = 0
+        plan.regions.zipWithIndex.foreach { case (r, i) =>
+          if (taken < maxRows) { val part = readRegion(r, i, maxRows - taken); out ++= part; taken += part.length }
+        }
+        out.result()
+      }
     postDriverMetrics(Seq("rowsRead", "gets"))
-    rows.result()
+    rows
   }
 
   private def limits: ScanLimits = ScanLimits(conf.getConf(HBaseSQLConf.ScannerFetchSize), relation.limit)
@@ -112,5 +125,17 @@ case class HBaseSQLTableScan(
       s"${plan.gets} Gets and ${plan.scans} scans, residual $residual, " +
       s"columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") + relation.limit.fold("")(n => s", limit $n")
+  }
+}
+
+object HBaseSQLTableScan {
+  /** Threads that read regions for lookups collected on the driver; idle ones end after a minute. */
+  private lazy val driverReads: ExecutionContext = {
+    val pool = new java.util.concurrent.ThreadPoolExecutor(8, 8, 60L, java.util.concurrent.TimeUnit.SECONDS,
+      new java.util.concurrent.LinkedBlockingQueue[Runnable](), (r: Runnable) => {
+        val thread = new Thread(r, "hbase-driver-read"); thread.setDaemon(true); thread
+      })
+    pool.allowCoreThreadTimeOut(true)
+    ExecutionContext.fromExecutorService(pool)
   }
 }
