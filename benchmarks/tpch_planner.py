@@ -4,7 +4,7 @@ Run through benchmarks/run, which installs what this needs. It generates the dat
 tpchgen-cli, starts an embedded HBase under benchmarks/work (unless HBASE_CONF_DIR names one),
 loads the tables once (INSERT ... SELECT, kept for later runs), times every query with
 spark.sql.hbase.pushdown on and off in the same session, and writes
-benchmarks/results/planner.json and planner.md.
+benchmarks/results/planner-sf<scale>.json and .md.
 """
 
 import argparse
@@ -136,6 +136,7 @@ def main():
     from pyspark_hbase import enable_hbase
     from pyspark_hbase.local import LocalHBase
 
+    planning = run_planning_benchmark()  # first: it compiles the test classes, and needs no HBase
     data = generate(scale)
     hbase = None
     if not os.environ.get("HBASE_CONF_DIR"):
@@ -175,12 +176,11 @@ def main():
             f"off {off_time * 1000:.0f} ms (rowsRead {off_metrics['rowsRead']}), {off_time / on_time:.0f}x")
     spark.stop()
 
-    planning = run_planning_benchmark()
     RESULTS.mkdir(parents=True, exist_ok=True)
     report = {"scale": scale, "regions": args.regions, "loadSeconds": load_times, "queries": results,
               "planning": planning, "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
-    (RESULTS / "planner.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / "planner.md").write_text(markdown(report))
+    (RESULTS / f"planner-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / f"planner-sf{scale}.md").write_text(markdown(report))
     print(markdown(report))
     if hbase:
         hbase.stop()

@@ -312,6 +312,8 @@ class LocalHBase:
             "hbase.cluster.distributed": "false",
             "hbase.rootdir": f"file://{d / 'hbase'}",
             "hbase.tmp.dir": str(d / "tmp"),
+            # Where LOAD DATA stages its HFiles: the same file system as hbase.rootdir.
+            "hbase.fs.tmp.dir": str(d / "staging"),
             "hbase.zookeeper.property.dataDir": str(d / "zookeeper"),
             "hbase.zookeeper.quorum": HOST,
             "hbase.zookeeper.property.clientPort": str(ports["zookeeper"]),

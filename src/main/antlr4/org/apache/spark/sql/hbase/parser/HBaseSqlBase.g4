@@ -33,6 +33,14 @@ hbaseStatement
     | ALTER TABLE table=multipartIdentifier DROP COLUMN? column=identifier #dropColumn
     | SHOW TABLES (LIKE? pattern=stringLit)?                              #showTables
     | (DESC | DESCRIBE) TABLE? EXTENDED? table=multipartIdentifier        #describeTable
+    | LOAD DATA PARALLEL? LOCAL? INPATH path=stringLit OVERWRITE?
+        INTO TABLE table=multipartIdentifier
+        (FIELDS TERMINATED BY delimiter=stringLit)?
+        (OPTIONS '(' loadOption (',' loadOption)* ')')?                   #loadData
+    ;
+
+loadOption
+    : (key=identifier | quotedKey=stringLit) '='? value=stringLit
     ;
 
 tableElement
@@ -86,8 +94,9 @@ stringLit
     ;
 
 nonReserved
-    : ADD | ALTER | BY | COLS | COLUMN | COMMENT | CREATE | DELIMITER | DESC | DESCRIBE | DROP | EXISTS
-    | EXTENDED | IF | IN | KEY | LIKE | MAPPED | NOT | NULL | ON | PRIMARY | SHOW | SPLIT | TABLE | TABLES
+    : ADD | ALTER | BY | COLS | COLUMN | COMMENT | CREATE | DATA | DELIMITER | DESC | DESCRIBE | DROP | EXISTS
+    | EXTENDED | FIELDS | IF | IN | INPATH | INTO | KEY | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
+    | OPTIONS | OVERWRITE | PARALLEL | PRIMARY | SHOW | SPLIT | TABLE | TABLES | TERMINATED
     ;
 
 ADD: 'ADD';
@@ -97,25 +106,35 @@ COLS: 'COLS';
 COLUMN: 'COLUMN';
 COMMENT: 'COMMENT';
 CREATE: 'CREATE';
+DATA: 'DATA';
 DELIMITER: 'DELIMITER';
 DESC: 'DESC';
 DESCRIBE: 'DESCRIBE';
 DROP: 'DROP';
 EXISTS: 'EXISTS';
 EXTENDED: 'EXTENDED';
+FIELDS: 'FIELDS';
 IF: 'IF';
 IN: 'IN';
+INPATH: 'INPATH';
+INTO: 'INTO';
 KEY: 'KEY';
 LIKE: 'LIKE';
+LOAD: 'LOAD';
+LOCAL: 'LOCAL';
 MAPPED: 'MAPPED';
 NOT: 'NOT';
 NULL: 'NULL';
 ON: 'ON';
+OPTIONS: 'OPTIONS';
+OVERWRITE: 'OVERWRITE';
+PARALLEL: 'PARALLEL';
 PRIMARY: 'PRIMARY';
 SHOW: 'SHOW';
 SPLIT: 'SPLIT';
 TABLE: 'TABLE';
 TABLES: 'TABLES';
+TERMINATED: 'TERMINATED';
 
 STRING
     : '\'' ( ~('\''|'\\') | ('\\' .) | '\'\'' )* '\''

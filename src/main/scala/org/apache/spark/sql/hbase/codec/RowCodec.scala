@@ -14,8 +14,9 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   private val keyOrdinals: Array[Int] = table.keys.map(k => table.columns.indexOf(k)).toArray
   private val valueColumns: Array[(HBaseColumn, Int)] =
     table.columns.zipWithIndex.filterNot(_._1.isKey).toArray
-  private val families = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.family) }
-  private val qualifiers = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.qualifier) }
+  /** Family and qualifier of each value column, in table column order. */
+  val families: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.family) }
+  val qualifiers: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.qualifier) }
 
   def rowKey(row: InternalRow): Array[Byte] = {
     val keyValues = keyOrdinals.map { ordinal =>
@@ -36,20 +37,25 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     val key = rowKey(row)
     val put = new Put(key)
     var delete: Delete = null
+    val values = cellValues(row)
     var i = 0
-    while (i < valueColumns.length) {
-      val (column, ordinal) = valueColumns(i)
-      if (row.isNullAt(ordinal)) {
+    while (i < values.length) {
+      if (values(i) == null) {
         if (delete == null) delete = new Delete(key)
         delete.addColumns(families(i), qualifiers(i))
       } else {
-        put.addColumn(families(i), qualifiers(i), valueCodec.encode(column.dataType, row.get(ordinal, column.dataType)))
+        put.addColumn(families(i), qualifiers(i), values(i))
       }
       i += 1
     }
     // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
     if (put.isEmpty) put.addColumn(families(0), RowCodec.RowMarkerQualifier, Array.emptyByteArray)
     if (delete == null) Seq(put) else Seq(put, delete)
+  }
+
+  /** The encoded cell of each value column (see [[families]]), or null where the value is NULL. */
+  def cellValues(row: InternalRow): Array[Array[Byte]] = valueColumns.map { case (column, ordinal) =>
+    if (row.isNullAt(ordinal)) null else valueCodec.encode(column.dataType, row.get(ordinal, column.dataType))
   }
 
   /** Decodes the requested columns, in the given order, from one HBase row. */

@@ -68,6 +68,19 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
   override def visitDescribeTable(ctx: DescribeTableContext): LogicalPlan =
     hbaseCandidate(ctx.table).map(DescribeHBaseTableCommand(_, sparkPlan)).getOrElse(sparkPlan)
 
+  override def visitLoadData(ctx: LoadDataContext): LogicalPlan = hbaseCandidate(ctx.table) match {
+    case None => sparkPlan
+    case Some(name) =>
+      val options = ctx.loadOption().asScala.toSeq.map { o =>
+        Option(o.key).map(identifier).getOrElse(string(o.quotedKey)) -> string(o.value)
+      }
+      val duplicated = options.groupBy(_._1.toLowerCase(java.util.Locale.ROOT)).collectFirst { case (k, vs) if vs.size > 1 => k }
+      duplicated.foreach(k => throw error(s"LOAD DATA OPTIONS: option '$k' is given more than once", ctx))
+      val spark = scala.util.Try(delegate.parsePlan(sqlText)).toOption // Spark's own LOAD DATA, for its tables
+      LoadDataCommand(name, string(ctx.path), local = ctx.LOCAL() != null, parallel = ctx.PARALLEL() != null,
+        overwrite = ctx.OVERWRITE() != null, Option(ctx.delimiter).map(string), options.toMap, spark)
+  }
+
   /** A name that may denote an HBase table: HBase tables have one-part names. */
   private def hbaseCandidate(ctx: MultipartIdentifierContext): Option[String] =
     ctx.parts.asScala.map(identifier).toSeq match {

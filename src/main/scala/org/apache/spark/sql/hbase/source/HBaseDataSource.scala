@@ -4,6 +4,7 @@ import org.apache.spark.sql.{DataFrame, SaveMode, SQLContext}
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.execution.load.BulkLoad
 import org.apache.spark.sql.sources.{BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider}
 import org.apache.spark.sql.types.StructType
 
@@ -32,6 +33,8 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
     val relation = createRelation(sqlContext, parameters).asInstanceOf[HBaseSourceRelation]
     val name = relation.table.name
     mode match {
+      case SaveMode.Append if parameters.get("bulkload").exists(_.equalsIgnoreCase("true")) =>
+        bulkLoad(relation, data)
       case SaveMode.Append => data.write.insertInto(name)
       case SaveMode.Ignore =>
       case SaveMode.ErrorIfExists => throw new HBaseSqlException(
@@ -40,6 +43,18 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
         s"Overwrite is not supported for HBase table '$name'; use .mode(\"append\"), which inserts or replaces rows by key")
     }
     relation
+  }
+
+  /** The DataFrame's columns, by name and cast to the table's types, loaded as HFiles. */
+  private def bulkLoad(relation: HBaseSourceRelation, data: DataFrame): Unit = {
+    val table = relation.table
+    val names = data.columns.map(_.toLowerCase(java.util.Locale.ROOT)).toSet
+    table.columns.find(c => !names.contains(c.name.toLowerCase(java.util.Locale.ROOT))).foreach { c =>
+      throw new HBaseSqlException(s"Bulk load into '${table.name}': the DataFrame has no column '${c.name}'")
+    }
+    val aligned = data.select(table.columns.map(c => data.col(s"`${c.name}`").cast(c.dataType).as(c.name)): _*)
+    val rows = aligned.queryExecution.toRdd.map(_.copy()).zipWithUniqueId().map { case (row, id) => (id, row) }
+    BulkLoad(table, relation.cluster, rows, parallel = false)
   }
 }
 

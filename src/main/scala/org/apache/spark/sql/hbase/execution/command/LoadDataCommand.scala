@@ -1,0 +1,93 @@
+package org.apache.spark.sql.hbase.execution.command
+
+import java.util.Locale
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, UnsafeProjection}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput}
+import org.apache.spark.sql.types.LongType
+
+/**
+ * `LOAD DATA [PARALLEL] [LOCAL] INPATH 'path' INTO TABLE t [FIELDS TERMINATED BY 'c'] [OPTIONS (...)]`:
+ * delimited text files into an HBase table, as HFiles (see [[BulkLoad]]). OPTIONS are those of
+ * Spark's CSV reader (header, quote, escape, nullValue, dateFormat, timestampFormat, ...) plus
+ * `onBadRow` ('fail', the default, or 'skip'). For a table that is not an HBase table, Spark's own
+ * LOAD DATA runs.
+ */
+case class LoadDataCommand(
+    name: String,
+    path: String,
+    local: Boolean,
+    parallel: Boolean,
+    overwrite: Boolean,
+    delimiter: Option[String],
+    options: Map[String, String],
+    sparkPlan: Option[LogicalPlan])
+  extends LeafRunnableCommand {
+
+  override val output: Seq[Attribute] = Seq(
+    AttributeReference("rows_loaded", LongType, nullable = false)(),
+    AttributeReference("rows_skipped", LongType, nullable = false)())
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val catalog = SessionCatalogs.of(session)
+    val table = catalog.get(name) match {
+      case Some(t) => t
+      case None => return sparkPlan.filter(_ => !parallel && delimiter.isEmpty && options.isEmpty) match {
+        case Some(plan) => SparkFallback.run(session, plan); Seq.empty
+        case None => throw new HBaseSqlException(
+          s"LOAD DATA INTO TABLE $name: no HBase table '$name' (PARALLEL, FIELDS TERMINATED BY and OPTIONS are for HBase tables)")
+      }
+    }
+    if (overwrite) {
+      throw new HBaseSqlException(s"LOAD DATA ... OVERWRITE INTO TABLE $name: HBase tables are not overwritten; " +
+        "leave OVERWRITE out, and loaded rows replace the rows with the same key")
+    }
+    val lowered = options.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
+    val skipBadRows = lowered.getOrElse("onbadrow", "fail").toLowerCase(Locale.ROOT) match {
+      case "fail" => false
+      case "skip" => true
+      case other => throw new HBaseSqlException(s"LOAD DATA OPTIONS: onBadRow is 'fail' or 'skip', not '$other'")
+    }
+    val header = lowered.getOrElse("header", "false").toLowerCase(Locale.ROOT) match {
+      case "true" => true
+      case "false" => false
+      case other => throw new HBaseSqlException(s"LOAD DATA OPTIONS: header is 'true' or 'false', not '$other'")
+    }
+    val sep = delimiter.orElse(lowered.get("sep")).orElse(lowered.get("delimiter")).getOrElse(",")
+    if (sep.isEmpty) throw new HBaseSqlException("LOAD DATA FIELDS TERMINATED BY: the delimiter is empty")
+    val csvOptions = options.filter { case (k, _) =>
+      !Set("onbadrow", "header", "sep", "delimiter", "mode").contains(k.toLowerCase(Locale.ROOT))
+    }
+    val location = if (local && !path.contains(":")) "file://" + new java.io.File(path).getAbsolutePath else path
+
+    val input = CsvInput.read(session, location, path, table, sep, header, csvOptions)
+    val hadoopConf = session.sparkContext.hadoopConfiguration
+    if (parallel && !skipBadRows) {
+      // Each task loads as soon as it has written, so every row is checked before any is written.
+      input.rows.filter(input.rows(CsvInput.Problem).isNotNull).select(CsvInput.Order, CsvInput.Problem).head(1)
+        .foreach(bad => throw new HBaseSqlException(
+          s"LOAD DATA INTO TABLE $name: ${CsvInput.describe(bad.getLong(0), input.files, hadoopConf)}: ${bad.getString(1)}; nothing was loaded"))
+    }
+    val skipped = session.sparkContext.longAccumulator("rows skipped")
+    val attributes = input.rows.queryExecution.analyzed.output
+    val (files, serializableConf) = (input.files, new org.apache.spark.util.SerializableConfiguration(hadoopConf))
+    val rows = input.rows.queryExecution.toRdd.mapPartitions { partition =>
+      val toTableRow = UnsafeProjection.create(attributes.drop(2), attributes)
+      partition.flatMap { row =>
+        if (!row.isNullAt(1)) {
+          if (skipBadRows) { skipped.add(1); None }
+          else throw new HBaseSqlException(s"LOAD DATA INTO TABLE $name: " +
+            s"${CsvInput.describe(row.getLong(0), files, serializableConf.value)}: ${row.getUTF8String(1)}; nothing was loaded")
+        } else Some(row.getLong(0) -> (toTableRow(row).copy(): InternalRow))
+      }
+    }
+    val loaded = BulkLoad(table, catalog.cluster, rows, parallel)
+    Seq(Row(loaded, skipped.sum))
+  }
+}

@@ -1,0 +1,96 @@
+package org.apache.spark.sql.hbase.execution.load
+
+import scala.collection.mutable
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileSystem, Path}
+import org.apache.hadoop.hbase.{KeyValue, TableName}
+import org.apache.hadoop.hbase.io.hfile.{CacheConfig, HFileContextBuilder}
+import org.apache.hadoop.hbase.regionserver.{HStoreFile, StoreFileWriter}
+import org.apache.hadoop.hbase.tool.BulkLoadHFiles
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
+
+/**
+ * Writes the sorted rows of one region's partition as one HFile per column family, under
+ * `staging/<family>/`, the layout HBase's bulk loader takes. Of several rows with the same key
+ * the last one wins; a NULL value becomes a delete marker, so loading a row replaces it whole,
+ * as INSERT does.
+ */
+final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, fileName: String, timestamp: Long) {
+  private val fs: FileSystem = staging.getFileSystem(conf)
+  private val writers = mutable.LinkedHashMap.empty[String, StoreFileWriter]
+  private val families = codec.families.map(Utf8.string)
+  // Within a row, cells go in family then qualifier order.
+  private val cellOrder: Array[Int] = codec.families.indices.sortWith { (a, b) =>
+    val byFamily = Bytes.compareTo(codec.families(a), codec.families(b))
+    if (byFamily != 0) byFamily < 0 else Bytes.compareTo(codec.qualifiers(a), codec.qualifiers(b)) < 0
+  }.toArray
+  private var rows = 0L
+
+  /** Writes `sorted` (by key, then input order) and returns how many distinct rows it held. */
+  def write(sorted: Iterator[(LoadKey, Array[Array[Byte]])]): Long = {
+    val buffered = sorted.buffered
+    while (buffered.hasNext) {
+      var (key, values) = buffered.next()
+      while (buffered.hasNext && Bytes.equals(buffered.head._1.rowKey, key.rowKey)) values = buffered.next()._2
+      writeRow(key.rowKey, values)
+    }
+    rows
+  }
+
+  private def writeRow(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit = {
+    // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
+    if (values.forall(_ == null)) {
+      writer(families(0)).append(new KeyValue(rowKey, codec.families(0), RowCodec.RowMarkerQualifier, timestamp,
+        KeyValue.Type.Put, Array.emptyByteArray))
+    }
+    cellOrder.foreach { i =>
+      val cell =
+        if (values(i) == null) new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.DeleteColumn)
+        else new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.Put, values(i))
+      writer(families(i)).append(cell)
+    }
+    rows += 1
+  }
+
+  private def writer(family: String): StoreFileWriter = writers.getOrElseUpdate(family, {
+    val context = new HFileContextBuilder().withIncludesTags(false).build()
+    new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
+      .withFilePath(new Path(new Path(staging, family), fileName))
+      .withFileContext(context)
+      .build()
+  })
+
+  /** Closes the files, marked as bulk-loaded; returns them by family. */
+  def close(): Map[String, Path] = {
+    val files = writers.map { case (family, w) =>
+      w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(timestamp))
+      w.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(false))
+      w.appendTrackedTimestampsToMetadata()
+      w.close()
+      family -> w.getPath
+    }.toMap
+    writers.clear()
+    files
+  }
+
+  /** Removes what was written so far, after a failure. */
+  def abort(): Unit = {
+    writers.values.foreach(w => try w.close() catch { case _: Exception => })
+    writers.values.foreach(w => fs.delete(w.getPath, false))
+    writers.clear()
+  }
+}
+
+object RegionHFiles {
+  /** Hands HFiles to the region servers; HBase splits a file again if its region has split since. */
+  def bulkLoad(conf: Configuration, table: TableName, files: Map[String, Seq[Path]]): Unit = {
+    val byFamily = new java.util.TreeMap[Array[Byte], java.util.List[Path]](Bytes.BYTES_COMPARATOR)
+    files.foreach { case (family, paths) =>
+      if (paths.nonEmpty) byFamily.put(Utf8.bytes(family), new java.util.ArrayList[Path](java.util.Arrays.asList(paths: _*)))
+    }
+    if (!byFamily.isEmpty) BulkLoadHFiles.create(conf).bulkLoad(table, byFamily)
+  }
+}

@@ -1,0 +1,138 @@
+package org.apache.spark.sql.hbase
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Path}
+
+import org.apache.spark.sql.Row
+
+/** LOAD DATA into HBase tables as HFiles, against the real HBase. */
+class LoadDataSpec extends HBaseSuite {
+  private def csv(name: String, lines: String*): Path = {
+    val dir = Files.createTempDirectory("load-data")
+    val file = dir.resolve(name)
+    Files.write(file, lines.mkString("", "\n", "\n").getBytes(StandardCharsets.UTF_8))
+    file
+  }
+
+  private def table(splits: String = ""): String = {
+    val t = uniqueName("load")
+    sql(s"""CREATE TABLE $t (id INT, name STRING, born DATE, score DECIMAL(5,2), PRIMARY KEY (id))
+           |MAPPED BY ($t, COLS=[name=f.n, born=f.b, score=g.s]) $splits""".stripMargin)
+    t
+  }
+
+  /** What the staging directory holds: a load leaves nothing behind there. */
+  private def staged: Seq[String] = {
+    val conf = cluster.toConfiguration
+    val dir = execution.load.BulkLoad.stagingRoot(conf)
+    val fs = dir.getFileSystem(conf)
+    if (!fs.exists(dir)) Nil else fs.listStatus(dir).map(_.getPath.getName).filter(_.startsWith(execution.load.BulkLoad.StagingPrefix)).toSeq
+  }
+
+  describe("LOAD DATA INPATH") {
+    it("loads a CSV file with a header, quotes and NULLs, as Spark's CSV reader reads it, into every region") {
+      val t = table("SPLIT ON ((10), (20))")
+      val file = csv("people.csv",
+        "id,name,born,score",
+        "1,\"Smith, Ann\",1990-01-02,12.50",
+        "15,Bo,,3",
+        "",
+        "25,\"say \"\"hi\"\"\",2001-12-31,",
+        "7,,1970-01-01,0.01")
+      sql(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t OPTIONS (header 'true', escape '\"')").collect().toSeq shouldBe
+        Seq(Row(4L, 0L))
+      sql(s"SELECT * FROM $t").collect().toSeq shouldBe Seq(
+        Row(1, "Smith, Ann", java.sql.Date.valueOf("1990-01-02"), BigDecimal("12.50").bigDecimal),
+        Row(7, null, java.sql.Date.valueOf("1970-01-01"), BigDecimal("0.01").bigDecimal),
+        Row(15, "Bo", null, BigDecimal("3.00").bigDecimal),
+        Row(25, "say \"hi\"", java.sql.Date.valueOf("2001-12-31"), null))
+      val bySpark = spark.read.option("header", "true").option("escape", "\"").schema(spark.table(t).schema).csv(file.toString)
+      sql(s"SELECT * FROM $t").collect().toSet shouldBe bySpark.collect().toSet
+      sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 3
+      staged shouldBe empty
+    }
+
+    it("is idempotent, lets the last of equal keys win, and replaces a loaded row whole") {
+      val t = table()
+      sql(s"INSERT INTO $t VALUES (1, 'old', DATE'2000-01-01', 1.00)")
+      val file = csv("dups.txt", "1|first|2000-01-01|1", "2|two||2", "1|last||")
+      val load = s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t FIELDS TERMINATED BY '|'"
+      sql(load).head() shouldBe Row(2L, 0L)
+      sql(load).head() shouldBe Row(2L, 0L)
+      sql(s"SELECT * FROM $t").collect().toSeq shouldBe Seq(Row(1, "last", null, null), Row(2, "two", null, BigDecimal("2.00").bigDecimal))
+    }
+
+    it("with PARALLEL, loads from each task, with the same result") {
+      val t = table("SPLIT ON ((100))")
+      val lines = (1 to 300).map(i => s"$i,n$i,2020-01-01,${i % 100}")
+      sql(s"LOAD DATA PARALLEL LOCAL INPATH '${csv("many.csv", lines: _*)}' INTO TABLE $t").head() shouldBe Row(300L, 0L)
+      sql(s"SELECT count(*), sum(id), min(name) FROM $t").head() shouldBe Row(300L, (1 to 300).sum.toLong, "n1")
+      staged shouldBe empty
+    }
+
+    it("takes a directory, and date formats from OPTIONS") {
+      val t = table()
+      val file = csv("a.csv", "1;x;02/01/1990;1")
+      Files.write(file.getParent.resolve("b.csv"), "2;y;31/12/1999;2\n".getBytes(StandardCharsets.UTF_8))
+      sql(s"LOAD DATA LOCAL INPATH '${file.getParent}' INTO TABLE $t FIELDS TERMINATED BY ';' OPTIONS (dateFormat 'dd/MM/yyyy')")
+        .head() shouldBe Row(2L, 0L)
+      sql(s"SELECT id, born FROM $t").collect().toSeq shouldBe
+        Seq(Row(1, java.sql.Date.valueOf("1990-01-02")), Row(2, java.sql.Date.valueOf("1999-12-31")))
+    }
+  }
+
+  describe("a bad file") {
+    it("fails the whole load before anything is loaded, naming the line and the value") {
+      Seq(false, true).foreach { parallel =>
+        val t = table("SPLIT ON ((5))")
+        val file = csv("bad.csv", "1,a,2020-01-01,1", "9,b,2020-01-01,2", "3,c,2020-13-45,3", "4,d,2020-01-01,4")
+        val error = intercept[HBaseSqlException] {
+          sql(s"LOAD DATA ${if (parallel) "PARALLEL " else ""}LOCAL INPATH '$file' INTO TABLE $t").collect()
+        }
+        error.getMessage should include(s"$file line 3: column 'born' value '2020-13-45' is not a DATE")
+        sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 0
+        staged shouldBe empty
+      }
+    }
+
+    it("fails on a missing key and on extra fields") {
+      val t = table()
+      val missing = csv("nokey.csv", "1,a,,", ",b,,")
+      intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$missing' INTO TABLE $t").collect())
+        .getMessage should include("line 2: key column 'id' is empty")
+      val wide = csv("wide.csv", "1,a,,,extra")
+      intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$wide' INTO TABLE $t").collect())
+        .getMessage should include("line 1: more fields than the table's 4 columns")
+      sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 0
+    }
+
+    it("with onBadRow 'skip', loads the good rows and reports how many it skipped") {
+      val t = table()
+      val file = csv("some-bad.csv", "1,a,,1", "x,b,,2", "3,c,,not a number", "4,d,,4")
+      sql(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t OPTIONS (onBadRow 'skip')").head() shouldBe Row(2L, 2L)
+      sql(s"SELECT id FROM $t").collect().map(_.getInt(0)).toSeq shouldBe Seq(1, 4)
+    }
+
+    it("or bad options and paths get a message naming them") {
+      val t = table()
+      val file = csv("ok.csv", "1,a,,1")
+      def message(statement: String): String = intercept[HBaseSqlException](sql(statement).collect()).getMessage
+      message(s"LOAD DATA LOCAL INPATH '/no/such/file.csv' INTO TABLE $t") should include("'/no/such/file.csv': no such file")
+      message(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t OPTIONS (onBadRow 'ignore')") should include("onBadRow is 'fail' or 'skip'")
+      message(s"LOAD DATA LOCAL INPATH '$file' OVERWRITE INTO TABLE $t") should include("OVERWRITE")
+      message(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE no_such_table_here FIELDS TERMINATED BY ','") should
+        include("no HBase table 'no_such_table_here'")
+      sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 0
+    }
+  }
+
+  describe("the DataFrame route") {
+    it("bulk-loads with option(\"bulkload\", \"true\")") {
+      val t = table("SPLIT ON ((50))")
+      spark.range(0, 100).selectExpr("CAST(id AS INT) AS id", "concat('p', id) AS name", "CAST(NULL AS DATE) AS born",
+        "CAST(id AS DECIMAL(5,2)) AS score")
+        .write.format("hbase").option("table", t).option("bulkload", "true").mode("append").save()
+      sql(s"SELECT count(*), sum(score) FROM $t").head() shouldBe Row(100L, BigDecimal("4950.00").bigDecimal)
+    }
+  }
+}
