@@ -127,4 +127,32 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
       ours.getMessage shouldBe theirs.getMessage
     }
   }
+
+  describe("LOAD DATA") {
+    it("reads every clause: PARALLEL, LOCAL, OVERWRITE, FIELDS TERMINATED BY and OPTIONS") {
+      parser.parsePlan(
+        """LOAD DATA PARALLEL LOCAL INPATH '/tmp/a b.csv' INTO TABLE t FIELDS TERMINATED BY '|'
+          |OPTIONS (header 'true', 'nullValue' = 'NA', onBadRow 'skip')""".stripMargin) match {
+        case LoadDataCommand(name, path, local, parallel, overwrite, delimiter, options, _) =>
+          (name, path, local, parallel, overwrite, delimiter) shouldBe ("t", "/tmp/a b.csv", true, true, false, Some("|"))
+          options shouldBe Map("header" -> "true", "nullValue" -> "NA", "onBadRow" -> "skip")
+        case other => fail(s"expected LoadDataCommand, got $other")
+      }
+      parser.parsePlan("load data inpath 'p' overwrite into table t") match {
+        case c: LoadDataCommand => (c.local, c.parallel, c.overwrite, c.delimiter, c.options) shouldBe (false, false, true, None, Map())
+        case other => fail(s"expected LoadDataCommand, got $other")
+      }
+    }
+
+    it("leaves LOAD DATA into a two-part name, or with PARTITION, to Spark") {
+      same(parser.parsePlan("LOAD DATA INPATH 'p' INTO TABLE db.t")) shouldBe same(spark.parsePlan("LOAD DATA INPATH 'p' INTO TABLE db.t"))
+      val partitioned = "LOAD DATA INPATH 'p' INTO TABLE t PARTITION (d = 1)"
+      same(parser.parsePlan(partitioned)) shouldBe same(spark.parsePlan(partitioned))
+    }
+
+    it("refuses an option given twice") {
+      intercept[HBaseSqlException](parser.parsePlan("LOAD DATA INPATH 'p' INTO TABLE t OPTIONS (header 'true', HEADER 'false')"))
+        .getMessage should include("option 'header' is given more than once")
+    }
+  }
 }

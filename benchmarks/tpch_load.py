@@ -1,0 +1,106 @@
+"""Load benchmark: TPC-H lineitem from CSV into HBase, LOAD DATA (HFiles) against INSERT ... SELECT (Puts).
+
+Run through benchmarks/run load [--scale 0.1]. Both routes load the same CSV file into fresh
+tables with the same key, pre-split the same way, in the same Spark session and HBase; the
+INSERT reads the file with Spark's CSV reader, as LOAD DATA does. Writes
+benchmarks/results/load-sf<scale>.json and .md.
+"""
+
+import argparse
+import json
+import os
+import time
+import uuid
+from pathlib import Path
+
+from tpch_planner import LINEITEM_COLUMNS, RESULTS, WORK, log
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def generate_csv(scale):
+    import subprocess
+    import sys
+    out = WORK / f"tpch-csv-sf{scale}"
+    if not (out / "lineitem.csv").exists():
+        log(f"generating TPC-H lineitem scale {scale} as CSV with tpchgen-cli")
+        subprocess.run([str(Path(sys.executable).parent / "tpchgen-cli"), "csv", "-s", str(scale), "--tables", "lineitem",
+                        "-o", str(out)], check=True)
+    return out / "lineitem.csv"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale", type=float, default=0.1)
+    parser.add_argument("--regions", type=int, default=16)
+    args = parser.parse_args()
+    scale = int(args.scale) if args.scale == int(args.scale) else args.scale
+
+    from pyspark.sql import SparkSession
+    from pyspark_hbase import enable_hbase
+    from pyspark_hbase.local import LocalHBase
+
+    csv = generate_csv(scale)
+    hbase = None
+    if not os.environ.get("HBASE_CONF_DIR"):
+        hbase = LocalHBase(WORK / "hbase")
+        hbase.start()
+    builder = (SparkSession.builder.master("local[2]").appName("spark-hbase-sql load benchmark")
+               .config("spark.driver.memory", "6g").config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false"))
+    spark = enable_hbase(builder, data_dir=hbase.data_dir if hbase else None).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+
+    # The table's columns in the file's order: LOAD DATA and the CSV reader map fields by position.
+    header = csv.open().readline().strip().split(",")
+    columns = sorted(LINEITEM_COLUMNS, key=lambda c: header.index(c[0]))
+    schema = ", ".join(f"{c} {t}" for c, t, _ in columns)
+    mapping = ", ".join(f"{c}={cell}" for c, _, cell in columns if cell)
+    source = spark.read.option("header", "true").schema(schema).csv(str(csv))
+    rows = source.count()
+    max_key = source.selectExpr("max(l_orderkey)").first()[0]
+    splits = ", ".join(f"({max_key * i // args.regions})" for i in range(1, args.regions))
+
+    def fresh_table(route):
+        name = f"bench_load_{route}_{uuid.uuid4().hex[:8]}"
+        spark.sql(f"CREATE TABLE {name} ({schema}, PRIMARY KEY (l_orderkey, l_linenumber)) "
+                  f"MAPPED BY ({name}, COLS=[{mapping}]) SPLIT ON ({splits})")
+        return name
+
+    results = {}
+    routes = [
+        ("LOAD DATA", lambda t: spark.sql(f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
+        ("LOAD DATA PARALLEL", lambda t: spark.sql(
+            f"LOAD DATA PARALLEL LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
+        ("INSERT ... SELECT (Puts)", lambda t: source.write.insertInto(t)),
+    ]
+    for route, run in routes:
+        table = fresh_table(route.split(" ")[0].lower())
+        start = time.perf_counter()
+        run(table)
+        seconds = time.perf_counter() - start
+        count = spark.table(table).count()
+        assert count == rows, f"{route}: {count} rows, expected {rows}"
+        results[route] = seconds
+        log(f"{route}: {rows} rows in {seconds:.1f} s ({rows / seconds:,.0f} rows/s)")
+        spark.sql(f"DROP TABLE {table}")
+    spark.stop()
+
+    puts = results["INSERT ... SELECT (Puts)"]
+    report = {"scale": scale, "rows": rows, "regions": args.regions, "seconds": results,
+              "speedup": {k: puts / v for k, v in results.items()},
+              "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"load-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
+    lines = [f"TPC-H lineitem scale {scale} ({rows} rows, CSV), {args.regions} regions, {report['machine']}, {report['date']}.",
+             "", "| route | seconds | rows/s | speedup over Puts |", "|---|---:|---:|---:|"]
+    for route, seconds in results.items():
+        lines.append(f"| {route} | {seconds:.1f} | {rows / seconds:,.0f} | {puts / seconds:.1f}x |")
+    (RESULTS / f"load-sf{scale}.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    if hbase:
+        hbase.stop()
+
+
+if __name__ == "__main__":
+    main()
