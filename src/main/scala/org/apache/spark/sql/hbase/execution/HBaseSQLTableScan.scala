@@ -68,12 +68,15 @@ case class HBaseSQLTableScan(
   /** Regions are read in parallel for a collect, one after another for a take. */
   private def readOnDriver(maxRows: Int): Array[InternalRow] = {
     val plan = reportPlan()
+    // Each region counts into its own metrics, added up here: metrics are not thread-safe.
+    val counted = plan.regions.map(_ => (new SQLMetric("sum"), new SQLMetric("sum")))
     def readRegion(region: RegionScan, index: Int, max: Int): Array[InternalRow] = {
       val project = UnsafeProjection.create(output, read)
+      val (rowsRead, gets) = counted(index)
       var close: () => Unit = () => ()
       try {
         HBaseScanRDD.readRegion(relation.table, relation.cluster, read, read.map(relation.columnOf), region, index,
-          limits, longMetric("rowsRead"), longMetric("gets"), c => close = c)
+          limits, rowsRead, gets, c => close = c)
           .take(max).map(row => project(row).copy()).toArray
       } finally close()
     }
@@ -90,6 +93,8 @@ case class HBaseSQLTableScan(
         }
         out.result()
       }
+    longMetric("rowsRead") += counted.map(_._1.value).sum
+    longMetric("gets") += counted.map(_._2.value).sum
     postDriverMetrics(Seq("rowsRead", "gets"))
     rows
   }

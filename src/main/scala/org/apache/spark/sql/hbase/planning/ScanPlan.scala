@@ -47,8 +47,9 @@ object ScanPlan extends PredicateHelper {
     val onKeys = conjuncts.map(c => keys.nonEmpty && c.references.exists(a => keys.exists(_.semanticEquals(a))))
     // A key range cut by a region's boundaries may decide more than the whole range does.
     def holdsInRegion(conjunct: Int, range: Int, region: RegionInfo): Boolean = holdsIn(conjunct, range) ||
-      (onKeys(conjunct) && KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys,
-        keyRangeOf(ScanRanges(Seq(critical(range)._2)).clip(region.startKey, region.endKey).head, codec, keys.size)))
+      (onKeys(conjunct) && ScanRanges(Seq(critical(range)._2)).clip(region.startKey, region.endKey).forall { rows =>
+        KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys, keyRangeOf(rows, codec, keys.size))
+      })
 
     val scans = regions.flatMap { region =>
       val ranges = rows.clip(region.startKey, region.endKey)
