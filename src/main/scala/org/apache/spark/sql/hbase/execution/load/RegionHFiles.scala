@@ -19,6 +19,7 @@ import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
  * as INSERT does.
  */
 final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, fileName: String, timestamp: Long) {
+  HFileWriterMetrics.install()
   private val fs: FileSystem = staging.getFileSystem(conf)
   private val writers = mutable.LinkedHashMap.empty[String, StoreFileWriter]
   private val families = codec.families.map(Utf8.string)
