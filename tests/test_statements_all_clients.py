@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -10,6 +11,10 @@ import pytest
 from pyspark_hbase.thriftserver import beeline_command
 
 SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
+
+# A file every client can load: the Thrift server and spark-sql run on this machine.
+LOAD_FILE = Path(tempfile.mkdtemp(prefix="all-clients-")) / "more.csv"
+LOAD_FILE.write_text("region,id,amount\napac,5,1.5\n")
 
 
 def script(t1, t2):
@@ -21,6 +26,7 @@ def script(t1, t2):
         f"CREATE TABLE {t2} (k STRING, v STRING, PRIMARY KEY (k)) MAPPED BY ({t2}, COLS=[v=f.v]) IN StringFormat",
         f"INSERT INTO {t1} VALUES ('emea', 1, 10.0), ('us', 2, 20.0)",
         f"INSERT INTO TABLE {t1} SELECT region, id + 10, amount * 2 FROM {t1}",
+        f"LOAD DATA LOCAL INPATH '{LOAD_FILE}' INTO TABLE {t1} OPTIONS (header 'true')",
         f"ALTER TABLE {t1} ADD COLUMN note STRING MAPPED BY (note = f.note)",
         f"INSERT INTO {t1} (region, id, note) VALUES ('us', 99, 'late')",
         f"ALTER TABLE {t1} DROP COLUMN amount",
@@ -32,7 +38,7 @@ def script(t1, t2):
     ]
 
 
-EXPECTED_ROWS = [["emea", "1", "NULL"], ["emea", "11", "NULL"], ["us", "2", "NULL"], ["us", "12", "NULL"], ["us", "99", "late"]]
+EXPECTED_ROWS = [["apac", "5", "NULL"], ["emea", "1", "NULL"], ["emea", "11", "NULL"], ["us", "2", "NULL"], ["us", "12", "NULL"], ["us", "99", "late"]]
 
 
 def run_pyspark(spark, statements):

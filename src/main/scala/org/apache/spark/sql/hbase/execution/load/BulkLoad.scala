@@ -7,7 +7,8 @@ import org.apache.hadoop.fs.Path
 import org.apache.hadoop.hbase.TableName
 
 import org.apache.spark.{SparkException, TaskContext}
-import org.apache.spark.rdd.RDD
+import org.apache.spark.rdd.{RDD, ShuffledRDD}
+import org.apache.spark.serializer.KryoSerializer
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.HBaseTableDef
@@ -31,6 +32,23 @@ object BulkLoad {
   /** HBase's own place for bulk-load staging, on the file system the region servers read. */
   def stagingRoot(conf: Configuration): Path = new Path(conf.get("hbase.fs.tmp.dir", "/tmp/hbase-staging"))
 
+  /** The encoded values of one row (NULLs included) as one array: each is a length, -1 for NULL, then its bytes. */
+  private[load] def packValues(values: Array[Array[Byte]]): Array[Byte] = {
+    val buffer = java.nio.ByteBuffer.allocate(values.map(v => 4 + (if (v == null) 0 else v.length)).sum)
+    values.foreach { v => if (v == null) buffer.putInt(-1) else buffer.putInt(v.length).put(v) }
+    buffer.array()
+  }
+
+  private[load] def unpackValues(packed: Array[Byte]): Array[Array[Byte]] = {
+    val buffer = java.nio.ByteBuffer.wrap(packed)
+    val out = Array.newBuilder[Array[Byte]]
+    while (buffer.hasRemaining) {
+      val length = buffer.getInt()
+      out += (if (length < 0) null else { val v = new Array[Byte](length); buffer.get(v); v })
+    }
+    out.result()
+  }
+
   /** `rows` are in table column order, each with its place in the input; returns the rows loaded. */
   def apply(table: HBaseTableDef, cluster: HBaseClusterConf, rows: RDD[(Long, InternalRow)], parallel: Boolean): Long = {
     val conf = cluster.toConfiguration
@@ -40,8 +58,12 @@ object BulkLoad {
     val timestamp = System.currentTimeMillis()
     val codec = new RowCodec(table)
 
-    val keyed = rows.mapPartitions(_.map { case (order, row) => (LoadKey(codec.rowKey(row), order), codec.cellValues(row)) })
-    val sorted = keyed.repartitionAndSortWithinPartitions(new RegionPartitioner(startKeys))
+    val keyed = rows.mapPartitions(_.map { case (order, row) => (LoadKey(codec.rowKey(row), order), packValues(codec.cellValues(row))) })
+    // Rows cross the shuffle as two byte arrays each, with Kryo: Java serialization is several times slower.
+    val sorted = new ShuffledRDD[LoadKey, Array[Byte], Array[Byte]](keyed, new RegionPartitioner(startKeys))
+      .setKeyOrdering(LoadKey.ordering)
+      .setSerializer(new KryoSerializer(rows.sparkContext.getConf))
+      .mapPartitions(_.map { case (key, packed) => (key, unpackValues(packed)) }, preservesPartitioning = true)
     val fs = new Path(staging).getFileSystem(conf)
     try {
       val written = sorted.mapPartitionsWithIndex { (index, partition) =>
