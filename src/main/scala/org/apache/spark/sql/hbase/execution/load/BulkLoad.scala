@@ -4,6 +4,7 @@ import java.util.UUID
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
+import org.apache.hadoop.fs.permission.FsPermission
 import org.apache.hadoop.hbase.TableName
 
 import org.apache.spark.{SparkException, TaskContext}
@@ -65,6 +66,8 @@ object BulkLoad {
       .setSerializer(new KryoSerializer(rows.sparkContext.getConf))
       .mapPartitions(_.map { case (key, packed) => (key, unpackValues(packed)) }, preservesPartitioning = true)
     val fs = new Path(staging).getFileSystem(conf)
+    fs.mkdirs(new Path(staging), new FsPermission("777")) // see RegionHFiles.close
+    fs.setPermission(new Path(staging), new FsPermission("777"))
     try {
       val written = sorted.mapPartitionsWithIndex { (index, partition) =>
         val taskConf = cluster.toConfiguration

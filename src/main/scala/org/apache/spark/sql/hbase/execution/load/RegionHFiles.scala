@@ -4,6 +4,7 @@ import scala.collection.mutable
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
+import org.apache.hadoop.fs.permission.FsPermission
 import org.apache.hadoop.hbase.{KeyValue, TableName}
 import org.apache.hadoop.hbase.io.hfile.{CacheConfig, HFileContextBuilder}
 import org.apache.hadoop.hbase.regionserver.{HStoreFile, StoreFileWriter}
@@ -64,13 +65,20 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, fi
       .build()
   })
 
-  /** Closes the files, marked as bulk-loaded; returns them by family. */
+  /**
+   * Closes the files, marked as bulk-loaded; returns them by family. HBase checks that the user
+   * who loads may read and write the files and moves them away, and that user may not be the one
+   * who wrote them (the Thrift server loads as its session's user), so they are open to all: they
+   * are only ever staged here.
+   */
   def close(): Map[String, Path] = {
     val files = writers.map { case (family, w) =>
       w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(timestamp))
       w.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(false))
       w.appendTrackedTimestampsToMetadata()
       w.close()
+      fs.setPermission(w.getPath, new FsPermission("666"))
+      fs.setPermission(w.getPath.getParent, new FsPermission("777"))
       family -> w.getPath
     }.toMap
     writers.clear()
