@@ -126,6 +126,39 @@ class LoadDataSpec extends HBaseSuite {
     }
   }
 
+  describe("a region that splits between writing the HFiles and loading them") {
+    it("is handled: HBase's loader splits the file again, and every row arrives") {
+      val t = table()
+      val definition = catalog.SessionCatalogs.of(spark).get(t).get
+      val rowCodec = new org.apache.spark.sql.hbase.codec.RowCodec(definition)
+      val conf = cluster.toConfiguration
+      val staging = new org.apache.hadoop.fs.Path(execution.load.BulkLoad.stagingRoot(conf), s"split-test-${System.nanoTime()}")
+      // HFiles written for the one region the table has now...
+      val rows = (1 to 100).map { i =>
+        val row = org.apache.spark.sql.catalyst.InternalRow(i, org.apache.spark.unsafe.types.UTF8String.fromString(s"n$i"), null,
+          org.apache.spark.sql.types.Decimal(BigDecimal(i).setScale(2), 5, 2))
+        (execution.load.LoadKey(rowCodec.rowKey(row), i.toLong), rowCodec.cellValues(row))
+      }
+      val files = new execution.load.RegionHFiles(conf, staging, rowCodec, "only-region", System.currentTimeMillis())
+      files.write(rows.iterator) shouldBe 100
+      val written = files.close()
+      // ...then the region splits in two before they are loaded.
+      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
+      withAdmin { admin =>
+        admin.split(name, rowCodec.keyCodec.encode(Seq(50)))
+        val deadline = System.currentTimeMillis() + 60000
+        while ((admin.getRegions(name).size < 2 || !admin.isTableAvailable(name)) && System.currentTimeMillis() < deadline) {
+          Thread.sleep(200)
+        }
+        admin.getRegions(name).size shouldBe 2
+      }
+      execution.load.RegionHFiles.bulkLoad(conf, name, written.map { case (f, p) => f -> Seq(p) })
+      sql(s"SELECT count(*), sum(id), sum(score) FROM $t").head() shouldBe Row(100L, 5050L, BigDecimal("5050.00").bigDecimal)
+      sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 2
+      staging.getFileSystem(conf).delete(staging, true)
+    }
+  }
+
   describe("the DataFrame route") {
     it("bulk-loads with option(\"bulkload\", \"true\")") {
       val t = table("SPLIT ON ((50))")
