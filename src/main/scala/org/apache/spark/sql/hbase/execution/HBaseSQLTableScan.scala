@@ -122,6 +122,7 @@ case class HBaseSQLTableScan(
     }
     val residuals = plan.regions.map(_.residual.fold("none")(_.sql)).distinct
     val residual = residuals match {
+      case Seq() => "none"
       case Seq(one) => one
       case many => s"per region: ${many.take(3).mkString("; ")}${if (many.size > 3) "; ..." else ""}"
     }
