@@ -4,6 +4,7 @@ import os
 
 from . import _paths
 from .local import LocalHBase
+from .metrics import scan_metrics
 from .session import enable_hbase
 
 DEMO_STATEMENTS = [
@@ -26,6 +27,9 @@ DEMO_QUERIES = [
 ]
 
 
+LOOKUP = "SELECT order_id, customer, amount FROM demo_orders WHERE region = 'emea' AND order_id IN (1, 2)"
+
+
 def run_demo(data_dir=None) -> None:
     from pyspark.sql import SparkSession
 
@@ -46,5 +50,13 @@ def run_demo(data_dir=None) -> None:
         for query in DEMO_QUERIES:
             print(f"\nsql> {' '.join(query.split())}")
             spark.sql(query).show(truncate=False)
+        # A lookup by key: HBase reads two rows with Gets, and the scan says so.
+        print(f"\nsql> {LOOKUP}")
+        lookup = spark.sql(LOOKUP)
+        rows = lookup.collect()
+        spark.createDataFrame(rows, lookup.schema).show(truncate=False)
+        scan = lookup._jdf.queryExecution().executedPlan().toString().strip().splitlines()[-1].strip()
+        print(f"plan: {scan}")
+        print(f"scan metrics: {scan_metrics(lookup)}")
     finally:
         spark.stop()
