@@ -13,7 +13,7 @@ import time
 import uuid
 from pathlib import Path
 
-from tpch_planner import LINEITEM_COLUMNS, RESULTS, WORK, log
+from tpch_planner import LINEITEM_COLUMNS, RESULTS, WORK, log, start_session
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,20 +36,8 @@ def main():
     args = parser.parse_args()
     scale = int(args.scale) if args.scale == int(args.scale) else args.scale
 
-    from pyspark.sql import SparkSession
-    from pyspark_hbase import enable_hbase
-    from pyspark_hbase.local import LocalHBase
-
     csv = generate_csv(scale)
-    hbase = None
-    if not os.environ.get("HBASE_CONF_DIR"):
-        hbase = LocalHBase(WORK / "hbase")
-        hbase.start()
-    builder = (SparkSession.builder.master("local[2]").appName("spark-hbase-sql load benchmark")
-               .config("spark.driver.memory", "6g").config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false"))
-    spark = enable_hbase(builder, data_dir=hbase.data_dir if hbase else None).getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
+    spark, hbase = start_session("load", {"spark.ui.showConsoleProgress": "false"})
 
     # The table's columns in the file's order: LOAD DATA and the CSV reader map fields by position.
     header = csv.open().readline().strip().split(",")

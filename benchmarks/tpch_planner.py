@@ -41,6 +41,25 @@ def log(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
+def start_session(benchmark, settings):
+    """The embedded HBase under benchmarks/work (None when HBASE_CONF_DIR names one) and a Spark session on it."""
+    from pyspark.sql import SparkSession
+    from pyspark_hbase import enable_hbase
+    from pyspark_hbase.local import LocalHBase
+
+    hbase = None
+    if not os.environ.get("HBASE_CONF_DIR"):
+        hbase = LocalHBase(WORK / "hbase")
+        hbase.start()
+    builder = (SparkSession.builder.master("local[2]").appName(f"spark-hbase-sql {benchmark} benchmark")
+               .config("spark.driver.memory", "6g").config("spark.ui.enabled", "false"))
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    spark = enable_hbase(builder, data_dir=hbase.data_dir if hbase else None).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark, hbase
+
+
 def generate(scale):
     out = WORK / f"tpch-sf{scale}"
     if not (out / "lineitem.parquet").exists():
@@ -132,24 +151,12 @@ def main():
     args = parser.parse_args()
     scale = int(args.scale) if args.scale == int(args.scale) else args.scale
 
-    from pyspark.sql import SparkSession
-    from pyspark_hbase import enable_hbase
-    from pyspark_hbase.local import LocalHBase
-
     planning = run_planning_benchmark()  # first: it compiles the test classes, and needs no HBase
     data = generate(scale)
-    hbase = None
-    if not os.environ.get("HBASE_CONF_DIR"):
-        hbase = LocalHBase(WORK / "hbase")
-        hbase.start()
-    builder = (SparkSession.builder.master("local[2]").appName("spark-hbase-sql planner benchmark")
-               .config("spark.driver.memory", "6g").config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "4"))
-    spark = enable_hbase(builder, data_dir=hbase.data_dir if hbase else None).getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
+    spark, hbase = start_session("planner", {"spark.sql.shuffle.partitions": "4"})
 
     lineitem, orders, max_key, load_times = load(spark, data, scale, args.regions)
-    keys = [r[0] for r in spark.sql(f"SELECT o_orderkey FROM src_orders ORDER BY o_orderkey").collect()]
+    keys = [r[0] for r in spark.sql("SELECT o_orderkey FROM src_orders ORDER BY o_orderkey").collect()]
     point = keys[len(keys) // 3]
     low = keys[len(keys) // 2]
     high = low + max_key // 1000  # 0.1 % of the key space
