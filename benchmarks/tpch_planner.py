@@ -125,21 +125,27 @@ def compact(spark, name):
         jvm.org.apache.spark.sql.hbase.connection.HBaseConnections.release(cluster)
 
 
-def timed(spark, query, pushdown, repeat):
+def timed(spark, query, settings, repeat, warm_up=True):
+    """Median seconds of collect() under these session settings, with the rows and scan metrics of the last run."""
     from pyspark_hbase import scan_metrics
 
-    spark.conf.set("spark.sql.hbase.pushdown", "true" if pushdown else "false")
+    for key, value in settings.items():
+        spark.conf.set(key, value)
     times, rows, metrics = [], None, None
-    if pushdown:
-        spark.sql(query).collect()  # warm-up, not timed (a full scan needs none)
+    if warm_up:
+        spark.sql(query).collect()  # not timed
     for _ in range(repeat):
         df = spark.sql(query)  # planned anew each time: planning is part of the cost
         start = time.perf_counter()
         result = df.collect()
         times.append(time.perf_counter() - start)
         rows, metrics = result, scan_metrics(df)
-    spark.conf.unset("spark.sql.hbase.pushdown")
+    for key in settings:
+        spark.conf.unset(key)
     return statistics.median(times), rows, metrics
+
+
+PUSHDOWN_OFF = {"spark.sql.hbase.pushdown": "false"}
 
 
 def main():
@@ -171,8 +177,9 @@ def main():
     ]
     results = []
     for name, query, selective in queries:
-        on_time, on_rows, on_metrics = timed(spark, query, True, args.repeat)
-        off_time, off_rows, off_metrics = timed(spark, query, False, args.repeat_off)
+        on_time, on_rows, on_metrics = timed(spark, query, {}, args.repeat)
+        # A full scan needs no warm-up.
+        off_time, off_rows, off_metrics = timed(spark, query, PUSHDOWN_OFF, args.repeat_off, warm_up=False)
         assert sorted(map(tuple, on_rows)) == sorted(map(tuple, off_rows)), f"{name}: results differ"
         matched = on_rows[0][0] if query.startswith("SELECT count(*)") else len(on_rows)
         results.append({"query": name, "sql": query, "selective": selective, "rowsMatched": matched,

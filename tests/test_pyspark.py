@@ -119,3 +119,28 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
     grouped = spark.sql(f"SELECT v, count(*) AS n FROM {table_name} WHERE k >= 150 AND k < 160 GROUP BY v")
     assert sum(r.n for r in grouped.collect()) == 10
     assert scan_metrics(grouped) == {"regionsTotal": 3, "regionsScanned": 1, "keyRanges": 1, "rowsRead": 10, "gets": 0}
+
+
+def test_region_servers_seek_by_a_later_key_column_and_check_values(spark, table_name):
+    from pyspark_hbase import scan_metrics
+
+    spark.sql(f"CREATE TABLE {table_name} (a INT, b INT, v STRING, PRIMARY KEY (a, b)) "
+              f"MAPPED BY ({table_name}, COLS=[v=f.v]) SPLIT ON ((30), (60))")
+    spark.sql(f"INSERT INTO {table_name} SELECT CAST(id DIV 10 AS INT), CAST(id % 10 AS INT), "
+              f"IF(id % 7 = 0, NULL, concat('v', id)) FROM range(0, 1000)")
+    query = f"SELECT a, b, v FROM {table_name} WHERE b IN (3, 4) AND v LIKE 'v%3'"
+    expected = sorted((i // 10, i % 10, f"v{i}") for i in range(1000)
+                      if i % 10 in (3, 4) and i % 7 != 0 and str(i).endswith("3"))
+
+    with_server_jar = spark.sql(query)
+    assert "skip scan (*, {3, 4})" in with_server_jar._jdf.queryExecution().executedPlan().toString()
+    assert sorted(tuple(r) for r in with_server_jar.collect()) == expected
+    assert scan_metrics(with_server_jar)["rowsRead"] == len(expected)
+
+    spark.conf.set("spark.sql.hbase.customfilter", "false")
+    try:
+        in_spark = spark.sql(query)
+        assert sorted(tuple(r) for r in in_spark.collect()) == expected
+        assert scan_metrics(in_spark)["rowsRead"] == 1000
+    finally:
+        spark.conf.unset("spark.sql.hbase.customfilter")

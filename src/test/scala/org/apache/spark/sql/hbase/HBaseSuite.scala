@@ -22,6 +22,13 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
   protected def uniqueName(prefix: String): String =
     s"${prefix}_${getClass.getSimpleName.toLowerCase.replaceAll("[^a-z0-9]", "")}_${System.nanoTime() % 1000000}_${counter.incrementAndGet()}"
 
+  /** Runs `body` with these session settings, then puts back what was set before. */
+  protected def withConf[T](settings: (String, String)*)(body: => T): T = {
+    val previous = settings.map { case (key, _) => key -> spark.conf.getOption(key) }
+    settings.foreach { case (key, value) => spark.conf.set(key, value) }
+    try body finally previous.foreach { case (key, value) => value.fold(spark.conf.unset(key))(spark.conf.set(key, _)) }
+  }
+
   protected def cluster: HBaseClusterConf = HBaseClusterConf.fromSession(spark)
 
   protected def withAdmin[T](body: Admin => T): T = HBaseConnections.withConnection(cluster) { c =>

@@ -1,5 +1,6 @@
 package org.apache.spark.sql.hbase
 
+import scala.jdk.CollectionConverters._
 import scala.util.Random
 
 import org.apache.spark.sql.{DataFrame, Row}
@@ -29,7 +30,8 @@ class PlannerDifferentialSpec extends HBaseSuite {
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
     // The truth: the same rows as HBase holds them (one per key), in Spark's memory.
     spark.table(t).collect().toSeq.let { stored =>
-      spark.createDataFrame(spark.sparkContext.parallelize(stored, 2), schema).cache().createOrReplaceTempView(s"${t}_truth")
+      // A local relation: Spark's optimizer filters it on the driver, without a job.
+      spark.createDataFrame(stored.asJava, schema).createOrReplaceTempView(s"${t}_truth")
     }
     t
   }
@@ -76,34 +78,46 @@ class PlannerDifferentialSpec extends HBaseSuite {
     Ordering.Tuple3(Ordering.Int, Ordering.by[String, Array[Byte]](_.getBytes("UTF-8"))(
       (x: Array[Byte], y: Array[Byte]) => java.util.Arrays.compareUnsigned(x, y)), Ordering.Long))
 
-  private def withPushdown[T](on: Boolean)(body: => T): T = {
-    spark.conf.set(HBaseSQLConf.Pushdown.key, on.toString)
-    try body finally spark.conf.unset(HBaseSQLConf.Pushdown.key)
-  }
+  /** How a query may read HBase. */
+  private sealed abstract class Mode(val settings: (String, String)*)
+  /** Key ranges, and the server jar's skip scan and predicates in the region servers. */
+  private case object ServerJar extends Mode()
+  /** Key ranges, then HBase's own filters and Spark. */
+  private case object HBaseFilters extends Mode(HBaseSQLConf.CustomFilter.key -> "false")
+  /** Every row, filtered by Spark. */
+  private case object NoPushdown extends Mode(HBaseSQLConf.Pushdown.key -> "false")
 
   describe("1,000 random WHERE clauses over the key (a INT, b STRING, c BIGINT) and NULL-holding values") {
-    it("return exactly the rows Spark finds in memory, with pushdown on and off") {
+    it("return exactly the rows Spark finds in memory: with the server jar, and alternately with HBase's filters or without pushdown") {
       val random = new Random(11)
       val t = table
       val stored = sql(s"SELECT count(*) FROM ${t}_truth").head().getLong(0)
       withClue("random keys repeat a little, so the table holds somewhat fewer rows than were written: ")(
         stored should be > (rowCount * 0.9).toLong)
-      var pruned, readFewer = 0
+      var pruned, readFewer, skipScans, exact = 0
       (1 to 1000).foreach { i =>
         val predicate = randomPredicate(random, 1 + random.nextInt(3))
         // Sorted here rather than by ORDER BY, which would cost every query a shuffle.
         val truth = sql(s"SELECT * FROM ${t}_truth WHERE $predicate").collect().toSeq.sorted(keyOrder)
-        Seq(true, false).foreach { pushdown =>
-          withPushdown(pushdown) {
+        Seq(ServerJar, if (i % 2 == 0) HBaseFilters else NoPushdown).foreach { mode =>
+          withConf(mode.settings: _*) {
             val df = sql(s"SELECT * FROM $t WHERE $predicate")
-            withClue(s"#$i pushdown $pushdown WHERE $predicate\n${df.queryExecution.executedPlan}\n") {
+            withClue(s"#$i $mode WHERE $predicate\n${df.queryExecution.executedPlan}\n") {
               df.collect().toSeq shouldBe truth
               scanOf(df).foreach { scan =>
                 val read = scan.metrics("rowsRead").value
-                if (pushdown) {
-                  if (scan.metrics("regionsScanned").value < scan.metrics("regionsTotal").value) pruned += 1
-                  if (read < stored) readFewer += 1
-                } else read shouldBe stored
+                mode match {
+                  case NoPushdown => read shouldBe stored
+                  case HBaseFilters => read should be >= truth.size.toLong
+                  case ServerJar =>
+                    if (scan.metrics("regionsScanned").value < scan.metrics("regionsTotal").value) pruned += 1
+                    if (read < stored) readFewer += 1
+                    val regions = scan.scanPlan.regions
+                    if (regions.exists(_.server.exists(_.boxes.exists(_.exists(_.narrowsRows))))) skipScans += 1
+                    // With nothing left for Spark, HBase sends exactly the matching rows.
+                    if (regions.forall(_.residual.isEmpty)) { read shouldBe truth.size; exact += 1 }
+                    else read should be >= truth.size.toLong
+                }
               }
             }
           }
@@ -111,6 +125,8 @@ class PlannerDifferentialSpec extends HBaseSuite {
       }
       withClue("the random predicates should often prune regions: ")(pruned should be > 200)
       withClue("and read fewer rows than the table holds: ")(readFewer should be > 300)
+      withClue("and skip through keys on later key columns in region servers: ")(skipScans should be > 200)
+      withClue("and leave nothing for Spark to check: ")(exact should be > 300)
     }
   }
 

@@ -2,13 +2,16 @@ package org.apache.spark.sql.hbase
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.client.Put
+import org.apache.hadoop.hbase.client.{Put, Scan}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
-import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan, ScanLimits, ScanMetrics}
-import org.apache.spark.sql.hbase.planning.RowRange
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan, ScanLimits, ScanMetrics, ScanRequest}
+import org.apache.spark.sql.catalyst.expressions.And
+import org.apache.spark.sql.hbase.planning.{RegionScan, RowRange, ServerFilter}
 import org.apache.spark.sql.types.IntegerType
 
 /** What a scan reads from HBase, and what it reports, against the real HBase. */
@@ -24,30 +27,43 @@ class ScanExecutionSpec extends HBaseSuite {
     t
   }
 
+  /** The conjuncts a region's rows are still checked against, by its region server or by Spark. */
+  private def leftToCheck(region: RegionScan): Option[String] =
+    (region.server.toSeq.flatMap(_.pushed) ++ region.residual).reduceOption(And).map(_.sql)
+
   describe("the residual predicate") {
     it("is left out where the key ranges already guarantee it, so HBase returns only matching rows") {
       val df = sql(s"SELECT * FROM $table WHERE k >= 500 AND k < 1500")
       df.count() shouldBe 1000
       df.collect().length shouldBe 1000
       val scan = scanOf(df)
-      scan.scanPlan.regions.map(_.residual) shouldBe Seq(None, None)
+      scan.scanPlan.regions.map(leftToCheck) shouldBe Seq(None, None)
       scan.metrics("rowsRead").value shouldBe 1000
       scan.simpleString(10) should include("regions 2 of 3")
       scan.simpleString(10) should include("residual none")
     }
 
-    it("keeps only the conjuncts the key cannot decide, and the scan applies them") {
-      val df = sql(s"SELECT k FROM $table WHERE k BETWEEN 990 AND 1009 AND v = 3")
-      df.collect().map(_.getInt(0)).toSeq shouldBe Seq(993, 1003)
-      val scan = scanOf(df)
-      scan.scanPlan.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(2)(Some("((v IS NOT NULL) AND (v = 3))"))
-      scan.metrics("rowsRead").value shouldBe 20
+    it("keeps only the conjuncts the key cannot decide, which region servers check with the server jar") {
+      val query = s"SELECT k FROM $table WHERE k BETWEEN 990 AND 1009 AND v = 3"
+      val inRegionServers = scanOf(sql(query))
+      inRegionServers.scanPlan.regions.map(leftToCheck) shouldBe Seq.fill(2)(Some("((v IS NOT NULL) AND (v = 3))"))
+      inRegionServers.scanPlan.regions.flatMap(_.residual) shouldBe empty
+      inRegionServers.executeCollect().map(_.getInt(0)).toSeq shouldBe Seq(993, 1003)
+      inRegionServers.metrics("rowsRead").value shouldBe 2
+
+      withConf(HBaseSQLConf.CustomFilter.key -> "false") {
+        val inSpark = scanOf(sql(query))
+        inSpark.scanPlan.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(2)(Some("((v IS NOT NULL) AND (v = 3))"))
+        inSpark.scanPlan.regions.flatMap(_.server) shouldBe empty
+        inSpark.executeCollect().map(_.getInt(0)).toSeq shouldBe Seq(993, 1003)
+        inSpark.metrics("rowsRead").value shouldBe 20
+      }
     }
 
     it("differs between regions when one region's keys decide it and another's do not") {
       val df = sql(s"SELECT k FROM $table WHERE k IN (5, 2500) AND (k < 1000 OR w = 0)")
       df.collect().toSeq shouldBe Seq(Row(5))
-      scanOf(df).scanPlan.regions.map(_.residual.map(_.sql)) shouldBe Seq(None, Some("((k < 1000) OR (w = 0))"))
+      scanOf(df).scanPlan.regions.map(leftToCheck) shouldBe Seq(None, Some("((k < 1000) OR (w = 0))"))
       scanOf(df).simpleString(10) should include("residual per region: none; ((k < 1000) OR (w = 0))")
     }
   }
@@ -105,15 +121,22 @@ class ScanExecutionSpec extends HBaseSuite {
       sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 3
 
       // What HBase sends back for row 1 (cells f:v, f:w, g:d) when only w is needed: its first
-      // cell f:v, proof that the row exists, and w; not g:d.
+      // cell f:v, proof that the row exists, and w; not g:d. The server jar's filter also drops
+      // the first cell's value.
       val definition = catalog.SessionCatalogs.of(spark).get(t).get
-      val scan = HBaseScanRDD.scanFor(definition, Seq(definition.columns(2)),
-        Seq(RowRange(Array.emptyByteArray, Array.emptyByteArray)), ScanLimits(100, None))
-      scan.getCaching shouldBe 100
+      val onlyW = Seq(definition.columns(2))
+      val everyRow = Seq(RowRange(Array.emptyByteArray, Array.emptyByteArray))
+      val request = ScanRequest(definition, HBaseClusterConf.fromSession(spark), DataTypeUtils.toAttributes(definition.schema),
+        definition.columns, Nil, ScanLimits(100, None))
+      val withHBaseFilters = HBaseScanRDD.scanFor(definition, everyRow, request.limits, HBaseScanRDD.cellFilter(definition, onlyW).toSeq)
+      val withServerJar = HBaseScanRDD.scanFor(definition, everyRow, request.limits,
+        Seq(HBaseScanRDD.serverFilter(request, ServerFilter(None, Nil), onlyW)))
+      withHBaseFilters.getCaching shouldBe 100
       withTable(t) { htable =>
-        val first = htable.getScanner(scan).next()
-        first.rawCells().map(c => Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength)).toSet shouldBe
-          Set("v", "w")
+        def firstRow(scan: Scan) = htable.getScanner(scan).next().rawCells()
+          .map(c => Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength) -> c.getValueLength).toMap
+        firstRow(withHBaseFilters) shouldBe Map("v" -> 4, "w" -> 4)
+        firstRow(withServerJar) shouldBe Map("v" -> 0, "w" -> 4)
       }
     }
   }

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer
 
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SupportedTypes
+import org.apache.spark.sql.hbase.server.KeyLayout
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -42,6 +43,24 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
     } catch {
       case _: java.nio.BufferUnderflowException => (values.result(), false) // cut inside a column
     }
+  }
+
+  override lazy val sliceLayout: KeyLayout = {
+    val last = keyTypes.size - 1
+    val kinds = keyTypes.zipWithIndex.map {
+      case (t, _) if BinaryKeyCodec.fixedWidth(t).isDefined => KeyLayout.FIXED
+      case (_, `last`) => KeyLayout.REST
+      case _ => KeyLayout.TERMINATED
+    }
+    new KeyLayout(kinds.toArray, keyTypes.map(t => BinaryKeyCodec.fixedWidth(t).getOrElse(0)).toArray, Array.emptyByteArray)
+  }
+
+  override def sliceCheck(dim: Int): SliceCheck = SliceCheck.Order
+
+  override def sliceOf(dim: Int, value: Any): Array[Byte] = {
+    val out = new ByteArrayOutputStream(16)
+    BinaryKeyCodec.write(out, keyTypes(dim), value, isLast = dim == keyTypes.length - 1)
+    out.toByteArray
   }
 
   override def encode(values: Seq[Any]): Array[Byte] = {
@@ -83,6 +102,23 @@ object BinaryKeyCodec {
   private val WideDecimalBytes = 16
 
   def supports(dataType: DataType): Boolean = SupportedTypes.isSupported(dataType)
+
+  /** Bytes a value of the type always takes; None for strings and binaries. */
+  def fixedWidth(dataType: DataType): Option[Int] = dataType match {
+    case BooleanType | ByteType => Some(1)
+    case ShortType => Some(2)
+    case IntegerType | DateType | FloatType => Some(4)
+    case LongType | TimestampType | TimestampNTZType | DoubleType => Some(8)
+    case d: DecimalType => Some(if (d.precision <= Decimal.MAX_LONG_DIGITS) 8 else WideDecimalBytes)
+    case _ => None
+  }
+
+  /** A value as order-preserving bytes: its encoding as the last key column. */
+  def comparable(dataType: DataType, value: Any): Array[Byte] = {
+    val out = new ByteArrayOutputStream(16)
+    write(out, dataType, value, isLast = true)
+    out.toByteArray
+  }
 
 
   private def writeInt(out: ByteArrayOutputStream, v: Int): Unit = {

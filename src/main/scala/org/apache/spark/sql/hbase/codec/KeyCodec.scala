@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase.codec
 
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, TableFormat}
+import org.apache.spark.sql.hbase.server.KeyLayout
 import org.apache.spark.sql.types.DataType
 
 /** Turns the key columns of a row into an HBase row key and back. */
@@ -36,6 +37,34 @@ trait KeyCodec extends Serializable {
    * ends right after them. A codec that cannot tell returns no values.
    */
   def decodePrefix(key: Array[Byte]): (Seq[Any], Boolean) = (Nil, false)
+
+  /** How a region server cuts row keys of this codec into key columns ("slices"). */
+  def sliceLayout: KeyLayout
+
+  /** What comparing key column `dim`'s slice with encoded values can decide. */
+  def sliceCheck(dim: Int): SliceCheck
+
+  /**
+   * The slice that key column `dim` holds for `value`: what [[sliceLayout]] cuts out of a key.
+   * Slices of one column compare as unsigned bytes the way their row keys do.
+   */
+  def sliceOf(dim: Int, value: Any): Array[Byte]
+
+  /** The least bytes above every slice of key column `dim` that starts with `slice`; None when none are. */
+  def sliceAfter(dim: Int, slice: Array[Byte]): Option[Array[Byte]] =
+    if (dim == keyTypes.size - 1) Some(KeyBounds.successor(slice))
+    else Some(KeyBounds.prefixEnd(slice)).filter(_.nonEmpty)
+}
+
+/**
+ * What a skip scan may check on one key column's slices: nothing; equality only, when slices
+ * of equal values are equal bytes but their byte order is not the values' order; or order too.
+ */
+sealed trait SliceCheck
+object SliceCheck {
+  case object Opaque extends SliceCheck
+  case object Equality extends SliceCheck
+  case object Order extends SliceCheck
 }
 
 object KeyCodec {

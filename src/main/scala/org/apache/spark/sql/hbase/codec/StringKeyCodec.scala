@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase.codec
 
 import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.server.KeyLayout
 import org.apache.spark.sql.types.{BinaryType, DataType, StringType}
 
 /**
@@ -23,6 +24,24 @@ final class StringKeyCodec(val keyTypes: Seq[DataType], val delimiter: String) e
   override def prunableKeyColumns: Int = keyTypes.takeWhile(t => t == StringType || t == BinaryType).size
 
   override def canRange(dim: Int): Boolean = dim == keyTypes.size - 1
+
+  override lazy val sliceLayout: KeyLayout = new KeyLayout(
+    keyTypes.indices.map(d => if (d == keyTypes.size - 1) KeyLayout.REST else KeyLayout.DELIMITED).toArray,
+    new Array[Int](keyTypes.size), delimiterBytes)
+
+  /**
+   * Text compares as its values do for strings and binaries only. A slice before the last holds
+   * the delimiter, which competes with the text's bytes, so there only equality is exact.
+   */
+  override def sliceCheck(dim: Int): SliceCheck = keyTypes(dim) match {
+    case StringType | BinaryType => if (dim == keyTypes.size - 1) SliceCheck.Order else SliceCheck.Equality
+    case _ => SliceCheck.Opaque
+  }
+
+  override def sliceOf(dim: Int, value: Any): Array[Byte] = {
+    val text = conversions(dim).format(value)
+    if (dim == keyTypes.size - 1) text else text ++ delimiterBytes
+  }
 
   override def encode(values: Seq[Any]): Array[Byte] = {
     require(values.length == keyTypes.length, s"expected ${keyTypes.length} key values, got ${values.length}")

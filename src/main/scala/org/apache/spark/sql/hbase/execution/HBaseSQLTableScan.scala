@@ -5,12 +5,12 @@ import scala.concurrent.duration.Duration
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, UnsafeProjection}
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression, UnsafeProjection}
 import org.apache.spark.sql.execution.{LeafExecNode, SQLExecution}
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.codec.KeyCodec
-import org.apache.spark.sql.hbase.planning.{HBaseRelation, KeyRanges, RegionScan, ScanPlan}
+import org.apache.spark.sql.hbase.planning.{HBaseRelation, KeyBoxes, KeyRanges, RegionScan, ScanPlan, ServerPredicates}
 
 /**
  * Scans an HBase table with one Spark partition per region that the key ranges touch, in region
@@ -37,15 +37,27 @@ case class HBaseSQLTableScan(
 
   /** Looked up once per plan: EXPLAIN and execution show and read the same regions. */
   @transient lazy val scanPlan: ScanPlan = {
-    val regions = HBaseRegions.cached(relation.cluster, relation.table.hbaseTable, conf.getConf(HBaseSQLConf.PartitionExpiration))
-    val keys = if (conf.getConf(HBaseSQLConf.Pushdown)) relation.prunableKeys else Nil
-    ScanPlan(regions, relation.keyRanges, keys, KeyCodec.forTable(relation.table), condition)
+    val table = relation.table
+    val expiration = conf.getConf(HBaseSQLConf.PartitionExpiration)
+    val regions = HBaseRegions.cached(relation.cluster, table.hbaseTable, expiration)
+    val pushdown = conf.getConf(HBaseSQLConf.Pushdown)
+    val keys = if (pushdown) relation.prunableKeys else Nil
+    val codec = KeyCodec.forTable(table)
+    val plan = ScanPlan(regions, relation.keyRanges, keys, codec, condition)
+    if (!pushdown || !conf.getConf(HBaseSQLConf.CustomFilter) || plan.regions.isEmpty ||
+        !ServerFilterSupport.available(relation.cluster, table, expiration)) plan
+    else {
+      val boxes = KeyBoxes(relation.keyRanges, condition, relation.keyAttributes, codec, conf.getConf(HBaseSQLConf.MaxKeyRanges))
+      plan.withServerFilters(boxes, new ServerPredicates(table, codec, relation.columnOf).pushable)
+    }
   }
+
+  private def request: ScanRequest = ScanRequest(relation.table, relation.cluster, read, read.map(relation.columnOf),
+    output, ScanLimits(conf.getConf(HBaseSQLConf.ScannerFetchSize), relation.limit))
 
   override protected def doExecute(): RDD[InternalRow] = {
     val plan = reportPlan()
-    val rows = new HBaseScanRDD(sparkContext, relation.table, relation.cluster, read, read.map(relation.columnOf),
-      plan.regions, limits, longMetric("rowsRead"), longMetric("gets"))
+    val rows = new HBaseScanRDD(sparkContext, request, plan.regions, longMetric("rowsRead"), longMetric("gets"))
     val (outputColumns, readColumns) = (output, read)
     rows.mapPartitionsWithIndexInternal { (index, iter) =>
       val project = UnsafeProjection.create(outputColumns, readColumns)
@@ -70,13 +82,13 @@ case class HBaseSQLTableScan(
     val plan = reportPlan()
     // Each region counts into its own metrics, added up here: metrics are not thread-safe.
     val counted = plan.regions.map(_ => (new SQLMetric("sum"), new SQLMetric("sum")))
+    val scanRequest = request
     def readRegion(region: RegionScan, index: Int, max: Int): Array[InternalRow] = {
       val project = UnsafeProjection.create(output, read)
       val (rowsRead, gets) = counted(index)
       var close: () => Unit = () => ()
       try {
-        HBaseScanRDD.readRegion(relation.table, relation.cluster, read, read.map(relation.columnOf), region, index,
-          limits, rowsRead, gets, c => close = c)
+        HBaseScanRDD.readRegion(scanRequest, region, index, rowsRead, gets, c => close = c)
           .take(max).map(row => project(row).copy()).toArray
       } finally close()
     }
@@ -99,8 +111,6 @@ case class HBaseSQLTableScan(
     rows
   }
 
-  private def limits: ScanLimits = ScanLimits(conf.getConf(HBaseSQLConf.ScannerFetchSize), relation.limit)
-
   private def reportPlan(): ScanPlan = {
     val plan = scanPlan
     longMetric("regionsTotal").set(plan.regionsTotal)
@@ -120,15 +130,22 @@ case class HBaseSQLTableScan(
       case KeyRanges.FullScan => "full scan"
       case KeyRanges.Ranges(rs) => s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
     }
-    val residuals = plan.regions.map(_.residual.fold("none")(_.sql)).distinct
-    val residual = residuals match {
+    def perRegion(parts: Seq[String]): String = parts.distinct match {
       case Seq() => "none"
       case Seq(one) => one
       case many => s"per region: ${many.take(3).mkString("; ")}${if (many.size > 3) "; ..." else ""}"
     }
+    def conjunction(parts: Seq[Expression]) = parts.reduceOption(And).fold("none")(_.sql)
+    val residual = perRegion(plan.regions.map(r => conjunction(r.server.toSeq.flatMap(_.pushed) ++ r.residual)))
+    val server = plan.regions.flatMap(_.server)
+    val serverPart = if (server.isEmpty) "" else {
+      val boxes = server.flatMap(_.boxes).flatten.distinct
+      val skip = if (boxes.isEmpty) "" else s", skip scan ${boxes.take(3).mkString(", ")}${if (boxes.size > 3) ", ..." else ""}"
+      s"$skip, in region servers ${perRegion(server.map(s => conjunction(s.pushed)))}"
+    }
     s"HBaseSQLTableScan ${relation.table.name} [${relation.table.hbaseTable}] " +
       s"regions ${plan.regions.size} of ${plan.regionsTotal}, $ranges, " +
-      s"${plan.gets} Gets and ${plan.scans} scans, residual $residual, " +
+      s"${plan.gets} Gets and ${plan.scans} scans, residual $residual$serverPart, " +
       s"columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") + relation.limit.fold("")(n => s", limit $n")
   }

@@ -9,12 +9,13 @@ import org.apache.hadoop.hbase.filter.{BinaryComparator, Filter, FilterList, Fir
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Predicate}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, Predicate}
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
-import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
+import org.apache.spark.sql.hbase.codec.{KeyCodec, RowCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.planning.{RegionScan, RowRange}
+import org.apache.spark.sql.hbase.planning.{KeyBoxes, RegionScan, RowRange, ServerFilter, ServerPredicates}
+import org.apache.spark.sql.hbase.server.{Operand, SkipScanFilter}
 
 final case class HBaseRegionPartition(index: Int, scan: RegionScan) extends Partition
 
@@ -22,19 +23,29 @@ final case class HBaseRegionPartition(index: Int, scan: RegionScan) extends Part
 final case class ScanLimits(caching: Int, maxRows: Option[Int])
 
 /**
+ * What every region of one scan reads: the attributes `read`, stored as table `columns`, of
+ * which `emitted` leave the scan.
+ */
+final case class ScanRequest(
+    table: HBaseTableDef,
+    cluster: HBaseClusterConf,
+    read: Seq[Attribute],
+    columns: Seq[HBaseColumn],
+    emitted: Seq[Attribute],
+    limits: ScanLimits) {
+
+  def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))
+
+  /** The columns whose cells a region server sends back: the output's, and those Spark still checks. */
+  def returnedColumns(residual: Option[Expression]): Seq[HBaseColumn] =
+    (emitted ++ residual.toSeq.flatMap(_.references)).map(columnOf).distinct
+}
+
+/**
  * Reads one region per partition: its row ranges, with Gets when they are whole keys, decoding
  * the requested columns and keeping the rows that pass the region's residual predicate.
  */
-class HBaseScanRDD(
-    sc: SparkContext,
-    table: HBaseTableDef,
-    cluster: HBaseClusterConf,
-    output: Seq[Attribute],
-    required: Seq[HBaseColumn],
-    scans: Seq[RegionScan],
-    limits: ScanLimits,
-    rowsRead: SQLMetric,
-    gets: SQLMetric)
+class HBaseScanRDD(sc: SparkContext, request: ScanRequest, scans: Seq[RegionScan], rowsRead: SQLMetric, gets: SQLMetric)
   extends RDD[InternalRow](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
@@ -45,40 +56,44 @@ class HBaseScanRDD(
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
     val partition = split.asInstanceOf[HBaseRegionPartition]
-    HBaseScanRDD.readRegion(table, cluster, output, required, partition.scan, partition.index, limits, rowsRead, gets,
+    HBaseScanRDD.readRegion(request, partition.scan, partition.index, rowsRead, gets,
       close => context.addTaskCompletionListener[Unit](_ => close()))
   }
 }
 
 object HBaseScanRDD {
   /**
-   * Reads one region's part of a scan: the rows of its ranges that pass its residual predicate,
-   * with the columns `required` (as `output`). `onClose` receives what releases the HBase
-   * resources once the rows have been consumed.
+   * Reads one region's part of a scan: the rows of its ranges that pass its residual predicate
+   * (in the region server as far as its server filter goes), with the columns `request.read`.
+   * `onClose` receives what releases the HBase resources once the rows have been consumed.
    */
   def readRegion(
-      table: HBaseTableDef,
-      cluster: HBaseClusterConf,
-      output: Seq[Attribute],
-      required: Seq[HBaseColumn],
+      request: ScanRequest,
       regionScan: RegionScan,
       partitionIndex: Int,
-      limits: ScanLimits,
       rowsRead: SQLMetric,
       gets: SQLMetric,
       onClose: (() => Unit) => Unit): Iterator[InternalRow] = {
-    val decode = new RowCodec(table).decoder(required)
+    val table = request.table
+    val cluster = request.cluster
+    val decode = new RowCodec(table).decoder(request.columns)
+    val filter: Option[Filter] = regionScan.server match {
+      case Some(server) => Some(serverFilter(request, server, request.returnedColumns(regionScan.residual)))
+      case None => cellFilter(table, request.columns)
+    }
     val connection = HBaseConnections.borrow(cluster)
     val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
     val results: Iterator[Result] =
       if (regionScan.byGets) {
         onClose(() => { htable.close(); HBaseConnections.release(cluster) })
-        regionScan.ranges.grouped(limits.caching).flatMap { batch =>
+        regionScan.ranges.grouped(request.limits.caching).flatMap { batch =>
           gets += batch.size
-          htable.get(batch.map(r => getFor(table, required, r.start)).asJava).iterator.filterNot(_.isEmpty)
+          htable.get(batch.map(r => getFor(table, filter, r.start)).asJava).iterator.filterNot(_.isEmpty)
         }
       } else {
-        val scanner = htable.getScanner(scanFor(table, required, regionScan.ranges, limits))
+        val scan = scanFor(table, regionScan.ranges, request.limits,
+          if (regionScan.server.isDefined) filter.toSeq else rangeFilter(regionScan.ranges).toSeq ++ filter)
+        val scanner = htable.getScanner(scan)
         onClose(() => { scanner.close(); htable.close(); HBaseConnections.release(cluster) })
         scanner.iterator().asScala
       }
@@ -86,42 +101,59 @@ object HBaseScanRDD {
     regionScan.residual match {
       case None => rows
       case Some(condition) =>
-        val predicate = Predicate.create(condition, output)
+        val predicate = Predicate.create(condition, request.read)
         predicate.initialize(partitionIndex)
         rows.filter(predicate.eval)
     }
   }
 
-  def getFor(table: HBaseTableDef, required: Seq[HBaseColumn], row: Array[Byte]): Get = {
+  /** The region server's part of a region's read, as one filter of the server jar. */
+  def serverFilter(request: ScanRequest, server: ServerFilter, returned: Seq[HBaseColumn]): SkipScanFilter = {
+    val table = request.table
+    val codec = KeyCodec.forTable(table)
+    val boxes = server.boxes.map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
+    val predicate = new ServerPredicates(table, codec, request.columnOf).build(server.pushed)
+    val cells = returned.flatMap(_.cell).distinct
+    val allCells = table.values.flatMap(_.cell).forall(cells.contains)
+    new SkipScanFilter(codec.sliceLayout, boxes,
+      predicate.fold(Array.empty[Operand])(_.operands.toArray), predicate.map(_.predicate).orNull,
+      if (allCells) null else cells.map(c => Utf8.bytes(c.family)).toArray,
+      if (allCells) null else cells.map(c => Utf8.bytes(c.qualifier)).toArray)
+  }
+
+  def getFor(table: HBaseTableDef, filter: Option[Filter], row: Array[Byte]): Get = {
     val get = new Get(row)
     table.families.foreach(f => get.addFamily(Utf8.bytes(f)))
-    cellFilter(table, required).foreach(get.setFilter)
+    filter.foreach(get.setFilter)
     get
   }
 
-  def scanFor(table: HBaseTableDef, required: Seq[HBaseColumn], ranges: Seq[RowRange], limits: ScanLimits): Scan = {
+  /** One scan from the first range's start to the last range's stop, through `filters`. */
+  def scanFor(table: HBaseTableDef, ranges: Seq[RowRange], limits: ScanLimits, filters: Seq[Filter]): Scan = {
     val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
     limits.maxRows.filter(_ > 0).foreach(scan.setLimit)
     scan.setCaching(limits.maxRows.fold(limits.caching)(n => math.max(1, math.min(n, limits.caching))))
     table.families.foreach(f => scan.addFamily(Utf8.bytes(f)))
-    val filters = new java.util.ArrayList[Filter]()
-    // Several ranges in one region: one scan that seeks from range to range.
-    if (ranges.size > 1) {
-      filters.add(new MultiRowRangeFilter(new java.util.ArrayList[MultiRowRangeFilter.RowRange](
-        ranges.map(r => new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)).asJava)))
+    filters match {
+      case Seq() =>
+      case Seq(one) => scan.setFilter(one)
+      case many => scan.setFilter(new FilterList(FilterList.Operator.MUST_PASS_ALL, many.asJava))
     }
-    cellFilter(table, required).foreach(filters.add)
-    if (filters.size == 1) scan.setFilter(filters.get(0))
-    else if (!filters.isEmpty) scan.setFilter(new FilterList(FilterList.Operator.MUST_PASS_ALL, filters))
     scan
   }
+
+  /** Several ranges in one region, without the server jar: one scan that seeks from range to range. */
+  private def rangeFilter(ranges: Seq[RowRange]): Option[Filter] =
+    if (ranges.size <= 1) None
+    else Some(new MultiRowRangeFilter(new java.util.ArrayList[MultiRowRangeFilter.RowRange](
+      ranges.map(r => new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)).asJava)))
 
   /**
    * A row exists when it has a cell in one of the table's families, so every family is read; but
    * only the first cell of a row (proof that it exists) and the needed columns' cells come back.
    * With no value column needed, the first cell's key alone does.
    */
-  private def cellFilter(table: HBaseTableDef, required: Seq[HBaseColumn]): Option[Filter] = {
+  def cellFilter(table: HBaseTableDef, required: Seq[HBaseColumn]): Option[Filter] = {
     val neededCells = required.flatMap(_.cell).distinct
     val allCells = table.columns.flatMap(_.cell)
     if (neededCells.isEmpty) Some(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))

@@ -95,6 +95,30 @@ object KeyRangePlanner {
     pieces.filter(p => overlaps(p.range, within, ordering)).forall(p => evaluate(fixed, key, p, ordering) == True)
   }
 
+  /**
+   * The values of key column `keys(dim)` for which `condition` may hold when the leading key
+   * columns hold `prefix`, whatever the other columns hold: sorted disjoint ranges (none when
+   * it cannot hold), or None when that is every value.
+   */
+  def valuesOf(condition: Expression, keys: Seq[Attribute], prefix: Seq[Any], dim: Int, maxRanges: Int): Option[Seq[ColumnRange]] = {
+    val key = keys(dim)
+    val unwrapped = prefix.zip(keys).foldLeft(OrderPreservingCasts.unwrap(condition, keys)) {
+      case (e, (value, k)) => substitute(e, k, value)
+    }
+    val ordering = orderingOf(key.dataType)
+    val points = criticalPoints(unwrapped, key).distinct.sorted(ordering)
+    val pieces =
+      if (points.isEmpty) Seq(Piece(ColumnRange.All))
+      else if (points.size > maxRanges) coarsePieces(points)
+      else finePieces(points)
+    val kept = pieces.filter(p => evaluate(unwrapped, key, p, ordering) != False).map(_.range)
+    val merged = kept.foldLeft(Vector.empty[ColumnRange]) {
+      case (done :+ last, r) if touches(last, r) => done :+ ColumnRange(last.lower, r.upper)
+      case (done, r) => done :+ r
+    }
+    if (merged == Seq(ColumnRange.All)) None else Some(merged)
+  }
+
   /** Whether two ranges may share a value; open intervals with nothing between them count as sharing. */
   private def overlaps(a: ColumnRange, b: ColumnRange, ordering: Ordering[Any]): Boolean = {
     def mayBeBelow(lower: Option[Bound], upper: Option[Bound]): Boolean = (lower, upper) match {

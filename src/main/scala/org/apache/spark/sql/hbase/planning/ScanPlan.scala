@@ -6,10 +6,18 @@ import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression, Pr
 import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec}
 
 /**
- * What the partition of one region reads: its part of the row ranges, and the part of the WHERE
- * clause that the ranges do not already guarantee there.
+ * What the region server does for a region, with the server jar: a skip scan through key boxes
+ * (None: no key filtering beyond the ranges), and conjuncts of the WHERE clause it evaluates.
  */
-final case class RegionScan(region: RegionInfo, ranges: Seq[RowRange], residual: Option[Expression]) {
+final case class ServerFilter(boxes: Option[Seq[KeyBoxPlan]], pushed: Seq[Expression])
+
+/**
+ * What the partition of one region reads: its part of the row ranges, and the part of the WHERE
+ * clause that the ranges do not already guarantee there: `residual` for Spark, and what the
+ * `server` filter evaluates when there is one.
+ */
+final case class RegionScan(region: RegionInfo, ranges: Seq[RowRange], residual: Option[Expression],
+    server: Option[ServerFilter] = None) {
   /** Every range is one whole key, so the region is read with Gets rather than a scan. */
   def byGets: Boolean = ranges.forall(_.isSingleRow)
 }
@@ -22,9 +30,24 @@ final case class ScanPlan(regionsTotal: Int, regions: Seq[RegionScan], lookups: 
   def keyRanges: Int = regions.map(_.ranges.size).sum
   def gets: Int = regions.filter(_.byGets).map(_.ranges.size).sum
   def scans: Int = regions.count(!_.byGets)
+
+  /**
+   * The plan with what region servers can do moved to them: in each region, the key boxes
+   * that overlap it, when they skip rows its ranges hold or it has several ranges to seek
+   * between; and the conjuncts of its residual that are `pushable`.
+   */
+  def withServerFilters(boxes: Seq[KeyBoxPlan], pushable: Expression => Boolean): ScanPlan =
+    copy(regions = regions.map { scan =>
+      val inRegion = boxes.filter(b => scan.region.overlaps(b.rows))
+      val skip = !scan.byGets && (inRegion.exists(_.narrowsRows) || scan.ranges.size > 1)
+      val (pushed, kept) = scan.residual.toSeq.flatMap(ScanPlan.conjunctsOf).partition(pushable)
+      scan.copy(residual = kept.reduceOption(And), server = Some(ServerFilter(if (skip) Some(inRegion) else None, pushed)))
+    })
 }
 
 object ScanPlan extends PredicateHelper {
+
+  private def conjunctsOf(e: Expression): Seq[Expression] = splitConjunctivePredicates(e)
 
   /**
    * Keeps the regions that the key ranges touch, clips the ranges to each, and specialises the

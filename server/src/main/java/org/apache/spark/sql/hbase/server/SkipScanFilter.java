@@ -1,0 +1,281 @@
+package org.apache.spark.sql.hbase.server;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.Arrays;
+
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.PrivateCellUtil;
+import org.apache.hadoop.hbase.exceptions.DeserializationException;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterBase;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The region-server side of a spark-hbase-sql scan, in one filter:
+ * <ul>
+ *   <li>a skip scan: rows whose key lies outside every key box are never read; the scan seeks to
+ *       the next key that may match ({@link KeySkipper});</li>
+ *   <li>a row predicate on key dimensions and cells, so only matching rows leave the server;</li>
+ *   <li>column selection: the output cells, plus each row's first cell (without its value) so
+ *       that a row with none of them still exists.</li>
+ * </ul>
+ * Its state travels as versioned bytes ({@link ServerJar#WIRE_VERSION}), never Java serialization.
+ */
+public final class SkipScanFilter extends FilterBase {
+  private static final KeyOnlyFilter KEY_ONLY = new KeyOnlyFilter();
+
+  private final KeyLayout layout;
+  private final KeyBox[] boxes; // null: every key
+  private final Operand[] operands;
+  private final RowPredicate predicate; // null: every row
+  private final byte[][] outputFamilies; // null: every cell
+  private final byte[][] outputQualifiers;
+
+  private final KeySkipper skipper;
+  private final boolean predicateReadsKey;
+
+  // State of the current row.
+  private byte[] seekTo;
+  private boolean done;
+  private boolean sawCell;
+  private boolean stripValue;
+  private final byte[][] values;
+  private final boolean[] captured;
+  private byte[] rowKey;
+  private int[] sliceStarts;
+  private int[] sliceEnds;
+
+  /**
+   * @param boxes      sorted disjoint key boxes, or null for no key filtering
+   * @param predicate  the row predicate over {@code operands}, or null
+   * @param outputFamilies families of the output cells (with {@code outputQualifiers}), or null for all cells
+   */
+  public SkipScanFilter(KeyLayout layout, KeyBox[] boxes, Operand[] operands, RowPredicate predicate,
+      byte[][] outputFamilies, byte[][] outputQualifiers) {
+    if (predicate != null && predicate.maxOperand() >= operands.length) {
+      throw new IllegalArgumentException("the predicate reads operand " + predicate.maxOperand() + " of " + operands.length);
+    }
+    if ((outputFamilies == null) != (outputQualifiers == null)
+        || (outputFamilies != null && outputFamilies.length != outputQualifiers.length)) {
+      throw new IllegalArgumentException("output families and qualifiers go in pairs");
+    }
+    boolean readsKey = false;
+    for (Operand o : operands) {
+      if (o.isKey() && o.dimension >= layout.dimensions()) {
+        throw new IllegalArgumentException("operand on key dimension " + o.dimension + " of " + layout.dimensions());
+      }
+      readsKey |= o.isKey();
+    }
+    this.layout = layout;
+    this.boxes = boxes;
+    this.operands = operands;
+    this.predicate = predicate;
+    this.outputFamilies = outputFamilies;
+    this.outputQualifiers = outputQualifiers;
+    this.skipper = boxes == null ? null : new KeySkipper(layout, boxes);
+    this.predicateReadsKey = readsKey && predicate != null;
+    this.values = new byte[operands.length][];
+    this.captured = new boolean[operands.length];
+  }
+
+  @Override
+  public boolean filterRowKey(Cell firstRowCell) {
+    resetRow();
+    if (done) return true;
+    if (skipper != null) {
+      byte[] row = firstRowCell.getRowArray();
+      int offset = firstRowCell.getRowOffset();
+      short length = firstRowCell.getRowLength();
+      byte[] next = skipper.seekFor(row, offset, length);
+      if (next != null) {
+        if (next.length == 0) {
+          done = true;
+          return true;
+        }
+        // A seek key must lie ahead; should one not, skipping just this row is still right.
+        if (Bytes.compareTo(next, 0, next.length, row, offset, length) <= 0) return true;
+        seekTo = next;
+        return false;
+      }
+    }
+    if (predicateReadsKey) rowKey = CellUtil.cloneRow(firstRowCell);
+    return false;
+  }
+
+  @Override
+  public boolean filterAllRemaining() {
+    return done;
+  }
+
+  @Override
+  public ReturnCode filterCell(Cell cell) {
+    if (seekTo != null) return ReturnCode.SEEK_NEXT_USING_HINT;
+    if (predicate != null) capture(cell);
+    boolean first = !sawCell;
+    sawCell = true;
+    stripValue = false;
+    if (outputFamilies == null || isOutput(cell)) return ReturnCode.INCLUDE;
+    if (first) {
+      stripValue = true;
+      return ReturnCode.INCLUDE;
+    }
+    return ReturnCode.NEXT_COL;
+  }
+
+  @Override
+  public Cell transformCell(Cell cell) throws IOException {
+    if (!stripValue) return cell;
+    stripValue = false;
+    return KEY_ONLY.transformCell(cell);
+  }
+
+  @Override
+  public Cell getNextCellHint(Cell currentCell) {
+    return PrivateCellUtil.createFirstOnRow(seekTo, 0, (short) seekTo.length);
+  }
+
+  @Override
+  public boolean hasFilterRow() {
+    return predicate != null;
+  }
+
+  @Override
+  public boolean filterRow() {
+    if (predicate == null) return false;
+    if (seekTo != null) return true;
+    return predicate.eval(this::value) != RowPredicate.TRUE;
+  }
+
+  @Override
+  public void reset() {
+    resetRow();
+  }
+
+  private void resetRow() {
+    seekTo = null;
+    sawCell = false;
+    stripValue = false;
+    rowKey = null;
+    sliceStarts = null;
+    Arrays.fill(captured, false);
+    Arrays.fill(values, null);
+  }
+
+  /** Cells of a column come newest first: the first one is the value. */
+  private void capture(Cell cell) {
+    for (int i = 0; i < operands.length; i++) {
+      Operand o = operands[i];
+      if (!o.isKey() && !captured[i] && CellUtil.matchingColumn(cell, o.family, o.qualifier)) {
+        captured[i] = true;
+        values[i] = CellType.comparable(o.cellType, o.precision, o.scale,
+            cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
+      }
+    }
+  }
+
+  private boolean isOutput(Cell cell) {
+    for (int i = 0; i < outputFamilies.length; i++) {
+      if (CellUtil.matchingColumn(cell, outputFamilies[i], outputQualifiers[i])) return true;
+    }
+    return false;
+  }
+
+  private byte[] value(int operand) {
+    Operand o = operands[operand];
+    if (!o.isKey()) return values[operand];
+    if (!captured[operand]) {
+      captured[operand] = true;
+      values[operand] = keyValue(o.dimension);
+    }
+    return values[operand];
+  }
+
+  private byte[] keyValue(int dim) {
+    if (rowKey == null) return null;
+    if (sliceStarts == null) {
+      int dims = layout.dimensions();
+      sliceStarts = new int[dims];
+      sliceEnds = new int[dims];
+      int pos = 0;
+      for (int d = 0; d < dims; d++) {
+        int end = pos < 0 ? -1 : layout.end(rowKey, pos, rowKey.length, d);
+        sliceStarts[d] = pos;
+        sliceEnds[d] = end;
+        pos = end;
+      }
+    }
+    // A key this layout cannot cut has no value here; the Spark side reports such keys.
+    return sliceEnds[dim] < 0 ? null : layout.value(rowKey, sliceStarts[dim], sliceEnds[dim], dim);
+  }
+
+  @Override
+  public byte[] toByteArray() {
+    return Wire.toBytes(out -> {
+      layout.write(out);
+      out.writeBoolean(boxes != null);
+      if (boxes != null) {
+        out.writeInt(boxes.length);
+        for (KeyBox b : boxes) b.write(out);
+      }
+      out.writeInt(operands.length);
+      for (Operand o : operands) o.write(out);
+      out.writeBoolean(predicate != null);
+      if (predicate != null) predicate.write(out);
+      out.writeBoolean(outputFamilies != null);
+      if (outputFamilies != null) {
+        out.writeInt(outputFamilies.length);
+        for (int i = 0; i < outputFamilies.length; i++) {
+          Wire.writeBytes(out, outputFamilies[i]);
+          Wire.writeBytes(out, outputQualifiers[i]);
+        }
+      }
+    });
+  }
+
+  /** Called by HBase, by reflection, to rebuild the filter in the region server. */
+  public static SkipScanFilter parseFrom(byte[] bytes) throws DeserializationException {
+    try {
+      DataInputStream in = Wire.input(bytes);
+      Wire.checkVersion(in, "A spark-hbase-sql scan filter");
+      KeyLayout layout = KeyLayout.read(in);
+      KeyBox[] boxes = null;
+      if (in.readBoolean()) {
+        int n = in.readInt();
+        if (n < 0 || n > in.available()) throw new IOException("Corrupt filter: " + n + " key boxes");
+        boxes = new KeyBox[n];
+        for (int i = 0; i < n; i++) boxes[i] = KeyBox.read(in);
+      }
+      int n = in.readInt();
+      if (n < 0 || n > in.available()) throw new IOException("Corrupt filter: " + n + " operands");
+      Operand[] operands = new Operand[n];
+      for (int i = 0; i < n; i++) operands[i] = Operand.read(in);
+      RowPredicate predicate = in.readBoolean() ? RowPredicate.read(in, 0) : null;
+      byte[][] families = null;
+      byte[][] qualifiers = null;
+      if (in.readBoolean()) {
+        int m = in.readInt();
+        if (m < 0 || m > in.available()) throw new IOException("Corrupt filter: " + m + " output cells");
+        families = new byte[m][];
+        qualifiers = new byte[m][];
+        for (int i = 0; i < m; i++) {
+          families[i] = Wire.readBytes(in);
+          qualifiers[i] = Wire.readBytes(in);
+        }
+      }
+      if (in.available() > 0) throw new IOException("Corrupt filter: " + in.available() + " trailing bytes");
+      return new SkipScanFilter(layout, boxes, operands, predicate, families, qualifiers);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new DeserializationException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SkipScanFilter(" + (boxes == null ? "any key" : boxes.length + " key boxes") + ", "
+        + (predicate == null ? "no predicate" : predicate.toString()) + ", "
+        + (outputFamilies == null ? "all cells" : outputFamilies.length + " output cells") + ")";
+  }
+}
