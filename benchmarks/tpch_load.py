@@ -1,8 +1,9 @@
 """Load benchmark: TPC-H lineitem from CSV into HBase, LOAD DATA (HFiles) against INSERT ... SELECT (Puts).
 
-Run through benchmarks/run load [--scale 0.1]. Both routes load the same CSV file into fresh
+Run through benchmarks/run load [--scale 0.1]. Every route loads the same CSV file into fresh
 tables with the same key, pre-split the same way, in the same Spark session and HBase; the
-INSERT reads the file with Spark's CSV reader, as LOAD DATA does. Writes
+INSERT reads the file with Spark's CSV reader, as LOAD DATA does. tpchgen-cli writes the rows in
+key order, which LOAD DATA writes without a shuffle, so one more route loads them shuffled. Writes
 benchmarks/results/load-sf<scale>.json and .md.
 """
 
@@ -29,6 +30,20 @@ def generate_csv(scale):
     return out / "lineitem.csv"
 
 
+def shuffled_copy(csv):
+    """The same rows in random order: tpchgen-cli writes them in key order, which LOAD DATA loads without a shuffle."""
+    import random
+    out = csv.with_name("lineitem-shuffled.csv")
+    if not out.exists():
+        with csv.open() as f:
+            header, lines = f.readline(), f.readlines()
+        random.Random(42).shuffle(lines)
+        with out.open("w") as f:
+            f.write(header)
+            f.writelines(lines)
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=0.1)
@@ -37,6 +52,7 @@ def main():
     scale = int(args.scale) if args.scale == int(args.scale) else args.scale
 
     csv = generate_csv(scale)
+    shuffled = shuffled_copy(csv)
     spark, hbase = start_session("load", {"spark.ui.showConsoleProgress": "false"})
 
     # The table's columns in the file's order: LOAD DATA and the CSV reader map fields by position.
@@ -60,6 +76,8 @@ def main():
         ("LOAD DATA", lambda t: spark.sql(f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
         ("LOAD DATA PARALLEL", lambda t: spark.sql(
             f"LOAD DATA PARALLEL LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
+        ("LOAD DATA, rows not in key order", lambda t: spark.sql(
+            f"LOAD DATA LOCAL INPATH '{shuffled}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
         ("INSERT ... SELECT (Puts)", lambda t: source.write.insertInto(t)),
     ]
     for route, run in routes:

@@ -111,6 +111,47 @@ class LoadDataSpec extends HBaseSuite {
       val file = csv("some-bad.csv", "1,a,,1", "x,b,,2", "3,c,,not a number", "4,d,,4")
       sql(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t OPTIONS (onBadRow 'skip')").head() shouldBe Row(2L, 2L)
       sql(s"SELECT id FROM $t").collect().map(_.getInt(0)).toSeq shouldBe Seq(1, 4)
+      // Out of key order after a bad row: the rows are read twice, the bad one counted once.
+      val unsorted = csv("unsorted-bad.csv", "9,d,,4", "x,b,,2", "8,a,,1")
+      sql(s"LOAD DATA LOCAL INPATH '$unsorted' INTO TABLE $t OPTIONS (onBadRow 'skip')").head() shouldBe Row(2L, 1L)
+    }
+
+    it("writes input already in key order from each partition without a shuffle, and shuffles input that is not") {
+      def shuffled(body: => Unit): Long = {
+        val bytes = new java.util.concurrent.atomic.AtomicLong()
+        val listener = new org.apache.spark.scheduler.SparkListener {
+          override def onTaskEnd(e: org.apache.spark.scheduler.SparkListenerTaskEnd): Unit =
+            Option(e.taskMetrics).foreach(m => bytes.addAndGet(m.shuffleWriteMetrics.bytesWritten))
+        }
+        spark.sparkContext.listenerBus.waitUntilEmpty()
+        spark.sparkContext.addSparkListener(listener)
+        try { body; spark.sparkContext.listenerBus.waitUntilEmpty() } finally spark.sparkContext.removeSparkListener(listener)
+        bytes.get()
+      }
+      def files(names: (String, Seq[Int])*): Path = {
+        val dir = Files.createTempDirectory("load-runs")
+        names.foreach { case (name, ids) =>
+          Files.write(dir.resolve(name), ids.map(i => s"$i,$name$i,,1").mkString("", "\n", "\n").getBytes(StandardCharsets.UTF_8))
+        }
+        dir
+      }
+      def load(t: String, dir: Path) = sql(s"LOAD DATA LOCAL INPATH '$dir' INTO TABLE $t").head()
+
+      // Two files in key order, each one partition, each crossing a region boundary.
+      val inOrder = table("SPLIT ON ((100), (200))")
+      shuffled(load(inOrder, files("a" -> (1 to 150), "b" -> (151 to 300))) shouldBe Row(300L, 0L)) shouldBe 0L
+      sql(s"SELECT count(*), min(name), max(name) FROM $inOrder").head() shouldBe Row(300L, "a1", "b300")
+      staged shouldBe empty
+
+      // Each file in key order, but the second repeats a key of the first: shuffled, and its row wins.
+      val sharedKey = table("SPLIT ON ((100))")
+      shuffled(load(sharedKey, files("a" -> (1 to 150), "b" -> (150 to 160))) shouldBe Row(160L, 0L)) should be > 0L
+      sql(s"SELECT name FROM $sharedKey WHERE id = 150").head().getString(0) shouldBe "b150"
+
+      val backwards = table("SPLIT ON ((100))")
+      shuffled(load(backwards, files("c" -> (200 to 1 by -1))) shouldBe Row(200L, 0L)) should be > 0L
+      sql(s"SELECT count(*), sum(id) FROM $backwards").head() shouldBe Row(200L, (1 to 200).sum.toLong)
+      staged shouldBe empty
     }
 
     it("or bad options and paths get a message naming them") {

@@ -87,7 +87,7 @@ case class LoadDataCommand(
         } else Some(row.getLong(0) -> (toTableRow(row).copy(): InternalRow))
       }
     }
-    val loaded = BulkLoad(table, catalog.cluster, rows, parallel)
+    val loaded = BulkLoad(table, catalog.cluster, rows, parallel, rereading = () => skipped.reset())
     Seq(Row(loaded, skipped.sum))
   }
 }

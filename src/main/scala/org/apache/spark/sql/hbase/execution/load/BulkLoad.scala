@@ -50,45 +50,80 @@ object BulkLoad {
     out.result()
   }
 
-  /** `rows` are in table column order, each with its place in the input; returns the rows loaded. */
-  def apply(table: HBaseTableDef, cluster: HBaseClusterConf, rows: RDD[(Long, InternalRow)], parallel: Boolean): Long = {
+  /**
+   * `rows` are in table column order, each with its place in the input; returns the rows loaded.
+   * When they turn out not to come in key order, they are read a second time, after `rereading`
+   * (which resets what the first reading counted).
+   */
+  def apply(table: HBaseTableDef, cluster: HBaseClusterConf, rows: RDD[(Long, InternalRow)], parallel: Boolean,
+      rereading: () => Unit = () => ()): Long = {
     val conf = cluster.toConfiguration
-    val tableName = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name).getNameAsString
+    val tableName = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
     val startKeys = HBaseRegions.of(cluster, table.hbaseTable).map(_.startKey).toArray
-    val staging = new Path(stagingRoot(conf), s"$StagingPrefix${UUID.randomUUID()}").toString
-    val timestamp = System.currentTimeMillis()
-    val codec = new RowCodec(table)
-
-    val keyed = rows.mapPartitions(_.map { case (order, row) => (LoadKey(codec.rowKey(row), order), packValues(codec.cellValues(row))) })
-    // Rows cross the shuffle as two byte arrays each, with Kryo: Java serialization is several times slower.
-    val sorted = new ShuffledRDD[LoadKey, Array[Byte], Array[Byte]](keyed, new RegionPartitioner(startKeys))
-      .setKeyOrdering(LoadKey.ordering)
-      .setSerializer(new KryoSerializer(rows.sparkContext.getConf))
-      .mapPartitions(_.map { case (key, packed) => (key, unpackValues(packed)) }, preservesPartitioning = true)
-    val fs = new Path(staging).getFileSystem(conf)
-    fs.mkdirs(new Path(staging), new FsPermission("777")) // see RegionHFiles.close
-    fs.setPermission(new Path(staging), new FsPermission("777"))
+    val staging = new Path(stagingRoot(conf), s"$StagingPrefix${UUID.randomUUID()}")
+    val job = LoadJob(cluster, new RowCodec(table), staging.toString, System.currentTimeMillis())
+    val keyed = rows.mapPartitions(_.map { case (order, row) => (LoadKey(job.codec.rowKey(row), order), job.codec.cellValues(row)) })
+    val fs = staging.getFileSystem(conf)
+    fs.mkdirs(staging, new FsPermission("777")) // see RegionHFiles.close
+    fs.setPermission(staging, new FsPermission("777"))
     try {
-      val written = sorted.mapPartitionsWithIndex { (index, partition) =>
-        val taskConf = cluster.toConfiguration
-        val attempt = Option(TaskContext.get()).map(_.attemptNumber()).getOrElse(0)
-        val files = new RegionHFiles(taskConf, new Path(staging), codec, s"region-$index-attempt-$attempt", timestamp)
-        try {
-          val count = files.write(partition)
-          val paths = files.close()
-          if (parallel) RegionHFiles.bulkLoad(taskConf, TableName.valueOf(tableName), paths.map { case (f, p) => f -> Seq(p) })
-          Iterator(count)
-        } catch { case e: Throwable => files.abort(); throw e }
-      }.collect().sum
-      if (!parallel) {
-        val families = Option(fs.listStatus(new Path(staging))).toSeq.flatten.filter(_.isDirectory)
-        val files = families.map(f => f.getPath.getName -> fs.listStatus(f.getPath).toSeq.map(_.getPath)).toMap
-        RegionHFiles.bulkLoad(conf, TableName.valueOf(tableName), files)
+      val runs = SortedRuns.write(keyed, startKeys, job).getOrElse {
+        fs.delete(staging, true)
+        fs.mkdirs(staging, new FsPermission("777"))
+        fs.setPermission(staging, new FsPermission("777"))
+        rereading()
+        shuffleAndWrite(keyed, startKeys, job, if (parallel) Some(tableName.getNameAsString) else None)
       }
-      written
+      if (parallel) {
+        val toLoad = runs.filterNot(_.loaded).map(_.files)
+        val name = tableName.getNameAsString
+        if (toLoad.nonEmpty) {
+          rows.sparkContext.parallelize(toLoad, toLoad.size).foreach { files =>
+            RegionHFiles.bulkLoad(cluster.toConfiguration, TableName.valueOf(name),
+              files.map { case (family, paths) => family -> paths.map(new Path(_)) })
+          }
+        }
+      } else {
+        RegionHFiles.bulkLoad(conf, tableName, runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
+          family -> parts.flatMap(_._2).map(new Path(_))
+        })
+      }
+      runs.map(_.rows).sum
     } catch {
       // A bad row fails its task; report the row's problem, not the job's failure around it.
       case e: SparkException => throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
-    } finally fs.delete(new Path(staging), true)
+    } finally fs.delete(staging, true)
+  }
+
+  /** Rows in any order: shuffled into one partition per region and sorted there. */
+  private def shuffleAndWrite(keyed: RDD[(LoadKey, Array[Array[Byte]])], startKeys: Array[Array[Byte]], job: LoadJob,
+      loadInTasks: Option[String]): Seq[WrittenRun] = {
+    val packed = keyed.mapPartitions(_.map { case (key, values) => (key, packValues(values)) })
+    // Rows cross the shuffle as two byte arrays each, with Kryo: Java serialization is several times slower.
+    val sorted = new ShuffledRDD[LoadKey, Array[Byte], Array[Byte]](packed, new RegionPartitioner(startKeys))
+      .setKeyOrdering(LoadKey.ordering)
+      .setSerializer(new KryoSerializer(keyed.sparkContext.getConf))
+    sorted.mapPartitionsWithIndex { (index, partition) =>
+      val files = job.files(s"region-$index")
+      try {
+        val count = files.write(partition.map { case (key, values) => (key, unpackValues(values)) })
+        val paths = files.close()
+        loadInTasks.foreach(table => RegionHFiles.bulkLoad(job.cluster.toConfiguration, TableName.valueOf(table),
+          paths.map { case (f, p) => f -> Seq(p) }))
+        Iterator(WrittenRun(count, paths.map { case (f, p) => f -> Seq(p.toString) }, loaded = loadInTasks.isDefined))
+      } catch { case e: Throwable => files.abort(); throw e }
+    }.collect().toSeq
   }
 }
+
+/** What every task of one load shares: where to write, how to encode, and the cells' timestamp. */
+private[load] final case class LoadJob(cluster: HBaseClusterConf, codec: RowCodec, staging: String, timestamp: Long) {
+  /** The HFiles of one task's part, named after it and its attempt so that a retry never collides. */
+  def files(part: String): RegionHFiles = {
+    val attempt = Option(TaskContext.get()).map(_.attemptNumber()).getOrElse(0)
+    new RegionHFiles(cluster.toConfiguration, new Path(staging), codec, s"$part-attempt-$attempt", timestamp)
+  }
+}
+
+/** HFiles one task wrote, by family, with how many rows they hold, and whether the task loaded them itself. */
+private[load] final case class WrittenRun(rows: Long, files: Map[String, Seq[String]], loaded: Boolean = false)
