@@ -29,6 +29,8 @@ final case class KeyBoxPlan(columns: IndexedSeq[Option[Seq[ColumnRange]]], fixed
  * alone gives one box (*, =3); `k1 BETWEEN 1 AND 9 AND k2 IN (1, 7)` gives ([1, 9], {1, 7}).
  */
 object KeyBoxes {
+  /** Up to this many critical ranges, each is narrowed by what the predicate allows with its own leading values. */
+  private val PerRangeLimit = 64
 
   /** @param keys every key column, in row key order */
   def apply(keyRanges: KeyRanges, condition: Option[Expression], keys: Seq[Attribute], codec: KeyCodec,
@@ -38,16 +40,17 @@ object KeyBoxes {
       case KeyRanges.Ranges(ranges) => ranges
     }
     val where = condition.getOrElse(Literal.TrueLiteral)
+    def valuesOf(prefix: Seq[Any], dim: Int): Option[Seq[ColumnRange]] = codec.sliceCheck(dim) match {
+      case SliceCheck.Opaque => None
+      case check => KeyRangePlanner.valuesOf(where, keys, prefix, dim, maxRanges)
+        .filter(rs => check == SliceCheck.Order || rs.forall(_.isPoint))
+    }
+    // Many ranges (a long IN list) share the values allowed whatever the leading columns hold.
+    val shared = if (critical.size <= PerRangeLimit) None else Some(keys.indices.map(valuesOf(Nil, _)))
     critical.flatMap { range =>
       val fixedColumns: IndexedSeq[Option[Seq[ColumnRange]]] =
         range.prefix.map(v => Some(Seq(ColumnRange.point(v)))).toIndexedSeq ++ range.last.map(r => Some(Seq(r)))
-      val later = (fixedColumns.size until keys.size).map { dim =>
-        codec.sliceCheck(dim) match {
-          case SliceCheck.Opaque => None
-          case check => KeyRangePlanner.valuesOf(where, keys, range.prefix, dim, maxRanges)
-            .filter(rs => check == SliceCheck.Order || rs.forall(_.isPoint))
-        }
-      }
+      val later = (fixedColumns.size until keys.size).map(dim => shared.fold(valuesOf(range.prefix, dim))(_(dim)))
       val rows = range match {
         case KeyRange(Seq(), None) => RowRange(KeyBounds.Open, KeyBounds.Open)
         case r => ScanRanges.rowRangeOf(r, codec)

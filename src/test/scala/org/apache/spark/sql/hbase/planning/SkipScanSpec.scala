@@ -215,8 +215,8 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
     }
     def boxesOf(text: String): Seq[String] = {
       val condition = where(text)
-      val ranges = KeyRangePlanner.plan(keys, 3, _ => true, condition, 100)
-      KeyBoxes(ranges, Some(condition), keys, codec, 100).map(_.toString)
+      val ranges = KeyRangePlanner.plan(keys, 3, _ => true, condition, 1000)
+      KeyBoxes(ranges, Some(condition), keys, codec, 1000).map(_.toString)
     }
 
     it("constrain a later key column alone, which the key ranges cannot") {
@@ -231,6 +231,12 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
 
     it("narrow each critical range by what the predicate allows there") {
       boxesOf("(a = 1 AND c = 5L) OR (a = 2 AND c = 6L)") shouldBe Seq("(=1, *, =5)", "(=2, *, =6)")
+    }
+
+    it("narrow many critical ranges (a long IN list) by what the predicate allows whatever they hold") {
+      boxesOf(s"a IN (${(1 to 100).mkString(", ")}) AND c = 5L") shouldBe (1 to 100).map(a => s"(=$a, *, =5)")
+      boxesOf(s"(a IN (${(1 to 100).mkString(", ")}) AND c = 5L) OR (a = 0 AND c = 6L)") shouldBe
+        (0 to 100).map(a => s"(=$a, *, {5, 6})")
     }
 
     it("leave a key column unconstrained where a predicate on it cannot be decided by value") {
