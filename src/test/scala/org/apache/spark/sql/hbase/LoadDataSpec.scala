@@ -92,6 +92,13 @@ class LoadDataSpec extends HBaseSuite {
         error.getMessage should include(s"$file line 3: column 'born' value '2020-13-45' is not a DATE")
         sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 0
         staged shouldBe empty
+        // In key order, the first region's files are written before the bad row shows, and not loaded.
+        val inOrder = csv("bad-last.csv", (1 to 7).map(i => s"$i,a,2020-01-01,1") :+ "8,h,2020-02-30,8": _*)
+        intercept[HBaseSqlException] {
+          sql(s"LOAD DATA ${if (parallel) "PARALLEL " else ""}LOCAL INPATH '$inOrder' INTO TABLE $t").collect()
+        }.getMessage should include(s"$inOrder line 8: column 'born' value '2020-02-30' is not a DATE")
+        sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 0
+        staged shouldBe empty
       }
     }
 

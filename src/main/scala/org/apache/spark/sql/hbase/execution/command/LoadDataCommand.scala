@@ -68,12 +68,9 @@ case class LoadDataCommand(
 
     val input = CsvInput.read(session, location, path, table, sep, header, csvOptions)
     val hadoopConf = session.sparkContext.hadoopConfiguration
-    if (parallel && !skipBadRows) {
-      // Each task loads as soon as it has written, so every row is checked before any is written.
-      input.rows.filter(input.rows(CsvInput.Problem).isNotNull).select(CsvInput.Order, CsvInput.Problem).head(1)
-        .foreach(bad => throw new HBaseSqlException(
-          s"LOAD DATA INTO TABLE $name: ${CsvInput.describe(bad.getLong(0), input.files, hadoopConf)}: ${bad.getString(1)}; nothing was loaded"))
-    }
+    // A bad row fails the load before anything is loaded, PARALLEL or not: rows are read, checked
+    // and encoded in the shuffle's first stage (or all written before loading, for input in key
+    // order), and no task loads files before that stage has finished.
     val skipped = session.sparkContext.longAccumulator("rows skipped")
     val attributes = input.rows.queryExecution.analyzed.output
     val (files, serializableConf) = (input.files, new org.apache.spark.util.SerializableConfiguration(hadoopConf))
