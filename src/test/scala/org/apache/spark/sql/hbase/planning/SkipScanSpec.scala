@@ -6,7 +6,7 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression}
+import org.apache.spark.sql.catalyst.expressions.{Add, AttributeReference, Expression}
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, StringKeyCodec}
@@ -241,6 +241,35 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
 
     it("leave a key column unconstrained where a predicate on it cannot be decided by value") {
       boxesOf("c + 1L = 3L") shouldBe Seq("(*, *, *)")
+    }
+  }
+
+  describe("a scan plan with the server jar") {
+    val keys = Seq(AttributeReference("a", IntegerType)(), AttributeReference("b", StringType)(), AttributeReference("c", LongType)())
+    val codec = new BinaryKeyCodec(keys.map(_.dataType))
+    def where(text: String): Expression = CatalystSqlParser.parseExpression(text).transform {
+      case u: UnresolvedAttribute => keys.find(_.name == u.name).get
+    }
+    val bounds = Seq(Array.emptyByteArray, codec.encodePrefix(Seq(0)), codec.encodePrefix(Seq(100)), Array.emptyByteArray)
+    val regions = bounds.sliding(2).map { case Seq(start, end) => RegionInfo(start, end, None) }.toSeq
+    def planned(text: String): ScanPlan = {
+      val condition = where(text)
+      val ranges = KeyRangePlanner.plan(keys, 3, _ => true, condition, 1000)
+      ScanPlan(regions, ranges, keys, codec, Some(condition))
+        .withServerFilters(KeyBoxes(ranges, Some(condition), keys, codec, 1000), !_.exists(_.isInstanceOf[Add]))
+    }
+
+    it("gives each region the boxes that overlap it, and the conjuncts the region server can evaluate") {
+      val plan = planned("a IN (5, 150) AND c = 3L AND c + 1L = 4L")
+      plan.regions.map(_.server.get.boxes.map(_.map(_.toString))) shouldBe Seq(Some(Seq("(=5, *, =3)")), Some(Seq("(=150, *, =3)")))
+      plan.regions.map(_.server.get.pushed.map(_.sql)) shouldBe Seq.fill(2)(Seq("(c = 3L)"))
+      plan.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(2)(Some("((c + 1L) = 4L)"))
+    }
+
+    it("sends no boxes to a region whose one range they would not narrow") {
+      val plan = planned("a >= 5 AND a < 50")
+      plan.regions.map(_.server.get.boxes) shouldBe Seq(None)
+      planned("a IN (5, 7)").regions.map(_.server.get.boxes.map(_.size)) shouldBe Seq(Some(2))
     }
   }
 }
