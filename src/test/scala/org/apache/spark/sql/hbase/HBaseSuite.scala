@@ -29,6 +29,14 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
     try body finally previous.foreach { case (key, value) => value.fold(spark.conf.unset(key))(spark.conf.set(key, _)) }
   }
 
+  /** Runs `body` with `listener` hearing every event it causes, and none from before. */
+  protected def listening[T](listener: org.apache.spark.scheduler.SparkListener)(body: => T): T = {
+    spark.sparkContext.listenerBus.waitUntilEmpty()
+    spark.sparkContext.addSparkListener(listener)
+    try { val result = body; spark.sparkContext.listenerBus.waitUntilEmpty(); result }
+    finally spark.sparkContext.removeSparkListener(listener)
+  }
+
   protected def cluster: HBaseClusterConf = HBaseClusterConf.fromSession(spark)
 
   protected def withAdmin[T](body: Admin => T): T = HBaseConnections.withConnection(cluster) { c =>

@@ -130,9 +130,7 @@ class LoadDataSpec extends HBaseSuite {
           override def onTaskEnd(e: org.apache.spark.scheduler.SparkListenerTaskEnd): Unit =
             Option(e.taskMetrics).foreach(m => bytes.addAndGet(m.shuffleWriteMetrics.bytesWritten))
         }
-        spark.sparkContext.listenerBus.waitUntilEmpty()
-        spark.sparkContext.addSparkListener(listener)
-        try { body; spark.sparkContext.listenerBus.waitUntilEmpty() } finally spark.sparkContext.removeSparkListener(listener)
+        listening(listener)(body)
         bytes.get()
       }
       def files(names: (String, Seq[Int])*): Path = {

@@ -75,9 +75,7 @@ class ScanExecutionSpec extends HBaseSuite {
         val listener = new org.apache.spark.scheduler.SparkListener {
           override def onJobStart(e: org.apache.spark.scheduler.SparkListenerJobStart): Unit = jobs.incrementAndGet()
         }
-        spark.sparkContext.listenerBus.waitUntilEmpty()
-        spark.sparkContext.addSparkListener(listener)
-        try { body; spark.sparkContext.listenerBus.waitUntilEmpty() } finally spark.sparkContext.removeSparkListener(listener)
+        listening(listener)(body)
         jobs.get()
       }
       val points = sql(s"SELECT k, w FROM $table WHERE k IN (3, 1500, 2999)")

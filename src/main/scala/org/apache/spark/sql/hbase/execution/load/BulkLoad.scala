@@ -64,13 +64,15 @@ object BulkLoad {
     val job = LoadJob(cluster, new RowCodec(table), staging.toString, System.currentTimeMillis())
     val keyed = rows.mapPartitions(_.map { case (order, row) => (LoadKey(job.codec.rowKey(row), order), job.codec.cellValues(row)) })
     val fs = staging.getFileSystem(conf)
-    fs.mkdirs(staging, new FsPermission("777")) // see RegionHFiles.close
-    fs.setPermission(staging, new FsPermission("777"))
+    def emptyStaging(): Unit = {
+      fs.delete(staging, true)
+      fs.mkdirs(staging, new FsPermission("777")) // see RegionHFiles.close
+      fs.setPermission(staging, new FsPermission("777"))
+    }
+    emptyStaging()
     try {
       val runs = SortedRuns.write(keyed, startKeys, job).getOrElse {
-        fs.delete(staging, true)
-        fs.mkdirs(staging, new FsPermission("777"))
-        fs.setPermission(staging, new FsPermission("777"))
+        emptyStaging()
         rereading()
         shuffleAndWrite(keyed, startKeys, job, if (parallel) Some(tableName.getNameAsString) else None)
       }
