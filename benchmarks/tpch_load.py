@@ -1,15 +1,18 @@
 """Load benchmark: TPC-H lineitem from CSV into HBase, LOAD DATA (HFiles) against INSERT ... SELECT (Puts).
 
-Run through benchmarks/run load [--scale 0.1]. Every route loads the same CSV file into fresh
-tables with the same key, pre-split the same way, in the same Spark session and HBase; the
-INSERT reads the file with Spark's CSV reader, as LOAD DATA does. tpchgen-cli writes the rows in
-key order, which LOAD DATA writes without a shuffle, so one more route loads them shuffled. Writes
+Run through benchmarks/run load [--scale 0.1] [--repeat 3]. Every route loads the same CSV file
+into fresh tables with the same key, pre-split the same way, in the same Spark session and HBase;
+the INSERT reads the file with Spark's CSV reader, as LOAD DATA does. tpchgen-cli writes the rows
+in key order, which LOAD DATA writes without a shuffle, so one more route loads them shuffled.
+The routes take turns, --repeat rounds, and each reports its median, so that a slow spell of the
+machine falls on every route alike. Each table is deleted from HBase after its run. Writes
 benchmarks/results/load-sf<scale>.json and .md.
 """
 
 import argparse
 import json
 import os
+import statistics
 import time
 import uuid
 from pathlib import Path
@@ -48,6 +51,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=0.1)
     parser.add_argument("--regions", type=int, default=16)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     scale = int(args.scale) if args.scale == int(args.scale) else args.scale
 
@@ -65,6 +69,36 @@ def main():
     max_key = source.selectExpr("max(l_orderkey)").first()[0]
     splits = ", ".join(f"({max_key * i // args.regions})" for i in range(1, args.regions))
 
+    def with_admin(use):
+        jvm = spark._jvm
+        conf = jvm.org.apache.spark.sql.hbase.connection.HBaseClusterConf.fromSession(spark._jsparkSession).toConfiguration()
+        connection = jvm.org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(conf)
+        try:
+            admin = connection.getAdmin()
+            try:
+                return use(jvm, admin)
+            finally:
+                admin.close()
+        finally:
+            connection.close()
+
+    def drop(name):
+        """DROP TABLE removes only the mapping; the HBase table goes too, so that runs do not pile up regions."""
+        spark.sql(f"DROP TABLE IF EXISTS {name}")
+
+        def delete(jvm, admin):
+            table = jvm.org.apache.hadoop.hbase.TableName.valueOf(name)
+            if admin.tableExists(table):
+                admin.disableTable(table)
+                admin.deleteTable(table)
+        with_admin(delete)
+
+    # Tables that earlier runs left behind.
+    pattern = "bench_load_.*"
+    for name in with_admin(lambda jvm, admin: [t.getNameAsString() for t in admin.listTableNames(
+            jvm.java.util.regex.Pattern.compile(pattern))]):
+        drop(name)
+
     def fresh_table(route):
         name = f"bench_load_{route}_{uuid.uuid4().hex[:8]}"
         spark.sql(f"CREATE TABLE {name} ({schema}, PRIMARY KEY (l_orderkey, l_linenumber)) "
@@ -79,9 +113,9 @@ def main():
                     lambda t: spark.read.option("header", "true").schema(schema).csv(str(sample)).write.insertInto(t)):
         table = fresh_table("warmup")
         warm_up(table)
-        spark.sql(f"DROP TABLE {table}")
+        drop(table)
 
-    results = {}
+    runs = {}
     routes = [
         ("LOAD DATA", lambda t: spark.sql(f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
         ("LOAD DATA PARALLEL", lambda t: spark.sql(
@@ -90,28 +124,32 @@ def main():
             f"LOAD DATA LOCAL INPATH '{shuffled}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
         ("INSERT ... SELECT (Puts)", lambda t: source.write.insertInto(t)),
     ]
-    for route, run in routes:
-        table = fresh_table(route.split(" ")[0].lower())
-        start = time.perf_counter()
-        run(table)
-        seconds = time.perf_counter() - start
-        count = spark.table(table).count()
-        assert count == rows, f"{route}: {count} rows, expected {rows}"
-        results[route] = seconds
-        log(f"{route}: {rows} rows in {seconds:.1f} s ({rows / seconds:,.0f} rows/s)")
-        spark.sql(f"DROP TABLE {table}")
+    for round_ in range(args.repeat):
+        for route, run in routes:
+            table = fresh_table(route.split(" ")[0].lower())
+            start = time.perf_counter()
+            run(table)
+            seconds = time.perf_counter() - start
+            count = spark.table(table).count()
+            assert count == rows, f"{route}: {count} rows, expected {rows}"
+            runs.setdefault(route, []).append(seconds)
+            log(f"round {round_ + 1}, {route}: {rows} rows in {seconds:.1f} s ({rows / seconds:,.0f} rows/s)")
+            drop(table)
     spark.stop()
+    results = {route: statistics.median(times) for route, times in runs.items()}
 
     puts = results["INSERT ... SELECT (Puts)"]
-    report = {"scale": scale, "rows": rows, "regions": args.regions, "seconds": results,
+    report = {"scale": scale, "rows": rows, "regions": args.regions, "repeat": args.repeat, "seconds": results, "runs": runs,
               "speedup": {k: puts / v for k, v in results.items()},
               "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"load-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
-    lines = [f"TPC-H lineitem scale {scale} ({rows} rows, CSV), {args.regions} regions, {report['machine']}, {report['date']}.",
-             "", "| route | seconds | rows/s | speedup over Puts |", "|---|---:|---:|---:|"]
+    lines = [f"TPC-H lineitem scale {scale} ({rows} rows, CSV), {args.regions} regions, {report['machine']}, {report['date']}, "
+             f"median of {args.repeat} rounds.",
+             "", "| route | median seconds | every run | rows/s | speedup over Puts |", "|---|---:|---|---:|---:|"]
     for route, seconds in results.items():
-        lines.append(f"| {route} | {seconds:.1f} | {rows / seconds:,.0f} | {puts / seconds:.1f}x |")
+        every = ", ".join(f"{t:.1f}" for t in runs[route])
+        lines.append(f"| {route} | {seconds:.1f} | {every} | {rows / seconds:,.0f} | {puts / seconds:.1f}x |")
     (RESULTS / f"load-sf{scale}.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     if hbase:

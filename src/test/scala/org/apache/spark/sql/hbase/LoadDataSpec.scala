@@ -70,6 +70,44 @@ class LoadDataSpec extends HBaseSuite {
       staged shouldBe empty
     }
 
+    it("writes each family's HFiles with the family's compression, encoding, block size and bloom filter") {
+      import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder
+      import org.apache.hadoop.hbase.io.compress.Compression
+      import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding
+      import org.apache.hadoop.hbase.io.hfile.{CacheConfig, HFile}
+      import org.apache.hadoop.hbase.regionserver.{BloomType, HStoreFile}
+      val t = table()
+      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
+      withAdmin(_.modifyColumnFamily(name, ColumnFamilyDescriptorBuilder.newBuilder(org.apache.hadoop.hbase.util.Bytes.toBytes("f"))
+        .setDataBlockEncoding(DataBlockEncoding.FAST_DIFF).setCompressionType(Compression.Algorithm.GZ)
+        .setBloomFilterType(BloomType.ROWCOL).setBlocksize(4096).build()))
+      val lines = (1 to 500).map(i => s"$i,name $i,2020-01-01,${i % 100}")
+      sql(s"LOAD DATA LOCAL INPATH '${csv("stored.csv", lines: _*)}' INTO TABLE $t").head() shouldBe Row(500L, 0L)
+      sql(s"SELECT count(*), max(name), sum(score) FROM $t").head() shouldBe
+        Row(500L, "name 99", BigDecimal((1 to 500).map(_ % 100).sum).setScale(2).bigDecimal)
+
+      val conf = cluster.toConfiguration
+      val tableDir = org.apache.hadoop.hbase.util.CommonFSUtils.getTableDir(org.apache.hadoop.hbase.util.CommonFSUtils.getRootDir(conf), name)
+      val fs = tableDir.getFileSystem(conf)
+      def storeFiles(family: String) = fs.listStatus(tableDir).filter(_.isDirectory).flatMap { region =>
+        val dir = new org.apache.hadoop.fs.Path(region.getPath, family)
+        if (fs.exists(dir)) fs.listStatus(dir).filter(f => f.isFile && !f.getPath.getName.startsWith(".")).map(_.getPath).toSeq
+        else Seq.empty[org.apache.hadoop.fs.Path]
+      }.toSeq
+      def stored(path: org.apache.hadoop.fs.Path) = {
+        val reader = HFile.createReader(fs, path, CacheConfig.DISABLED, true, conf)
+        try {
+          // A file does not record its block size, but its data block count shows it.
+          (reader.getFileContext.getCompression, reader.getDataBlockEncoding, reader.getTrailer.getDataIndexCount > 4,
+            Option(reader.getHFileInfo.get(HStoreFile.BLOOM_FILTER_TYPE_KEY)).map(b => BloomType.valueOf(org.apache.hadoop.hbase.util.Bytes.toString(b))))
+        } finally reader.close()
+      }
+      storeFiles("f") should not be empty
+      // 500 names and dates, about 40 KB before compression: over 4 blocks of 4 KB, and 500 scores in one of 64 KB.
+      storeFiles("f").map(stored).distinct shouldBe Seq((Compression.Algorithm.GZ, DataBlockEncoding.FAST_DIFF, true, Some(BloomType.ROWCOL)))
+      storeFiles("g").map(stored).distinct shouldBe Seq((Compression.Algorithm.NONE, DataBlockEncoding.NONE, false, Some(BloomType.ROW)))
+    }
+
     it("takes a directory, and date formats from OPTIONS") {
       val t = table()
       val file = csv("a.csv", "1;x;02/01/1990;1")
@@ -102,14 +140,32 @@ class LoadDataSpec extends HBaseSuite {
       }
     }
 
-    it("fails on a missing key and on extra fields") {
+    it("with PARALLEL, leaves loaded what was loaded before the bad row: rows in key order are loaded run by run") {
+      // Keys 1 to 7, then a second run from key 0 whose second row is bad.
+      val file = csv("second-run-bad.csv", (1 to 7).map(i => s"$i,a,2020-01-01,1") ++ Seq("0,z,2020-01-01,0", "9,y,2020-02-30,9"): _*)
+      Seq(false -> 0L, true -> 7L).foreach { case (parallel, left) =>
+        val t = table("SPLIT ON ((5))")
+        intercept[HBaseSqlException] {
+          sql(s"LOAD DATA ${if (parallel) "PARALLEL " else ""}LOCAL INPATH '$file' INTO TABLE $t").collect()
+        }.getMessage should include(s"$file line 9: column 'born' value '2020-02-30' is not a DATE")
+        sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe left
+        staged shouldBe empty
+      }
+    }
+
+    it("fails on a missing key and on a field count other than the table's") {
       val t = table()
       val missing = csv("nokey.csv", "1,a,,", ",b,,")
       intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$missing' INTO TABLE $t").collect())
         .getMessage should include("line 2: key column 'id' is empty")
       val wide = csv("wide.csv", "1,a,,,extra")
       intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$wide' INTO TABLE $t").collect())
-        .getMessage should include("line 1: more fields than the table's 4 columns")
+        .getMessage should include("line 1: 5 fields, more than the table's 4 columns")
+      val narrow = csv("narrow.csv", "1,a,,", "", "# not a comment without the option", "2,b")
+      intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$narrow' INTO TABLE $t").collect())
+        .getMessage should include("line 3: 1 field, fewer than the table's 4 columns")
+      intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$narrow' INTO TABLE $t OPTIONS (comment '#')").collect())
+        .getMessage should include("line 4: 2 fields, fewer than the table's 4 columns")
       sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 0
     }
 
@@ -153,6 +209,11 @@ class LoadDataSpec extends HBaseSuite {
       shuffled(load(sharedKey, files("a" -> (1 to 150), "b" -> (150 to 160))) shouldBe Row(160L, 0L)) should be > 0L
       sql(s"SELECT name FROM $sharedKey WHERE id = 150").head().getString(0) shouldBe "b150"
 
+      // Two runs of ascending keys in one file, the second lower: each written as it comes.
+      val twoRuns = table("SPLIT ON ((100))")
+      shuffled(load(twoRuns, files("r" -> ((101 to 200) ++ (1 to 100)))) shouldBe Row(200L, 0L)) shouldBe 0L
+      sql(s"SELECT count(*), sum(id) FROM $twoRuns").head() shouldBe Row(200L, (1 to 200).sum.toLong)
+
       val backwards = table("SPLIT ON ((100))")
       shuffled(load(backwards, files("c" -> (200 to 1 by -1))) shouldBe Row(200L, 0L)) should be > 0L
       sql(s"SELECT count(*), sum(id) FROM $backwards").head() shouldBe Row(200L, (1 to 200).sum.toLong)
@@ -185,11 +246,12 @@ class LoadDataSpec extends HBaseSuite {
           org.apache.spark.sql.types.Decimal(BigDecimal(i).setScale(2), 5, 2))
         (execution.load.LoadKey(rowCodec.rowKey(row), i.toLong), rowCodec.cellValues(row))
       }
-      val files = new execution.load.RegionHFiles(conf, staging, rowCodec, "only-region", System.currentTimeMillis())
+      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
+      val files = new execution.load.RegionHFiles(conf, staging, rowCodec, execution.load.FamilyStorage.of(cluster, name), "only-region",
+        System.currentTimeMillis())
       files.write(rows.iterator) shouldBe 100
       val written = files.close()
       // ...then the region splits in two before they are loaded.
-      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
       withAdmin { admin =>
         admin.split(name, rowCodec.keyCodec.encode(Seq(50)))
         val deadline = System.currentTimeMillis() + 60000

@@ -17,14 +17,21 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   /** Family and qualifier of each value column, in table column order. */
   val families: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.family) }
   val qualifiers: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.qualifier) }
+  // Typed getters, looked up once: a row's generic get finds its type's reader on every call.
+  @transient private lazy val keyGetters = keyOrdinals.map(o => InternalRow.getAccessor(table.columns(o).dataType))
+  @transient private lazy val valueGetters = valueColumns.map { case (c, _) => InternalRow.getAccessor(c.dataType) }
 
   def rowKey(row: InternalRow): Array[Byte] = {
-    val keyValues = keyOrdinals.map { ordinal =>
+    val keyValues = new Array[Any](keyOrdinals.length)
+    var i = 0
+    while (i < keyOrdinals.length) {
+      val ordinal = keyOrdinals(i)
       if (row.isNullAt(ordinal)) {
         throw new HBaseSqlException(
           s"Key column '${table.columns(ordinal).name}' of table '${table.name}' cannot be NULL")
       }
-      row.get(ordinal, table.columns(ordinal).dataType)
+      keyValues(i) = keyGetters(i)(row, ordinal)
+      i += 1
     }
     keyCodec.encode(keyValues.toSeq)
   }
@@ -54,8 +61,15 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   }
 
   /** The encoded cell of each value column (see [[families]]), or null where the value is NULL. */
-  def cellValues(row: InternalRow): Array[Array[Byte]] = valueColumns.map { case (column, ordinal) =>
-    if (row.isNullAt(ordinal)) null else valueCodec.encode(column.dataType, row.get(ordinal, column.dataType))
+  def cellValues(row: InternalRow): Array[Array[Byte]] = {
+    val values = new Array[Array[Byte]](valueColumns.length)
+    var i = 0
+    while (i < values.length) {
+      val (column, ordinal) = valueColumns(i)
+      if (!row.isNullAt(ordinal)) values(i) = valueCodec.encode(column.dataType, valueGetters(i)(row, ordinal))
+      i += 1
+    }
+    values
   }
 
   /** Decodes the requested columns, in the given order, from one HBase row. */

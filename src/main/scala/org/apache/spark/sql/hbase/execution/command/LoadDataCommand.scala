@@ -62,26 +62,30 @@ case class LoadDataCommand(
     val sep = delimiter.orElse(lowered.get("sep")).orElse(lowered.get("delimiter")).getOrElse(",")
     if (sep.isEmpty) throw new HBaseSqlException("LOAD DATA FIELDS TERMINATED BY: the delimiter is empty")
     val csvOptions = options.filter { case (k, _) =>
-      !Set("onbadrow", "header", "sep", "delimiter", "mode").contains(k.toLowerCase(Locale.ROOT))
+      !Set("onbadrow", "header", "sep", "delimiter", "mode", "columnnameofcorruptrecord").contains(k.toLowerCase(Locale.ROOT))
     }
     val location = if (local && !path.contains(":")) "file://" + new java.io.File(path).getAbsolutePath else path
 
-    val input = CsvInput.read(session, location, path, table, sep, header, csvOptions)
+    val format = CsvInput.Format(table, sep, header, csvOptions)
+    val input = CsvInput.read(session, location, path, format)
     val hadoopConf = session.sparkContext.hadoopConfiguration
-    // A bad row fails the load before anything is loaded, PARALLEL or not: rows are read, checked
-    // and encoded in the shuffle's first stage (or all written before loading, for input in key
-    // order), and no task loads files before that stage has finished.
+    // Without PARALLEL, a bad row fails the load before anything is loaded (see BulkLoad).
     val skipped = session.sparkContext.longAccumulator("rows skipped")
     val attributes = input.rows.queryExecution.analyzed.output
     val (files, serializableConf) = (input.files, new org.apache.spark.util.SerializableConfiguration(hadoopConf))
     val rows = input.rows.queryExecution.toRdd.mapPartitions { partition =>
-      val toTableRow = UnsafeProjection.create(attributes.drop(2), attributes)
+      val columns = table.columns.size
+      val toTableRow = UnsafeProjection.create(attributes.slice(2, 2 + columns), attributes)
       partition.flatMap { row =>
         if (!row.isNullAt(1)) {
           if (skipBadRows) { skipped.add(1); None }
-          else throw new HBaseSqlException(s"LOAD DATA INTO TABLE $name: " +
-            s"${CsvInput.describe(row.getLong(0), files, serializableConf.value)}: ${row.getUTF8String(1)}; nothing was loaded")
-        } else Some(row.getLong(0) -> (toTableRow(row).copy(): InternalRow))
+          else {
+            val problem = if (row.isNullAt(2 + columns)) row.getUTF8String(1).toString
+              else format.fieldCountProblem(row.getUTF8String(2 + columns).toString)
+            throw new HBaseSqlException(s"LOAD DATA INTO TABLE $name: " +
+              s"${CsvInput.describe(row.getLong(0), files, serializableConf.value)}: $problem; nothing was loaded")
+          }
+        } else Some(row.getLong(0) -> (toTableRow(row): InternalRow)) // encoded before the next row, so not copied
       }
     }
     val loaded = BulkLoad(table, catalog.cluster, rows, parallel, rereading = () => skipped.reset())

@@ -23,7 +23,9 @@ import org.apache.spark.sql.hbase.execution.HBaseRegions
  * HBase's bulk loader moves the files into the regions.
  *
  * Without `parallel`, nothing is loaded until every file is written, so a bad row anywhere
- * loads nothing. With it, each task loads its own files as soon as they are written. Either way
+ * loads nothing. With it, each task loads its own files as soon as they are written: rows that
+ * come in runs of ascending keys are loaded run by run, so a failure leaves the runs loaded
+ * before it; rows that are shuffled are all read and checked before any task loads. Either way
  * the staging directory is removed at the end, and HBase loads each region's files atomically;
  * loading the same rows again writes the same values, so a retry after a failure is safe.
  */
@@ -51,7 +53,8 @@ object BulkLoad {
   }
 
   /**
-   * `rows` are in table column order, each with its place in the input; returns the rows loaded.
+   * `rows` are in table column order, each with its place in the input (a row may be reused for
+   * the next: each is encoded before the next is read); returns the rows loaded.
    * When they turn out not to come in key order, they are read a second time, after `rereading`
    * (which resets what the first reading counted).
    */
@@ -61,7 +64,7 @@ object BulkLoad {
     val tableName = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
     val startKeys = HBaseRegions.of(cluster, table.hbaseTable).map(_.startKey).toArray
     val staging = new Path(stagingRoot(conf), s"$StagingPrefix${UUID.randomUUID()}")
-    val job = LoadJob(cluster, new RowCodec(table), staging.toString, System.currentTimeMillis())
+    val job = LoadJob(cluster, new RowCodec(table), FamilyStorage.of(cluster, tableName), staging.toString, System.currentTimeMillis())
     val keyed = rows.mapPartitions(_.map { case (order, row) => (LoadKey(job.codec.rowKey(row), order), job.codec.cellValues(row)) })
     val fs = staging.getFileSystem(conf)
     def emptyStaging(): Unit = {
@@ -71,10 +74,11 @@ object BulkLoad {
     }
     emptyStaging()
     try {
-      val runs = SortedRuns.write(keyed, startKeys, job).getOrElse {
+      val loadInTasks = if (parallel) Some(tableName.getNameAsString) else None
+      val runs = SortedRuns.write(keyed, startKeys, job, loadInTasks).getOrElse {
         emptyStaging()
         rereading()
-        shuffleAndWrite(keyed, startKeys, job, if (parallel) Some(tableName.getNameAsString) else None)
+        shuffleAndWrite(keyed, startKeys, job, loadInTasks)
       }
       if (parallel) {
         val toLoad = runs.filterNot(_.loaded).map(_.files)
@@ -119,11 +123,12 @@ object BulkLoad {
 }
 
 /** What every task of one load shares: where to write, how to encode, and the cells' timestamp. */
-private[load] final case class LoadJob(cluster: HBaseClusterConf, codec: RowCodec, staging: String, timestamp: Long) {
+private[load] final case class LoadJob(cluster: HBaseClusterConf, codec: RowCodec, storage: Map[String, FamilyStorage],
+    staging: String, timestamp: Long) {
   /** The HFiles of one task's part, named after it and its attempt so that a retry never collides. */
   def files(part: String): RegionHFiles = {
     val attempt = Option(TaskContext.get()).map(_.attemptNumber()).getOrElse(0)
-    new RegionHFiles(cluster.toConfiguration, new Path(staging), codec, s"$part-attempt-$attempt", timestamp)
+    new RegionHFiles(cluster.toConfiguration, new Path(staging), codec, storage, s"$part-attempt-$attempt", timestamp)
   }
 }
 

@@ -6,7 +6,7 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
 import org.apache.hadoop.fs.permission.FsPermission
 import org.apache.hadoop.hbase.{KeyValue, TableName}
-import org.apache.hadoop.hbase.io.hfile.{CacheConfig, HFileContextBuilder}
+import org.apache.hadoop.hbase.io.hfile.CacheConfig
 import org.apache.hadoop.hbase.regionserver.{HStoreFile, StoreFileWriter}
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles
 import org.apache.hadoop.hbase.util.Bytes
@@ -19,7 +19,8 @@ import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
  * the last one wins; a NULL value becomes a delete marker, so loading a row replaces it whole,
  * as INSERT does.
  */
-final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, fileName: String, timestamp: Long) {
+final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, storage: Map[String, FamilyStorage],
+    fileName: String, timestamp: Long) {
   HFileWriterMetrics.install()
   private val fs: FileSystem = staging.getFileSystem(conf)
   private val writers = mutable.LinkedHashMap.empty[String, StoreFileWriter]
@@ -58,10 +59,11 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, fi
   }
 
   private def writer(family: String): StoreFileWriter = writers.getOrElseUpdate(family, {
-    val context = new HFileContextBuilder().withIncludesTags(false).build()
+    val familyStorage = storage.getOrElse(family, throw new IllegalStateException(s"no column family '$family' in the table"))
     new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
       .withFilePath(new Path(new Path(staging, family), fileName))
-      .withFileContext(context)
+      .withFileContext(familyStorage.context(conf))
+      .withBloomType(familyStorage.bloomType)
       .build()
   })
 
