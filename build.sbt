@@ -63,6 +63,10 @@ lazy val hbaseLocal = (project in file("hbase-local"))
     libraryDependencies ++= Seq(
       "org.apache.hbase" % "hbase-server" % hbaseVersion,
       "org.apache.hbase" % "hbase-zookeeper" % hbaseVersion,
+      // As in HBase's own distribution: ImportTsv and a local MapReduce runner (the load benchmark compares with them).
+      // (No -hadoop3 build of 2.6.4 on Maven Central: the plain one, without its Hadoop 2 dependencies.)
+      ("org.apache.hbase" % "hbase-mapreduce" % hbaseVersion.stripSuffix("-hadoop3")).intransitive(),
+      "org.apache.hadoop" % "hadoop-mapreduce-client-common" % "3.4.2",
       "org.apache.logging.log4j" % "log4j-slf4j-impl" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"),

@@ -4,8 +4,10 @@ Run through benchmarks/run load [--scale 0.1] [--repeat 3]. Every route loads th
 into fresh tables with the same key, pre-split the same way, in the same Spark session and HBase;
 the INSERT reads the file with Spark's CSV reader, as LOAD DATA does. tpchgen-cli writes the rows
 in key order, which LOAD DATA writes without a shuffle, so one more route loads them shuffled.
-The routes take turns, --repeat rounds, and each reports its median, so that a slow spell of the
-machine falls on every route alike. Each table is deleted from HBase after its run. Writes
+After one untimed round of the Spark routes, the routes take turns, --repeat rounds, and each
+reports its median, so that a slow spell of the machine falls on every route alike. HBase's own
+ImportTsv (MapReduce, local runner) plus its bulk loader is timed on the same rows as a TSV with a
+single string key, as it needs. Each table is deleted from HBase after its run. Writes
 benchmarks/results/load-sf<scale>.json and .md.
 """
 
@@ -47,6 +49,46 @@ def shuffled_copy(csv):
     return out
 
 
+def importtsv_input(csv):
+    """The file as ImportTsv takes it: tab-separated, unquoted, no header, and one row key column
+    (ImportTsv has no composite keys): l_orderkey and l_linenumber as zero-padded digits."""
+    import csv as csvlib
+    out = csv.with_name("lineitem-importtsv.tsv")
+    if not out.exists():
+        with csv.open(newline="") as f, out.open("w") as tsv:
+            reader = csvlib.reader(f)
+            header = next(reader)
+            key = (header.index("l_orderkey"), header.index("l_linenumber"))
+            values = [i for i in range(len(header)) if i not in key]
+            for row in reader:
+                tsv.write("\t".join([f"{int(row[key[0]]):012d}{int(row[key[1]]):02d}"] + [row[i] for i in values]) + "\n")
+    return out
+
+
+def run_importtsv(conf_dir, table, tsv, columns, work):
+    """HBase's ImportTsv into HFiles (MapReduce, local runner, 2 map and 2 reduce slots), then its bulk loader."""
+    import shutil
+    import subprocess
+    from pyspark_hbase import _paths
+    from pyspark_hbase.local import JAVA17_FLAGS
+    classpath = ":".join(_paths.read_classpath() + [str(conf_dir)])
+    output = work / "importtsv-output"
+    shutil.rmtree(output, ignore_errors=True)
+    java = [_paths.java_executable(), "-Xmx4g", *JAVA17_FLAGS, "-cp", classpath]
+    mapreduce = ["-Dmapreduce.local.map.tasks.maximum=2", "-Dmapreduce.local.reduce.tasks.maximum=2"]
+    # The local runner links job files into the working directory: give it one of its own.
+    run_dir = work / "importtsv-run"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    log_file = work / "importtsv.log"
+    with log_file.open("w") as log_out:
+        subprocess.run(java + ["org.apache.hadoop.hbase.mapreduce.ImportTsv", *mapreduce,
+                               f"-Dimporttsv.columns=HBASE_ROW_KEY,{columns}", f"-Dimporttsv.bulk.output=file://{output}",
+                               table, f"file://{tsv}"], check=True, cwd=run_dir, stdout=log_out, stderr=subprocess.STDOUT)
+        subprocess.run(java + ["org.apache.hadoop.hbase.tool.BulkLoadHFilesTool", f"file://{output}", table],
+                       check=True, cwd=run_dir, stdout=log_out, stderr=subprocess.STDOUT)
+    shutil.rmtree(output, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=0.1)
@@ -57,6 +99,7 @@ def main():
 
     csv = generate_csv(scale)
     shuffled = shuffled_copy(csv)
+    tsv = importtsv_input(csv)
     spark, hbase = start_session("load", {"spark.ui.showConsoleProgress": "false"})
 
     # The table's columns in the file's order: LOAD DATA and the CSV reader map fields by position.
@@ -99,23 +142,31 @@ def main():
             jvm.java.util.regex.Pattern.compile(pattern))]):
         drop(name)
 
+    def fresh_importtsv_table(route):
+        """The same families and splits, keyed by ImportTsv's string key; mapped so that Spark can count it."""
+        name = f"bench_load_{route}_{uuid.uuid4().hex[:8]}"
+
+        def create(jvm, admin):
+            family = jvm.org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("f")
+            descriptor = jvm.org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(
+                jvm.org.apache.hadoop.hbase.TableName.valueOf(name)).setColumnFamily(family).build()
+            split_keys = [f"{max_key * i // args.regions:012d}" for i in range(1, args.regions)]
+            strings = spark.sparkContext._gateway.new_array(jvm.java.lang.String, len(split_keys))
+            for i, key in enumerate(split_keys):
+                strings[i] = key
+            admin.createTable(descriptor, jvm.org.apache.hadoop.hbase.util.Bytes.toByteArrays(strings))
+        with_admin(create)
+        cells = ", ".join(f"{c}={cell}" for c, _, cell in columns if cell)
+        strings = ", ".join(f"{c} STRING" for c, _, cell in columns if cell)
+        spark.sql(f"CREATE TABLE {name} (k STRING, {strings}, PRIMARY KEY (k)) MAPPED BY ({name}, COLS=[{cells}]) IN StringFormat")
+        return name
+
     def fresh_table(route):
         name = f"bench_load_{route}_{uuid.uuid4().hex[:8]}"
         spark.sql(f"CREATE TABLE {name} ({schema}, PRIMARY KEY (l_orderkey, l_linenumber)) "
                   f"MAPPED BY ({name}, COLS=[{mapping}]) SPLIT ON ({splits})")
         return name
 
-    # Untimed warm-up of both write paths (class loading, JIT), so that the first route pays no extra.
-    sample = csv.with_name("lineitem-sample.csv")
-    with csv.open() as f, sample.open("w") as out:
-        out.writelines(line for _, line in zip(range(20001), f))
-    for warm_up in (lambda t: spark.sql(f"LOAD DATA LOCAL INPATH '{sample}' INTO TABLE {t} OPTIONS (header 'true')").collect(),
-                    lambda t: spark.read.option("header", "true").schema(schema).csv(str(sample)).write.insertInto(t)):
-        table = fresh_table("warmup")
-        warm_up(table)
-        drop(table)
-
-    runs = {}
     routes = [
         ("LOAD DATA", lambda t: spark.sql(f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
         ("LOAD DATA PARALLEL", lambda t: spark.sql(
@@ -123,10 +174,24 @@ def main():
         ("LOAD DATA, rows not in key order", lambda t: spark.sql(
             f"LOAD DATA LOCAL INPATH '{shuffled}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
         ("INSERT ... SELECT (Puts)", lambda t: source.write.insertInto(t)),
+        ("ImportTsv + bulk load (HBase's tools)", lambda t: run_importtsv(
+            hbase.conf_dir if hbase else os.environ["HBASE_CONF_DIR"], t, tsv, importtsv_columns, WORK)),
     ]
+    importtsv_columns = ",".join(cell.replace(".", ":") for c, _, cell in columns if cell)
+
+    # One untimed round of every Spark route first (class loading, JIT, heap sizing), so that no
+    # route pays for them. ImportTsv starts JVMs of its own each time, which cannot be warmed up.
+    for route, run in routes:
+        if not route.startswith("ImportTsv"):
+            table = fresh_table("warmup")
+            run(table)
+            drop(table)
+
+    runs = {}
     for round_ in range(args.repeat):
         for route, run in routes:
-            table = fresh_table(route.split(" ")[0].lower())
+            table = (fresh_importtsv_table("importtsv") if route.startswith("ImportTsv")
+                     else fresh_table(route.split(" ")[0].lower()))
             start = time.perf_counter()
             run(table)
             seconds = time.perf_counter() - start

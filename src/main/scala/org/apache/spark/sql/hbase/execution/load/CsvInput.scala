@@ -37,16 +37,15 @@ object CsvInput {
 
   /** How to read the files: the table, and the statement's delimiter, header flag and CSV options. */
   final case class Format(table: HBaseTableDef, delimiter: String, header: Boolean, csvOptions: Map[String, String]) {
-    private val comment = csvOptions.collectFirst { case (k, v) if k.equalsIgnoreCase("comment") && v.nonEmpty => v }
-
-    private val commentBytes = comment.map(Utf8.bytes)
+    private val comment: Option[Array[Byte]] =
+      csvOptions.collectFirst { case (k, v) if k.equalsIgnoreCase("comment") && v.nonEmpty => Utf8.bytes(v) }
 
     /** Lines Spark's CSV reader passes over: blank ones (as String.trim sees them), and comments. */
     def skips(line: Text): Boolean = {
-      val bytes = line.getBytes
+      val (bytes, length) = (line.getBytes, line.getLength)
       var i = 0
-      while (i < line.getLength && (bytes(i) & 0xff) <= ' ') i += 1
-      i == line.getLength || commentBytes.exists(c => line.getLength >= c.length && java.util.Arrays.equals(bytes, 0, c.length, c, 0, c.length))
+      while (i < length && (bytes(i) & 0xff) <= ' ') i += 1
+      i == length || comment.exists(c => length >= c.length && java.util.Arrays.equals(bytes, 0, c.length, c, 0, c.length))
     }
 
     /** What is wrong with a line (as read, with its leading field) whose field count is not the table's. */
