@@ -143,11 +143,11 @@ class LoadDataSpec extends HBaseSuite {
     it("with PARALLEL, leaves loaded what was loaded before the bad row: rows in key order are loaded run by run") {
       // Keys 1 to 7, then a second run from key 0 whose second row is bad.
       val file = csv("second-run-bad.csv", (1 to 7).map(i => s"$i,a,2020-01-01,1") ++ Seq("0,z,2020-01-01,0", "9,y,2020-02-30,9"): _*)
-      Seq(false -> 0L, true -> 7L).foreach { case (parallel, left) =>
+      Seq((false, 0L, "nothing was loaded"), (true, 7L, "rows before it may have been loaded")).foreach { case (parallel, left, said) =>
         val t = table("SPLIT ON ((5))")
         intercept[HBaseSqlException] {
           sql(s"LOAD DATA ${if (parallel) "PARALLEL " else ""}LOCAL INPATH '$file' INTO TABLE $t").collect()
-        }.getMessage should include(s"$file line 9: column 'born' value '2020-02-30' is not a DATE")
+        }.getMessage should include(s"$file line 9: column 'born' value '2020-02-30' is not a DATE; $said")
         sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe left
         staged shouldBe empty
       }

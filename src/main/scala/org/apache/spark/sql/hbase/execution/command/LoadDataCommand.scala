@@ -73,6 +73,8 @@ case class LoadDataCommand(
     val skipped = session.sparkContext.longAccumulator("rows skipped")
     val attributes = input.rows.queryExecution.analyzed.output
     val (files, serializableConf) = (input.files, new org.apache.spark.util.SerializableConfiguration(hadoopConf))
+    // With PARALLEL, runs of input in key order before the bad row may already be in the table.
+    val loadedSoFar = if (parallel) "rows before it may have been loaded" else "nothing was loaded"
     val rows = input.rows.queryExecution.toRdd.mapPartitions { partition =>
       val columns = table.columns.size
       val toTableRow = UnsafeProjection.create(attributes.slice(2, 2 + columns), attributes)
@@ -83,7 +85,7 @@ case class LoadDataCommand(
             val problem = if (row.isNullAt(2 + columns)) row.getUTF8String(1).toString
               else format.fieldCountProblem(row.getUTF8String(2 + columns).toString)
             throw new HBaseSqlException(s"LOAD DATA INTO TABLE $name: " +
-              s"${CsvInput.describe(row.getLong(0), files, serializableConf.value)}: $problem; nothing was loaded")
+              s"${CsvInput.describe(row.getLong(0), files, serializableConf.value)}: $problem; $loadedSoFar")
           }
         } else Some(row.getLong(0) -> (toTableRow(row): InternalRow)) // encoded before the next row, so not copied
       }

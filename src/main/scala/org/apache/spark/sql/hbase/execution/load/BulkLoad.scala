@@ -80,16 +80,8 @@ object BulkLoad {
         rereading()
         shuffleAndWrite(keyed, startKeys, job, loadInTasks)
       }
-      if (parallel) {
-        val toLoad = runs.filterNot(_.loaded).map(_.files)
-        val name = tableName.getNameAsString
-        if (toLoad.nonEmpty) {
-          rows.sparkContext.parallelize(toLoad, toLoad.size).foreach { files =>
-            RegionHFiles.bulkLoad(cluster.toConfiguration, TableName.valueOf(name),
-              files.map { case (family, paths) => family -> paths.map(new Path(_)) })
-          }
-        }
-      } else {
+      // With PARALLEL, every task has loaded its own files already.
+      if (!parallel) {
         RegionHFiles.bulkLoad(conf, tableName, runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
           family -> parts.flatMap(_._2).map(new Path(_))
         })
@@ -116,7 +108,7 @@ object BulkLoad {
         val paths = files.close()
         loadInTasks.foreach(table => RegionHFiles.bulkLoad(job.cluster.toConfiguration, TableName.valueOf(table),
           paths.map { case (f, p) => f -> Seq(p) }))
-        Iterator(WrittenRun(count, paths.map { case (f, p) => f -> Seq(p.toString) }, loaded = loadInTasks.isDefined))
+        Iterator(WrittenRun(count, paths.map { case (f, p) => f -> Seq(p.toString) }))
       } catch { case e: Throwable => files.abort(); throw e }
     }.collect().toSeq
   }
@@ -132,5 +124,5 @@ private[load] final case class LoadJob(cluster: HBaseClusterConf, codec: RowCode
   }
 }
 
-/** HFiles one task wrote, by family, with how many rows they hold, and whether the task loaded them itself. */
-private[load] final case class WrittenRun(rows: Long, files: Map[String, Seq[String]], loaded: Boolean = false)
+/** HFiles one task wrote, by family, with how many rows they hold. */
+private[load] final case class WrittenRun(rows: Long, files: Map[String, Seq[String]])

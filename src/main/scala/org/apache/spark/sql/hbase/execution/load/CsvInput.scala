@@ -68,8 +68,8 @@ object CsvInput {
 
     // As many splits as task slots, whatever the file system's block size: a last, smaller split
     // would leave a core idle while it runs.
-    val splitSize = math.max(1L << 20, (files.map(_.getLen).sum + session.sparkContext.defaultParallelism - 1) /
-      session.sparkContext.defaultParallelism)
+    val slots = session.sparkContext.defaultParallelism
+    val splitSize = math.max(1L << 20, (files.map(_.getLen).sum + slots - 1) / slots)
     hadoopConf.setLong(FileInputFormat.SPLIT_MINSIZE, splitSize)
     hadoopConf.setLong(FileInputFormat.SPLIT_MAXSIZE, splitSize)
     val lines = session.sparkContext.newAPIHadoopFile(files.map(_.getPath.toString).mkString(","), classOf[TextInputFormat],

@@ -58,7 +58,7 @@ private[load] object SortedRuns {
           }
           loadInTasks.foreach(table => RegionHFiles.bulkLoad(job.cluster.toConfiguration, TableName.valueOf(table),
             paths.toMap.map { case (family, files) => family -> files.map(new Path(_)) }))
-          runs += Run(first, last, WrittenRun(rows, paths.toMap, loaded = loadInTasks.isDefined))
+          runs += Run(first, last, WrittenRun(rows, paths.toMap))
         }
         if (input.hasNext) { written.foreach(_.abort()); Iterator(None) } else Iterator(Some(runs.toSeq))
       } catch { case e: Throwable => written.foreach(_.abort()); throw e }
