@@ -7,7 +7,8 @@ in key order, which LOAD DATA writes without a shuffle, so one more route loads 
 After one untimed round of the Spark routes, the routes take turns, --repeat rounds, and each
 reports its median, so that a slow spell of the machine falls on every route alike. HBase's own
 ImportTsv (MapReduce, local runner) plus its bulk loader is timed on the same rows as a TSV with a
-single string key, as it needs. Each table is deleted from HBase after its run. Writes
+single string key, as it needs. Each table is deleted from HBase after its run, and each run starts after
+a pause of a few seconds. The HBase is the benchmark's own, started empty. Writes
 benchmarks/results/load-sf<scale>.json and .md.
 """
 
@@ -100,7 +101,7 @@ def main():
     csv = generate_csv(scale)
     shuffled = shuffled_copy(csv)
     tsv = importtsv_input(csv)
-    spark, hbase = start_session("load", {"spark.ui.showConsoleProgress": "false"})
+    spark, hbase = start_session("load", {"spark.ui.showConsoleProgress": "false"}, fresh_hbase=True)
 
     # The table's columns in the file's order: LOAD DATA and the CSV reader map fields by position.
     header = csv.open().readline().strip().split(",")
@@ -179,6 +180,12 @@ def main():
     ]
     importtsv_columns = ",".join(cell.replace(".", ":") for c, _, cell in columns if cell)
 
+    def settle():
+        """Every route starts alike: the last route's garbage collected, and HBase's chores after the last
+        table's deletion (closing, archiving and cleaning its files) given time to finish."""
+        spark._jvm.java.lang.System.gc()
+        time.sleep(5)
+
     # One untimed round of every Spark route first (class loading, JIT, heap sizing), so that no
     # route pays for them. ImportTsv starts JVMs of its own each time, which cannot be warmed up.
     for route, run in routes:
@@ -192,6 +199,7 @@ def main():
         for route, run in routes:
             table = (fresh_importtsv_table("importtsv") if route.startswith("ImportTsv")
                      else fresh_table(route.split(" ")[0].lower()))
+            settle()
             start = time.perf_counter()
             run(table)
             seconds = time.perf_counter() - start

@@ -41,15 +41,21 @@ def log(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def start_session(benchmark, settings):
-    """The embedded HBase under benchmarks/work (None when HBASE_CONF_DIR names one) and a Spark session on it."""
+def start_session(benchmark, settings, fresh_hbase=False):
+    """The embedded HBase under benchmarks/work (None when HBASE_CONF_DIR names one) and a Spark session on it.
+    With fresh_hbase, the benchmark has an HBase of its own, started empty: nothing that earlier runs left
+    (tables, archived files, finished procedures) keeps its background chores busy."""
+    import shutil
     from pyspark.sql import SparkSession
     from pyspark_hbase import enable_hbase
     from pyspark_hbase.local import LocalHBase
 
     hbase = None
     if not os.environ.get("HBASE_CONF_DIR"):
-        hbase = LocalHBase(WORK / "hbase")
+        hbase = LocalHBase(WORK / (f"hbase-{benchmark}" if fresh_hbase else "hbase"))
+        if fresh_hbase:
+            hbase.stop()
+            shutil.rmtree(hbase.data_dir, ignore_errors=True)
         hbase.start()
     builder = (SparkSession.builder.master("local[2]").appName(f"spark-hbase-sql {benchmark} benchmark")
                .config("spark.driver.memory", "6g").config("spark.ui.enabled", "false"))

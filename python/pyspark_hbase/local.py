@@ -34,6 +34,7 @@ except ImportError:  # Windows: no lock, HBase standalone isn't supported there 
 
 HOST = "127.0.0.1"
 HBASE_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster"
+LOCAL_FILE_SYSTEM_CLASS = "org.apache.spark.sql.hbase.local.SingleLocalFileSystem"
 DEFAULT_START_TIMEOUT = 180.0
 DEFAULT_STOP_TIMEOUT = 60.0
 DEFAULT_HEAP = "1g"
@@ -345,7 +346,9 @@ class LocalHBase:
                 "-Dzookeeper.admin.enableServer=false",
                 f"{_DIR_MARKER}{self.data_dir}",
                 "-cp", os.pathsep.join([str(self.conf_dir), *classpath]),
-                HBASE_MAIN_CLASS, "start"]
+                # Only the server's: bulk loads move files instead of copying them (see the class).
+                # Clients read the same hbase-site.xml and need not have the class.
+                HBASE_MAIN_CLASS, "-D", f"fs.file.impl={LOCAL_FILE_SYSTEM_CLASS}", "start"]
 
     def _log(self, message: str) -> None:
         self.log_file.parent.mkdir(parents=True, exist_ok=True)

@@ -267,6 +267,34 @@ class LoadDataSpec extends HBaseSuite {
     }
   }
 
+  describe("the embedded HBase") {
+    it("moves staged HFiles into their regions, as HBase on HDFS does, instead of copying them") {
+      val t = table()
+      val rowCodec = new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(spark).get(t).get)
+      val conf = cluster.toConfiguration
+      val staging = new org.apache.hadoop.fs.Path(execution.load.BulkLoad.stagingRoot(conf), s"move-test-${System.nanoTime()}")
+      val rows = (1 to 10).map { i =>
+        val row = org.apache.spark.sql.catalyst.InternalRow(i, org.apache.spark.unsafe.types.UTF8String.fromString(s"n$i"), null,
+          org.apache.spark.sql.types.Decimal(BigDecimal(i).setScale(2), 5, 2))
+        (execution.load.LoadKey(rowCodec.rowKey(row), i.toLong), rowCodec.cellValues(row))
+      }
+      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
+      val files = new execution.load.RegionHFiles(conf, staging, rowCodec, execution.load.FamilyStorage.of(cluster, name), "moved",
+        System.currentTimeMillis())
+      files.write(rows.iterator) shouldBe 10
+      val written = files.close()
+      def inode(file: java.nio.file.Path): AnyRef = Files.getAttribute(file, "unix:ino")
+      val staged = written.values.map(p => inode(java.nio.file.Paths.get(p.toUri.getPath))).toSet
+      staged should have size 2
+      execution.load.RegionHFiles.bulkLoad(conf, name, written.map { case (f, p) => f -> Seq(p) })
+      val tableDir = java.nio.file.Paths.get(new org.apache.hadoop.fs.Path(conf.get("hbase.rootdir"), s"data/default/$t").toUri.getPath)
+      val stored = Files.walk(tableDir).filter(Files.isRegularFile(_)).toArray.map(f => inode(f.asInstanceOf[Path])).toSet
+      staged.subsetOf(stored) shouldBe true
+      sql(s"SELECT count(*), sum(id) FROM $t").head() shouldBe Row(10L, 55L)
+      staging.getFileSystem(conf).delete(staging, true)
+    }
+  }
+
   describe("the DataFrame route") {
     it("bulk-loads with option(\"bulkload\", \"true\")") {
       val t = table("SPLIT ON ((50))")

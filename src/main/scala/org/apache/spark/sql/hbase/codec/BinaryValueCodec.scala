@@ -3,6 +3,7 @@ package org.apache.spark.sql.hbase.codec
 import java.math.BigInteger
 import java.nio.ByteBuffer
 
+import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
@@ -30,6 +31,35 @@ object BinaryValueCodec extends ValueCodec {
       val unscaled = big.unscaledValue().toByteArray
       ByteBuffer.allocate(4 + unscaled.length).putInt(big.scale()).put(unscaled).array()
     case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be stored in a cell")
+  }
+
+  // The common types without boxing their values; the bytes are those of encode.
+  override def encoder(dataType: DataType): (InternalRow, Int) => Array[Byte] = dataType match {
+    case IntegerType | DateType => (row, i) => bigEndian(row.getInt(i).toLong, 4)
+    case LongType | TimestampType | TimestampNTZType => (row, i) => bigEndian(row.getLong(i), 8)
+    case DoubleType => (row, i) => bigEndian(java.lang.Double.doubleToRawLongBits(row.getDouble(i)), 8)
+    case StringType => (row, i) => row.getUTF8String(i).getBytes
+    case d: DecimalType => (row, i) =>
+      val decimal = row.getDecimal(i, d.precision, d.scale)
+      if (decimal.precision > Decimal.MAX_LONG_DIGITS) encode(d, decimal)
+      else {
+        val (unscaled, scale) = (decimal.toUnscaledLong, decimal.scale)
+        // As BigInteger.toByteArray: the fewest bytes of two's complement that keep the sign.
+        val width = (64 - java.lang.Long.numberOfLeadingZeros(if (unscaled < 0) ~unscaled else unscaled)) / 8 + 1
+        val bytes = bigEndian(unscaled, 4 + width)
+        bytes(0) = (scale >>> 24).toByte; bytes(1) = (scale >>> 16).toByte; bytes(2) = (scale >>> 8).toByte; bytes(3) = scale.toByte
+        bytes
+      }
+    case _ => super.encoder(dataType)
+  }
+
+  /** The low `width` bytes of `value` (sign-extended beyond 8), most significant first. */
+  private def bigEndian(value: Long, width: Int): Array[Byte] = {
+    val bytes = new Array[Byte](width)
+    var i = width - 1
+    var v = value
+    while (i >= 0) { bytes(i) = v.toByte; v >>= 8; i -= 1 }
+    bytes
   }
 
   /** A cell of the wrong width for its type, e.g. written by another tool, reads as NULL. */

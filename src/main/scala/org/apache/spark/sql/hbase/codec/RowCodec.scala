@@ -17,9 +17,9 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   /** Family and qualifier of each value column, in table column order. */
   val families: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.family) }
   val qualifiers: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.qualifier) }
-  // Typed getters, looked up once: a row's generic get finds its type's reader on every call.
+  // Looked up once: a row's generic get finds its type's reader on every call.
   @transient private lazy val keyGetters = keyOrdinals.map(o => InternalRow.getAccessor(table.columns(o).dataType))
-  @transient private lazy val valueGetters = valueColumns.map { case (c, _) => InternalRow.getAccessor(c.dataType) }
+  @transient private lazy val valueEncoders = valueColumns.map { case (c, _) => valueCodec.encoder(c.dataType) }
 
   def rowKey(row: InternalRow): Array[Byte] = {
     val keyValues = new Array[Any](keyOrdinals.length)
@@ -65,8 +65,8 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     val values = new Array[Array[Byte]](valueColumns.length)
     var i = 0
     while (i < values.length) {
-      val (column, ordinal) = valueColumns(i)
-      if (!row.isNullAt(ordinal)) values(i) = valueCodec.encode(column.dataType, valueGetters(i)(row, ordinal))
+      val ordinal = valueColumns(i)._2
+      if (!row.isNullAt(ordinal)) values(i) = valueEncoders(i)(row, ordinal)
       i += 1
     }
     values

@@ -6,7 +6,7 @@ import org.scalatest.matchers.should.Matchers
 import org.scalatestplus.scalacheck.ScalaCheckPropertyChecks
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, InterpretedOrdering}
+import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, InterpretedOrdering, UnsafeProjection}
 import org.apache.spark.sql.types._
 
 /** The key encodings checked against Spark's own ordering and equality, on random tuples. */
@@ -90,5 +90,17 @@ class KeyCodecPropertiesSpec extends AnyFunSpec with Matchers with ScalaCheckPro
 
     it("read back every value of every type in the binary format") { roundTrip(BinaryValueCodec, civil = false) }
     it("read back every value of every type in StringFormat") { roundTrip(StringValueCodec, civil = true) }
+
+    it("are written alike from a value and from a row's field, generic or unsafe") {
+      for ((codec, civil) <- Seq(BinaryValueCodec -> false, StringValueCodec -> true)) {
+        forAll(Gen.oneOf(allTypes).flatMap(t => valueOf(t, civil).map(t -> _))) { case (dataType, value) =>
+          val row = new GenericInternalRow(Array[Any](value))
+          val unsafe = UnsafeProjection.create(Array(dataType)).apply(row)
+          val expected = codec.encode(dataType, value).toSeq
+          codec.encoder(dataType)(row, 0).toSeq shouldBe expected
+          codec.encoder(dataType)(unsafe, 0).toSeq shouldBe expected
+        }
+      }
+    }
   }
 }

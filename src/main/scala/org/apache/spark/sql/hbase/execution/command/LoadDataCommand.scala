@@ -3,8 +3,7 @@ package org.apache.spark.sql.hbase.execution.command
 import java.util.Locale
 
 import org.apache.spark.sql.{Row, SparkSession}
-import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, UnsafeProjection}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
@@ -67,30 +66,13 @@ case class LoadDataCommand(
     val location = if (local && !path.contains(":")) "file://" + new java.io.File(path).getAbsolutePath else path
 
     val format = CsvInput.Format(table, sep, header, csvOptions)
-    val input = CsvInput.read(session, location, path, format)
-    val hadoopConf = session.sparkContext.hadoopConfiguration
-    // Without PARALLEL, a bad row fails the load before anything is loaded (see BulkLoad).
     val skipped = session.sparkContext.longAccumulator("rows skipped")
-    val attributes = input.rows.queryExecution.analyzed.output
-    val (files, serializableConf) = (input.files, new org.apache.spark.util.SerializableConfiguration(hadoopConf))
-    // With PARALLEL, runs of input in key order before the bad row may already be in the table.
+    // Without PARALLEL, a bad row fails the load before anything is loaded (see BulkLoad); with it,
+    // runs of input in key order before the bad row may already be in the table.
     val loadedSoFar = if (parallel) "rows before it may have been loaded" else "nothing was loaded"
-    val rows = input.rows.queryExecution.toRdd.mapPartitions { partition =>
-      val columns = table.columns.size
-      val toTableRow = UnsafeProjection.create(attributes.slice(2, 2 + columns), attributes)
-      partition.flatMap { row =>
-        if (!row.isNullAt(1)) {
-          if (skipBadRows) { skipped.add(1); None }
-          else {
-            val problem = if (row.isNullAt(2 + columns)) row.getUTF8String(1).toString
-              else format.fieldCountProblem(row.getUTF8String(2 + columns).toString)
-            throw new HBaseSqlException(s"LOAD DATA INTO TABLE $name: " +
-              s"${CsvInput.describe(row.getLong(0), files, serializableConf.value)}: $problem; $loadedSoFar")
-          }
-        } else Some(row.getLong(0) -> (toTableRow(row): InternalRow)) // encoded before the next row, so not copied
-      }
-    }
-    val loaded = BulkLoad(table, catalog.cluster, rows, parallel, rereading = () => skipped.reset())
+    val input = CsvInput.read(session, location, path, format, CsvInput.OnBadRow(skipBadRows, skipped,
+      where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")))
+    val loaded = BulkLoad(table, catalog.cluster, input.rows, parallel, rereading = () => skipped.reset())
     Seq(Row(loaded, skipped.sum))
   }
 }

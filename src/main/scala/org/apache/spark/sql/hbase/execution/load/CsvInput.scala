@@ -1,39 +1,39 @@
 package org.apache.spark.sql.hbase.execution.load
 
+import java.nio.charset.StandardCharsets
+
 import com.univocity.parsers.csv.CsvParser
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
 import org.apache.hadoop.io.{LongWritable, Text}
 import org.apache.hadoop.mapreduce.lib.input.{FileInputFormat, FileSplit, TextInputFormat}
 
-import org.apache.spark.rdd.NewHadoopRDD
-import org.apache.spark.sql.{classic, Column, DataFrame, Encoders, SparkSession}
+import org.apache.spark.rdd.{NewHadoopRDD, RDD}
+import org.apache.spark.sql.{classic, Column, SparkSession}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.csv.CSVOptions
+import org.apache.spark.sql.catalyst.expressions.{BindReferences, Expression, GenericInternalRow, UnsafeProjection}
+import org.apache.spark.sql.catalyst.optimizer.ReplaceExpressions
+import org.apache.spark.sql.catalyst.plans.logical.Project
 import org.apache.spark.sql.functions._
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.util.{LongAccumulator, SerializableConfiguration}
 
 /**
- * Delimited text files read with Spark's own CSV reader as the columns of a table, each row with
- * its place in the input (file and byte offset, for messages that give the line) and the first
- * thing wrong with it, if anything: a value that does not convert, a missing key, a field count
- * other than the table's. One record per line: a quoted value cannot span lines.
+ * Delimited text files read as the rows of a table, each with its place in the input (file and
+ * byte offset, for messages that give the line). A line is split into fields by the tokenizer of
+ * Spark's CSV reader, set up from the same options (quote, escape, nullValue, ...), and the
+ * fields are converted to the columns' types by SQL's casts, compiled once per task. A line is a
+ * bad row when its field count is not the table's, its key is missing, or a value does not
+ * convert. One record per line: a quoted value cannot span lines.
  */
 object CsvInput {
-  private val Order = "__order"
-  private val Corrupt = "__corrupt"
   /** Files are told apart in a row's order by the bits above a byte offset's. */
   val OffsetBits = 44
-
-  /**
-   * Rows whose first field is their order (see [[describe]]), the second their problem (NULL when
-   * they have none), then the table's columns, then the line as read when its field count is wrong.
-   */
-  final case class Input(rows: DataFrame, files: IndexedSeq[String])
 
   /** How to read the files: the table, and the statement's delimiter, header flag and CSV options. */
   final case class Format(table: HBaseTableDef, delimiter: String, header: Boolean, csvOptions: Map[String, String]) {
@@ -48,23 +48,42 @@ object CsvInput {
       i == length || comment.exists(c => length >= c.length && java.util.Arrays.equals(bytes, 0, c.length, c, 0, c.length))
     }
 
-    /** What is wrong with a line (as read, with its leading field) whose field count is not the table's. */
-    def fieldCountProblem(line: String): String = {
-      val parser = new CsvParser(new CSVOptions(csvOptions + ("sep" -> delimiter), false, "UTC").asParserSettings)
-      val fields = parser.parseLine(line).length - 1
+    /** Spark's CSV options for these files; building them checks the options. */
+    def parserOptions(timeZone: String): CSVOptions =
+      new CSVOptions(csvOptions + ("sep" -> delimiter), false, timeZone)
+
+    /** What is wrong with a line of `fields` fields when the table has another number of columns. */
+    def fieldCountProblem(fields: Int): String = {
       val columns = table.columns.size
       s"$fields field${if (fields == 1) "" else "s"}, ${if (fields > columns) "more" else "fewer"} than the table's $columns columns"
     }
   }
 
+  /**
+   * What to do with a bad row: count it in `skipped` and go on, or throw `failure` of where it is
+   * (file and line) and what is wrong with it.
+   */
+  final case class OnBadRow(skip: Boolean, skipped: LongAccumulator, failure: String => Exception)
+
+  /**
+   * Rows in table column order, each with its order in the input: the file's index above
+   * [[OffsetBits]], the line's byte offset below. A row may be reused for the next one.
+   */
+  final case class Input(rows: RDD[(Long, InternalRow)], files: IndexedSeq[String])
+
   /** `shownPath` is the path as the statement gave it, for messages. */
-  def read(session: SparkSession, path: String, shownPath: String, format: Format): Input = {
-    val (delimiter, header, table) = (format.delimiter, format.header, format.table)
+  def read(session: SparkSession, path: String, shownPath: String, format: Format, onBadRow: OnBadRow): Input = {
+    val table = format.table
     val hadoopConf = new Configuration(session.sparkContext.hadoopConfiguration)
     val files = inputFiles(path, hadoopConf)
     if (files.isEmpty) throw new HBaseSqlException(s"LOAD DATA INPATH '$shownPath': no such file or directory, or no files in it")
     if (files.size >= (1 << (63 - OffsetBits))) throw new HBaseSqlException(s"LOAD DATA INPATH '$shownPath': too many files (${files.size})")
+    val filePaths = files.map(_.getPath.toString)
     val fileIndex = files.map(_.getPath.toUri.getPath).zipWithIndex.toMap
+    val timeZone = session.sessionState.conf.sessionLocalTimeZone
+    format.parserOptions(timeZone)
+    val conversions = converters(session, format)
+    val serializableConf = new SerializableConfiguration(hadoopConf)
 
     // As many splits as task slots, whatever the file system's block size: a last, smaller split
     // would leave a core idle while it runs.
@@ -72,52 +91,72 @@ object CsvInput {
     val splitSize = math.max(1L << 20, (files.map(_.getLen).sum + slots - 1) / slots)
     hadoopConf.setLong(FileInputFormat.SPLIT_MINSIZE, splitSize)
     hadoopConf.setLong(FileInputFormat.SPLIT_MAXSIZE, splitSize)
-    val lines = session.sparkContext.newAPIHadoopFile(files.map(_.getPath.toString).mkString(","), classOf[TextInputFormat],
+    val lines = session.sparkContext.newAPIHadoopFile(filePaths.mkString(","), classOf[TextInputFormat],
       classOf[LongWritable], classOf[Text], hadoopConf)
-    // Each line goes to the CSV reader prefixed with where it came from, as one more field. The
-    // parser ends a record at a line break, or else at the end of its input, which it signals
-    // with an exception: a line break after every line saves one exception per row.
-    val numbered = lines.asInstanceOf[NewHadoopRDD[LongWritable, Text]].mapPartitionsWithInputSplit { (split, records) =>
+    val rows = lines.asInstanceOf[NewHadoopRDD[LongWritable, Text]].mapPartitionsWithInputSplit { (split, records) =>
       val file = fileIndex(split.asInstanceOf[FileSplit].getPath.toUri.getPath).toLong << OffsetBits
-      val separator = Utf8.bytes(delimiter)
+      val options = format.parserOptions(timeZone)
+      val tokenizer = new CsvParser(options.asParserSettings)
+      val columns = table.columns.toArray
+      val fields = new GenericInternalRow(columns.length)
+      val convert = UnsafeProjection.create(conversions)
+      var line = new Array[Byte](1024)
+      def problem(converted: InternalRow): String = {
+        var i = 0
+        while (i < columns.length) {
+          val c = columns(i)
+          val (raw, value) = (fields.isNullAt(i), converted.isNullAt(i))
+          if (raw && c.isKey) return s"key column '${c.name}' is empty"
+          if (raw && !c.nullable) return s"column '${c.name}' is NOT NULL but empty"
+          if (!raw && value) {
+            return s"${if (c.isKey) "key column" else "column"} '${c.name}' value '${fields.getUTF8String(i)}' is not a ${c.dataType.sql}"
+          }
+          i += 1
+        }
+        null
+      }
+      def bad(order: Long, what: String): Option[Nothing] = {
+        if (onBadRow.skip) { onBadRow.skipped.add(1); None }
+        else throw onBadRow.failure(s"${describe(order, filePaths, serializableConf.value)}: $what")
+      }
       records.flatMap { case (offset, text) =>
-        if (format.skips(text) || (header && offset.get == 0)) None
+        if (format.skips(text) || (format.header && offset.get == 0)) None
         else {
-          val order = Utf8.bytes((file + offset.get).toString)
-          val line = new Array[Byte](order.length + separator.length + text.getLength + 1)
-          System.arraycopy(order, 0, line, 0, order.length)
-          System.arraycopy(separator, 0, line, order.length, separator.length)
-          System.arraycopy(text.getBytes, 0, line, order.length + separator.length, text.getLength)
-          line(line.length - 1) = '\n'
-          Some(InternalRow(UTF8String.fromBytes(line)))
+          val order = file + offset.get
+          // The tokenizer ends a record at a line break, or else at the end of its input, which it
+          // signals with an exception: a line break after every line saves one exception per row.
+          val length = text.getLength
+          if (line.length <= length) line = new Array[Byte](math.max(length + 1, line.length * 2))
+          System.arraycopy(text.getBytes, 0, line, 0, length)
+          line(length) = '\n'
+          val tokens = tokenizer.parseLine(new String(line, 0, length + 1, StandardCharsets.UTF_8))
+          if (tokens.length != columns.length) bad(order, format.fieldCountProblem(tokens.length))
+          else {
+            var i = 0
+            while (i < tokens.length) {
+              val token = tokens(i)
+              fields.update(i, if (token == null || token == options.nullValue) null else UTF8String.fromString(token))
+              i += 1
+            }
+            val row: InternalRow = convert(fields)
+            val wrong = problem(row)
+            if (wrong == null) Some(order -> row) else bad(order, wrong)
+          }
         }
       }
     }
-    val schema = StructType(StructField(Order, LongType) +:
-      table.columns.map(c => StructField(c.name, StringType)) :+ StructField(Corrupt, StringType))
-    // A line with another field count than the schema's lands whole in the corrupt-record column.
-    val lineTexts = session.asInstanceOf[classic.SparkSession]
-      .internalCreateDataFrame(numbered, StructType(Seq(StructField("line", StringType))))
-    val raw = session.read.options(format.csvOptions).option("sep", delimiter).option("header", "false")
-      .option("mode", "PERMISSIVE").option("columnNameOfCorruptRecord", Corrupt).schema(schema)
-      .csv(lineTexts.as[String](Encoders.STRING))
+    Input(rows, filePaths)
+  }
 
-    val converted = table.columns.map(c => c -> convert(col(quote(c.name)), c.dataType, format.csvOptions))
-    val problems: Seq[Column] = when(col(Corrupt).isNotNull, lit("a field count other than the table's")) +:
-      converted.map { case (c, value) =>
-        val rawValue = col(quote(c.name))
-        if (c.isKey) when(rawValue.isNull, lit(s"key column '${c.name}' is empty"))
-          .when(value.isNull, concat(lit(s"key column '${c.name}' value '"), rawValue, lit(s"' is not a ${c.dataType.sql}")))
-        else {
-          val bad = when(rawValue.isNotNull && value.isNull,
-            concat(lit(s"column '${c.name}' value '"), rawValue, lit(s"' is not a ${c.dataType.sql}")))
-          if (c.nullable) bad else bad.when(rawValue.isNull, lit(s"column '${c.name}' is NOT NULL but empty"))
-        }
-      }
-    val rows = raw.select(
-      (col(Order) +: coalesce(problems: _*) +:
-        converted.map { case (c, value) => value.as(c.name) }) :+ col(Corrupt): _*)
-    Input(rows, files.map(_.getPath.toString))
+  /** Each column's value from its field, as a string, by SQL's casts: NULL where it does not convert. */
+  private def converters(session: SparkSession, format: Format): Seq[Expression] = {
+    val strings = StructType(format.table.columns.map(c => StructField(c.name, StringType)))
+    val converted = session.asInstanceOf[classic.SparkSession]
+      .internalCreateDataFrame(session.sparkContext.emptyRDD[InternalRow], strings)
+      .select(format.table.columns.map(c => convert(col(quote(c.name)), c.dataType, format.csvOptions)): _*)
+    // Functions such as try_to_timestamp only stand for the expressions that compute them.
+    val project = ReplaceExpressions(converted.queryExecution.analyzed).asInstanceOf[Project]
+    BindReferences.bindReferences(project.projectList.map(_.asInstanceOf[Expression]), project.child.output)
   }
 
   /** Where a row's order says it came from, as the line number a text editor shows. */
