@@ -346,8 +346,8 @@ class LocalHBase:
                 "-Dzookeeper.admin.enableServer=false",
                 f"{_DIR_MARKER}{self.data_dir}",
                 "-cp", os.pathsep.join([str(self.conf_dir), *classpath]),
-                # Only the server's: bulk loads move files instead of copying them (see the class).
-                # Clients read the same hbase-site.xml and need not have the class.
+                # Bulk-loaded files are moved, not copied twice (see the class). On the command line,
+                # not in hbase-site.xml: clients read that file too, without the class on their classpath.
                 HBASE_MAIN_CLASS, "-D", f"fs.file.impl={LOCAL_FILE_SYSTEM_CLASS}", "start"]
 
     def _log(self, message: str) -> None:

@@ -70,9 +70,9 @@ case class LoadDataCommand(
     // Without PARALLEL, a bad row fails the load before anything is loaded (see BulkLoad); with it,
     // runs of input in key order before the bad row may already be in the table.
     val loadedSoFar = if (parallel) "rows before it may have been loaded" else "nothing was loaded"
-    val input = CsvInput.read(session, location, path, format, CsvInput.OnBadRow(skipBadRows, skipped,
+    val rows = CsvInput.read(session, location, path, format, CsvInput.OnBadRow(skipBadRows, skipped,
       where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")))
-    val loaded = BulkLoad(table, catalog.cluster, input.rows, parallel, rereading = () => skipped.reset())
+    val loaded = BulkLoad(table, catalog.cluster, rows, parallel, rereading = () => skipped.reset())
     Seq(Row(loaded, skipped.sum))
   }
 }

@@ -66,13 +66,11 @@ object CsvInput {
   final case class OnBadRow(skip: Boolean, skipped: LongAccumulator, failure: String => Exception)
 
   /**
-   * Rows in table column order, each with its order in the input: the file's index above
-   * [[OffsetBits]], the line's byte offset below. A row may be reused for the next one.
+   * The good rows, in table column order, each with its order in the input: the file's index
+   * above [[OffsetBits]], the line's byte offset below. A row may be reused for the next one.
+   * `shownPath` is the path as the statement gave it, for messages.
    */
-  final case class Input(rows: RDD[(Long, InternalRow)], files: IndexedSeq[String])
-
-  /** `shownPath` is the path as the statement gave it, for messages. */
-  def read(session: SparkSession, path: String, shownPath: String, format: Format, onBadRow: OnBadRow): Input = {
+  def read(session: SparkSession, path: String, shownPath: String, format: Format, onBadRow: OnBadRow): RDD[(Long, InternalRow)] = {
     val table = format.table
     val hadoopConf = new Configuration(session.sparkContext.hadoopConfiguration)
     val files = inputFiles(path, hadoopConf)
@@ -81,7 +79,7 @@ object CsvInput {
     val filePaths = files.map(_.getPath.toString)
     val fileIndex = files.map(_.getPath.toUri.getPath).zipWithIndex.toMap
     val timeZone = session.sessionState.conf.sessionLocalTimeZone
-    format.parserOptions(timeZone)
+    format.parserOptions(timeZone) // rejects bad CSV options here, before any task starts
     val conversions = converters(session, format)
     val serializableConf = new SerializableConfiguration(hadoopConf)
 
@@ -101,7 +99,8 @@ object CsvInput {
       val fields = new GenericInternalRow(columns.length)
       val convert = UnsafeProjection.create(conversions)
       var line = new Array[Byte](1024)
-      def problem(converted: InternalRow): String = {
+      // The first thing wrong with a row, in column order; null when nothing is.
+      def firstProblem(converted: InternalRow): String = {
         var i = 0
         while (i < columns.length) {
           val c = columns(i)
@@ -139,13 +138,13 @@ object CsvInput {
               i += 1
             }
             val row: InternalRow = convert(fields)
-            val wrong = problem(row)
-            if (wrong == null) Some(order -> row) else bad(order, wrong)
+            val problem = firstProblem(row)
+            if (problem == null) Some(order -> row) else bad(order, problem)
           }
         }
       }
     }
-    Input(rows, filePaths)
+    rows
   }
 
   /** Each column's value from its field, as a string, by SQL's casts: NULL where it does not convert. */
