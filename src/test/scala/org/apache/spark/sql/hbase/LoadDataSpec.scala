@@ -233,27 +233,35 @@ class LoadDataSpec extends HBaseSuite {
     }
   }
 
+  /** HFiles for rows 1 to `rows` of table `t` (name n<i>, score i), written outside LOAD DATA; staged under `staging`. */
+  private def writeHFiles(t: String, rows: Int, staging: org.apache.hadoop.fs.Path): Map[String, org.apache.hadoop.fs.Path] = {
+    val rowCodec = new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(spark).get(t).get)
+    val keyed = (1 to rows).map { i =>
+      val row = org.apache.spark.sql.catalyst.InternalRow(i, org.apache.spark.unsafe.types.UTF8String.fromString(s"n$i"), null,
+        org.apache.spark.sql.types.Decimal(BigDecimal(i).setScale(2), 5, 2))
+      (execution.load.LoadKey(rowCodec.rowKey(row), i.toLong), rowCodec.cellValues(row))
+    }
+    val storage = execution.load.FamilyStorage.of(cluster, org.apache.hadoop.hbase.TableName.valueOf(t))
+    val files = new execution.load.RegionHFiles(cluster.toConfiguration, staging, rowCodec, storage, "written-by-test",
+      System.currentTimeMillis())
+    files.write(keyed.iterator) shouldBe rows
+    files.close()
+  }
+
+  private def stagingFor(test: String): org.apache.hadoop.fs.Path =
+    new org.apache.hadoop.fs.Path(execution.load.BulkLoad.stagingRoot(cluster.toConfiguration), s"$test-${System.nanoTime()}")
+
   describe("a region that splits between writing the HFiles and loading them") {
     it("is handled: HBase's loader splits the file again, and every row arrives") {
       val t = table()
-      val definition = catalog.SessionCatalogs.of(spark).get(t).get
-      val rowCodec = new org.apache.spark.sql.hbase.codec.RowCodec(definition)
       val conf = cluster.toConfiguration
-      val staging = new org.apache.hadoop.fs.Path(execution.load.BulkLoad.stagingRoot(conf), s"split-test-${System.nanoTime()}")
+      val staging = stagingFor("split-test")
       // HFiles written for the one region the table has now...
-      val rows = (1 to 100).map { i =>
-        val row = org.apache.spark.sql.catalyst.InternalRow(i, org.apache.spark.unsafe.types.UTF8String.fromString(s"n$i"), null,
-          org.apache.spark.sql.types.Decimal(BigDecimal(i).setScale(2), 5, 2))
-        (execution.load.LoadKey(rowCodec.rowKey(row), i.toLong), rowCodec.cellValues(row))
-      }
-      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
-      val files = new execution.load.RegionHFiles(conf, staging, rowCodec, execution.load.FamilyStorage.of(cluster, name), "only-region",
-        System.currentTimeMillis())
-      files.write(rows.iterator) shouldBe 100
-      val written = files.close()
+      val written = writeHFiles(t, 100, staging)
       // ...then the region splits in two before they are loaded.
+      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
       withAdmin { admin =>
-        admin.split(name, rowCodec.keyCodec.encode(Seq(50)))
+        admin.split(name, new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(spark).get(t).get).keyCodec.encode(Seq(50)))
         val deadline = System.currentTimeMillis() + 60000
         while ((admin.getRegions(name).size < 2 || !admin.isTableAvailable(name)) && System.currentTimeMillis() < deadline) {
           Thread.sleep(200)
@@ -270,23 +278,13 @@ class LoadDataSpec extends HBaseSuite {
   describe("the embedded HBase") {
     it("moves staged HFiles into their regions, as HBase on HDFS does, instead of copying them") {
       val t = table()
-      val rowCodec = new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(spark).get(t).get)
       val conf = cluster.toConfiguration
-      val staging = new org.apache.hadoop.fs.Path(execution.load.BulkLoad.stagingRoot(conf), s"move-test-${System.nanoTime()}")
-      val rows = (1 to 10).map { i =>
-        val row = org.apache.spark.sql.catalyst.InternalRow(i, org.apache.spark.unsafe.types.UTF8String.fromString(s"n$i"), null,
-          org.apache.spark.sql.types.Decimal(BigDecimal(i).setScale(2), 5, 2))
-        (execution.load.LoadKey(rowCodec.rowKey(row), i.toLong), rowCodec.cellValues(row))
-      }
-      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
-      val files = new execution.load.RegionHFiles(conf, staging, rowCodec, execution.load.FamilyStorage.of(cluster, name), "moved",
-        System.currentTimeMillis())
-      files.write(rows.iterator) shouldBe 10
-      val written = files.close()
+      val staging = stagingFor("move-test")
+      val written = writeHFiles(t, 10, staging)
       def inode(file: java.nio.file.Path): AnyRef = Files.getAttribute(file, "unix:ino")
       val staged = written.values.map(p => inode(java.nio.file.Paths.get(p.toUri.getPath))).toSet
       staged should have size 2
-      execution.load.RegionHFiles.bulkLoad(conf, name, written.map { case (f, p) => f -> Seq(p) })
+      execution.load.RegionHFiles.bulkLoad(conf, org.apache.hadoop.hbase.TableName.valueOf(t), written.map { case (f, p) => f -> Seq(p) })
       val tableDir = java.nio.file.Paths.get(new org.apache.hadoop.fs.Path(conf.get("hbase.rootdir"), s"data/default/$t").toUri.getPath)
       val stored = Files.walk(tableDir).filter(Files.isRegularFile(_)).toArray.map(f => inode(f.asInstanceOf[Path])).toSet
       staged.subsetOf(stored) shouldBe true
