@@ -233,8 +233,13 @@ class LoadDataSpec extends HBaseSuite {
     }
   }
 
-  /** HFiles for rows 1 to `rows` of table `t` (name n<i>, score i), written outside LOAD DATA; staged under `staging`. */
-  private def writeHFiles(t: String, rows: Int, staging: org.apache.hadoop.fs.Path): Map[String, org.apache.hadoop.fs.Path] = {
+  /**
+   * Runs `body` on HFiles for rows 1 to `rows` of table `t` (name n<i>, score i), written outside
+   * LOAD DATA into a staging directory of their own, which is removed afterwards.
+   */
+  private def withStagedHFiles(t: String, rows: Int)(body: Map[String, org.apache.hadoop.fs.Path] => Unit): Unit = {
+    val conf = cluster.toConfiguration
+    val staging = new org.apache.hadoop.fs.Path(execution.load.BulkLoad.stagingRoot(conf), s"test-${System.nanoTime()}")
     val rowCodec = new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(spark).get(t).get)
     val keyed = (1 to rows).map { i =>
       val row = org.apache.spark.sql.catalyst.InternalRow(i, org.apache.spark.unsafe.types.UTF8String.fromString(s"n$i"), null,
@@ -242,54 +247,53 @@ class LoadDataSpec extends HBaseSuite {
       (execution.load.LoadKey(rowCodec.rowKey(row), i.toLong), rowCodec.cellValues(row))
     }
     val storage = execution.load.FamilyStorage.of(cluster, org.apache.hadoop.hbase.TableName.valueOf(t))
-    val files = new execution.load.RegionHFiles(cluster.toConfiguration, staging, rowCodec, storage, "written-by-test",
-      System.currentTimeMillis())
-    files.write(keyed.iterator) shouldBe rows
-    files.close()
+    val files = new execution.load.RegionHFiles(conf, staging, rowCodec, storage, "written-by-test", System.currentTimeMillis())
+    try {
+      files.write(keyed.iterator) shouldBe rows
+      body(files.close())
+    } finally staging.getFileSystem(conf).delete(staging, true)
   }
 
-  private def stagingFor(test: String): org.apache.hadoop.fs.Path =
-    new org.apache.hadoop.fs.Path(execution.load.BulkLoad.stagingRoot(cluster.toConfiguration), s"$test-${System.nanoTime()}")
+  private def bulkLoad(t: String, files: Map[String, org.apache.hadoop.fs.Path]): Unit =
+    execution.load.RegionHFiles.bulkLoad(cluster.toConfiguration, org.apache.hadoop.hbase.TableName.valueOf(t),
+      files.map { case (family, path) => family -> Seq(path) })
 
   describe("a region that splits between writing the HFiles and loading them") {
     it("is handled: HBase's loader splits the file again, and every row arrives") {
       val t = table()
-      val conf = cluster.toConfiguration
-      val staging = stagingFor("split-test")
       // HFiles written for the one region the table has now...
-      val written = writeHFiles(t, 100, staging)
-      // ...then the region splits in two before they are loaded.
-      val name = org.apache.hadoop.hbase.TableName.valueOf(t)
-      withAdmin { admin =>
-        admin.split(name, new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(spark).get(t).get).keyCodec.encode(Seq(50)))
-        val deadline = System.currentTimeMillis() + 60000
-        while ((admin.getRegions(name).size < 2 || !admin.isTableAvailable(name)) && System.currentTimeMillis() < deadline) {
-          Thread.sleep(200)
+      withStagedHFiles(t, 100) { written =>
+        // ...then the region splits in two before they are loaded.
+        val name = org.apache.hadoop.hbase.TableName.valueOf(t)
+        withAdmin { admin =>
+          admin.split(name, new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(spark).get(t).get).keyCodec.encode(Seq(50)))
+          val deadline = System.currentTimeMillis() + 60000
+          while ((admin.getRegions(name).size < 2 || !admin.isTableAvailable(name)) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(200)
+          }
+          admin.getRegions(name).size shouldBe 2
         }
-        admin.getRegions(name).size shouldBe 2
+        bulkLoad(t, written)
       }
-      execution.load.RegionHFiles.bulkLoad(conf, name, written.map { case (f, p) => f -> Seq(p) })
       sql(s"SELECT count(*), sum(id), sum(score) FROM $t").head() shouldBe Row(100L, 5050L, BigDecimal("5050.00").bigDecimal)
       sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 2
-      staging.getFileSystem(conf).delete(staging, true)
     }
   }
 
   describe("the embedded HBase") {
     it("moves staged HFiles into their regions, as HBase on HDFS does, instead of copying them") {
       val t = table()
-      val conf = cluster.toConfiguration
-      val staging = stagingFor("move-test")
-      val written = writeHFiles(t, 10, staging)
       def inode(file: java.nio.file.Path): AnyRef = Files.getAttribute(file, "unix:ino")
-      val staged = written.values.map(p => inode(java.nio.file.Paths.get(p.toUri.getPath))).toSet
-      staged should have size 2
-      execution.load.RegionHFiles.bulkLoad(conf, org.apache.hadoop.hbase.TableName.valueOf(t), written.map { case (f, p) => f -> Seq(p) })
-      val tableDir = java.nio.file.Paths.get(new org.apache.hadoop.fs.Path(conf.get("hbase.rootdir"), s"data/default/$t").toUri.getPath)
-      val stored = Files.walk(tableDir).filter(Files.isRegularFile(_)).toArray.map(f => inode(f.asInstanceOf[Path])).toSet
-      staged.subsetOf(stored) shouldBe true
+      withStagedHFiles(t, 10) { written =>
+        val staged = written.values.map(p => inode(java.nio.file.Paths.get(p.toUri.getPath))).toSet
+        staged should have size 2
+        bulkLoad(t, written)
+        val rootDir = cluster.toConfiguration.get("hbase.rootdir")
+        val tableDir = java.nio.file.Paths.get(new org.apache.hadoop.fs.Path(rootDir, s"data/default/$t").toUri.getPath)
+        val stored = Files.walk(tableDir).filter(Files.isRegularFile(_)).toArray.map(f => inode(f.asInstanceOf[Path])).toSet
+        staged.subsetOf(stored) shouldBe true
+      }
       sql(s"SELECT count(*), sum(id) FROM $t").head() shouldBe Row(10L, 55L)
-      staging.getFileSystem(conf).delete(staging, true)
     }
   }
 
