@@ -112,7 +112,7 @@ class PlannerDifferentialSpec extends HBaseSuite {
                   case ServerJar =>
                     if (scan.metrics("regionsScanned").value < scan.metrics("regionsTotal").value) pruned += 1
                     if (read < stored) readFewer += 1
-                    val regions = scan.scanPlan.regions
+                    val regions = scan.plan.regions
                     if (regions.exists(_.server.exists(_.boxes.exists(_.exists(_.narrowsRows))))) skipScans += 1
                     // With nothing left for Spark, HBase sends exactly the matching rows.
                     if (regions.forall(_.residual.isEmpty)) { read shouldBe truth.size; exact += 1 }

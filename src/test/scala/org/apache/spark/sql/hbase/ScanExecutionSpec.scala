@@ -9,9 +9,9 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan, ScanLimits, ScanMetrics, ScanRequest}
+import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan, ScanMetrics}
 import org.apache.spark.sql.catalyst.expressions.And
-import org.apache.spark.sql.hbase.planning.{RegionScan, RowRange, ServerFilter}
+import org.apache.spark.sql.hbase.planning.{RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter}
 import org.apache.spark.sql.types.IntegerType
 
 /** What a scan reads from HBase, and what it reports, against the real HBase. */
@@ -37,7 +37,7 @@ class ScanExecutionSpec extends HBaseSuite {
       df.count() shouldBe 1000
       df.collect().length shouldBe 1000
       val scan = scanOf(df)
-      scan.scanPlan.regions.map(leftToCheck) shouldBe Seq(None, None)
+      scan.plan.regions.map(leftToCheck) shouldBe Seq(None, None)
       scan.metrics("rowsRead").value shouldBe 1000
       scan.simpleString(10) should include("regions 2 of 3")
       scan.simpleString(10) should include("residual none")
@@ -46,15 +46,15 @@ class ScanExecutionSpec extends HBaseSuite {
     it("keeps only the conjuncts the key cannot decide, which region servers check with the server jar") {
       val query = s"SELECT k FROM $table WHERE k BETWEEN 990 AND 1009 AND v = 3"
       val inRegionServers = scanOf(sql(query))
-      inRegionServers.scanPlan.regions.map(leftToCheck) shouldBe Seq.fill(2)(Some("((v IS NOT NULL) AND (v = 3))"))
-      inRegionServers.scanPlan.regions.flatMap(_.residual) shouldBe empty
+      inRegionServers.plan.regions.map(leftToCheck) shouldBe Seq.fill(2)(Some("((v IS NOT NULL) AND (v = 3))"))
+      inRegionServers.plan.regions.flatMap(_.residual) shouldBe empty
       inRegionServers.executeCollect().map(_.getInt(0)).toSeq shouldBe Seq(993, 1003)
       inRegionServers.metrics("rowsRead").value shouldBe 2
 
       withConf(HBaseSQLConf.CustomFilter.key -> "false") {
         val inSpark = scanOf(sql(query))
-        inSpark.scanPlan.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(2)(Some("((v IS NOT NULL) AND (v = 3))"))
-        inSpark.scanPlan.regions.flatMap(_.server) shouldBe empty
+        inSpark.plan.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(2)(Some("((v IS NOT NULL) AND (v = 3))"))
+        inSpark.plan.regions.flatMap(_.server) shouldBe empty
         inSpark.executeCollect().map(_.getInt(0)).toSeq shouldBe Seq(993, 1003)
         inSpark.metrics("rowsRead").value shouldBe 20
       }
@@ -63,7 +63,7 @@ class ScanExecutionSpec extends HBaseSuite {
     it("differs between regions when one region's keys decide it and another's do not") {
       val df = sql(s"SELECT k FROM $table WHERE k IN (5, 2500) AND (k < 1000 OR w = 0)")
       df.collect().toSeq shouldBe Seq(Row(5))
-      scanOf(df).scanPlan.regions.map(leftToCheck) shouldBe Seq(None, Some("((k < 1000) OR (w = 0))"))
+      scanOf(df).plan.regions.map(leftToCheck) shouldBe Seq(None, Some("((k < 1000) OR (w = 0))"))
       scanOf(df).simpleString(10) should include("residual per region: none; ((k < 1000) OR (w = 0))")
     }
   }

@@ -9,37 +9,15 @@ import org.apache.hadoop.hbase.filter.{BinaryComparator, Filter, FilterList, Fir
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, Predicate}
+import org.apache.spark.sql.catalyst.expressions.Predicate
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{KeyCodec, RowCodec, Utf8}
-import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.planning.{KeyBoxes, RegionScan, RowRange, ServerFilter, ServerPredicates}
+import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.planning.{KeyBoxes, RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter, ServerPredicates}
 import org.apache.spark.sql.hbase.server.{Operand, SkipScanFilter}
 
 final case class HBaseRegionPartition(index: Int, scan: RegionScan) extends Partition
-
-/** How much one region's scanner fetches per round trip, and at most in all. */
-final case class ScanLimits(caching: Int, maxRows: Option[Int])
-
-/**
- * What every region of one scan reads: the attributes `read`, stored as table `columns`, of
- * which `emitted` leave the scan.
- */
-final case class ScanRequest(
-    table: HBaseTableDef,
-    cluster: HBaseClusterConf,
-    read: Seq[Attribute],
-    columns: Seq[HBaseColumn],
-    emitted: Seq[Attribute],
-    limits: ScanLimits) {
-
-  def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))
-
-  /** The columns whose cells a region server sends back: the output's, and those Spark still checks. */
-  def returnedColumns(residual: Option[Expression]): Seq[HBaseColumn] =
-    (emitted ++ residual.toSeq.flatMap(_.references)).map(columnOf).distinct
-}
 
 /**
  * Reads one region per partition: its row ranges, with Gets when they are whole keys, decoding

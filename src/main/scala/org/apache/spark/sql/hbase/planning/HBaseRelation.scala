@@ -1,20 +1,21 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.catalyst.analysis.MultiInstanceRelation
-import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, Expression}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.logical.{LeafNode, LogicalPlan, Statistics}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 
-/** A SQL table mapped onto HBase, as it appears in a logical plan. */
+/**
+ * A SQL table mapped onto HBase, as it appears in a logical plan. `limit` caps the rows any
+ * region must return, recorded by [[HBaseLimitPushdown]] for the planner.
+ */
 case class HBaseRelation(
     table: HBaseTableDef,
     cluster: HBaseClusterConf,
     output: Seq[AttributeReference],
-    keyRanges: KeyRanges = KeyRanges.FullScan,
-    rangesFor: Option[Expression] = None,
     limit: Option[Int] = None)
   extends LeafNode with MultiInstanceRelation {
 
@@ -32,10 +33,7 @@ case class HBaseRelation(
 
   override def simpleString(maxFields: Int): String =
     s"HBaseRelation ${table.name} [${table.hbaseTable}] key (${table.keyColumns.mkString(", ")})" +
-      (keyRanges match {
-        case KeyRanges.FullScan => ""
-        case KeyRanges.Ranges(rs) => s" ranges ${rs.size}: ${rs.take(5).mkString(", ")}${if (rs.size > 5) ", ..." else ""}"
-      }) + limit.fold("")(n => s" limit $n")
+      limit.fold("")(n => s" limit $n")
 }
 
 object HBaseRelation {

@@ -1,0 +1,20 @@
+package org.apache.spark.sql.hbase.execution
+
+import org.apache.spark.sql.hbase.HBaseSQLConf
+import org.apache.spark.sql.hbase.planning.{HBaseRelation, RegionInfo, TableFacts}
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * A table's facts as HBase gives them, each looked up on first use and cached per table for
+ * `spark.sql.hbase.partition.expiration` seconds: a plan that prunes every region never probes
+ * the region servers.
+ */
+final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends TableFacts {
+  private val expiration = conf.getConf(HBaseSQLConf.PartitionExpiration)
+
+  override lazy val regions: Seq[RegionInfo] =
+    HBaseRegions.cached(relation.cluster, relation.table.hbaseTable, expiration)
+
+  override lazy val serverFilter: Boolean =
+    ServerFilterSupport.available(relation.cluster, relation.table, expiration)
+}

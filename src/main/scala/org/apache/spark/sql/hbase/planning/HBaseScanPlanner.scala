@@ -1,0 +1,68 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
+import org.apache.spark.sql.hbase.HBaseSQLConf
+import org.apache.spark.sql.hbase.codec.KeyCodec
+import org.apache.spark.sql.internal.SQLConf
+
+/** The session settings that shape a scan plan. */
+final case class ScanSettings(
+    pushdown: Boolean,
+    customFilter: Boolean,
+    maxKeyRanges: Int,
+    fetchSize: Int,
+    driverReadMaxKeyRanges: Int)
+
+object ScanSettings {
+  def of(conf: SQLConf): ScanSettings = ScanSettings(
+    pushdown = conf.getConf(HBaseSQLConf.Pushdown),
+    customFilter = conf.getConf(HBaseSQLConf.CustomFilter),
+    maxKeyRanges = conf.getConf(HBaseSQLConf.MaxKeyRanges),
+    fetchSize = conf.getConf(HBaseSQLConf.ScannerFetchSize),
+    driverReadMaxKeyRanges = conf.getConf(HBaseSQLConf.DriverReadMaxKeyRanges))
+}
+
+/**
+ * Plans a read of one HBase table from start to finish, as pure functions of the query, the
+ * settings and the table's facts:
+ *  1. key ranges: the WHERE clause partially evaluated over the row key ([[KeyRangePlanner]]);
+ *  2. regions: those the ranges touch, each with the residual its own ranges leave ([[ScanPlan]]);
+ *  3. region servers: key boxes for the skip scan and the conjuncts they check ([[KeyBoxes]],
+ *     [[ServerPredicates]]), when the table's region servers run the server jar;
+ *  4. where a collect reads: on the driver for lookups and single regions;
+ *  5. how much each region returns: a LIMIT with no filter below it caps every region.
+ */
+object HBaseScanPlanner {
+
+  /**
+   * @param read      the attributes decoded from HBase, in this order
+   * @param output    those of them that leave the scan
+   * @param condition the WHERE clause the scan applies
+   */
+  def plan(
+      relation: HBaseRelation,
+      read: Seq[Attribute],
+      output: Seq[Attribute],
+      condition: Option[Expression],
+      settings: ScanSettings,
+      facts: TableFacts): TableScanPlan = {
+    val table = relation.table
+    val codec = KeyCodec.forTable(table)
+    val keyRanges = condition.filter(_ => settings.pushdown).fold[KeyRanges](KeyRanges.FullScan) { where =>
+      KeyRangePlanner.plan(relation.prunableKeys, codec.prunableKeyColumns, codec.canRange, where, settings.maxKeyRanges)
+    }
+    val keys = if (settings.pushdown) relation.prunableKeys else Nil
+    val regions = ScanPlan(facts.regions, keyRanges, keys, codec, condition)
+    val scan =
+      if (!settings.pushdown || !settings.customFilter || regions.regions.isEmpty || !facts.serverFilter) regions
+      else {
+        val boxes = KeyBoxes(keyRanges, condition, relation.keyAttributes, codec, settings.maxKeyRanges)
+        regions.withServerFilters(boxes, new ServerPredicates(table, codec, relation.columnOf).pushable)
+      }
+    val max = settings.driverReadMaxKeyRanges
+    val driverRead = max > 0 && (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max))
+    val request = ScanRequest(table, relation.cluster, read, read.map(relation.columnOf), output,
+      ScanLimits(settings.fetchSize, relation.limit))
+    TableScanPlan(request, keyRanges, scan, driverRead)
+  }
+}

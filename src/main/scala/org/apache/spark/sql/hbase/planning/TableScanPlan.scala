@@ -1,0 +1,73 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression}
+import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+
+/** How much one region's scanner fetches per round trip, and at most in all. */
+final case class ScanLimits(caching: Int, maxRows: Option[Int])
+
+/**
+ * What every region of one scan reads: the attributes `read`, stored as table `columns`, of
+ * which `emitted` leave the scan.
+ */
+final case class ScanRequest(
+    table: HBaseTableDef,
+    cluster: HBaseClusterConf,
+    read: Seq[Attribute],
+    columns: Seq[HBaseColumn],
+    emitted: Seq[Attribute],
+    limits: ScanLimits) {
+
+  def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))
+
+  /** The columns whose cells a region server sends back: the output's, and those Spark still checks. */
+  def returnedColumns(residual: Option[Expression]): Seq[HBaseColumn] =
+    (emitted ++ residual.toSeq.flatMap(_.references)).map(columnOf).distinct
+}
+
+/**
+ * A finished scan of one HBase table: which regions it reads, what each region reads and checks
+ * (in the region server and in Spark), and whether a collect reads it on the driver. Execution
+ * carries it out as it stands; nothing is looked up or decided after planning.
+ *
+ * @param keyRanges  the critical key ranges the WHERE clause allows, as planned
+ * @param driverRead a collect or take reads the regions on the driver, without a Spark job
+ */
+final case class TableScanPlan(
+    request: ScanRequest,
+    keyRanges: KeyRanges,
+    scan: ScanPlan,
+    driverRead: Boolean) {
+
+  def regions: Seq[RegionScan] = scan.regions
+
+  /** The plan on one line, as EXPLAIN shows it. */
+  def describe: String = {
+    val table = request.table
+    val ranges = keyRanges match {
+      case KeyRanges.FullScan => "full scan"
+      case KeyRanges.Ranges(rs) => s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
+    }
+    def perRegion(parts: Seq[String]): String = parts.distinct match {
+      case Seq() => "none"
+      case Seq(one) => one
+      case many => s"per region: ${many.take(3).mkString("; ")}${if (many.size > 3) "; ..." else ""}"
+    }
+    def conjunction(parts: Seq[Expression]) = parts.reduceOption(And).fold("none")(_.sql)
+    val residual = perRegion(regions.map(r => conjunction(r.server.toSeq.flatMap(_.pushed) ++ r.residual)))
+    val server = regions.flatMap(_.server)
+    val serverPart = if (server.isEmpty) "" else {
+      val boxes = server.flatMap(_.boxes).flatten.distinct
+      val skip = if (boxes.isEmpty) "" else s", skip scan ${boxes.take(3).mkString(", ")}${if (boxes.size > 3) ", ..." else ""}"
+      s"$skip, in region servers ${perRegion(server.map(s => conjunction(s.pushed)))}"
+    }
+    val (read, output) = (request.read, request.emitted)
+    s"HBaseSQLTableScan ${table.name} [${table.hbaseTable}] " +
+      s"regions ${regions.size} of ${scan.regionsTotal}, $ranges, " +
+      s"${scan.gets} Gets and ${scan.scans} scans, residual $residual$serverPart, " +
+      s"columns [${output.map(_.name).mkString(", ")}]" +
+      (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
+      request.limits.maxRows.fold("")(n => s", limit $n")
+  }
+}

@@ -1,0 +1,91 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.scalatest.funspec.AnyFunSpec
+import org.scalatest.matchers.should.Matchers
+
+import org.apache.spark.sql.catalyst.dsl.expressions._
+import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.types.IntegerType
+
+/**
+ * A whole scan planned from a query, settings and a table's facts, with no HBase and no Spark
+ * session: what execution and EXPLAIN are handed is decided here.
+ */
+class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
+  private val table = HBaseTableDef("t", HBaseTableName("default", "t"),
+    Seq(HBaseColumn("k", IntegerType, nullable = false, None), HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v")))),
+    Seq("k"), TableFormat.Binary)
+  private val relation = HBaseRelation(table, HBaseClusterConf(Map.empty))
+  private val Seq(k, v) = relation.output
+
+  private def key(i: Int) = new BinaryKeyCodec(Seq(IntegerType)).encode(Seq(i))
+  /** Three regions split at 1000 and 2000. */
+  private val regions = Seq(
+    RegionInfo(Array.emptyByteArray, key(1000), Some("rs1")),
+    RegionInfo(key(1000), key(2000), Some("rs2")),
+    RegionInfo(key(2000), Array.emptyByteArray, Some("rs3")))
+  private val settings = ScanSettings(pushdown = true, customFilter = true, maxKeyRanges = 10000, fetchSize = 1000,
+    driverReadMaxKeyRanges = 1000)
+
+  /** Facts that count how often the region servers were probed. */
+  private class Counting(serverJar: Boolean) extends TableFacts {
+    var probes = 0
+    override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
+    override def serverFilter: Boolean = { probes += 1; serverJar }
+  }
+
+  private def plan(where: Option[Expression], facts: TableFacts, s: ScanSettings = settings, limit: Option[Int] = None) =
+    HBaseScanPlanner.plan(relation.copy(limit = limit), Seq(k, v), Seq(k, v), where, s, facts)
+
+  describe("a scan plan") {
+    it("prunes regions by the key ranges, checks in region servers what the keys leave, and says so on one line") {
+      val facts = new Counting(serverJar = true)
+      val p = plan(Some(k >= 1500 && v === 3), facts)
+      p.regions.map(_.region.host) shouldBe Seq(Some("rs2"), Some("rs3"))
+      p.regions.flatMap(_.residual) shouldBe empty
+      p.regions.map(_.server.map(_.pushed.map(_.sql))) shouldBe Seq.fill(2)(Some(Seq("(v = 3)")))
+      p.driverRead shouldBe false
+      facts.probes shouldBe 1
+      p.describe should include("regions 2 of 3, 1 key ranges ([1500, +inf)), 0 Gets and 2 scans, residual (v = 3), in region servers (v = 3)")
+    }
+
+    it("leaves the residual to Spark when the region servers lack the server jar") {
+      val p = plan(Some(k >= 1500 && v === 3), new Counting(serverJar = false))
+      p.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(2)(Some("(v = 3)"))
+      p.regions.flatMap(_.server) shouldBe empty
+    }
+
+    it("reads every region and checks everything in Spark with pushdown off, without probing") {
+      val facts = new Counting(serverJar = true)
+      val p = plan(Some(k === 5), facts, settings.copy(pushdown = false))
+      p.keyRanges shouldBe KeyRanges.FullScan
+      p.regions.size shouldBe 3
+      p.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(3)(Some("(k = 5)"))
+      facts.probes shouldBe 0
+    }
+
+    it("reads point lookups on the driver, up to the configured number of key ranges") {
+      val lookups = Some(k.in(5, 1500, 2500))
+      val p = plan(lookups, new Counting(serverJar = true))
+      (p.scan.gets, p.driverRead) shouldBe ((3, true))
+      plan(lookups, new Counting(serverJar = true), settings.copy(driverReadMaxKeyRanges = 2)).driverRead shouldBe false
+    }
+
+    it("caps each region's rows at a LIMIT") {
+      val p = plan(None, new Counting(serverJar = true), limit = Some(7))
+      p.request.limits shouldBe ScanLimits(1000, Some(7))
+      p.describe should endWith(", limit 7")
+    }
+
+    it("does not probe the region servers when no region is read") {
+      val contradiction = plan(Some(k === 5 && k === 6), new TableFacts {
+        override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
+        override def serverFilter: Boolean = fail("the planner probed the region servers")
+      })
+      contradiction.regions shouldBe empty
+    }
+  }
+}
