@@ -24,6 +24,7 @@ public final class CellType {
   /** An unscaled DECIMAL above 18 digits takes 16 bytes of two's complement in a key. */
   private static final int WIDE_DECIMAL_BYTES = 16;
   private static final int MAX_LONG_DIGITS = 18;
+  private static final int MAX_PRECISION = 38;
 
   private CellType() {}
 
@@ -74,7 +75,15 @@ public final class CellType {
     if (length <= 4) return null;
     int cellScale = readInt(bytes, offset);
     BigInteger unscaled = new BigInteger(java.util.Arrays.copyOfRange(bytes, offset + 4, offset + length));
-    BigDecimal value = new BigDecimal(unscaled, cellScale).setScale(scale, RoundingMode.HALF_UP);
+    BigDecimal cell = new BigDecimal(unscaled, cellScale);
+    // Far from the column's scale (text read as a decimal has a scale near 10^9), setScale would
+    // compute a huge power of ten; decide as Spark's Decimal.changePrecision does instead.
+    if (cell.signum() != 0 && Math.abs((long) cellScale - scale) > MAX_PRECISION) {
+      long magnitude = (long) cell.precision() - cellScale; // |cell| < 10^magnitude
+      if (magnitude > precision - scale) return null; // does not fit the column
+      if (magnitude < -scale - 1L) cell = BigDecimal.ZERO; // under half the column's unit: rounds to 0
+    }
+    BigDecimal value = cell.setScale(scale, RoundingMode.HALF_UP);
     if (value.precision() > precision && value.signum() != 0) return null; // does not fit the column: NULL
     BigInteger columnUnscaled = value.unscaledValue();
     if (precision <= MAX_LONG_DIGITS) return longBytes(columnUnscaled.longValue() ^ Long.MIN_VALUE);
