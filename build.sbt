@@ -46,6 +46,8 @@ lazy val server = (project in file("server"))
     autoScalaLibrary := false,
     libraryDependencies ++= Seq(
       "org.apache.hbase" % "hbase-client" % hbaseVersion % Provided,
+      // RegionObserver and RegionScanner, for the aggregation coprocessor.
+      "org.apache.hbase" % "hbase-server" % hbaseVersion % Provided,
       "junit" % "junit" % "4.13.2" % Test,
       "com.github.sbt" % "junit-interface" % "0.13.3" % Test)
   )

@@ -87,3 +87,31 @@ def test_every_statement_through_every_client(client, spark, hbase, request):
     assert ("", t1) in shown and ("", t2) not in shown
     assert described["note"] == "STRING" and "amount" not in described
     assert described["Regions"] == "2"
+
+
+@pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
+def test_an_aggregate_runs_in_the_region_servers_through_every_client(client, spark, hbase, request):
+    t = f"c_{uuid.uuid4().hex[:8]}"
+    spark.sql(f"CREATE TABLE {t} (region STRING, id INT, amount DOUBLE, PRIMARY KEY (region, id)) "
+              f"MAPPED BY ({t}, COLS=[amount=f.amount]) SPLIT ON (('m'))")
+    spark.sql(f"INSERT INTO {t} VALUES ('emea', 1, 10.0), ('emea', 2, 20.0), ('us', 3, 5.5)")
+    query = f"SELECT region, count(*), sum(amount) FROM {t} GROUP BY region ORDER BY region"
+    pushed = "partial aggregate in region servers: count(1), sum(amount) group by region"
+    if client == "pyspark":
+        df = spark.sql(query)
+        rows = [[str(v) for v in r] for r in df.collect()]
+        explained = df._jdf.queryExecution().executedPlan().toString()
+    else:
+        text = f"EXPLAIN {query};\n{query};"
+        if client == "spark-sql":
+            data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
+            out = subprocess.run([SPARK_HBASE, "sql", *data_dir, "-e", text], capture_output=True, text=True, timeout=600)
+        else:
+            url = request.getfixturevalue("jdbc_url")
+            out = subprocess.run(beeline_command(url, "--silent=true", "--outputformat=tsv2", "--showHeader=false", "-e", text),
+                                 capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stderr
+        rows = [[p.strip() for p in line.split("\t")] for line in out.stdout.strip().splitlines()[-2:]]
+        explained = out.stdout
+    assert rows == [["emea", "2", "30.0"], ["us", "1", "5.5"]]
+    assert pushed in explained

@@ -31,9 +31,17 @@ object HBaseSQLConf {
     .createWithDefault(true)
 
   val Coprocessor: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.coprocessor")
-    .doc("Evaluate residual predicates in a region server coprocessor when one is deployed.")
+    .doc("Compute partial aggregates (COUNT, SUM, MIN, MAX, AVG, GROUP BY) in the region servers " +
+      "when they run the server jar's coprocessor; Spark merges the partial groups.")
     .booleanConf
     .createWithDefault(true)
+
+  val CoprocessorMaxGroups: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.coprocessor.maxGroups")
+    .doc("Most partial groups a region server holds for one region; at this many it sends them " +
+      "to Spark and starts again, and Spark's final aggregation merges the repeats.")
+    .intConf
+    .checkValue(_ > 0, "must be positive")
+    .createWithDefault(100000)
 
   val Pushdown: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.pushdown")
     .doc("Turn WHERE clauses on the row key into scan ranges and region pruning. Off reads every row.")

@@ -14,6 +14,6 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
     extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
-    extensions.injectPlannerStrategy(_ => HBaseStrategy)
+    extensions.injectPlannerStrategy(session => HBaseStrategy(session))
   }
 }

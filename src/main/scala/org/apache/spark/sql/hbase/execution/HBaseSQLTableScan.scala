@@ -20,18 +20,13 @@ import org.apache.spark.sql.hbase.planning.{RegionScan, TableScanPlan}
  */
 case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extends LeafExecNode {
 
-  override lazy val metrics: Map[String, SQLMetric] = Map(
-    "regionsTotal" -> SQLMetrics.createMetric(sparkContext, "regions in the table"),
-    "regionsScanned" -> SQLMetrics.createMetric(sparkContext, "regions read"),
-    "keyRanges" -> SQLMetrics.createMetric(sparkContext, "row key ranges read"),
-    "rowsRead" -> SQLMetrics.createMetric(sparkContext, "rows read from HBase"),
-    "gets" -> SQLMetrics.createMetric(sparkContext, "Gets"))
+  override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "rows read from HBase")
 
   private def read: Seq[Attribute] = plan.request.read
 
   override protected def doExecute(): RDD[InternalRow] = {
     reportPlan()
-    val rows = new HBaseScanRDD(sparkContext, plan.request, plan.regions, longMetric("rowsRead"), longMetric("gets"))
+    val rows = new HBaseScanRDD(sparkContext, plan.request, plan.regions, ReadMetrics.of(metrics))
     val (outputColumns, readColumns) = (output, read)
     rows.mapPartitionsWithIndexInternal { (index, iter) =>
       val project = UnsafeProjection.create(outputColumns, readColumns)
@@ -50,15 +45,13 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
   private def readOnDriver(maxRows: Int): Array[InternalRow] = {
     reportPlan()
     val regions = plan.regions
-    // Each region counts into its own metrics, added up here: metrics are not thread-safe.
-    val counted = regions.map(_ => (new SQLMetric("sum"), new SQLMetric("sum")))
+    val counted = regions.map(_ => ReadMetrics.local())
     val scanRequest = plan.request
     def readRegion(region: RegionScan, index: Int, max: Int): Array[InternalRow] = {
       val project = UnsafeProjection.create(output, read)
-      val (rowsRead, gets) = counted(index)
       var close: () => Unit = () => ()
       try {
-        HBaseScanRDD.readRegion(scanRequest, region, index, rowsRead, gets, c => close = c)
+        HBaseScanRDD.readRegion(scanRequest, region, index, counted(index), c => close = c)
           .take(max).map(row => project(row).copy()).toArray
       } finally close()
     }
@@ -75,9 +68,9 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
         }
         out.result()
       }
-    longMetric("rowsRead") += counted.map(_._1.value).sum
-    longMetric("gets") += counted.map(_._2.value).sum
-    postDriverMetrics(Seq("rowsRead", "gets"))
+    val total = ReadMetrics.of(metrics)
+    counted.foreach(total.add)
+    postDriverMetrics(Seq("rowsRead", "rowsScanned", "gets"))
     rows
   }
 

@@ -10,7 +10,6 @@ import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Predicate
-import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{KeyCodec, RowCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
@@ -23,7 +22,7 @@ final case class HBaseRegionPartition(index: Int, scan: RegionScan) extends Part
  * Reads one region per partition: its row ranges, with Gets when they are whole keys, decoding
  * the requested columns and keeping the rows that pass the region's residual predicate.
  */
-class HBaseScanRDD(sc: SparkContext, request: ScanRequest, scans: Seq[RegionScan], rowsRead: SQLMetric, gets: SQLMetric)
+class HBaseScanRDD(sc: SparkContext, request: ScanRequest, scans: Seq[RegionScan], metrics: ReadMetrics)
   extends RDD[InternalRow](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
@@ -34,7 +33,7 @@ class HBaseScanRDD(sc: SparkContext, request: ScanRequest, scans: Seq[RegionScan
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
     val partition = split.asInstanceOf[HBaseRegionPartition]
-    HBaseScanRDD.readRegion(request, partition.scan, partition.index, rowsRead, gets,
+    HBaseScanRDD.readRegion(request, partition.scan, partition.index, metrics,
       close => context.addTaskCompletionListener[Unit](_ => close()))
   }
 }
@@ -49,8 +48,7 @@ object HBaseScanRDD {
       request: ScanRequest,
       regionScan: RegionScan,
       partitionIndex: Int,
-      rowsRead: SQLMetric,
-      gets: SQLMetric,
+      metrics: ReadMetrics,
       onClose: (() => Unit) => Unit): Iterator[InternalRow] = {
     val table = request.table
     val cluster = request.cluster
@@ -65,17 +63,24 @@ object HBaseScanRDD {
       if (regionScan.byGets) {
         onClose(() => { htable.close(); HBaseConnections.release(cluster) })
         regionScan.ranges.grouped(request.limits.caching).flatMap { batch =>
-          gets += batch.size
+          metrics.gets += batch.size
+          metrics.rowsScanned += batch.size
           htable.get(batch.map(r => getFor(table, filter, r.start)).asJava).iterator.filterNot(_.isEmpty)
         }
       } else {
         val scan = scanFor(table, regionScan.ranges, request.limits,
           if (regionScan.server.isDefined) filter.toSeq else rangeFilter(regionScan.ranges).toSeq ++ filter)
+        scan.setScanMetricsEnabled(true)
         val scanner = htable.getScanner(scan)
-        onClose(() => { scanner.close(); htable.close(); HBaseConnections.release(cluster) })
+        onClose { () =>
+          scanner.close()
+          Option(scanner.getScanMetrics).foreach(m => metrics.rowsScanned += m.countOfRowsScanned.get())
+          htable.close()
+          HBaseConnections.release(cluster)
+        }
         scanner.iterator().asScala
       }
-    val rows = results.map { r => rowsRead += 1; decode(r) }
+    val rows = results.map { r => metrics.rowsRead += 1; decode(r) }
     regionScan.residual match {
       case None => rows
       case Some(condition) =>

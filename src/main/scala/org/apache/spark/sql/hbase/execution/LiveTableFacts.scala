@@ -17,4 +17,7 @@ final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends 
 
   override lazy val serverFilter: Boolean =
     ServerFilterSupport.available(relation.cluster, relation.table, expiration)
+
+  override lazy val aggregator: Boolean =
+    AggregatorSupport.available(relation.cluster, relation.table, expiration)
 }

@@ -10,10 +10,13 @@ import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
  * on that Dataset. Adaptive query execution's stages and subqueries are looked into.
  */
 object ScanMetrics extends AdaptiveSparkPlanHelper {
-  val Names: Seq[String] = Seq("regionsTotal", "regionsScanned", "keyRanges", "rowsRead", "gets")
+  val Names: Seq[String] = Seq("regionsTotal", "regionsScanned", "keyRanges", "rowsRead", "rowsScanned", "gets")
 
   def of(dataset: Dataset[_]): Map[String, Long] = {
-    val scans = collectWithSubqueries(dataset.queryExecution.executedPlan) { case s: HBaseSQLTableScan => s }
+    val scans = collectWithSubqueries(dataset.queryExecution.executedPlan) {
+      case s: HBaseSQLTableScan => s
+      case s: HBaseAggregateScan => s
+    }
     Names.map(name => name -> scans.map(_.metrics(name).value).sum).toMap
   }
 

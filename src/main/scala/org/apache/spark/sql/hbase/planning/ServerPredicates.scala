@@ -12,6 +12,11 @@ import org.apache.spark.unsafe.types.UTF8String
 /** A predicate in the region server's form: what it reads of each row, and the test itself. */
 final case class RowPredicatePlan(operands: Seq[Operand], predicate: RowPredicate)
 
+/** The operands a region server reads of each row, the column of each, and a predicate over them. */
+final case class RowOperandsPlan(columns: Seq[HBaseColumn], operands: Seq[Operand], predicate: Option[RowPredicate]) {
+  def indexOf(column: HBaseColumn): Int = columns.indexOf(column)
+}
+
 /**
  * Which parts of a WHERE clause a region server can evaluate, and their translation: AND, OR and
  * NOT over comparisons, IN lists, IS NULL and string prefix, suffix and containment tests, each
@@ -26,15 +31,36 @@ final class ServerPredicates(table: HBaseTableDef, codec: KeyCodec, columnOf: At
   def pushable(conjunct: Expression): Boolean = translate(conjunct, (_, _) => 0).isDefined
 
   /** The region server's form of conjuncts that are all [[pushable]]; None for no conjunct. */
-  def build(conjuncts: Seq[Expression]): Option[RowPredicatePlan] = if (conjuncts.isEmpty) None else {
-    val operands = mutable.LinkedHashMap.empty[HBaseColumn, (Operand, Int)]
-    val predicates = conjuncts.map { c =>
-      translate(c, (column, o) => operands.getOrElseUpdate(column, (o, operands.size))._2).getOrElse(
-        throw new IllegalArgumentException(s"not pushable to a region server: ${c.sql}"))
+  def build(conjuncts: Seq[Expression]): Option[RowPredicatePlan] =
+    if (conjuncts.isEmpty) None
+    else {
+      val plan = withColumns(Nil, conjuncts)
+      Some(RowPredicatePlan(plan.operands, plan.predicate.get))
     }
-    val predicate = if (predicates.size == 1) predicates.head else RowPredicate.and(predicates: _*)
-    Some(RowPredicatePlan(operands.values.map(_._1).toSeq, predicate))
+
+  /**
+   * Operands for `columns` first, numbered in that order, then for the columns the conjuncts
+   * read, with the conjuncts' predicate (None for no conjunct). Every column must have an operand.
+   */
+  def withColumns(columns: Seq[HBaseColumn], conjuncts: Seq[Expression]): RowOperandsPlan = {
+    val operands = mutable.LinkedHashMap.empty[HBaseColumn, (Operand, Int)]
+    def register(column: HBaseColumn, o: Operand) = operands.getOrElseUpdate(column, (o, operands.size))._2
+    columns.foreach { c =>
+      register(c, operandOf(c).getOrElse(throw new IllegalArgumentException(s"a region server cannot read column ${c.name}")))
+    }
+    val predicates = conjuncts.map { c =>
+      translate(c, register).getOrElse(throw new IllegalArgumentException(s"not pushable to a region server: ${c.sql}"))
+    }
+    val predicate = predicates match {
+      case Seq() => None
+      case Seq(one) => Some(one)
+      case many => Some(RowPredicate.and(many: _*))
+    }
+    RowOperandsPlan(operands.keys.toSeq, operands.values.map(_._1).toSeq, predicate)
   }
+
+  /** Whether a region server can read a column's values as order-preserving bytes. */
+  def readable(column: HBaseColumn): Boolean = operandOf(column).isDefined
 
   /** How the region server reads a column, if it can compare its values. */
   private def operandOf(column: HBaseColumn): Option[Operand] = {

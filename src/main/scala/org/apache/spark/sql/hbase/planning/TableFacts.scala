@@ -11,4 +11,7 @@ trait TableFacts {
 
   /** Whether the table's region servers run the server jar's filter. */
   def serverFilter: Boolean
+
+  /** Whether the table's region servers run the server jar's aggregation coprocessor. */
+  def aggregator: Boolean
 }

@@ -44,6 +44,14 @@ final case class TableScanPlan(
 
   /** The plan on one line, as EXPLAIN shows it. */
   def describe: String = {
+    val (read, output) = (request.read, request.emitted)
+    s"HBaseSQLTableScan $describeReads, columns [${output.map(_.name).mkString(", ")}]" +
+      (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
+      request.limits.maxRows.fold("")(n => s", limit $n")
+  }
+
+  /** The table, the regions, ranges and HBase calls, and where the WHERE clause is checked. */
+  def describeReads: String = {
     val table = request.table
     val ranges = keyRanges match {
       case KeyRanges.FullScan => "full scan"
@@ -62,12 +70,7 @@ final case class TableScanPlan(
       val skip = if (boxes.isEmpty) "" else s", skip scan ${boxes.take(3).mkString(", ")}${if (boxes.size > 3) ", ..." else ""}"
       s"$skip, in region servers ${perRegion(server.map(s => conjunction(s.pushed)))}"
     }
-    val (read, output) = (request.read, request.emitted)
-    s"HBaseSQLTableScan ${table.name} [${table.hbaseTable}] " +
-      s"regions ${regions.size} of ${scan.regionsTotal}, $ranges, " +
-      s"${scan.gets} Gets and ${scan.scans} scans, residual $residual$serverPart, " +
-      s"columns [${output.map(_.name).mkString(", ")}]" +
-      (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
-      request.limits.maxRows.fold("")(n => s", limit $n")
+    s"${table.name} [${table.hbaseTable}] regions ${regions.size} of ${scan.regionsTotal}, $ranges, " +
+      s"${scan.gets} Gets and ${scan.scans} scans, residual $residual$serverPart"
   }
 }

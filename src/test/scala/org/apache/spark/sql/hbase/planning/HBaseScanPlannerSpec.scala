@@ -35,6 +35,7 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
     var probes = 0
     override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
     override def serverFilter: Boolean = { probes += 1; serverJar }
+    override def aggregator: Boolean = fail("a scan asked for the aggregation coprocessor")
   }
 
   private def plan(where: Option[Expression], facts: TableFacts, s: ScanSettings = settings, limit: Option[Int] = None) =
@@ -84,6 +85,7 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       val contradiction = plan(Some(k === 5 && k === 6), new TableFacts {
         override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
         override def serverFilter: Boolean = fail("the planner probed the region servers")
+        override def aggregator: Boolean = fail("a scan asked for the aggregation coprocessor")
       })
       contradiction.regions shouldBe empty
     }

@@ -9,6 +9,9 @@ public final class ServerJar {
   /** Version of the byte layout of everything sent to region servers. */
   public static final int WIRE_VERSION = 1;
 
+  /** The region coprocessor that aggregates; named here so that clients need not load its class. */
+  public static final String AGGREGATE_OBSERVER = "org.apache.spark.sql.hbase.server.AggregateRegionObserver";
+
   private ServerJar() {}
 
   /** The jar's build version, from its manifest; "dev" when run from classes. */

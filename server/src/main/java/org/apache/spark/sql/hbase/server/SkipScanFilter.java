@@ -2,7 +2,6 @@ package org.apache.spark.sql.hbase.server;
 
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.util.Arrays;
 
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -36,17 +35,13 @@ public final class SkipScanFilter extends FilterBase {
 
   private final KeySkipper skipper;
   private final boolean predicateReadsKey;
+  private final RowOperands row;
 
   // State of the current row.
   private byte[] seekTo;
   private boolean done;
   private boolean sawCell;
   private boolean stripValue;
-  private final byte[][] values;
-  private final boolean[] captured;
-  private byte[] rowKey;
-  private int[] sliceStarts;
-  private int[] sliceEnds;
 
   /**
    * @param boxes      sorted disjoint key boxes, or null for no key filtering
@@ -62,13 +57,7 @@ public final class SkipScanFilter extends FilterBase {
         || (outputFamilies != null && outputFamilies.length != outputQualifiers.length)) {
       throw new IllegalArgumentException("output families and qualifiers go in pairs");
     }
-    boolean readsKey = false;
-    for (Operand o : operands) {
-      if (o.isKey() && o.dimension >= layout.dimensions()) {
-        throw new IllegalArgumentException("operand on key dimension " + o.dimension + " of " + layout.dimensions());
-      }
-      readsKey |= o.isKey();
-    }
+    this.row = new RowOperands(layout, operands);
     this.layout = layout;
     this.boxes = boxes;
     this.operands = operands;
@@ -76,9 +65,7 @@ public final class SkipScanFilter extends FilterBase {
     this.outputFamilies = outputFamilies;
     this.outputQualifiers = outputQualifiers;
     this.skipper = boxes == null ? null : new KeySkipper(layout, boxes);
-    this.predicateReadsKey = readsKey && predicate != null;
-    this.values = new byte[operands.length][];
-    this.captured = new boolean[operands.length];
+    this.predicateReadsKey = row.readsKey() && predicate != null;
   }
 
   @Override
@@ -101,7 +88,7 @@ public final class SkipScanFilter extends FilterBase {
         return false;
       }
     }
-    if (predicateReadsKey) rowKey = CellUtil.cloneRow(firstRowCell);
+    if (predicateReadsKey) row.reset(CellUtil.cloneRow(firstRowCell));
     return false;
   }
 
@@ -113,7 +100,7 @@ public final class SkipScanFilter extends FilterBase {
   @Override
   public ReturnCode filterCell(Cell cell) {
     if (seekTo != null) return ReturnCode.SEEK_NEXT_USING_HINT;
-    if (predicate != null) capture(cell);
+    if (predicate != null) row.capture(cell);
     boolean first = !sawCell;
     sawCell = true;
     stripValue = false;
@@ -146,7 +133,7 @@ public final class SkipScanFilter extends FilterBase {
   public boolean filterRow() {
     if (predicate == null) return false;
     if (seekTo != null) return true;
-    return predicate.eval(this::value) != RowPredicate.TRUE;
+    return predicate.eval(row) != RowPredicate.TRUE;
   }
 
   @Override
@@ -158,22 +145,7 @@ public final class SkipScanFilter extends FilterBase {
     seekTo = null;
     sawCell = false;
     stripValue = false;
-    rowKey = null;
-    sliceStarts = null;
-    Arrays.fill(captured, false);
-    Arrays.fill(values, null);
-  }
-
-  /** Cells of a column come newest first: the first one is the value. */
-  private void capture(Cell cell) {
-    for (int i = 0; i < operands.length; i++) {
-      Operand o = operands[i];
-      if (!o.isKey() && !captured[i] && CellUtil.matchingColumn(cell, o.family, o.qualifier)) {
-        captured[i] = true;
-        values[i] = CellType.comparable(o.cellType, o.precision, o.scale,
-            cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
-      }
-    }
+    row.reset(null);
   }
 
   private boolean isOutput(Cell cell) {
@@ -181,34 +153,6 @@ public final class SkipScanFilter extends FilterBase {
       if (CellUtil.matchingColumn(cell, outputFamilies[i], outputQualifiers[i])) return true;
     }
     return false;
-  }
-
-  private byte[] value(int operand) {
-    Operand o = operands[operand];
-    if (!o.isKey()) return values[operand];
-    if (!captured[operand]) {
-      captured[operand] = true;
-      values[operand] = keyValue(o.dimension);
-    }
-    return values[operand];
-  }
-
-  private byte[] keyValue(int dim) {
-    if (rowKey == null) return null;
-    if (sliceStarts == null) {
-      int dims = layout.dimensions();
-      sliceStarts = new int[dims];
-      sliceEnds = new int[dims];
-      int pos = 0;
-      for (int d = 0; d < dims; d++) {
-        int end = pos < 0 ? -1 : layout.end(rowKey, pos, rowKey.length, d);
-        sliceStarts[d] = pos;
-        sliceEnds[d] = end;
-        pos = end;
-      }
-    }
-    // A key this layout cannot cut has no value here; the Spark side reports such keys.
-    return sliceEnds[dim] < 0 ? null : layout.value(rowKey, sliceStarts[dim], sliceEnds[dim], dim);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package org.apache.spark.sql.hbase.execution.command
 
+import java.io.IOException
+
 import org.apache.hadoop.hbase.{TableExistsException, TableName}
 import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, TableDescriptorBuilder}
 
@@ -9,6 +11,7 @@ import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.server.ServerJar
 
 /**
  * CREATE TABLE ... MAPPED BY. The name is claimed in the catalog first, atomically, so of two
@@ -45,14 +48,23 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
       if (!admin.listNamespaces().contains(namespace)) {
         throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: HBase namespace '$namespace' does not exist")
       }
-      val builder = TableDescriptorBuilder.newBuilder(name)
-      definition.families.foreach(f => builder.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f)))
-      try {
-        if (splitKeys.isEmpty) admin.createTable(builder.build()) else admin.createTable(builder.build(), splitKeys.toArray)
-        true
-      } catch {
-        case _: TableExistsException => false // another session created it a moment ago
+      def create(withAggregator: Boolean): Boolean = {
+        val builder = TableDescriptorBuilder.newBuilder(name)
+        definition.families.foreach(f => builder.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f)))
+        if (withAggregator) builder.setCoprocessor(ServerJar.AGGREGATE_OBSERVER)
+        try {
+          if (splitKeys.isEmpty) admin.createTable(builder.build()) else admin.createTable(builder.build(), splitKeys.toArray)
+          true
+        } catch {
+          case _: TableExistsException => false // another session created it a moment ago
+          // The master checks that it can load a table's coprocessors: without the server jar it cannot.
+          case e: IOException if withAggregator && Option(e.getMessage).exists(_.contains(ServerJar.AGGREGATE_OBSERVER)) =>
+            logWarning(s"CREATE TABLE ${definition.name}: the HBase master cannot load ${ServerJar.AGGREGATE_OBSERVER}; " +
+              "creating the table without it, so aggregates are computed in Spark. See 'Deploying the server jar' in the README.")
+            create(withAggregator = false)
+        }
       }
+      create(withAggregator = true)
     }
     if (!created) {
       if (splitKeys.nonEmpty) {

@@ -1,0 +1,82 @@
+package org.apache.spark.sql.hbase.server;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellBuilderFactory;
+import org.apache.hadoop.hbase.CellBuilderType;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Partial groups a region server sends in place of rows: one cell in a family no HBase table can
+ * have (a control character), keyed by the last row folded in, so that a scan the client restarts
+ * after that row neither loses nor repeats a row. Its value is versioned bytes: the rows folded
+ * in since the previous batch, then each group's key (its group operands, each a presence flag
+ * and bytes) and its aggregates' states (see {@link Accumulator}).
+ */
+public final class AggregateBatch {
+  static final byte[] FAMILY = {0};
+  static final byte[] QUALIFIER = Bytes.toBytes("spark-hbase-sql-aggregate");
+
+  /** Rows the region server looked at for this batch. */
+  public final long rowsScanned;
+  /** Each group's operand values (null for NULL), in the spec's group-by order. */
+  public final List<byte[][]> keys;
+  /** Each group's aggregate states: per aggregate its flag (Byte) and value, see {@link Accumulator#read}. */
+  public final List<Object[][]> states;
+
+  private AggregateBatch(long rowsScanned, List<byte[][]> keys, List<Object[][]> states) {
+    this.rowsScanned = rowsScanned;
+    this.keys = keys;
+    this.states = states;
+  }
+
+  /** Whether a Result of an aggregating scan is a batch; otherwise it is a row the client must fold in itself. */
+  public static boolean isBatch(Result result) {
+    Cell[] cells = result.rawCells();
+    return cells != null && cells.length == 1 && isBatchCell(cells[0]);
+  }
+
+  private static boolean isBatchCell(Cell cell) {
+    return Bytes.equals(cell.getFamilyArray(), cell.getFamilyOffset(), cell.getFamilyLength(), FAMILY, 0, FAMILY.length)
+        && Bytes.equals(cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength(), QUALIFIER, 0, QUALIFIER.length);
+  }
+
+  static Cell cell(byte[] row, byte[] value) {
+    return CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row).setFamily(FAMILY)
+        .setQualifier(QUALIFIER).setTimestamp(HConstants.LATEST_TIMESTAMP).setType(Cell.Type.Put)
+        .setValue(value).build();
+  }
+
+  public static AggregateBatch read(AggregateSpec spec, Result result) throws IOException {
+    Cell cell = result.rawCells()[0];
+    byte[] value = java.util.Arrays.copyOfRange(cell.getValueArray(), cell.getValueOffset(),
+        cell.getValueOffset() + cell.getValueLength());
+    return read(spec, value);
+  }
+
+  public static AggregateBatch read(AggregateSpec spec, byte[] value) throws IOException {
+    DataInputStream in = Wire.input(value);
+    Wire.checkVersion(in, "A spark-hbase-sql aggregate batch");
+    long rowsScanned = in.readLong();
+    int n = in.readInt();
+    if (n < 0 || n > in.available()) throw new IOException("Corrupt aggregate batch: " + n + " groups");
+    List<byte[][]> keys = new ArrayList<>(n);
+    List<Object[][]> states = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      byte[][] key = new byte[spec.groupBy.length][];
+      for (int g = 0; g < key.length; g++) key[g] = in.readBoolean() ? Wire.readBytes(in) : null;
+      Object[][] state = new Object[spec.aggregates.length][];
+      for (int a = 0; a < state.length; a++) state[a] = Accumulator.read(spec.aggregates[a], in);
+      keys.add(key);
+      states.add(state);
+    }
+    if (in.available() > 0) throw new IOException("Corrupt aggregate batch: " + in.available() + " trailing bytes");
+    return new AggregateBatch(rowsScanned, keys, states);
+  }
+}

@@ -1,0 +1,53 @@
+package org.apache.spark.sql.hbase.server;
+
+import java.io.IOException;
+import java.util.Optional;
+
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.coprocessor.ObserverContext;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
+import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The region-server coprocessor of spark-hbase-sql: a scan that carries an {@link AggregateSpec}
+ * returns partial groups ({@link AggregatingRegionScanner}) instead of rows. Any other scan is
+ * left alone. A spec this jar cannot read (another wire version) leaves the scan alone too: the
+ * client then gets rows, which it folds in itself, so a mismatch costs speed, never a result.
+ *
+ * <p>Load it with {@code hbase.coprocessor.user.region.classes} or on a table's descriptor.
+ */
+@SuppressWarnings("rawtypes")
+public final class AggregateRegionObserver implements RegionCoprocessor, RegionObserver {
+  private static final Logger LOG = LoggerFactory.getLogger(AggregateRegionObserver.class);
+
+  @Override
+  public Optional<RegionObserver> getRegionObserver() {
+    return Optional.of(this);
+  }
+
+  /**
+   * An aggregation reads its whole range: stream reads from the start. With positional reads
+   * HBase switches over only between RPCs and, until then, stops every read of the aggregating
+   * scanner at once, which would never end an RPC.
+   */
+  @Override
+  public void preScannerOpen(ObserverContext c, Scan scan) {
+    if (scan.getAttribute(AggregateSpec.ATTRIBUTE) != null) scan.setReadType(Scan.ReadType.STREAM);
+  }
+
+  @Override
+  public RegionScanner postScannerOpen(ObserverContext c, Scan scan, RegionScanner s) throws IOException {
+    byte[] bytes = scan.getAttribute(AggregateSpec.ATTRIBUTE);
+    if (bytes == null) return s;
+    try {
+      return new AggregatingRegionScanner(s, AggregateSpec.parseFrom(bytes));
+    } catch (IOException | RuntimeException e) {
+      // Rows instead of groups: the client folds them in itself.
+      LOG.warn("Not aggregating a scan of {}: {}", s.getRegionInfo().getRegionNameAsString(), e.getMessage());
+      return s;
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package org.apache.spark.sql.hbase.server;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+
+import org.apache.hadoop.hbase.client.Scan;
+
+/**
+ * What a region server computes for a scan instead of returning its rows: the rows that pass
+ * {@code predicate}, grouped by the values of the {@code groupBy} operands, each group with the
+ * {@code aggregates}. It travels as a scan attribute in the wire format of the server jar
+ * ({@link ServerJar#WIRE_VERSION}); see {@link AggregateRegionObserver}.
+ */
+public final class AggregateSpec {
+  /** The scan attribute that carries the spec. */
+  public static final String ATTRIBUTE = "spark.hbase.sql.aggregate";
+
+  final KeyLayout layout;
+  final Operand[] operands;
+  final RowPredicate predicate; // null: every row
+  final int[] groupBy;
+  final AggregateFunction[] aggregates;
+  /** A region holding more groups than this sends them and starts again. */
+  final int maxGroups;
+  /**
+   * The region server reads for at most this long per call before it lets HBase answer: well
+   * within the client's scanner and RPC timeouts, so that HBase's heartbeats keep a long
+   * aggregation alive.
+   */
+  final int sliceMillis;
+
+  public AggregateSpec(KeyLayout layout, Operand[] operands, RowPredicate predicate, int[] groupBy,
+      AggregateFunction[] aggregates, int maxGroups, int sliceMillis) {
+    int max = predicate == null ? -1 : predicate.maxOperand();
+    for (int g : groupBy) max = Math.max(max, g);
+    for (AggregateFunction a : aggregates) max = Math.max(max, a.maxOperand());
+    for (int g : groupBy) {
+      if (g < 0) throw new IllegalArgumentException("a group operand number is not negative");
+    }
+    if (max >= operands.length) throw new IllegalArgumentException("the spec reads operand " + max + " of " + operands.length);
+    if (maxGroups <= 0) throw new IllegalArgumentException("the group cap must be positive");
+    if (sliceMillis <= 0) throw new IllegalArgumentException("the reading slice must be positive");
+    new RowOperands(layout, operands); // checks the operands against the layout
+    this.layout = layout;
+    this.operands = operands;
+    this.predicate = predicate;
+    this.groupBy = groupBy;
+    this.aggregates = aggregates;
+    this.maxGroups = maxGroups;
+    this.sliceMillis = sliceMillis;
+  }
+
+  public byte[] toByteArray() {
+    return Wire.toBytes(out -> {
+      layout.write(out);
+      out.writeInt(operands.length);
+      for (Operand o : operands) o.write(out);
+      out.writeBoolean(predicate != null);
+      if (predicate != null) predicate.write(out);
+      out.writeInt(groupBy.length);
+      for (int g : groupBy) out.writeInt(g);
+      out.writeInt(aggregates.length);
+      for (AggregateFunction a : aggregates) a.write(out);
+      out.writeInt(maxGroups);
+      out.writeInt(sliceMillis);
+    });
+  }
+
+  /** Asks the region servers of {@code scan} to aggregate its rows. */
+  public void attachTo(Scan scan) {
+    scan.setAttribute(ATTRIBUTE, toByteArray());
+  }
+
+  public static AggregateSpec parseFrom(byte[] bytes) throws IOException {
+    try {
+      return read(Wire.input(bytes));
+    } catch (IllegalArgumentException e) {
+      throw new IOException("Corrupt aggregation: " + e.getMessage(), e);
+    }
+  }
+
+  private static AggregateSpec read(DataInputStream in) throws IOException {
+    Wire.checkVersion(in, "A spark-hbase-sql aggregation");
+    KeyLayout layout = KeyLayout.read(in);
+    int n = in.readInt();
+    if (n < 0 || n > in.available()) throw new IOException("Corrupt aggregation: " + n + " operands");
+    Operand[] operands = new Operand[n];
+    for (int i = 0; i < n; i++) operands[i] = Operand.read(in);
+    RowPredicate predicate = in.readBoolean() ? RowPredicate.read(in, 0) : null;
+    int g = in.readInt();
+    if (g < 0 || g > in.available()) throw new IOException("Corrupt aggregation: " + g + " group operands");
+    int[] groupBy = new int[g];
+    for (int i = 0; i < g; i++) groupBy[i] = in.readInt();
+    int a = in.readInt();
+    if (a < 0 || a > in.available()) throw new IOException("Corrupt aggregation: " + a + " aggregates");
+    AggregateFunction[] aggregates = new AggregateFunction[a];
+    for (int i = 0; i < a; i++) aggregates[i] = AggregateFunction.read(in);
+    int maxGroups = in.readInt();
+    int sliceMillis = in.readInt();
+    if (in.available() > 0) throw new IOException("Corrupt aggregation: " + in.available() + " trailing bytes");
+    return new AggregateSpec(layout, operands, predicate, groupBy, aggregates, maxGroups, sliceMillis);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("aggregate(");
+    for (int i = 0; i < aggregates.length; i++) sb.append(i == 0 ? "" : ", ").append(aggregates[i]);
+    sb.append(") group by ").append(groupBy.length).append(" operand(s)");
+    if (predicate != null) sb.append(" where ").append(predicate);
+    return sb.append(')').toString();
+  }
+}

@@ -1,0 +1,136 @@
+package org.apache.spark.sql.hbase.server;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Folds rows into partial groups as an {@link AggregateSpec} says. Cells arrive in scan order,
+ * a row's cells together but possibly over several calls; a row is folded in once the next row
+ * starts or {@link #endOfRows} is called. The same class runs in a region server and, for rows a
+ * region server sent unaggregated, in a Spark task.
+ */
+public final class RowAggregator {
+  private final AggregateSpec spec;
+  private final RowOperands row;
+  private final Map<ByteBuffer, Group> groups = new HashMap<>();
+  private byte[] currentRow; // null: between rows
+  private byte[] lastFolded;
+  private long rowsScanned;
+
+  private static final class Group {
+    final byte[][] key;
+    final Accumulator[] accumulators;
+
+    Group(byte[][] key, Accumulator[] accumulators) {
+      this.key = key;
+      this.accumulators = accumulators;
+    }
+  }
+
+  public RowAggregator(AggregateSpec spec) {
+    this.spec = spec;
+    this.row = new RowOperands(spec.layout, spec.operands);
+  }
+
+  /** Takes the next cell of the scan. */
+  public void add(Cell cell) {
+    if (currentRow == null || !CellUtil.matchingRows(cell, currentRow)) {
+      if (currentRow != null) foldRow();
+      currentRow = CellUtil.cloneRow(cell);
+      row.reset(currentRow);
+    }
+    row.capture(cell);
+  }
+
+  /** The scan has no more cells: the row in progress is complete. */
+  public void endOfRows() {
+    if (currentRow != null) foldRow();
+  }
+
+  private void foldRow() {
+    rowsScanned++;
+    lastFolded = currentRow;
+    currentRow = null;
+    if (spec.predicate != null && spec.predicate.eval(row) != RowPredicate.TRUE) return;
+    byte[][] key = new byte[spec.groupBy.length][];
+    int size = 0;
+    for (int g = 0; g < key.length; g++) {
+      key[g] = row.value(spec.groupBy[g]);
+      size += 5 + (key[g] == null ? 0 : key[g].length);
+    }
+    ByteBuffer lookup = ByteBuffer.wrap(groupKey(key, size));
+    Group group = groups.get(lookup);
+    if (group == null) {
+      Accumulator[] accumulators = new Accumulator[spec.aggregates.length];
+      for (int a = 0; a < accumulators.length; a++) accumulators[a] = spec.aggregates[a].newAccumulator();
+      group = new Group(key, accumulators);
+      groups.put(lookup, group);
+    }
+    for (Accumulator a : group.accumulators) a.update(row);
+  }
+
+  /** Each value with its presence and length, so that different tuples never share a key. */
+  private static byte[] groupKey(byte[][] key, int size) {
+    ByteBuffer out = ByteBuffer.allocate(size);
+    for (byte[] k : key) {
+      if (k == null) out.put((byte) 0).putInt(0);
+      else out.put((byte) 1).putInt(k.length).put(k);
+    }
+    return out.array();
+  }
+
+  /** Whether the groups have reached the spec's cap and should be sent. */
+  public boolean full() {
+    return groups.size() >= spec.maxGroups;
+  }
+
+  /** Whether a row has been folded in since the last batch. */
+  public boolean hasRows() {
+    return rowsScanned > 0;
+  }
+
+  /** The key of the last row folded in; a batch sent now covers every row up to it. */
+  public byte[] lastFoldedRow() {
+    return lastFolded;
+  }
+
+  /** The groups and the count of rows folded in since the last batch, as a batch's bytes; then starts again. */
+  public byte[] takeBatch() {
+    long scanned = rowsScanned;
+    Map<ByteBuffer, Group> sent = new HashMap<>(groups);
+    groups.clear();
+    rowsScanned = 0;
+    return Wire.toBytes(out -> write(out, scanned, sent));
+  }
+
+  /** {@link #takeBatch} as the cell a region server returns, keyed by the last row folded in. */
+  public Cell takeBatchCell() {
+    byte[] row = lastFolded;
+    return AggregateBatch.cell(row, takeBatch());
+  }
+
+  private static void write(DataOutputStream out, long scanned, Map<ByteBuffer, Group> groups) throws IOException {
+    out.writeLong(scanned);
+    out.writeInt(groups.size());
+    for (Group g : groups.values()) {
+      for (byte[] k : g.key) {
+        out.writeBoolean(k != null);
+        if (k != null) Wire.writeBytes(out, k);
+      }
+      for (Accumulator a : g.accumulators) a.write(out);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RowAggregator(" + groups.size() + " groups, " + rowsScanned + " rows, last "
+        + (lastFolded == null ? "none" : Bytes.toStringBinary(lastFolded)) + ")";
+  }
+}

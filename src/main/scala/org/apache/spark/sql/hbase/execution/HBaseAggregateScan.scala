@@ -1,0 +1,172 @@
+package org.apache.spark.sql.hbase.execution
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+
+import org.apache.spark.{Partition, SparkContext, TaskContext}
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{Attribute, GenericInternalRow, UnsafeProjection}
+import org.apache.spark.sql.errors.QueryExecutionErrors
+import org.apache.spark.sql.execution.{LeafExecNode, SQLExecution}
+import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+import org.apache.spark.sql.hbase.catalog.HBaseColumn
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, Utf8}
+import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.planning.{AggregateScanPlan, BufferSlot, KeyBoxes, RegionScan, ServerAggregate, ServerPredicates}
+import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, AggregateSpec, Operand, RowAggregator, SkipScanFilter, ValueExpression}
+import org.apache.spark.sql.types._
+
+/**
+ * Carries out an [[AggregateScanPlan]]: one partition per region, whose region server returns
+ * partial groups, turned here into the rows Spark's partial aggregation would have produced
+ * (grouping values, then buffers). Rows a region server returns unaggregated (it lacks the
+ * coprocessor, or reads another wire version) are folded in here by the same aggregator.
+ */
+case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) extends LeafExecNode {
+
+  override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "partial groups read from HBase")
+
+  override protected def doExecute(): RDD[InternalRow] = {
+    longMetric("regionsTotal").set(plan.scan.scan.regionsTotal)
+    longMetric("regionsScanned").set(plan.scan.regions.size)
+    longMetric("keyRanges").set(plan.scan.scan.keyRanges)
+    SQLMetrics.postDriverMetricUpdates(sparkContext, sparkContext.getLocalProperty(SQLExecution.EXECUTION_ID_KEY),
+      Seq("regionsTotal", "regionsScanned", "keyRanges").map(longMetric))
+    val rows = new HBaseAggregateRDD(sparkContext, plan, ReadMetrics.of(metrics))
+    val schema = output
+    rows.mapPartitionsWithIndexInternal { (index, iter) =>
+      val project = UnsafeProjection.create(schema, schema)
+      project.initialize(index)
+      iter.map(project)
+    }
+  }
+
+  override def simpleString(maxFields: Int): String = plan.describe
+}
+
+final case class HBaseAggregatePartition(index: Int, scan: RegionScan) extends Partition
+
+class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: ReadMetrics)
+  extends RDD[InternalRow](sc, Nil) {
+
+  override protected def getPartitions: Array[Partition] =
+    plan.scan.regions.zipWithIndex.map { case (s, i) => HBaseAggregatePartition(i, s): Partition }.toArray
+
+  override protected def getPreferredLocations(split: Partition): Seq[String] =
+    split.asInstanceOf[HBaseAggregatePartition].scan.region.host.toSeq
+
+  override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
+    val region = split.asInstanceOf[HBaseAggregatePartition].scan
+    val spec = HBaseAggregateRDD.spec(plan, region)
+    val request = plan.scan.request
+    val table = request.table
+    val cluster = request.cluster
+    val connection = HBaseConnections.borrow(cluster)
+    val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
+    val scan = HBaseScanRDD.scanFor(table, region.ranges, request.limits, Seq(HBaseAggregateRDD.filter(plan, region)))
+    spec.attachTo(scan)
+    val scanner = htable.getScanner(scan)
+    context.addTaskCompletionListener[Unit](_ => { scanner.close(); htable.close(); HBaseConnections.release(cluster) })
+    val rows = new HBaseAggregateRows(plan, metrics.rowsScanned)
+    // Rows sent unaggregated are folded in here; their groups follow the region servers'.
+    val local = new RowAggregator(spec)
+    // What HBase returns counts as rows read: partial groups, or rows unaggregated.
+    val fromServer = scanner.iterator().asScala.flatMap { result =>
+      if (AggregateBatch.isBatch(result)) rows.of(AggregateBatch.read(spec, result)).map { r => metrics.rowsRead += 1; r }
+      else { metrics.rowsRead += 1; result.rawCells().foreach(local.add); Iterator.empty }
+    }
+    val folded = Iterator(()).flatMap { _ =>
+      local.endOfRows()
+      if (local.hasRows()) rows.of(AggregateBatch.read(spec, local.takeBatch())) else Iterator.empty
+    }
+    fromServer ++ folded
+  }
+}
+
+object HBaseAggregateRDD {
+  /** The region servers' part: skip scan through the region's key boxes, and only the cells the aggregation reads. */
+  def filter(plan: AggregateScanPlan, region: RegionScan): SkipScanFilter = {
+    val request = plan.scan.request
+    val table = request.table
+    val codec = KeyCodec.forTable(table)
+    val boxes = region.server.flatMap(_.boxes).map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
+    val pushed = region.server.toSeq.flatMap(_.pushed)
+    val cells = (plan.columns ++ pushed.flatMap(_.references).map(request.columnOf)).flatMap(_.cell).distinct
+    new SkipScanFilter(codec.sliceLayout, boxes, Array.empty[Operand], null,
+      cells.map(c => Utf8.bytes(c.family)).toArray, cells.map(c => Utf8.bytes(c.qualifier)).toArray)
+  }
+
+  /** What the region server computes for one region: the aggregation, with the region's WHERE conjuncts. */
+  def spec(plan: AggregateScanPlan, region: RegionScan): AggregateSpec = {
+    val request = plan.scan.request
+    val table = request.table
+    val codec = KeyCodec.forTable(table)
+    val operands = new ServerPredicates(table, codec, request.columnOf)
+      .withColumns(plan.columns, region.server.toSeq.flatMap(_.pushed))
+    def input(c: HBaseColumn, asDouble: Boolean = false): ValueExpression = {
+      val i = operands.indexOf(c)
+      c.dataType match {
+        case _: IntegralType if asDouble => ValueExpression.integralAsDouble(i)
+        case _: IntegralType => ValueExpression.operand(i, ValueExpression.LONG, 0)
+        case FloatType | DoubleType => ValueExpression.operand(i, ValueExpression.DOUBLE, 0)
+        case d: DecimalType => ValueExpression.operand(i, ValueExpression.DECIMAL, d.scale)
+        case _ => ValueExpression.operand(i, ValueExpression.RAW, 0)
+      }
+    }
+    val raw = (c: HBaseColumn) => ValueExpression.operand(operands.indexOf(c), ValueExpression.RAW, 0)
+    val functions = plan.aggregates.map {
+      case ServerAggregate.CountRows => AggregateFunction.countRows()
+      case ServerAggregate.CountOf(c) => AggregateFunction.of(AggregateFunction.COUNT, raw(c))
+      case ServerAggregate.SumOf(c, asDouble) => AggregateFunction.of(AggregateFunction.SUM, input(c, asDouble))
+      case ServerAggregate.MinOf(c) => AggregateFunction.of(AggregateFunction.MIN, raw(c))
+      case ServerAggregate.MaxOf(c) => AggregateFunction.of(AggregateFunction.MAX, raw(c))
+    }
+    new AggregateSpec(codec.sliceLayout, operands.operands.toArray, operands.predicate.orNull,
+      plan.groupBy.map(operands.indexOf).toArray, functions.toArray, plan.maxGroups, plan.sliceMillis)
+  }
+}
+
+/** Spark's partial aggregation rows from the groups of a batch. */
+final class HBaseAggregateRows(plan: AggregateScanPlan, rowsScanned: SQLMetric) {
+  // Order-preserving bytes are a value's encoding as a one-column key.
+  private val groupCodecs = plan.groupBy.map(c => new BinaryKeyCodec(Seq(c.dataType)))
+  private val extremeCodecs: Map[Int, BinaryKeyCodec] = plan.slots.zipWithIndex.collect {
+    case (BufferSlot.ExtremeSlot(_, dataType), i) => i -> new BinaryKeyCodec(Seq(dataType))
+  }.toMap
+
+  def of(batch: AggregateBatch): Iterator[InternalRow] = {
+    rowsScanned += batch.rowsScanned
+    batch.keys.asScala.iterator.zip(batch.states.asScala.iterator).map { case (key, states) =>
+      val values = new Array[Any](plan.output.size)
+      var i = 0
+      while (i < key.length) {
+        values(i) = if (key(i) == null) null else groupCodecs(i).decode(key(i))(0)
+        i += 1
+      }
+      plan.slots.zipWithIndex.foreach { case (slot, s) =>
+        values(i) = slotValue(slot, s, states(slot.source))
+        i += 1
+      }
+      new GenericInternalRow(values)
+    }
+  }
+
+  private def slotValue(slot: BufferSlot, index: Int, state: Array[AnyRef]): Any = {
+    val (flag, value) = (state(0).asInstanceOf[java.lang.Byte].byteValue(), state(1))
+    slot match {
+      case BufferSlot.CountSlot(_) => value
+      case BufferSlot.LongSumSlot(_, ansi) =>
+        if (flag == HBaseAggregateRows.Overflow && ansi) throw QueryExecutionErrors.arithmeticOverflowError("long overflow", "try_sum", null)
+        value
+      case BufferSlot.DoubleSumSlot(_, zero) => if (value == null && zero) 0.0d else value
+      case BufferSlot.ExtremeSlot(_, _) =>
+        if (value == null) null else extremeCodecs(index).decode(value.asInstanceOf[Array[Byte]])(0)
+    }
+  }
+}
+
+object HBaseAggregateRows {
+  private val Overflow: Byte = 2
+}

@@ -1,0 +1,32 @@
+package org.apache.spark.sql.hbase.execution
+
+import org.apache.spark.SparkContext
+import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+
+/**
+ * What reading regions counts: rows HBase returned to Spark, rows the region servers looked at
+ * (HBase's own scan metrics, or the aggregation coprocessor's count), and Gets.
+ */
+final case class ReadMetrics(rowsRead: SQLMetric, rowsScanned: SQLMetric, gets: SQLMetric) {
+  def add(other: ReadMetrics): Unit = {
+    rowsRead += other.rowsRead.value
+    rowsScanned += other.rowsScanned.value
+    gets += other.gets.value
+  }
+}
+
+object ReadMetrics {
+  /** The SQL metrics every HBase scan node reports, by name, as the Spark UI's SQL tab shows them. */
+  def create(sc: SparkContext, rowsRead: String): Map[String, SQLMetric] = Map(
+    "regionsTotal" -> SQLMetrics.createMetric(sc, "regions in the table"),
+    "regionsScanned" -> SQLMetrics.createMetric(sc, "regions read"),
+    "keyRanges" -> SQLMetrics.createMetric(sc, "row key ranges read"),
+    "rowsRead" -> SQLMetrics.createMetric(sc, rowsRead),
+    "rowsScanned" -> SQLMetrics.createMetric(sc, "rows the region servers looked at"),
+    "gets" -> SQLMetrics.createMetric(sc, "Gets"))
+
+  def of(metrics: Map[String, SQLMetric]): ReadMetrics = ReadMetrics(metrics("rowsRead"), metrics("rowsScanned"), metrics("gets"))
+
+  /** Fresh metrics for one region read on the driver, added up afterwards: metrics are not thread-safe. */
+  def local(): ReadMetrics = ReadMetrics(new SQLMetric("sum"), new SQLMetric("sum"), new SQLMetric("sum"))
+}

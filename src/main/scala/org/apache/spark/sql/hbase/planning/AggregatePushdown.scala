@@ -1,0 +1,159 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, EvalMode, Expression, KnownFloatingPointNormalized, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Average, Count, Max, Min, Partial, Sum}
+import org.apache.spark.sql.catalyst.optimizer.NormalizeNaNAndZero
+import org.apache.spark.sql.hbase.catalog.HBaseColumn
+import org.apache.spark.sql.hbase.codec.KeyCodec
+import org.apache.spark.sql.types._
+
+/** One aggregate a region server computes per group (see the server jar's `AggregateFunction`). */
+sealed trait ServerAggregate { def sql: String }
+object ServerAggregate {
+  case object CountRows extends ServerAggregate { def sql = "count(1)" }
+  final case class CountOf(column: HBaseColumn) extends ServerAggregate { def sql = s"count(${column.name})" }
+  /** Integral inputs sum as LONG, FLOAT and DOUBLE as DOUBLE; `asDouble` reads an integral input as DOUBLE. */
+  final case class SumOf(column: HBaseColumn, asDouble: Boolean) extends ServerAggregate {
+    def sql = s"sum(${column.name}${if (asDouble) " AS DOUBLE" else ""})"
+  }
+  final case class MinOf(column: HBaseColumn) extends ServerAggregate { def sql = s"min(${column.name})" }
+  final case class MaxOf(column: HBaseColumn) extends ServerAggregate { def sql = s"max(${column.name})" }
+}
+
+/**
+ * How one slot of Spark's partial aggregation buffer comes from what the region server sent:
+ * the state of server aggregate `source`, read as the slot's type.
+ */
+sealed trait BufferSlot { def source: Int }
+object BufferSlot {
+  /** A count. */
+  final case class CountSlot(source: Int) extends BufferSlot
+  /** A LONG sum: NULL without input; past the 64-bit range it wraps, or fails under ANSI. */
+  final case class LongSumSlot(source: Int, ansi: Boolean) extends BufferSlot
+  /** A DOUBLE sum: NULL without input, or 0.0 where the buffer starts at zero (AVG). */
+  final case class DoubleSumSlot(source: Int, zeroWithoutInput: Boolean) extends BufferSlot
+  /** MIN or MAX: the value whose order-preserving bytes won, as the column's type. */
+  final case class ExtremeSlot(source: Int, dataType: DataType) extends BufferSlot
+}
+
+/**
+ * A partial aggregation carried out by the region servers over a finished scan: the rows the
+ * scan's plan reads, with every conjunct of the WHERE clause checked there, grouped by
+ * `groupBy`, each group with the `aggregates`; Spark's buffer slots are made from them.
+ *
+ * @param output      Spark's partial aggregate's output: the grouping attributes, then the buffers
+ * @param sliceMillis how long a region server reads per call before HBase may answer the client
+ */
+final case class AggregateScanPlan(
+    scan: TableScanPlan,
+    groupBy: Seq[HBaseColumn],
+    aggregates: Seq[ServerAggregate],
+    slots: Seq[BufferSlot],
+    output: Seq[Attribute],
+    maxGroups: Int,
+    sliceMillis: Int) {
+
+  /** Every column the region servers read for the groups and aggregates. */
+  def columns: Seq[HBaseColumn] = (groupBy ++ aggregates.collect {
+    case ServerAggregate.CountOf(c) => c
+    case ServerAggregate.SumOf(c, _) => c
+    case ServerAggregate.MinOf(c) => c
+    case ServerAggregate.MaxOf(c) => c
+  }).distinct
+
+  def describe: String = {
+    val groups = if (groupBy.isEmpty) "" else s" group by ${groupBy.map(_.name).mkString(", ")}"
+    s"HBaseAggregateScan ${scan.describeReads}, partial aggregate in region servers: " +
+      s"${aggregates.map(_.sql).mkString(", ")}$groups"
+  }
+}
+
+/**
+ * Whether the region servers can compute Spark's partial aggregation over a scan, and how:
+ * only when they check the whole WHERE clause (nothing is left for Spark in any region), every
+ * region is scanned rather than read by Gets, every grouping value is a column they can read,
+ * and every aggregate is one they compute exactly as Spark would. Anything else stays in Spark.
+ */
+object AggregatePushdown {
+  /**
+   * A quarter of the shortest timeout a scan's RPC has (the client's scanner timeout and its read
+   * RPC timeout), between 10 ms and 1 s. HBase sends a heartbeat after half of it at the latest.
+   */
+  def sliceMillis(settings: Map[String, String]): Int = {
+    def setting(key: String) = settings.get(key).flatMap(_.toLongOption)
+    val scanner = setting("hbase.client.scanner.timeout.period").getOrElse(60000L)
+    val rpc = setting("hbase.rpc.read.timeout").orElse(setting("hbase.rpc.timeout")).getOrElse(60000L)
+    (math.min(scanner, rpc) / 4).max(10L).min(1000L).toInt
+  }
+
+  /**
+   * @param grouping    the partial aggregate's grouping expressions
+   * @param aggregates  its aggregate expressions, all Partial
+   * @param output      its output attributes
+   * @param columnOf    the table column an attribute of the scan reads
+   * @param facts       the table's facts; the coprocessor is asked about only when all else allows pushing
+   */
+  def plan(
+      scan: TableScanPlan,
+      grouping: Seq[NamedExpression],
+      aggregates: Seq[AggregateExpression],
+      output: Seq[Attribute],
+      columnOf: Attribute => Option[HBaseColumn],
+      facts: TableFacts,
+      maxGroups: Int): Option[AggregateScanPlan] = {
+    val table = scan.request.table
+    val readable = new ServerPredicates(table, KeyCodec.forTable(table), a => columnOf(a).get).readable _
+    def column(e: Expression): Option[HBaseColumn] = e match {
+      case a: Attribute => columnOf(a).filter(readable)
+      case _ => None
+    }
+    def groupColumn(e: NamedExpression): Option[HBaseColumn] = e match {
+      case a: Attribute => column(a)
+      // Order-preserving bytes already hold -0.0 as 0.0 and every NaN as one.
+      case Alias(KnownFloatingPointNormalized(NormalizeNaNAndZero(a: Attribute)), _) => column(a)
+      case _ => None
+    }
+    val fullyPushed = scan.regions.nonEmpty && scan.regions.forall(r => r.residual.isEmpty && r.server.isDefined && !r.byGets)
+    if (!fullyPushed || scan.request.limits.maxRows.isDefined) return None
+    if (aggregates.exists(a => a.mode != Partial || a.isDistinct || a.filter.isDefined)) return None
+
+    val groupBy = grouping.map(groupColumn)
+    if (groupBy.exists(_.isEmpty)) return None
+
+    val server = scala.collection.mutable.ArrayBuffer.empty[ServerAggregate]
+    // AVG(v) and COUNT(v) share count(v): each server aggregate is computed once.
+    def add(a: ServerAggregate): Int = server.indexOf(a) match {
+      case -1 => server += a; server.size - 1
+      case i => i
+    }
+    import BufferSlot._
+    import ServerAggregate._
+    val slots: Seq[Option[Seq[BufferSlot]]] = aggregates.map(_.aggregateFunction).map {
+      case Count(Seq(l: Literal)) if l.value != null => Some(Seq(CountSlot(add(CountRows))))
+      case Count(Seq(e)) => column(e).map(c => Seq(CountSlot(add(CountOf(c)))))
+      case s @ Sum(e, context) if context.evalMode != EvalMode.TRY => column(e).flatMap { c =>
+        val mode = context.evalMode
+        c.dataType match {
+          case _: IntegralType => Some(Seq(LongSumSlot(add(SumOf(c, asDouble = false)), ansi = mode == EvalMode.ANSI)))
+          case FloatType | DoubleType if s.dataType == DoubleType =>
+            Some(Seq(DoubleSumSlot(add(SumOf(c, asDouble = false)), zeroWithoutInput = false)))
+          case _ => None
+        }
+      }
+      case Min(e) => column(e).map(c => Seq(ExtremeSlot(add(MinOf(c)), c.dataType)))
+      case Max(e) => column(e).map(c => Seq(ExtremeSlot(add(MaxOf(c)), c.dataType)))
+      case avg @ Average(e, _) if avg.dataType == DoubleType => column(e).flatMap { c =>
+        val asDouble = c.dataType match {
+          case _: IntegralType => Some(true)
+          case FloatType | DoubleType => Some(false)
+          case _ => None
+        }
+        asDouble.map(d => Seq(DoubleSumSlot(add(SumOf(c, d)), zeroWithoutInput = true), CountSlot(add(CountOf(c)))))
+      }
+      case _ => None
+    }
+    if (slots.exists(_.isEmpty) || !facts.aggregator) return None
+    Some(AggregateScanPlan(scan, groupBy.flatten, server.toSeq, slots.flatMap(_.get), output, maxGroups,
+      sliceMillis(scan.request.cluster.settings)))
+  }
+}

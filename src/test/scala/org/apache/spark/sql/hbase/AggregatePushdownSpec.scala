@@ -1,0 +1,151 @@
+package org.apache.spark.sql.hbase
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.Files
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.{Result, TableDescriptorBuilder}
+
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateRDD, HBaseAggregateScan, HBaseScanRDD, ScanMetrics}
+import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, RowAggregator, ServerJar}
+
+/** Partial aggregation in the region servers, against the real HBase. */
+class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
+
+  private def aggregateScan(df: DataFrame): Option[HBaseAggregateScan] =
+    collectWithSubqueries(df.queryExecution.executedPlan) { case s: HBaseAggregateScan => s }.headOption
+
+  private def offloaded(query: String): Seq[Row] =
+    withConf(HBaseSQLConf.Coprocessor.key -> "false")(sql(query).collect().toSeq.sortBy(_.toString))
+
+  /** Key k INT in [0, 3000), 3 regions split at 1000 and 2000; g = k % 5 as text, v = k % 100, NULL where k % 7 = 0. */
+  private lazy val table = {
+    val t = uniqueName("agg")
+    sql(s"CREATE TABLE $t (k INT, g STRING, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[g=f.g, v=f.v]) SPLIT ON ((1000), (2000))")
+    sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id % 5 AS STRING), IF(id % 7 = 0, NULL, CAST(id % 100 AS INT)) FROM range(0, 3000)")
+    t
+  }
+
+  describe("a GROUP BY over an HBase table") {
+    it("is computed per region in the region servers, says so in EXPLAIN, and sends Spark at most groups × regions rows") {
+      val query = s"SELECT g, count(*), count(v), sum(v), min(v), max(v), avg(v) FROM $table WHERE k >= 500 GROUP BY g"
+      val df = sql(query)
+      val rows = df.collect().toSeq.sortBy(_.toString)
+      rows shouldBe offloaded(query)
+      rows.map(_.getLong(1)).sum shouldBe 2500
+      val explained = df.queryExecution.explainString(org.apache.spark.sql.execution.SimpleMode)
+      explained should include("regions 3 of 3, 1 key ranges ([500, +inf))")
+      explained should include("partial aggregate in region servers: count(1), count(v), sum(v), min(v), max(v), sum(v AS DOUBLE) group by g")
+      val metrics = ScanMetrics.of(df)
+      metrics("rowsRead") should be <= 5L * 3
+      metrics("rowsScanned") shouldBe 2500
+    }
+
+    it("checks the whole WHERE clause in the region servers, or leaves the aggregate to Spark when it cannot") {
+      val inServers = sql(s"SELECT count(*), sum(v) FROM $table WHERE v > 50 AND g IN ('1', '3')")
+      inServers.collect().toSeq shouldBe offloaded(s"SELECT count(*), sum(v) FROM $table WHERE v > 50 AND g IN ('1', '3')")
+      aggregateScan(inServers) should not be empty
+      val inSpark = sql(s"SELECT count(*) FROM $table WHERE k + v > 100")
+      inSpark.collect().toSeq shouldBe offloaded(s"SELECT count(*) FROM $table WHERE k + v > 100")
+      aggregateScan(inSpark) shouldBe empty
+    }
+
+    it("sends its groups early when a region holds more than spark.sql.hbase.coprocessor.maxGroups, and Spark merges them") {
+      val query = s"SELECT v, count(*), sum(k) FROM $table GROUP BY v"
+      withConf(HBaseSQLConf.CoprocessorMaxGroups.key -> "10") {
+        val df = sql(query)
+        df.collect().toSeq.sortBy(_.toString) shouldBe offloaded(query)
+        val metrics = ScanMetrics.of(df)
+        withClue("101 groups (NULL included) sent in batches of at most 10 per region: ")(metrics("rowsRead") should be > 101L * 3)
+        metrics("rowsScanned") shouldBe 3000
+      }
+    }
+  }
+
+  describe("a long aggregation") {
+    it("returns its result although a region takes longer than the client's scanner timeout") {
+      val t = uniqueName("slowagg")
+      sql(s"CREATE TABLE $t (k INT, g INT, w STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[g=f.g, w=f.w])")
+      val dir = Files.createTempDirectory("slow-aggregation")
+      val file = dir.resolve("rows.csv")
+      Files.write(file, (0 until 400000).map(i => s"$i,${i % 1000},text$i").mkString("", "\n", "\n").getBytes(StandardCharsets.UTF_8))
+      sql(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t")
+      val query = s"SELECT g, count(*), max(w) FROM $t WHERE w LIKE '%9%' GROUP BY g"
+      val started = System.nanoTime()
+      val expected = sql(query).collect().toSeq.sortBy(_.toString)
+      val tookMs = (System.nanoTime() - started) / 1000000
+      val timeoutMs = 200
+      withClue(s"the one region's aggregation took $tookMs ms: ")(tookMs should be > 3L * timeoutMs)
+      withConf("spark.hbase.client.scanner.timeout.period" -> timeoutMs.toString) {
+        val df = sql(query)
+        df.collect().toSeq.sortBy(_.toString) shouldBe expected
+        aggregateScan(df) should not be empty
+      }
+      expected.map(_.getLong(1)).sum shouldBe (0 until 400000).count(_.toString.contains('9'))
+    }
+  }
+
+  describe("region servers without the coprocessor") {
+    it("send rows, which Spark folds in with the same aggregator: a table that lost its coprocessor gives the same answer") {
+      val t = uniqueName("nocoproc")
+      sql(s"CREATE TABLE $t (k INT, g STRING, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[g=f.g, v=f.v]) SPLIT ON ((50))")
+      sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id % 3 AS STRING), CAST(id AS INT) FROM range(0, 100)")
+      val query = s"SELECT g, count(*), sum(v), max(v) FROM $t GROUP BY g"
+      val expected = offloaded(query)
+      sql(query).collect().toSeq.sortBy(_.toString) shouldBe expected // the coprocessor answers; its probe is cached
+      val name = TableName.valueOf(t)
+      withAdmin { admin =>
+        admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name)).removeCoprocessor(ServerJar.AGGREGATE_OBSERVER).build())
+      }
+      val df = sql(query)
+      df.collect().toSeq.sortBy(_.toString) shouldBe expected
+      aggregateScan(df) should not be empty
+      withClue("each region returned its 50 rows unaggregated: ")(ScanMetrics.of(df)("rowsRead") shouldBe 100)
+    }
+
+    it("of another wire version leave a scan's rows alone, and those rows fold into the groups the coprocessor computes") {
+      val df = sql(s"SELECT g, count(*), sum(v), min(v) FROM $table WHERE k < 1000 GROUP BY g")
+      df.collect()
+      val plan = aggregateScan(df).get.plan
+      val region = plan.scan.regions.head
+      val spec = HBaseAggregateRDD.spec(plan, region)
+      def scan(attribute: Array[Byte]): Seq[Result] = withTable(table) { htable =>
+        val s = HBaseScanRDD.scanFor(plan.scan.request.table, region.ranges, plan.scan.request.limits,
+          Seq(HBaseAggregateRDD.filter(plan, region)))
+        s.setAttribute(AggregateSpec.ATTRIBUTE, attribute)
+        val scanner = htable.getScanner(s)
+        try scanner.iterator().asScala.toSeq finally scanner.close()
+      }
+      def show(value: Any): String = value match {
+        case bytes: Array[Byte] => bytes.toSeq.toString
+        case other => String.valueOf(other)
+      }
+      def groups(batch: AggregateBatch) = batch.keys.asScala.map(_.toSeq.map(show)).zip(
+        batch.states.asScala.map(_.toSeq.map(_.toSeq.map(show)))).toMap
+
+      val fromServer = scan(spec.toByteArray)
+      fromServer.forall(AggregateBatch.isBatch) shouldBe true
+      val newer = spec.toByteArray.clone()
+      newer(3) = (ServerJar.WIRE_VERSION + 1).toByte
+      val rows = scan(newer)
+      rows.exists(AggregateBatch.isBatch) shouldBe false
+      rows.size shouldBe 1000
+      val local = new RowAggregator(spec)
+      rows.foreach(_.rawCells().foreach(local.add))
+      local.endOfRows()
+      groups(AggregateBatch.read(spec, local.takeBatch())) shouldBe groups(AggregateBatch.read(spec, fromServer.head))
+    }
+  }
+
+  it("is left to Spark with spark.sql.hbase.coprocessor=false") {
+    val query = s"SELECT g, sum(v) FROM $table GROUP BY g"
+    withConf(HBaseSQLConf.Coprocessor.key -> "false") {
+      aggregateScan(sql(query)) shouldBe empty
+    }
+    aggregateScan(sql(query)) should not be empty
+  }
+}
