@@ -15,12 +15,12 @@ import org.apache.spark.sql.hbase.execution.HBaseAggregateScan
 class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
   private val rowCount = 6000
 
-  /** Key (a INT, b STRING, c BIGINT) split into 8 regions, two of them empty; NULLs in every value column. */
+  /** Key (a INT, b STRING, c BIGINT) split into 8 regions, two of them empty; NULLs in every value column, NaN and -0.0 too. */
   private lazy val table = {
     val t = uniqueName("aggdiff")
     sql(s"""CREATE TABLE $t (a INT, b STRING, c BIGINT, v INT, w STRING, d DOUBLE, m DECIMAL(12, 2), s SMALLINT,
-           |  e DATE, f BOOLEAN, r FLOAT, PRIMARY KEY (a, b, c))
-           |MAPPED BY ($t, COLS=[v=f.v, w=f.w, d=g.d, m=f.m, s=f.s, e=g.e, f=g.f, r=g.r])
+           |  e DATE, f BOOLEAN, r FLOAT, q DECIMAL(6, 1), PRIMARY KEY (a, b, c))
+           |MAPPED BY ($t, COLS=[v=f.v, w=f.w, d=g.d, m=f.m, s=f.s, e=g.e, f=g.f, r=g.r, q=f.q])
            |SPLIT ON ((-900), (-800), (-150), (0), (0, 'b'), (120), (250))""".stripMargin)
     val random = new Random(5)
     val strings = Seq("", "a", "ab", "b", "ba", "é", "zz")
@@ -38,7 +38,8 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
         maybeNull(java.lang.Short.valueOf((random.nextInt(200) - 100).toShort)),
         maybeNull(java.sql.Date.valueOf(java.time.LocalDate.of(2020, 1, 1).plusDays(random.nextInt(30)))),
         maybeNull(java.lang.Boolean.valueOf(random.nextBoolean())),
-        maybeNull(java.lang.Float.valueOf(if (random.nextInt(30) == 0) -0.0f else random.nextInt(40) / 8.0f - 2)))
+        maybeNull(java.lang.Float.valueOf(if (random.nextInt(30) == 0) -0.0f else random.nextInt(40) / 8.0f - 2)),
+        maybeNull(new java.math.BigDecimal(random.nextInt(200000) - 100000).movePointLeft(1)))
     }
     val schema = spark.table(t).schema
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
@@ -46,8 +47,9 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
     t
   }
 
-  private val columns = Seq("a", "b", "c", "v", "w", "d", "m", "s", "e", "f", "r")
-  private val numeric = Seq("a", "c", "v", "d", "m", "s", "r")
+  private val columns = Seq("a", "b", "c", "v", "w", "d", "m", "s", "e", "f", "r", "q")
+  // Spark sums DECIMAL(12, 2) exactly and DECIMAL(6, 1) as unscaled longs.
+  private val numeric = Seq("a", "c", "v", "d", "m", "s", "r", "q")
 
   private def randomQuery(random: Random, from: String): String = {
     def pick[T](options: Seq[T]): T = options(random.nextInt(options.size))
@@ -89,23 +91,26 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
   private def pushed(df: DataFrame): Boolean =
     collectWithSubqueries(df.queryExecution.executedPlan) { case s: HBaseAggregateScan => s }.nonEmpty
 
-  describe("500 random aggregates, groupings and WHERE clauses") {
+  describe("500 random aggregates, groupings and WHERE clauses, ANSI mode on and off") {
     it("give exactly Spark's answer with the coprocessor on and off, and most run in the region servers") {
       val random = new Random(23)
       val t = table
       var pushedQueries, distinctPushed = 0
       (1 to 500).foreach { i =>
         val query = randomQuery(random, t)
-        val truth = canonical(sql(query.replace(s"FROM $t", s"FROM ${t}_truth")))
-        val on = sql(query)
-        withClue(s"#$i $query\n") {
-          canonical(on) shouldBe truth
-          if (pushed(on)) pushedQueries += 1
-          if (pushed(on) && query.contains("DISTINCT")) distinctPushed += 1
-          withConf(HBaseSQLConf.Coprocessor.key -> "false") {
-            val off = sql(query)
-            canonical(off) shouldBe truth
-            pushed(off) shouldBe false
+        val ansi = i % 2 == 0
+        withConf("spark.sql.ansi.enabled" -> ansi.toString) {
+          val truth = canonical(sql(query.replace(s"FROM $t", s"FROM ${t}_truth")))
+          val on = sql(query)
+          withClue(s"#$i (ANSI $ansi) $query\n") {
+            canonical(on) shouldBe truth
+            if (pushed(on)) pushedQueries += 1
+            if (pushed(on) && query.contains("DISTINCT")) distinctPushed += 1
+            withConf(HBaseSQLConf.Coprocessor.key -> "false") {
+              val off = sql(query)
+              canonical(off) shouldBe truth
+              pushed(off) shouldBe false
+            }
           }
         }
       }

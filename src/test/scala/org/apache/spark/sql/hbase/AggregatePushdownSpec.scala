@@ -66,6 +66,27 @@ class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
     }
   }
 
+  describe("a DECIMAL sum") {
+    it("overflows as Spark's does: NULL, or the same error under ANSI") {
+      val t = uniqueName("bigdec")
+      sql(s"CREATE TABLE $t (k INT, x DECIMAL(38, 0), PRIMARY KEY (k)) MAPPED BY ($t, COLS=[x=f.x]) SPLIT ON ((2))")
+      sql(s"INSERT INTO $t VALUES (1, 90000000000000000000000000000000000000), (2, 90000000000000000000000000000000000000), (3, 5)")
+      withConf("spark.sql.ansi.enabled" -> "false") {
+        val df = sql(s"SELECT sum(x), avg(x), sum(x) FILTER (WHERE k = 3) FROM $t WHERE k < 3")
+        df.collect().toSeq shouldBe Seq(Row(null, null, null))
+        sql(s"SELECT sum(x), avg(x) FROM $t").collect().toSeq shouldBe Seq(Row(null, null))
+        aggregateScan(sql(s"SELECT sum(x), avg(x) FROM $t")) should not be empty
+      }
+      withConf("spark.sql.ansi.enabled" -> "true") {
+        val query = s"SELECT sum(x) FROM $t"
+        def errorOf(q: String) = intercept[org.apache.spark.SparkArithmeticException](sql(q).collect()).getMessage.takeWhile(_ != ']')
+        aggregateScan(sql(query)) should not be empty
+        errorOf(query) shouldBe withConf(HBaseSQLConf.Coprocessor.key -> "false")(errorOf(query))
+        sql(s"SELECT sum(x) FROM $t WHERE k = 3").collect().toSeq shouldBe Seq(Row(new java.math.BigDecimal(5)))
+      }
+    }
+  }
+
   describe("a long aggregation") {
     it("returns its result although a region takes longer than the client's scanner timeout") {
       val t = uniqueName("slowagg")

@@ -14,7 +14,7 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.planning.{AggregateScanPlan, BufferSlot, KeyBoxes, RegionScan, ServerAggregate, ServerPredicates}
+import org.apache.spark.sql.hbase.planning.{AggregateScanPlan, BufferSlot, KeyBoxes, ReadAs, RegionScan, ServerAggregate, ServerPredicates}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, AggregateSpec, Operand, RowAggregator, SkipScanFilter, ValueExpression}
 import org.apache.spark.sql.types._
 
@@ -105,21 +105,22 @@ object HBaseAggregateRDD {
     val codec = KeyCodec.forTable(table)
     val operands = new ServerPredicates(table, codec, request.columnOf)
       .withColumns(plan.columns, region.server.toSeq.flatMap(_.pushed))
-    def input(c: HBaseColumn, asDouble: Boolean = false): ValueExpression = {
+    def input(c: HBaseColumn, as: ReadAs): ValueExpression = {
       val i = operands.indexOf(c)
-      c.dataType match {
-        case _: IntegralType if asDouble => ValueExpression.integralAsDouble(i)
-        case _: IntegralType => ValueExpression.operand(i, ValueExpression.LONG, 0)
-        case FloatType | DoubleType => ValueExpression.operand(i, ValueExpression.DOUBLE, 0)
-        case d: DecimalType => ValueExpression.operand(i, ValueExpression.DECIMAL, d.scale)
-        case _ => ValueExpression.operand(i, ValueExpression.RAW, 0)
+      (as, c.dataType) match {
+        case (ReadAs.Double | ReadAs.UnscaledDouble, _) => ValueExpression.integralAsDouble(i)
+        // A DECIMAL of up to 18 digits is ordered as its unscaled LONG is.
+        case (ReadAs.Unscaled, _) | (ReadAs.Stored, _: IntegralType) => ValueExpression.operand(i, ValueExpression.LONG, 0)
+        case (ReadAs.Stored, FloatType | DoubleType) => ValueExpression.operand(i, ValueExpression.DOUBLE, 0)
+        case (ReadAs.Stored, d: DecimalType) => ValueExpression.operand(i, ValueExpression.DECIMAL, d.scale)
+        case _ => throw new IllegalStateException(s"cannot sum column ${c.name} of type ${c.dataType.sql}")
       }
     }
     val raw = (c: HBaseColumn) => ValueExpression.operand(operands.indexOf(c), ValueExpression.RAW, 0)
     val functions = plan.aggregates.map {
       case ServerAggregate.CountRows => AggregateFunction.countRows()
       case ServerAggregate.CountOf(c) => AggregateFunction.of(AggregateFunction.COUNT, raw(c))
-      case ServerAggregate.SumOf(c, asDouble) => AggregateFunction.of(AggregateFunction.SUM, input(c, asDouble))
+      case ServerAggregate.SumOf(c, as) => AggregateFunction.of(AggregateFunction.SUM, input(c, as))
       case ServerAggregate.MinOf(c) => AggregateFunction.of(AggregateFunction.MIN, raw(c))
       case ServerAggregate.MaxOf(c) => AggregateFunction.of(AggregateFunction.MAX, raw(c))
     }
@@ -161,6 +162,13 @@ final class HBaseAggregateRows(plan: AggregateScanPlan, rowsScanned: SQLMetric) 
         if (flag == HBaseAggregateRows.Overflow && ansi) throw QueryExecutionErrors.arithmeticOverflowError("long overflow", "try_sum", null)
         value
       case BufferSlot.DoubleSumSlot(_, zero) => if (value == null && zero) 0.0d else value
+      case BufferSlot.DecimalSumSlot(_, d) =>
+        if (value == null) Decimal(0L, d.precision, d.scale)
+        else {
+          val sum = Decimal(value.asInstanceOf[java.math.BigDecimal])
+          if (sum.changePrecision(d.precision, d.scale)) sum else null
+        }
+      case BufferSlot.IsEmptySlot(_) => value == null
       case BufferSlot.ExtremeSlot(_, _) =>
         if (value == null) null else extremeCodecs(index).decode(value.asInstanceOf[Array[Byte]])(0)
     }

@@ -1,20 +1,32 @@
 package org.apache.spark.sql.hbase.planning
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, EvalMode, Expression, KnownFloatingPointNormalized, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, EvalMode, Expression, KnownFloatingPointNormalized, Literal, NamedExpression, UnscaledValue}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Average, Count, Max, Min, Partial, Sum}
 import org.apache.spark.sql.catalyst.optimizer.NormalizeNaNAndZero
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.types._
 
+/** How a region server reads a number it sums. */
+sealed abstract class ReadAs(val sql: String)
+object ReadAs {
+  /** As stored: whole numbers as LONG, FLOAT and DOUBLE as DOUBLE, DECIMAL exactly. */
+  case object Stored extends ReadAs("")
+  /** A whole number as DOUBLE, as Spark casts it. */
+  case object Double extends ReadAs(" AS DOUBLE")
+  /** A DECIMAL of at most 18 digits as its unscaled LONG (Spark's `UnscaledValue`). */
+  case object Unscaled extends ReadAs(" unscaled")
+  /** The same, as DOUBLE. */
+  case object UnscaledDouble extends ReadAs(" unscaled AS DOUBLE")
+}
+
 /** One aggregate a region server computes per group (see the server jar's `AggregateFunction`). */
 sealed trait ServerAggregate { def sql: String }
 object ServerAggregate {
   case object CountRows extends ServerAggregate { def sql = "count(1)" }
   final case class CountOf(column: HBaseColumn) extends ServerAggregate { def sql = s"count(${column.name})" }
-  /** Integral inputs sum as LONG, FLOAT and DOUBLE as DOUBLE; `asDouble` reads an integral input as DOUBLE. */
-  final case class SumOf(column: HBaseColumn, asDouble: Boolean) extends ServerAggregate {
-    def sql = s"sum(${column.name}${if (asDouble) " AS DOUBLE" else ""})"
+  final case class SumOf(column: HBaseColumn, as: ReadAs) extends ServerAggregate {
+    def sql = s"sum(${column.name}${as.sql})"
   }
   final case class MinOf(column: HBaseColumn) extends ServerAggregate { def sql = s"min(${column.name})" }
   final case class MaxOf(column: HBaseColumn) extends ServerAggregate { def sql = s"max(${column.name})" }
@@ -32,6 +44,13 @@ object BufferSlot {
   final case class LongSumSlot(source: Int, ansi: Boolean) extends BufferSlot
   /** A DOUBLE sum: NULL without input, or 0.0 where the buffer starts at zero (AVG). */
   final case class DoubleSumSlot(source: Int, zeroWithoutInput: Boolean) extends BufferSlot
+  /**
+   * An exact DECIMAL sum in the buffer's type: 0 without input, NULL when it does not fit,
+   * which is what Spark's buffer holds after an overflow (its final step then fails under ANSI).
+   */
+  final case class DecimalSumSlot(source: Int, dataType: DecimalType) extends BufferSlot
+  /** SUM's `isEmpty` for a DECIMAL: whether the sum had no input. */
+  final case class IsEmptySlot(source: Int) extends BufferSlot
   /** MIN or MAX: the value whose order-preserving bytes won, as the column's type. */
   final case class ExtremeSlot(source: Int, dataType: DataType) extends BufferSlot
 }
@@ -107,6 +126,12 @@ object AggregatePushdown {
       case a: Attribute => columnOf(a).filter(readable)
       case _ => None
     }
+    /** A column a sum reads, and how: Spark sums small DECIMALs as their unscaled values. */
+    def summed(e: Expression): Option[(HBaseColumn, ReadAs)] = e match {
+      case UnscaledValue(a) => column(a).filter(_.dataType.asInstanceOf[DecimalType].precision <= Decimal.MAX_LONG_DIGITS)
+        .map(_ -> ReadAs.Unscaled)
+      case a => column(a).map(_ -> ReadAs.Stored)
+    }
     def groupColumn(e: NamedExpression): Option[HBaseColumn] = e match {
       case a: Attribute => column(a)
       // Order-preserving bytes already hold -0.0 as 0.0 and every NaN as one.
@@ -131,25 +156,36 @@ object AggregatePushdown {
     val slots: Seq[Option[Seq[BufferSlot]]] = aggregates.map(_.aggregateFunction).map {
       case Count(Seq(l: Literal)) if l.value != null => Some(Seq(CountSlot(add(CountRows))))
       case Count(Seq(e)) => column(e).map(c => Seq(CountSlot(add(CountOf(c)))))
-      case s @ Sum(e, context) if context.evalMode != EvalMode.TRY => column(e).flatMap { c =>
-        val mode = context.evalMode
-        c.dataType match {
-          case _: IntegralType => Some(Seq(LongSumSlot(add(SumOf(c, asDouble = false)), ansi = mode == EvalMode.ANSI)))
-          case FloatType | DoubleType if s.dataType == DoubleType =>
-            Some(Seq(DoubleSumSlot(add(SumOf(c, asDouble = false)), zeroWithoutInput = false)))
+      case sum @ Sum(e, context) if context.evalMode != EvalMode.TRY =>
+        val ansi = context.evalMode == EvalMode.ANSI
+        summed(e).flatMap {
+          case (c, ReadAs.Stored) => (c.dataType, sum.dataType) match {
+            case (_: IntegralType, _) => Some(Seq(LongSumSlot(add(SumOf(c, ReadAs.Stored)), ansi)))
+            case (FloatType | DoubleType, DoubleType) => Some(Seq(DoubleSumSlot(add(SumOf(c, ReadAs.Stored)), zeroWithoutInput = false)))
+            case (_: DecimalType, d: DecimalType) =>
+              val source = add(SumOf(c, ReadAs.Stored))
+              Some(Seq(DecimalSumSlot(source, d), IsEmptySlot(source)))
+            case _ => None
+          }
+          case (c, ReadAs.Unscaled) => Some(Seq(LongSumSlot(add(SumOf(c, ReadAs.Unscaled)), ansi)))
           case _ => None
         }
+      case avg @ Average(e, mode) => summed(e).flatMap { case (c, as) =>
+        val sumSlot = (c.dataType, as, avg.aggBufferAttributes.head.dataType) match {
+          case (_: IntegralType, ReadAs.Stored, DoubleType) => Some(DoubleSumSlot(add(SumOf(c, ReadAs.Double)), zeroWithoutInput = true))
+          case (FloatType | DoubleType, ReadAs.Stored, DoubleType) =>
+            Some(DoubleSumSlot(add(SumOf(c, ReadAs.Stored)), zeroWithoutInput = true))
+          case (_: DecimalType, ReadAs.Unscaled, DoubleType) =>
+            Some(DoubleSumSlot(add(SumOf(c, ReadAs.UnscaledDouble)), zeroWithoutInput = true))
+          // Under ANSI, Spark's partial sum of decimals may fail where a total fits: left to Spark.
+          case (_: DecimalType, ReadAs.Stored, d: DecimalType) if mode != EvalMode.ANSI =>
+            Some(DecimalSumSlot(add(SumOf(c, ReadAs.Stored)), d))
+          case _ => None
+        }
+        sumSlot.map(slot => Seq(slot, CountSlot(add(CountOf(c)))))
       }
       case Min(e) => column(e).map(c => Seq(ExtremeSlot(add(MinOf(c)), c.dataType)))
       case Max(e) => column(e).map(c => Seq(ExtremeSlot(add(MaxOf(c)), c.dataType)))
-      case avg @ Average(e, _) if avg.dataType == DoubleType => column(e).flatMap { c =>
-        val asDouble = c.dataType match {
-          case _: IntegralType => Some(true)
-          case FloatType | DoubleType => Some(false)
-          case _ => None
-        }
-        asDouble.map(d => Seq(DoubleSumSlot(add(SumOf(c, d)), zeroWithoutInput = true), CountSlot(add(CountOf(c)))))
-      }
       case _ => None
     }
     if (slots.exists(_.isEmpty) || !facts.aggregator) return None
