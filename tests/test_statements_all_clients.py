@@ -57,6 +57,19 @@ def parse_tsv_run(stdout, t1, t2):
     return rows, shown, described
 
 
+def run_cli(client, text, hbase, request):
+    """Runs statements through spark-sql or beeline, printing rows as tab-separated values; returns stdout."""
+    if client == "spark-sql":
+        data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
+        out = subprocess.run([SPARK_HBASE, "sql", *data_dir, "-e", text], capture_output=True, text=True, timeout=600)
+    else:
+        url = request.getfixturevalue("jdbc_url")
+        out = subprocess.run(beeline_command(url, "--silent=true", "--outputformat=tsv2", "--showHeader=false", "-e", text),
+                             capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 @pytest.fixture(scope="module")
 def jdbc_url(hbase):
     data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
@@ -73,16 +86,8 @@ def test_every_statement_through_every_client(client, spark, hbase, request):
     if client == "pyspark":
         rows, shown, described = run_pyspark(spark, statements)
     else:
-        text = ";\n".join(statements) + ";"
-        if client == "spark-sql":
-            data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
-            out = subprocess.run([SPARK_HBASE, "sql", *data_dir, "-e", text], capture_output=True, text=True, timeout=600)
-        else:
-            url = request.getfixturevalue("jdbc_url")
-            out = subprocess.run(beeline_command(url, "--silent=true", "--outputformat=tsv2", "--showHeader=false", "-e", text),
-                                 capture_output=True, text=True, timeout=600)
-        assert out.returncode == 0, out.stderr
-        rows, shown, described = parse_tsv_run(out.stdout, t1, t2)
+        stdout = run_cli(client, ";\n".join(statements) + ";", hbase, request)
+        rows, shown, described = parse_tsv_run(stdout, t1, t2)
     assert rows == EXPECTED_ROWS
     assert ("", t1) in shown and ("", t2) not in shown
     assert described["note"] == "STRING" and "amount" not in described
@@ -102,16 +107,7 @@ def test_an_aggregate_runs_in_the_region_servers_through_every_client(client, sp
         rows = [[str(v) for v in r] for r in df.collect()]
         explained = df._jdf.queryExecution().executedPlan().toString()
     else:
-        text = f"EXPLAIN {query};\n{query};"
-        if client == "spark-sql":
-            data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
-            out = subprocess.run([SPARK_HBASE, "sql", *data_dir, "-e", text], capture_output=True, text=True, timeout=600)
-        else:
-            url = request.getfixturevalue("jdbc_url")
-            out = subprocess.run(beeline_command(url, "--silent=true", "--outputformat=tsv2", "--showHeader=false", "-e", text),
-                                 capture_output=True, text=True, timeout=600)
-        assert out.returncode == 0, out.stderr
-        rows = [[p.strip() for p in line.split("\t")] for line in out.stdout.strip().splitlines()[-2:]]
-        explained = out.stdout
+        explained = run_cli(client, f"EXPLAIN {query};\n{query};", hbase, request)
+        rows = [[p.strip() for p in line.split("\t")] for line in explained.strip().splitlines()[-2:]]
     assert rows == [["emea", "2", "30.0"], ["us", "1", "5.5"]]
     assert pushed in explained

@@ -9,8 +9,8 @@ import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, GenericInternalRow, UnsafeProjection}
 import org.apache.spark.sql.errors.QueryExecutionErrors
-import org.apache.spark.sql.execution.{LeafExecNode, SQLExecution}
-import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+import org.apache.spark.sql.execution.LeafExecNode
+import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
@@ -29,11 +29,7 @@ case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) e
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "partial groups read from HBase")
 
   override protected def doExecute(): RDD[InternalRow] = {
-    longMetric("regionsTotal").set(plan.scan.scan.regionsTotal)
-    longMetric("regionsScanned").set(plan.scan.regions.size)
-    longMetric("keyRanges").set(plan.scan.scan.keyRanges)
-    SQLMetrics.postDriverMetricUpdates(sparkContext, sparkContext.getLocalProperty(SQLExecution.EXECUTION_ID_KEY),
-      Seq("regionsTotal", "regionsScanned", "keyRanges").map(longMetric))
+    ReadMetrics.reportPlan(sparkContext, metrics, plan.scan.scan)
     val rows = new HBaseAggregateRDD(sparkContext, plan, ReadMetrics.of(metrics))
     val schema = output
     rows.mapPartitionsWithIndexInternal { (index, iter) =>
@@ -129,7 +125,7 @@ object HBaseAggregateRDD {
   }
 }
 
-/** Spark's partial aggregation rows from the groups of a batch. */
+/** Spark's partial aggregation rows (grouping values, then buffer slots) from the groups of a batch. */
 final class HBaseAggregateRows(plan: AggregateScanPlan, rowsScanned: SQLMetric) {
   // Order-preserving bytes are a value's encoding as a one-column key.
   private val groupCodecs = plan.groupBy.map(c => new BinaryKeyCodec(Seq(c.dataType)))
@@ -140,7 +136,7 @@ final class HBaseAggregateRows(plan: AggregateScanPlan, rowsScanned: SQLMetric) 
   def of(batch: AggregateBatch): Iterator[InternalRow] = {
     rowsScanned += batch.rowsScanned
     batch.keys.asScala.iterator.zip(batch.states.asScala.iterator).map { case (key, states) =>
-      val values = new Array[Any](plan.output.size)
+      val values = new Array[Any](key.length + plan.slots.size)
       var i = 0
       while (i < key.length) {
         values(i) = if (key(i) == null) null else groupCodecs(i).decode(key(i))(0)

@@ -6,8 +6,8 @@ import scala.concurrent.duration.Duration
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, UnsafeProjection}
-import org.apache.spark.sql.execution.{LeafExecNode, SQLExecution}
-import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+import org.apache.spark.sql.execution.LeafExecNode
+import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.planning.{RegionScan, TableScanPlan}
 
 /**
@@ -70,20 +70,11 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
       }
     val total = ReadMetrics.of(metrics)
     counted.foreach(total.add)
-    postDriverMetrics(Seq("rowsRead", "rowsScanned", "gets"))
+    ReadMetrics.postDriverMetrics(sparkContext, metrics, Seq("rowsRead", "rowsScanned", "gets"))
     rows
   }
 
-  private def reportPlan(): Unit = {
-    longMetric("regionsTotal").set(plan.scan.regionsTotal)
-    longMetric("regionsScanned").set(plan.regions.size)
-    longMetric("keyRanges").set(plan.scan.keyRanges)
-    postDriverMetrics(Seq("regionsTotal", "regionsScanned", "keyRanges"))
-  }
-
-  private def postDriverMetrics(names: Seq[String]): Unit =
-    SQLMetrics.postDriverMetricUpdates(sparkContext, sparkContext.getLocalProperty(SQLExecution.EXECUTION_ID_KEY),
-      names.map(longMetric))
+  private def reportPlan(): Unit = ReadMetrics.reportPlan(sparkContext, metrics, plan.scan)
 
   override def simpleString(maxFields: Int): String = plan.describe
 }

@@ -1,7 +1,9 @@
 package org.apache.spark.sql.hbase.execution
 
 import org.apache.spark.SparkContext
+import org.apache.spark.sql.execution.SQLExecution
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+import org.apache.spark.sql.hbase.planning.ScanPlan
 
 /**
  * What reading regions counts: rows HBase returned to Spark, rows the region servers looked at
@@ -26,6 +28,18 @@ object ReadMetrics {
     "gets" -> SQLMetrics.createMetric(sc, "Gets"))
 
   def of(metrics: Map[String, SQLMetric]): ReadMetrics = ReadMetrics(metrics("rowsRead"), metrics("rowsScanned"), metrics("gets"))
+
+  /** Sets what the plan decided (regions and key ranges), as metrics of the running query. */
+  def reportPlan(sc: SparkContext, metrics: Map[String, SQLMetric], plan: ScanPlan): Unit = {
+    metrics("regionsTotal").set(plan.regionsTotal)
+    metrics("regionsScanned").set(plan.regions.size)
+    metrics("keyRanges").set(plan.keyRanges)
+    postDriverMetrics(sc, metrics, Seq("regionsTotal", "regionsScanned", "keyRanges"))
+  }
+
+  /** Metrics counted on the driver reach the SQL tab only when posted. */
+  def postDriverMetrics(sc: SparkContext, metrics: Map[String, SQLMetric], names: Seq[String]): Unit =
+    SQLMetrics.postDriverMetricUpdates(sc, sc.getLocalProperty(SQLExecution.EXECUTION_ID_KEY), names.map(metrics))
 
   /** Fresh metrics for one region read on the driver, added up afterwards: metrics are not thread-safe. */
   def local(): ReadMetrics = ReadMetrics(new SQLMetric("sum"), new SQLMetric("sum"), new SQLMetric("sum"))

@@ -60,7 +60,6 @@ object BufferSlot {
  * scan's plan reads, with every conjunct of the WHERE clause checked there, grouped by
  * `groupBy`, each group with the `aggregates`; Spark's buffer slots are made from them.
  *
- * @param output      Spark's partial aggregate's output: the grouping attributes, then the buffers
  * @param sliceMillis how long a region server reads per call before HBase may answer the client
  */
 final case class AggregateScanPlan(
@@ -68,7 +67,6 @@ final case class AggregateScanPlan(
     groupBy: Seq[HBaseColumn],
     aggregates: Seq[ServerAggregate],
     slots: Seq[BufferSlot],
-    output: Seq[Attribute],
     maxGroups: Int,
     sliceMillis: Int) {
 
@@ -108,7 +106,6 @@ object AggregatePushdown {
   /**
    * @param grouping    the partial aggregate's grouping expressions
    * @param aggregates  its aggregate expressions, all Partial
-   * @param output      its output attributes
    * @param columnOf    the table column an attribute of the scan reads
    * @param facts       the table's facts; the coprocessor is asked about only when all else allows pushing
    */
@@ -116,7 +113,6 @@ object AggregatePushdown {
       scan: TableScanPlan,
       grouping: Seq[NamedExpression],
       aggregates: Seq[AggregateExpression],
-      output: Seq[Attribute],
       columnOf: Attribute => Option[HBaseColumn],
       facts: TableFacts,
       maxGroups: Int): Option[AggregateScanPlan] = {
@@ -189,7 +185,7 @@ object AggregatePushdown {
       case _ => None
     }
     if (slots.exists(_.isEmpty) || !facts.aggregator) return None
-    Some(AggregateScanPlan(scan, groupBy.flatten, server.toSeq, slots.flatMap(_.get), output, maxGroups,
+    Some(AggregateScanPlan(scan, groupBy.flatten, server.toSeq, slots.flatMap(_.get), maxGroups,
       sliceMillis(scan.request.cluster.settings)))
   }
 }

@@ -42,8 +42,7 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
       (scanPlan, scan) = planScan(projects, filters, relation, facts)
       // Only a bare scan: its output is what the partial aggregation reads.
       if scan.isInstanceOf[HBaseSQLTableScan]
-      pushed <- AggregatePushdown.plan(scanPlan, partial.groupingExpressions, partial.aggregateExpressions,
-        partial.output, columnOf, facts, conf.getConf(HBaseSQLConf.CoprocessorMaxGroups))
+      pushed <- AggregatePushdown.plan(scanPlan, partial.groupingExpressions, partial.aggregateExpressions, columnOf, facts, conf.getConf(HBaseSQLConf.CoprocessorMaxGroups))
     } yield root.transformUp { case p if p eq partial => HBaseAggregateScan(partial.output, pushed) }
   }
 

@@ -1,0 +1,75 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.scalatest.funspec.AnyFunSpec
+import org.scalatest.matchers.should.Matchers
+
+import org.apache.spark.sql.catalyst.dsl.expressions._
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, Literal}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction, Average, Count, Final, Max, Partial, Sum}
+import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.types.{DecimalType, DoubleType, IntegerType, StringType}
+
+/** What of a partial aggregation the region servers compute, decided without HBase or a session. */
+class AggregatePlanSpec extends AnyFunSpec with Matchers {
+  private val table = HBaseTableDef("t", HBaseTableName("default", "t"), Seq(
+    HBaseColumn("k", IntegerType, nullable = false, None),
+    HBaseColumn("g", StringType, nullable = true, Some(CellRef("f", "g"))),
+    HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v"))),
+    HBaseColumn("m", DecimalType(12, 2), nullable = true, Some(CellRef("f", "m")))), Seq("k"), TableFormat.Binary)
+  private val relation = HBaseRelation(table, HBaseClusterConf(Map("hbase.client.scanner.timeout.period" -> "2000")))
+  private val Seq(k, g, v, m) = relation.output
+  private val wholeTable = Seq(RegionInfo(Array.emptyByteArray, Array.emptyByteArray, Some("rs1")))
+
+  private class Facts(coprocessor: Boolean) extends TableFacts {
+    var asked = false
+    override def regions: Seq[RegionInfo] = wholeTable
+    override def serverFilter: Boolean = true
+    override def aggregator: Boolean = { asked = true; coprocessor }
+  }
+
+  private def partial(f: AggregateFunction) = AggregateExpression(f, Partial, isDistinct = false)
+
+  private def plan(where: Option[Expression], groups: Seq[Attribute], aggregates: Seq[AggregateExpression],
+      facts: Facts = new Facts(coprocessor = true)): Option[AggregateScanPlan] = {
+    val settings = ScanSettings(pushdown = true, customFilter = true, maxKeyRanges = 1000, fetchSize = 1000, driverReadMaxKeyRanges = 0)
+    val scan = HBaseScanPlanner.plan(relation, relation.output, relation.output, where, settings, facts)
+    AggregatePushdown.plan(scan, groups, aggregates, a => Some(relation.columnOf(a)), facts, maxGroups = 50)
+  }
+
+  describe("a partial aggregation") {
+    it("runs in the region servers as server aggregates, each computed once, and Spark's buffer slots made from them") {
+      val p = plan(Some(v > 3), Seq(g), Seq(partial(Count(Seq(Literal(1)))), partial(Average(v)), partial(Count(Seq(v))),
+        partial(Max(g)), partial(Sum(m)))).get
+      p.aggregates shouldBe Seq(ServerAggregate.CountRows, ServerAggregate.SumOf(table.columns(2), ReadAs.Double),
+        ServerAggregate.CountOf(table.columns(2)), ServerAggregate.MaxOf(table.columns(1)), ServerAggregate.SumOf(table.columns(3), ReadAs.Stored))
+      p.slots shouldBe Seq(BufferSlot.CountSlot(0), BufferSlot.DoubleSumSlot(1, zeroWithoutInput = true), BufferSlot.CountSlot(2),
+        BufferSlot.CountSlot(2), BufferSlot.ExtremeSlot(3, StringType), BufferSlot.DecimalSumSlot(4, DecimalType(22, 2)), BufferSlot.IsEmptySlot(4))
+      p.groupBy shouldBe Seq(table.columns(1))
+      p.maxGroups shouldBe 50
+      withClue("a quarter of the 2 s scanner timeout: ")(p.sliceMillis shouldBe 500)
+      p.describe should endWith("partial aggregate in region servers: count(1), sum(v AS DOUBLE), count(v), max(g), sum(m) group by g")
+    }
+
+    it("stays in Spark when Spark must finish the WHERE clause, a region is read by Gets, or an aggregate has no server form") {
+      plan(Some(k + v > 3), Nil, Seq(partial(Count(Seq(Literal(1)))))) shouldBe None
+      plan(Some(k === 7), Nil, Seq(partial(Count(Seq(Literal(1)))))) shouldBe None
+      plan(None, Nil, Seq(partial(Sum(v + 1)))) shouldBe None
+      plan(None, Nil, Seq(AggregateExpression(Count(Seq(Literal(1))), Final, isDistinct = false))) shouldBe None
+      plan(None, Nil, Seq(partial(Count(Seq(Literal(1)))).copy(filter = Some(v > 1)))) shouldBe None
+    }
+
+    it("asks whether the region servers run the coprocessor only when all else allows it, and stays in Spark without it") {
+      val unpushable = new Facts(coprocessor = true)
+      plan(None, Nil, Seq(partial(Sum(v + 1))), unpushable) shouldBe None
+      unpushable.asked shouldBe false
+      val without = new Facts(coprocessor = false)
+      plan(None, Nil, Seq(partial(Count(Seq(Literal(1))))), without) shouldBe None
+      without.asked shouldBe true
+    }
+
+    it("leaves an aggregate of an expression, even a cast, to Spark: region servers read columns only") {
+      plan(None, Nil, Seq(partial(Average(m.cast(DoubleType))))) shouldBe None
+    }
+  }
+}
