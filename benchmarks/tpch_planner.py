@@ -131,23 +131,30 @@ def compact(spark, name):
         jvm.org.apache.spark.sql.hbase.connection.HBaseConnections.release(cluster)
 
 
-def timed(spark, query, settings, repeat, warm_up=True):
-    """Median seconds of collect() under these session settings, with the rows and scan metrics of the last run."""
+def timed_runs(spark, query, settings, repeat, warm_up=True, action=lambda df: df.collect()):
+    """Every run's seconds of action(df) under these session settings, with what the last run returned and its
+    scan metrics. The action is collect() unless given: one that keeps the rows in the JVM measures the scan alone."""
     from pyspark_hbase import scan_metrics
 
     for key, value in settings.items():
         spark.conf.set(key, value)
-    times, rows, metrics = [], None, None
+    times, result, metrics = [], None, None
     if warm_up:
-        spark.sql(query).collect()  # not timed
+        action(spark.sql(query))  # not timed
     for _ in range(repeat):
         df = spark.sql(query)  # planned anew each time: planning is part of the cost
         start = time.perf_counter()
-        result = df.collect()
+        result = action(df)
         times.append(time.perf_counter() - start)
-        rows, metrics = result, scan_metrics(df)
+        metrics = scan_metrics(df)
     for key in settings:
         spark.conf.unset(key)
+    return times, result, metrics
+
+
+def timed(spark, query, settings, repeat, warm_up=True):
+    """Median seconds of collect() under these session settings, with the rows and scan metrics of the last run."""
+    times, rows, metrics = timed_runs(spark, query, settings, repeat, warm_up)
     return statistics.median(times), rows, metrics
 
 

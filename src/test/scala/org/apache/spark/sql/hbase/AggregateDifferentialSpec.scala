@@ -53,13 +53,18 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
 
   private def randomQuery(random: Random, from: String): String = {
     def pick[T](options: Seq[T]): T = options(random.nextInt(options.size))
-    def aggregate: String = random.nextInt(7) match {
+    def arithmetic: String = {
+      def term = pick(numeric ++ Seq("1", "-2", "0.5", "CAST(1.25 AS DECIMAL(3, 2))", s"(-${pick(numeric)})"))
+      s"${term} ${pick(Seq("+", "-", "*"))} ${term}" + (if (random.nextBoolean()) s" ${pick(Seq("+", "-", "*"))} ${term}" else "")
+    }
+    def aggregate: String = random.nextInt(9) match {
       case 0 => "count(*)"
       case 1 => s"count(${pick(columns)})"
       case 2 => s"sum(${pick(numeric)})"
       case 3 => s"min(${pick(columns)})"
       case 4 => s"max(${pick(columns)})"
       case 5 => s"avg(${pick(numeric)})"
+      case 6 | 7 => s"${pick(Seq("sum", "sum", "avg", "count"))}($arithmetic)"
       case _ => pick(Seq("count(1)", "sum(v) + 1", s"max(${pick(columns)})"))
     }
     val groups = random.shuffle(columns).take(random.nextInt(3))

@@ -39,7 +39,7 @@ class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       rows.map(_.getLong(1)).sum shouldBe 2500
       val explained = df.queryExecution.explainString(org.apache.spark.sql.execution.SimpleMode)
       explained should include("regions 3 of 3, 1 key ranges ([500, +inf))")
-      explained should include("partial aggregate in region servers: count(1), count(v), sum(v), min(v), max(v), sum(v AS DOUBLE) group by g")
+      explained should include("partial aggregate in region servers: count(1), count(v), sum(v), min(v), max(v), sum(CAST(v AS DOUBLE)) group by g")
       val metrics = ScanMetrics.of(df)
       metrics("rowsRead") should be <= 5L * 3
       metrics("rowsScanned") shouldBe 2500
@@ -83,6 +83,28 @@ class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         aggregateScan(sql(query)) should not be empty
         errorOf(query) shouldBe withConf(HBaseSQLConf.Coprocessor.key -> "false")(errorOf(query))
         sql(s"SELECT sum(x) FROM $t WHERE k = 3").collect().toSeq shouldBe Seq(Row(new java.math.BigDecimal(5)))
+      }
+    }
+
+    it("of arithmetic is Spark's: a product out of range is NULL, or Spark's error under ANSI, found in the region server") {
+      val t = uniqueName("bigproduct")
+      sql(s"CREATE TABLE $t (k INT, x DECIMAL(38, 0), PRIMARY KEY (k)) MAPPED BY ($t, COLS=[x=f.x]) SPLIT ON ((2))")
+      sql(s"INSERT INTO $t VALUES (1, 90000000000000000000000000000000000000), (2, 3), (3, 5)")
+      val query = s"SELECT sum(x * x), count(x * x), avg(x - 1) FROM $t"
+      withConf("spark.sql.ansi.enabled" -> "false") {
+        val df = sql(query)
+        val rows = df.collect().toSeq
+        rows.map(r => (r.get(0), r.get(1))) shouldBe Seq((new java.math.BigDecimal(34), 2L))
+        rows shouldBe withConf(HBaseSQLConf.Coprocessor.key -> "false")(sql(query).collect().toSeq)
+        aggregateScan(df) should not be empty
+      }
+      withConf("spark.sql.ansi.enabled" -> "true") {
+        val product = s"SELECT sum(x * x) FROM $t"
+        def errorOf(q: String) = intercept[org.apache.spark.SparkArithmeticException](sql(q).collect()).getMessage.takeWhile(_ != ']')
+        aggregateScan(sql(product)) should not be empty
+        errorOf(product) shouldBe withConf(HBaseSQLConf.Coprocessor.key -> "false")(errorOf(product))
+        errorOf(product) should include("NUMERIC_VALUE_OUT_OF_RANGE")
+        sql(s"SELECT sum(x * x) FROM $t WHERE k > 1").collect().toSeq shouldBe Seq(Row(new java.math.BigDecimal(34)))
       }
     }
   }

@@ -8,13 +8,13 @@ import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, GenericInternalRow, UnsafeProjection}
-import org.apache.spark.sql.errors.QueryExecutionErrors
+import org.apache.spark.sql.errors.{DataTypeErrors, QueryExecutionErrors}
 import org.apache.spark.sql.execution.LeafExecNode
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.planning.{AggregateScanPlan, BufferSlot, KeyBoxes, ReadAs, RegionScan, ServerAggregate, ServerPredicates}
+import org.apache.spark.sql.hbase.planning.{AggregateScanPlan, BufferSlot, KeyBoxes, RegionScan, ServerAggregate, ServerPredicates, ServerValue}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, AggregateSpec, Operand, RowAggregator, SkipScanFilter, ValueExpression}
 import org.apache.spark.sql.types._
 
@@ -101,27 +101,54 @@ object HBaseAggregateRDD {
     val codec = KeyCodec.forTable(table)
     val operands = new ServerPredicates(table, codec, request.columnOf)
       .withColumns(plan.columns, region.server.toSeq.flatMap(_.pushed))
-    def input(c: HBaseColumn, as: ReadAs): ValueExpression = {
-      val i = operands.indexOf(c)
-      (as, c.dataType) match {
-        case (ReadAs.Double | ReadAs.UnscaledDouble, _) => ValueExpression.integralAsDouble(i)
-        // A DECIMAL of up to 18 digits is ordered as its unscaled LONG is.
-        case (ReadAs.Unscaled, _) | (ReadAs.Stored, _: IntegralType) => ValueExpression.operand(i, ValueExpression.LONG, 0)
-        case (ReadAs.Stored, FloatType | DoubleType) => ValueExpression.operand(i, ValueExpression.DOUBLE, 0)
-        case (ReadAs.Stored, d: DecimalType) => ValueExpression.operand(i, ValueExpression.DECIMAL, d.scale)
-        case _ => throw new IllegalStateException(s"cannot sum column ${c.name} of type ${c.dataType.sql}")
-      }
-    }
     val raw = (c: HBaseColumn) => ValueExpression.operand(operands.indexOf(c), ValueExpression.RAW, 0)
     val functions = plan.aggregates.map {
       case ServerAggregate.CountRows => AggregateFunction.countRows()
-      case ServerAggregate.CountOf(c) => AggregateFunction.of(AggregateFunction.COUNT, raw(c))
-      case ServerAggregate.SumOf(c, as) => AggregateFunction.of(AggregateFunction.SUM, input(c, as))
+      case ServerAggregate.CountOf(ServerValue.ColumnValue(c)) => AggregateFunction.of(AggregateFunction.COUNT, raw(c))
+      case ServerAggregate.CountOf(v) => AggregateFunction.of(AggregateFunction.COUNT, HBaseAggregateRDD.value(v, operands.indexOf(_)))
+      case ServerAggregate.SumOf(v) => AggregateFunction.of(AggregateFunction.SUM, HBaseAggregateRDD.value(v, operands.indexOf(_)))
       case ServerAggregate.MinOf(c) => AggregateFunction.of(AggregateFunction.MIN, raw(c))
       case ServerAggregate.MaxOf(c) => AggregateFunction.of(AggregateFunction.MAX, raw(c))
     }
     new AggregateSpec(codec.sliceLayout, operands.operands.toArray, operands.predicate.orNull,
       plan.groupBy.map(operands.indexOf).toArray, functions.toArray, plan.maxGroups, plan.sliceMillis)
+  }
+
+  /** A value in the server jar's form, its columns read as the operands `operand` numbers. */
+  def value(v: ServerValue, operandOf: HBaseColumn => Int): ValueExpression = {
+    import ValueExpression._
+    def shape(t: DataType, failOnOverflow: Boolean): Shape = t match {
+      case d: DecimalType => Shape.decimal(d.precision, d.scale, failOnOverflow)
+      case DoubleType => Shape.floating()
+      case _ => Shape.integral(ServerValue.integralWidth(t).get, failOnOverflow)
+    }
+    v match {
+      case ServerValue.ColumnValue(c) => c.dataType match {
+        case _: IntegralType => operand(operandOf(c), LONG, 0)
+        case FloatType | DoubleType => operand(operandOf(c), DOUBLE, 0)
+        case d: DecimalType => operand(operandOf(c), DECIMAL, d.scale)
+        case other => throw new IllegalStateException(s"column ${c.name} of type ${other.sql} is not a number")
+      }
+      // A DECIMAL of up to 18 digits is ordered as its unscaled LONG is.
+      case ServerValue.UnscaledOf(c) => operand(operandOf(c), LONG, 0)
+      case ServerValue.Constant(x, t) => t match {
+        case DoubleType => constant(DOUBLE, x)
+        case _: DecimalType => constant(DECIMAL, x)
+        case _ => constant(LONG, x)
+      }
+      case ServerValue.Arithmetic(op, l, r, t, fail) =>
+        val code = op match {
+          case ServerValue.Plus => ADD
+          case ServerValue.Minus => SUBTRACT
+          case ServerValue.Times => MULTIPLY
+        }
+        arithmetic(code, value(l, operandOf), value(r, operandOf), shape(t, fail))
+      case ServerValue.Negated(child, fail) => negate(value(child, operandOf), shape(v.dataType, fail))
+      // Widening a whole number, or a FLOAT to DOUBLE, changes nothing the region server holds.
+      case ServerValue.Converted(child, _: IntegralType, _) => value(child, operandOf)
+      case ServerValue.Converted(child, DoubleType, _) if child.dataType == FloatType => value(child, operandOf)
+      case ServerValue.Converted(child, t, fail) => cast(value(child, operandOf), shape(t, fail))
+    }
   }
 }
 
@@ -135,6 +162,7 @@ final class HBaseAggregateRows(plan: AggregateScanPlan, rowsScanned: SQLMetric) 
 
   def of(batch: AggregateBatch): Iterator[InternalRow] = {
     rowsScanned += batch.rowsScanned
+    if (batch.failure != null) throw HBaseAggregateRows.sparkError(batch.failure)
     batch.keys.asScala.iterator.zip(batch.states.asScala.iterator).map { case (key, states) =>
       val values = new Array[Any](key.length + plan.slots.size)
       var i = 0
@@ -173,4 +201,12 @@ final class HBaseAggregateRows(plan: AggregateScanPlan, rowsScanned: SQLMetric) 
 
 object HBaseAggregateRows {
   private val Overflow: Byte = 2
+
+  /** The error Spark raises under ANSI for the value a region server could not fit. */
+  def sparkError(failure: ValueExpression.OutOfRange): Throwable =
+    if (failure.value != null) {
+      DataTypeErrors.cannotChangeDecimalPrecisionError(Decimal(failure.value), failure.precision, failure.scale, null)
+    } else {
+      QueryExecutionErrors.arithmeticOverflowError(failure.getMessage, failure.hint, null)
+    }
 }

@@ -1,33 +1,19 @@
 package org.apache.spark.sql.hbase.planning
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, EvalMode, Expression, KnownFloatingPointNormalized, Literal, NamedExpression, UnscaledValue}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, EvalMode, Expression, KnownFloatingPointNormalized, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Average, Count, Max, Min, Partial, Sum}
 import org.apache.spark.sql.catalyst.optimizer.NormalizeNaNAndZero
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.types._
 
-/** How a region server reads a number it sums. */
-sealed abstract class ReadAs(val sql: String)
-object ReadAs {
-  /** As stored: whole numbers as LONG, FLOAT and DOUBLE as DOUBLE, DECIMAL exactly. */
-  case object Stored extends ReadAs("")
-  /** A whole number as DOUBLE, as Spark casts it. */
-  case object Double extends ReadAs(" AS DOUBLE")
-  /** A DECIMAL of at most 18 digits as its unscaled LONG (Spark's `UnscaledValue`). */
-  case object Unscaled extends ReadAs(" unscaled")
-  /** The same, as DOUBLE. */
-  case object UnscaledDouble extends ReadAs(" unscaled AS DOUBLE")
-}
-
 /** One aggregate a region server computes per group (see the server jar's `AggregateFunction`). */
 sealed trait ServerAggregate { def sql: String }
 object ServerAggregate {
   case object CountRows extends ServerAggregate { def sql = "count(1)" }
-  final case class CountOf(column: HBaseColumn) extends ServerAggregate { def sql = s"count(${column.name})" }
-  final case class SumOf(column: HBaseColumn, as: ReadAs) extends ServerAggregate {
-    def sql = s"sum(${column.name}${as.sql})"
-  }
+  /** Rows where the value is not NULL. */
+  final case class CountOf(value: ServerValue) extends ServerAggregate { def sql = s"count(${value.sql})" }
+  final case class SumOf(value: ServerValue) extends ServerAggregate { def sql = s"sum(${value.sql})" }
   final case class MinOf(column: HBaseColumn) extends ServerAggregate { def sql = s"min(${column.name})" }
   final case class MaxOf(column: HBaseColumn) extends ServerAggregate { def sql = s"max(${column.name})" }
 }
@@ -71,11 +57,12 @@ final case class AggregateScanPlan(
     sliceMillis: Int) {
 
   /** Every column the region servers read for the groups and aggregates. */
-  def columns: Seq[HBaseColumn] = (groupBy ++ aggregates.collect {
-    case ServerAggregate.CountOf(c) => c
-    case ServerAggregate.SumOf(c, _) => c
-    case ServerAggregate.MinOf(c) => c
-    case ServerAggregate.MaxOf(c) => c
+  def columns: Seq[HBaseColumn] = (groupBy ++ aggregates.flatMap {
+    case ServerAggregate.CountRows => Nil
+    case ServerAggregate.CountOf(v) => v.columns
+    case ServerAggregate.SumOf(v) => v.columns
+    case ServerAggregate.MinOf(c) => Seq(c)
+    case ServerAggregate.MaxOf(c) => Seq(c)
   }).distinct
 
   def describe: String = {
@@ -122,12 +109,7 @@ object AggregatePushdown {
       case a: Attribute => columnOf(a).filter(readable)
       case _ => None
     }
-    /** A column a sum reads, and how: Spark sums small DECIMALs as their unscaled values. */
-    def summed(e: Expression): Option[(HBaseColumn, ReadAs)] = e match {
-      case UnscaledValue(a) => column(a).filter(_.dataType.asInstanceOf[DecimalType].precision <= Decimal.MAX_LONG_DIGITS)
-        .map(_ -> ReadAs.Unscaled)
-      case a => column(a).map(_ -> ReadAs.Stored)
-    }
+    def value(e: Expression): Option[ServerValue] = ServerValue.of(e, column)
     def groupColumn(e: NamedExpression): Option[HBaseColumn] = e match {
       case a: Attribute => column(a)
       // Order-preserving bytes already hold -0.0 as 0.0 and every NaN as one.
@@ -151,34 +133,31 @@ object AggregatePushdown {
     import ServerAggregate._
     val slots: Seq[Option[Seq[BufferSlot]]] = aggregates.map(_.aggregateFunction).map {
       case Count(Seq(l: Literal)) if l.value != null => Some(Seq(CountSlot(add(CountRows))))
-      case Count(Seq(e)) => column(e).map(c => Seq(CountSlot(add(CountOf(c)))))
+      case Count(Seq(e)) => column(e).map(ServerValue.ColumnValue).orElse(value(e)).map(v => Seq(CountSlot(add(CountOf(v)))))
       case sum @ Sum(e, context) if context.evalMode != EvalMode.TRY =>
         val ansi = context.evalMode == EvalMode.ANSI
-        summed(e).flatMap {
-          case (c, ReadAs.Stored) => (c.dataType, sum.dataType) match {
-            case (_: IntegralType, _) => Some(Seq(LongSumSlot(add(SumOf(c, ReadAs.Stored)), ansi)))
-            case (FloatType | DoubleType, DoubleType) => Some(Seq(DoubleSumSlot(add(SumOf(c, ReadAs.Stored)), zeroWithoutInput = false)))
+        value(e).flatMap { v =>
+          (v.dataType, sum.dataType) match {
+            case (_: IntegralType, _) => Some(Seq(LongSumSlot(add(SumOf(v)), ansi)))
+            case (FloatType | DoubleType, DoubleType) => Some(Seq(DoubleSumSlot(add(SumOf(v)), zeroWithoutInput = false)))
             case (_: DecimalType, d: DecimalType) =>
-              val source = add(SumOf(c, ReadAs.Stored))
+              val source = add(SumOf(v))
               Some(Seq(DecimalSumSlot(source, d), IsEmptySlot(source)))
             case _ => None
           }
-          case (c, ReadAs.Unscaled) => Some(Seq(LongSumSlot(add(SumOf(c, ReadAs.Unscaled)), ansi)))
+        }
+      case avg @ Average(e, mode) => value(e).flatMap { v =>
+        val sumSlot = (v.dataType, avg.aggBufferAttributes.head.dataType) match {
+          case (_: IntegralType, DoubleType) =>
+            Some(DoubleSumSlot(add(SumOf(ServerValue.Converted(v, DoubleType, failOnOverflow = false))), zeroWithoutInput = true))
+          case (FloatType | DoubleType, DoubleType) => Some(DoubleSumSlot(add(SumOf(v)), zeroWithoutInput = true))
+          // Under ANSI, Spark's partial sum fails once it leaves its type; below 38 digits that
+          // takes more than 10^10 rows, at 38 only two: then it stays in Spark.
+          case (_: DecimalType, d: DecimalType) if mode != EvalMode.ANSI || d.precision < DecimalType.MAX_PRECISION =>
+            Some(DecimalSumSlot(add(SumOf(v)), d))
           case _ => None
         }
-      case avg @ Average(e, mode) => summed(e).flatMap { case (c, as) =>
-        val sumSlot = (c.dataType, as, avg.aggBufferAttributes.head.dataType) match {
-          case (_: IntegralType, ReadAs.Stored, DoubleType) => Some(DoubleSumSlot(add(SumOf(c, ReadAs.Double)), zeroWithoutInput = true))
-          case (FloatType | DoubleType, ReadAs.Stored, DoubleType) =>
-            Some(DoubleSumSlot(add(SumOf(c, ReadAs.Stored)), zeroWithoutInput = true))
-          case (_: DecimalType, ReadAs.Unscaled, DoubleType) =>
-            Some(DoubleSumSlot(add(SumOf(c, ReadAs.UnscaledDouble)), zeroWithoutInput = true))
-          // Under ANSI, Spark's partial sum of decimals may fail where a total fits: left to Spark.
-          case (_: DecimalType, ReadAs.Stored, d: DecimalType) if mode != EvalMode.ANSI =>
-            Some(DecimalSumSlot(add(SumOf(c, ReadAs.Stored)), d))
-          case _ => None
-        }
-        sumSlot.map(slot => Seq(slot, CountSlot(add(CountOf(c)))))
+        sumSlot.map(slot => Seq(slot, CountSlot(add(CountOf(v)))))
       }
       case Min(e) => column(e).map(c => Seq(ExtremeSlot(add(MinOf(c)), c.dataType)))
       case Max(e) => column(e).map(c => Seq(ExtremeSlot(add(MaxOf(c)), c.dataType)))

@@ -4,11 +4,11 @@ import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, Literal}
+import org.apache.spark.sql.catalyst.expressions.{Add, Attribute, EvalMode, Expression, Literal, Multiply, NumericEvalContext, Subtract, UnaryMinus}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction, Average, Count, Final, Max, Partial, Sum}
 import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.types.{DecimalType, DoubleType, IntegerType, StringType}
+import org.apache.spark.sql.types.{Decimal, DecimalType, DoubleType, FloatType, IntegerType, StringType}
 
 /** What of a partial aggregation the region servers compute, decided without HBase or a session. */
 class AggregatePlanSpec extends AnyFunSpec with Matchers {
@@ -41,35 +41,62 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
     it("runs in the region servers as server aggregates, each computed once, and Spark's buffer slots made from them") {
       val p = plan(Some(v > 3), Seq(g), Seq(partial(Count(Seq(Literal(1)))), partial(Average(v)), partial(Count(Seq(v))),
         partial(Max(g)), partial(Sum(m)))).get
-      p.aggregates shouldBe Seq(ServerAggregate.CountRows, ServerAggregate.SumOf(table.columns(2), ReadAs.Double),
-        ServerAggregate.CountOf(table.columns(2)), ServerAggregate.MaxOf(table.columns(1)), ServerAggregate.SumOf(table.columns(3), ReadAs.Stored))
+      val Seq(vColumn, mColumn) = Seq(table.columns(2), table.columns(3)).map(ServerValue.ColumnValue)
+      p.aggregates shouldBe Seq(ServerAggregate.CountRows, ServerAggregate.SumOf(ServerValue.Converted(vColumn, DoubleType, failOnOverflow = false)),
+        ServerAggregate.CountOf(vColumn), ServerAggregate.MaxOf(table.columns(1)), ServerAggregate.SumOf(mColumn))
       p.slots shouldBe Seq(BufferSlot.CountSlot(0), BufferSlot.DoubleSumSlot(1, zeroWithoutInput = true), BufferSlot.CountSlot(2),
         BufferSlot.CountSlot(2), BufferSlot.ExtremeSlot(3, StringType), BufferSlot.DecimalSumSlot(4, DecimalType(22, 2)), BufferSlot.IsEmptySlot(4))
       p.groupBy shouldBe Seq(table.columns(1))
       p.maxGroups shouldBe 50
       withClue("a quarter of the 2 s scanner timeout: ")(p.sliceMillis shouldBe 500)
-      p.describe should endWith("partial aggregate in region servers: count(1), sum(v AS DOUBLE), count(v), max(g), sum(m) group by g")
+      p.describe should endWith("partial aggregate in region servers: count(1), sum(CAST(v AS DOUBLE)), count(v), max(g), sum(m) group by g")
     }
 
     it("stays in Spark when Spark must finish the WHERE clause, a region is read by Gets, or an aggregate has no server form") {
       plan(Some(k + v > 3), Nil, Seq(partial(Count(Seq(Literal(1)))))) shouldBe None
       plan(Some(k === 7), Nil, Seq(partial(Count(Seq(Literal(1)))))) shouldBe None
-      plan(None, Nil, Seq(partial(Sum(v + 1)))) shouldBe None
+      plan(None, Nil, Seq(partial(Sum(k % 2)))) shouldBe None
       plan(None, Nil, Seq(AggregateExpression(Count(Seq(Literal(1))), Final, isDistinct = false))) shouldBe None
       plan(None, Nil, Seq(partial(Count(Seq(Literal(1)))).copy(filter = Some(v > 1)))) shouldBe None
     }
 
     it("asks whether the region servers run the coprocessor only when all else allows it, and stays in Spark without it") {
       val unpushable = new Facts(coprocessor = true)
-      plan(None, Nil, Seq(partial(Sum(v + 1))), unpushable) shouldBe None
+      plan(None, Nil, Seq(partial(Sum(k % 2))), unpushable) shouldBe None
       unpushable.asked shouldBe false
       val without = new Facts(coprocessor = false)
       plan(None, Nil, Seq(partial(Count(Seq(Literal(1))))), without) shouldBe None
       without.asked shouldBe true
     }
 
-    it("leaves an aggregate of an expression, even a cast, to Spark: region servers read columns only") {
-      plan(None, Nil, Seq(partial(Average(m.cast(DoubleType))))) shouldBe None
+    it("computes arithmetic on columns in the region servers, with Spark's result types and its ANSI mode") {
+      val price = Multiply(m, Subtract(Literal(Decimal(1), DecimalType(1, 0)), m, NumericEvalContext(EvalMode.ANSI)), NumericEvalContext(EvalMode.ANSI))
+      val p = plan(None, Nil, Seq(partial(Sum(price)), partial(Sum(Add(v, Literal(1), NumericEvalContext(EvalMode.LEGACY)))))).get
+      p.aggregates.head match {
+        case ServerAggregate.SumOf(ServerValue.Arithmetic(ServerValue.Times, _, ServerValue.Arithmetic(ServerValue.Minus, one, _, minusType, true),
+            timesType, true)) =>
+          one shouldBe ServerValue.Constant(new java.math.BigDecimal(1), DecimalType(1, 0))
+          (minusType, timesType) shouldBe ((DecimalType(13, 2), DecimalType(26, 4)))
+        case other => fail(s"not the product: $other")
+      }
+      p.slots.take(2) shouldBe Seq(BufferSlot.DecimalSumSlot(0, DecimalType(36, 4)), BufferSlot.IsEmptySlot(0))
+      p.describe should include("sum((m * (1 - m))), sum((v + 1))")
+    }
+
+    it("leaves to Spark what a region server cannot compute as Spark does: other functions, FLOAT arithmetic, try_ modes") {
+      plan(None, Nil, Seq(partial(Sum(k % 2)))) shouldBe None
+      plan(None, Nil, Seq(partial(Sum(Add(v, v, NumericEvalContext(EvalMode.TRY)))))) shouldBe None
+      withClue("Spark negates a DECIMAL of 38 digits to 34: ") {
+        plan(None, Nil, Seq(partial(Sum(UnaryMinus(m.cast(DecimalType(38, 2))))))) shouldBe None
+      }
+      plan(None, Nil, Seq(partial(Sum(Add(v.cast(FloatType), v.cast(FloatType), NumericEvalContext(EvalMode.LEGACY)))))) shouldBe None
+    }
+
+    it("leaves a 38-digit DECIMAL average to Spark under ANSI, whose partial sum may fail after two rows") {
+      val wide = Multiply(m, m, NumericEvalContext(EvalMode.ANSI)).cast(DecimalType(38, 2))
+      plan(None, Nil, Seq(partial(Average(wide, EvalMode.ANSI)))) shouldBe None
+      plan(None, Nil, Seq(partial(Average(wide, EvalMode.LEGACY)))) should not be empty
+      plan(None, Nil, Seq(partial(Average(m, EvalMode.ANSI)))) should not be empty
     }
   }
 }

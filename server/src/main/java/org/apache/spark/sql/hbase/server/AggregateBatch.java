@@ -17,7 +17,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * have (a control character), keyed by the last row folded in, so that a scan the client restarts
  * after that row neither loses nor repeats a row. Its value is versioned bytes: the rows folded
  * in since the previous batch, then each group's key (its group operands, each a presence flag
- * and bytes) and its aggregates' states (see {@link Accumulator}).
+ * and bytes) and its aggregates' states (see {@link Accumulator}), then, if the region server met
+ * a value Spark would have failed on, that value.
  */
 public final class AggregateBatch {
   static final byte[] FAMILY = {0};
@@ -29,11 +30,14 @@ public final class AggregateBatch {
   public final List<byte[][]> keys;
   /** Each group's aggregate states: per aggregate its flag (Byte) and value, see {@link Accumulator#read}. */
   public final List<Object[][]> states;
+  /** The value Spark would have failed on (ANSI mode), or null. */
+  public final ValueExpression.OutOfRange failure;
 
-  private AggregateBatch(long rowsScanned, List<byte[][]> keys, List<Object[][]> states) {
+  private AggregateBatch(long rowsScanned, List<byte[][]> keys, List<Object[][]> states, ValueExpression.OutOfRange failure) {
     this.rowsScanned = rowsScanned;
     this.keys = keys;
     this.states = states;
+    this.failure = failure;
   }
 
   /** Whether a Result of an aggregating scan is a batch; otherwise it is a row the client must fold in itself. */
@@ -76,7 +80,8 @@ public final class AggregateBatch {
       keys.add(key);
       states.add(state);
     }
+    ValueExpression.OutOfRange failure = in.readBoolean() ? ValueExpression.OutOfRange.read(in) : null;
     if (in.available() > 0) throw new IOException("Corrupt aggregate batch: " + in.available() + " trailing bytes");
-    return new AggregateBatch(rowsScanned, keys, states);
+    return new AggregateBatch(rowsScanned, keys, states, failure);
   }
 }

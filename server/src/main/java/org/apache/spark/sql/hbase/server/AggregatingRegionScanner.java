@@ -54,7 +54,7 @@ final class AggregatingRegionScanner implements RegionScanner {
       cells.clear();
       boolean more = delegate.nextRaw(cells, slice);
       for (Cell c : cells) aggregator.add(c);
-      if (!more) {
+      if (!more || aggregator.failed()) {
         exhausted = true;
         aggregator.endOfRows();
         if (aggregator.hasRows()) result.add(aggregator.takeBatchCell());

@@ -23,6 +23,7 @@ public final class RowAggregator {
   private byte[] currentRow; // null: between rows
   private byte[] lastFolded;
   private long rowsScanned;
+  private ValueExpression.OutOfRange failure; // the first value Spark would have failed on
 
   private static final class Group {
     final byte[][] key;
@@ -58,7 +59,7 @@ public final class RowAggregator {
     rowsScanned++;
     lastFolded = currentRow;
     currentRow = null;
-    if (spec.predicate != null && spec.predicate.eval(row) != RowPredicate.TRUE) return;
+    if (failure != null || (spec.predicate != null && spec.predicate.eval(row) != RowPredicate.TRUE)) return;
     byte[][] key = new byte[spec.groupBy.length][];
     int size = 0;
     for (int g = 0; g < key.length; g++) {
@@ -73,7 +74,11 @@ public final class RowAggregator {
       group = new Group(key, accumulators);
       groups.put(lookup, group);
     }
-    for (Accumulator a : group.accumulators) a.update(row);
+    try {
+      for (Accumulator a : group.accumulators) a.update(row);
+    } catch (ValueExpression.OutOfRange e) {
+      failure = e; // the query fails, as Spark's would; the rows after it need no work
+    }
   }
 
   /** Each value with its presence and length, so that different tuples never share a key. */
@@ -89,6 +94,11 @@ public final class RowAggregator {
   /** Whether the groups have reached the spec's cap and should be sent. */
   public boolean full() {
     return groups.size() >= spec.maxGroups;
+  }
+
+  /** Whether a row held a value Spark would have failed on: the query fails, the rest need not be read. */
+  public boolean failed() {
+    return failure != null;
   }
 
   /** Whether a row has been folded in since the last batch. */
@@ -107,7 +117,7 @@ public final class RowAggregator {
     Map<ByteBuffer, Group> sent = new HashMap<>(groups);
     groups.clear();
     rowsScanned = 0;
-    return Wire.toBytes(out -> write(out, scanned, sent));
+    return Wire.toBytes(out -> write(out, scanned, sent, failure));
   }
 
   /** {@link #takeBatch} as the cell a region server returns, keyed by the last row folded in. */
@@ -116,7 +126,8 @@ public final class RowAggregator {
     return AggregateBatch.cell(row, takeBatch());
   }
 
-  private static void write(DataOutputStream out, long scanned, Map<ByteBuffer, Group> groups) throws IOException {
+  private static void write(DataOutputStream out, long scanned, Map<ByteBuffer, Group> groups,
+      ValueExpression.OutOfRange failure) throws IOException {
     out.writeLong(scanned);
     out.writeInt(groups.size());
     for (Group g : groups.values()) {
@@ -126,6 +137,8 @@ public final class RowAggregator {
       }
       for (Accumulator a : g.accumulators) a.write(out);
     }
+    out.writeBoolean(failure != null);
+    if (failure != null) failure.write(out);
   }
 
   @Override

@@ -1,0 +1,273 @@
+"""Aggregate benchmark: TPC-H aggregations over lineitem, with partial aggregates in the region servers and without.
+
+Run through benchmarks/run, which installs what this needs. It uses the planner benchmark's lineitem
+table (loading it first if no earlier run did) and times each query three ways in the same session:
+with the server jar's coprocessor (the default), with spark.sql.hbase.coprocessor=false (Spark
+aggregates the rows HBase returns) and with spark.sql.hbase.pushdown=false (every row read). The rows
+are checked to be the same all three ways. It then compares full scans into Spark with a plain HBase
+client scanning the same table (RawScan.java), and writes benchmarks/results/aggregate-sf<scale>.json,
+.md and .png.
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+from tpch_planner import PUSHDOWN_OFF, RESULTS, generate, load, log, start_session, timed_runs
+
+COPROCESSOR_OFF = {"spark.sql.hbase.coprocessor": "false"}
+MODES = [
+    ("coprocessor on", {}),
+    ("coprocessor off", COPROCESSOR_OFF),
+    ("pushdown off", PUSHDOWN_OFF),
+]
+PUSHED = "partial aggregate in region servers"  # what EXPLAIN shows for an aggregate the region servers compute
+SPEEDUP_TARGET = 3.0  # coprocessor on against off, for Q1 and Q6
+SPEEDUP_TARGET_QUERIES = ("TPC-H Q1", "TPC-H Q6")
+RAW_SCAN_TARGET = 0.7  # rows/s of a full read into Spark against a plain HBase client's
+
+
+def queries(lineitem, max_key):
+    low, high = max_key // 2, max_key // 2 + max_key // 10  # 10 % of the order keys
+    return [
+        ("count(*)", f"SELECT count(*) FROM {lineitem}"),
+        ("TPC-H Q1", f"""
+            SELECT l_returnflag, l_linestatus,
+                   sum(l_quantity) AS sum_qty,
+                   sum(l_extendedprice) AS sum_base_price,
+                   sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
+                   sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge,
+                   avg(l_quantity) AS avg_qty,
+                   avg(l_extendedprice) AS avg_price,
+                   avg(l_discount) AS avg_disc,
+                   count(*) AS count_order
+            FROM {lineitem}
+            WHERE l_shipdate <= date '1998-12-01' - interval '90' day
+            GROUP BY l_returnflag, l_linestatus
+            ORDER BY l_returnflag, l_linestatus"""),
+        ("TPC-H Q6", f"""
+            SELECT sum(l_extendedprice * l_discount) AS revenue
+            FROM {lineitem}
+            WHERE l_shipdate >= date '1994-01-01'
+              AND l_shipdate < date '1994-01-01' + interval '1' year
+              AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01
+              AND l_quantity < 24"""),
+        ("GROUP BY l_orderkey, 10 % key range",
+         f"SELECT l_orderkey, count(*), sum(l_quantity) FROM {lineitem} "
+         f"WHERE l_orderkey BETWEEN {low} AND {high} GROUP BY l_orderkey"),
+        ("GROUP BY l_suppkey",
+         f"SELECT l_suppkey, count(*), sum(l_quantity), max(l_shipdate) FROM {lineitem} GROUP BY l_suppkey"),
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale", type=float, default=0.1)
+    parser.add_argument("--regions", type=int, default=16)
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per query and mode (median)")
+    args = parser.parse_args()
+    scale = int(args.scale) if args.scale == int(args.scale) else args.scale
+
+    data = generate(scale)
+    spark, hbase = start_session("aggregate", {"spark.sql.shuffle.partitions": "4",
+                                               "spark.ui.showConsoleProgress": "false"})
+    lineitem, _, max_key, _ = load(spark, data, scale, args.regions)
+
+    results = []
+    for name, query in queries(lineitem, max_key):
+        result, rows = run_query(spark, name, query, args.repeat)
+        results.append(result)
+        if name == "count(*)":
+            table_rows, count_query = rows[0][0], result
+    full_scan = compare_full_scans(spark, hbase, lineitem, table_rows, count_query, args.repeat)
+    spark.stop()
+
+    report = {"scale": scale, "regions": args.regions, "repeat": args.repeat, "tableRows": table_rows,
+              "queries": results, "fullScan": full_scan,
+              "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
+    report["targets"] = targets(report)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"aggregate-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / f"aggregate-sf{scale}.md").write_text(markdown(report))
+    chart(report, RESULTS / f"aggregate-sf{scale}.png")
+    print(markdown(report))
+    if hbase:
+        hbase.stop()
+
+
+def run_query(spark, name, query, repeat):
+    """One query in every mode, its results checked to be the same in all of them; returns them too."""
+    pushed = PUSHED in spark.sql(f"EXPLAIN {query}").first()[0]  # with the defaults: coprocessor on
+    modes, rows = {}, {}
+    for mode, settings in MODES:
+        times, result, metrics = timed_runs(spark, query, settings, repeat, warm_up=mode != "pushdown off")
+        modes[mode] = {"seconds": statistics.median(times), "runs": times, **metrics}
+        rows[mode] = sorted(map(tuple, result))
+    reference = rows["pushdown off"]
+    for mode, mode_rows in rows.items():
+        if not same_rows(mode_rows, reference):
+            raise RuntimeError(f"{name}: {mode} returns other rows than pushdown off:\n"
+                               f"{mode_rows[:5]}\nagainst\n{reference[:5]}")
+    on, off = modes["coprocessor on"], modes["coprocessor off"]
+    log(f"{name}: {len(reference)} rows, region servers aggregate: {'yes' if pushed else 'no'}; " + "; ".join(
+        f"{m} {r['seconds']:.2f} s, rowsRead {r['rowsRead']}" for m, r in modes.items()))
+    return {"query": name, "sql": " ".join(query.split()), "pushed": pushed, "groups": len(reference),
+            "modes": modes, "speedupOnVsOff": off["seconds"] / on["seconds"]}, reference
+
+
+def same_rows(rows, expected):
+    """Equal row by row: DECIMALs exactly, doubles to a relative 1e-9 (their sums depend on the order of the terms)."""
+    return len(rows) == len(expected) and all(
+        len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b)) for a, b in zip(rows, expected))
+
+
+def same_value(x, y):
+    if isinstance(x, float) and isinstance(y, float):
+        return math.isclose(x, y, rel_tol=1e-9) or (math.isnan(x) and math.isnan(y))
+    return x == y
+
+
+def compare_full_scans(spark, hbase, lineitem, table_rows, count_query, repeat):
+    """Rows per second of full scans into Spark and of a plain HBase client scanning the same table."""
+    caching = int(spark.conf.get("spark.sql.hbase.scanner.fetchsize"))
+    task_slots = spark.sparkContext.defaultParallelism
+    # Every column of every row decoded into Spark rows, counted in the JVM: no aggregate, no transfer to Python.
+    times, counted, metrics = timed_runs(spark, f"SELECT * FROM {lineitem}", COPROCESSOR_OFF, repeat,
+                                         action=lambda df: df._jdf.queryExecution().toRdd().count())
+    if counted != table_rows:
+        raise RuntimeError(f"SELECT * read {counted} rows, count(*) says {table_rows}")
+    count_off = count_query["modes"]["coprocessor off"]
+    spark_reads = {
+        "count(*), coprocessor off (row keys only)":
+            {**rate(count_off["runs"], table_rows), "rowsRead": count_off["rowsRead"]},
+        "SELECT * into Spark, every column decoded": {**rate(times, table_rows), "rowsRead": metrics["rowsRead"]},
+    }
+    raw_scans = {}
+    for threads in sorted({1, task_slots}):
+        runs = raw_scan(hbase, lineitem, caching, threads, repeat)
+        if any(r["rows"] != table_rows for r in runs):
+            raise RuntimeError(f"the raw HBase scan read {runs[0]['rows']} rows, count(*) says {table_rows}")
+        raw_scans[threads] = {**rate([r["seconds"] for r in runs], table_rows), "cells": runs[0]["cells"]}
+        log(f"raw HBase scan, {threads} thread(s): {raw_scans[threads]['seconds']:.2f} s, {runs[0]['cells']} cells")
+    baseline = raw_scans[task_slots]
+    for read in spark_reads.values():
+        read["ofRawScan"] = read["rowsPerSecond"] / baseline["rowsPerSecond"]
+    log("; ".join(f"{name}: {r['seconds']:.2f} s, {r['ofRawScan']:.0%} of the raw scan's rows/s"
+                  for name, r in spark_reads.items()))
+    return {"caching": caching, "taskSlots": task_slots, "sparkReads": spark_reads,
+            "rawScans": {str(t): r for t, r in raw_scans.items()}}
+
+
+def rate(times, rows):
+    seconds = statistics.median(times)
+    return {"seconds": seconds, "runs": times, "rowsPerSecond": rows / seconds}
+
+
+def raw_scan(hbase, table, caching, threads, repeat):
+    """Every run of RawScan.java: the same HBase client classes as Spark's (the plugin jar and Spark's jars)."""
+    import pyspark
+    from pyspark_hbase import _paths
+    from pyspark_hbase.local import JAVA17_FLAGS
+
+    conf_dir = os.environ.get("HBASE_CONF_DIR") or hbase.conf_dir  # its hbase-site.xml says where ZooKeeper is
+    classpath = os.pathsep.join([str(conf_dir), *map(str, _paths.plugin_jars()),
+                                 str(Path(pyspark.__file__).parent / "jars" / "*")])
+    out = subprocess.run([_paths.java_executable(), *JAVA17_FLAGS, "-cp", classpath,
+                          str(Path(__file__).parent / "RawScan.java"), table, str(caching), str(threads), str(repeat)],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, check=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def targets(report):
+    """Each target with the value measured and whether it is met."""
+    found = []
+    for q in report["queries"]:
+        if q["query"] in SPEEDUP_TARGET_QUERIES:
+            found.append({"target": f"{q['query']} at least {SPEEDUP_TARGET:.0f}x faster with the coprocessor on "
+                                    "than off",
+                          "value": f"{q['speedupOnVsOff']:.1f}x" + not_pushed(q),
+                          "met": q["speedupOnVsOff"] >= SPEEDUP_TARGET})
+    for q in report["queries"]:
+        on = q["modes"]["coprocessor on"]
+        bound = q["groups"] * on["regionsScanned"]
+        found.append({"target": f"{q['query']}: rowsRead with the coprocessor on at most groups x regions scanned",
+                      "value": f"{on['rowsRead']} against {q['groups']} x {on['regionsScanned']} = {bound}"
+                               + not_pushed(q),
+                      "met": on["rowsRead"] <= bound})
+    full = report["fullScan"]
+    for name, read in full["sparkReads"].items():
+        found.append({"target": f"{name}: at least {RAW_SCAN_TARGET:.0%} of the raw HBase scan's rows/s "
+                                f"({full['taskSlots']} threads)",
+                      "value": f"{read['ofRawScan']:.0%}", "met": read["ofRawScan"] >= RAW_SCAN_TARGET})
+    return found
+
+
+def not_pushed(query):
+    return "" if query["pushed"] else ", not aggregated in the region servers"
+
+
+def seconds_list(times):
+    return ", ".join(f"{t:.2f}" for t in times)
+
+
+def markdown(report):
+    lines = [f"TPC-H scale {report['scale']} ({report['tableRows']} lineitem rows), {report['regions']} regions, "
+             f"median of {report['repeat']} runs, {report['machine']}, {report['date']}.", "",
+             "| query | aggregated in region servers | rows | mode | median s | runs (s) | rowsRead | rowsScanned "
+             "| coprocessor on faster by |",
+             "|---|---|---:|---|---:|---|---:|---:|---:|"]
+    for q in report["queries"]:
+        on_seconds = q["modes"]["coprocessor on"]["seconds"]
+        for i, (mode, _) in enumerate(MODES):
+            r = q["modes"][mode]
+            first = [q["query"], "yes" if q["pushed"] else "no", str(q["groups"])] if i == 0 else ["", "", ""]
+            lines.append("| " + " | ".join(first + [mode, f"{r['seconds']:.2f}", seconds_list(r["runs"]),
+                                                    str(r["rowsRead"]), str(r["rowsScanned"]),
+                                                    f"{r['seconds'] / on_seconds:.1f}x"]) + " |")
+    full = report["fullScan"]
+    lines += ["", f"Full scans, scanner caching {full['caching']} rows, Spark with {full['taskSlots']} task slots:", "",
+              "| read | median s | runs (s) | rows/s | rowsRead | of the raw scan's rows/s |",
+              "|---|---:|---|---:|---:|---:|"]
+    for threads, raw in full["rawScans"].items():
+        lines.append(f"| raw HBase client, one scan per region, {threads} thread(s), every cell ({raw['cells']}) | "
+                     f"{raw['seconds']:.2f} | {seconds_list(raw['runs'])} | {raw['rowsPerSecond']:,.0f} | | |")
+    for name, read in full["sparkReads"].items():
+        lines.append(f"| {name} | {read['seconds']:.2f} | {seconds_list(read['runs'])} | "
+                     f"{read['rowsPerSecond']:,.0f} | {read['rowsRead']} | {read['ofRawScan']:.0%} |")
+    lines += ["", "Targets:", ""]
+    lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
+    return "\n".join(lines) + "\n"
+
+
+def chart(report, path):
+    """Grouped bars: median seconds of each query in each mode, on a log scale (they span orders of magnitude)."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    labels = [f"{q['query']}\n({'region servers' if q['pushed'] else 'Spark'} aggregate)" for q in report["queries"]]
+    width = 0.8 / len(MODES)
+    figure = Figure(figsize=(11, 5.5))
+    axes = figure.subplots()
+    for i, (mode, _) in enumerate(MODES):
+        offset = (i - (len(MODES) - 1) / 2) * width
+        bars = axes.bar([x + offset for x in range(len(labels))],
+                        [q["modes"][mode]["seconds"] for q in report["queries"]], width, label=mode)
+        axes.bar_label(bars, fmt="%.2f", fontsize=7)
+    axes.set_xticks(range(len(labels)), labels, fontsize=8)
+    axes.set_yscale("log")
+    axes.yaxis.set_major_formatter(FuncFormatter(lambda seconds, _: f"{seconds:g}"))
+    axes.yaxis.set_minor_formatter(NullFormatter())
+    axes.set_ylabel("median seconds (log scale)")
+    axes.set_title(f"Aggregates over TPC-H lineitem, scale {report['scale']}, {report['regions']} regions")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
+if __name__ == "__main__":
+    main()
