@@ -25,6 +25,12 @@ public final class CellType {
   private static final int WIDE_DECIMAL_BYTES = 16;
   private static final int MAX_LONG_DIGITS = 18;
   private static final int MAX_PRECISION = 38;
+  private static final long[] LONG_POWERS_OF_TEN = new long[MAX_LONG_DIGITS + 1];
+
+  static {
+    LONG_POWERS_OF_TEN[0] = 1;
+    for (int i = 1; i <= MAX_LONG_DIGITS; i++) LONG_POWERS_OF_TEN[i] = LONG_POWERS_OF_TEN[i - 1] * 10;
+  }
 
   private CellType() {}
 
@@ -74,6 +80,13 @@ public final class CellType {
   private static byte[] decimal(int precision, int scale, byte[] bytes, int offset, int length) {
     if (length <= 4) return null;
     int cellScale = readInt(bytes, offset);
+    if (cellScale == scale && precision <= MAX_LONG_DIGITS && length <= 12) {
+      // The common case, at the column's own scale and within a LONG: no BigDecimal needed.
+      long unscaled = bytes[offset + 4]; // sign-extended
+      for (int i = offset + 5; i < offset + length; i++) unscaled = (unscaled << 8) | (bytes[i] & 0xFF);
+      long bound = LONG_POWERS_OF_TEN[precision];
+      return unscaled > -bound && unscaled < bound ? longBytes(unscaled ^ Long.MIN_VALUE) : null;
+    }
     BigInteger unscaled = new BigInteger(java.util.Arrays.copyOfRange(bytes, offset + 4, offset + length));
     BigDecimal cell = new BigDecimal(unscaled, cellScale);
     // Far from the column's scale (text read as a decimal has a scale near 10^9), setScale would

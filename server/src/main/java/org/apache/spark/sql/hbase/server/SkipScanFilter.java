@@ -33,6 +33,10 @@ public final class SkipScanFilter extends FilterBase {
   private final byte[][] outputFamilies; // null: every cell
   private final byte[][] outputQualifiers;
 
+  // The output cells in the order a row's cells arrive: by family, then qualifier.
+  private final byte[][] sortedFamilies;
+  private final byte[][] sortedQualifiers;
+
   private final KeySkipper skipper;
   private final boolean predicateReadsKey;
   private final RowOperands row;
@@ -42,6 +46,7 @@ public final class SkipScanFilter extends FilterBase {
   private boolean done;
   private boolean sawCell;
   private boolean stripValue;
+  private int nextOutput; // the first sorted output cell the row has not passed
 
   /**
    * @param boxes      sorted disjoint key boxes, or null for no key filtering
@@ -64,6 +69,18 @@ public final class SkipScanFilter extends FilterBase {
     this.predicate = predicate;
     this.outputFamilies = outputFamilies;
     this.outputQualifiers = outputQualifiers;
+    Integer[] order = new Integer[outputFamilies == null ? 0 : outputFamilies.length];
+    for (int i = 0; i < order.length; i++) order[i] = i;
+    java.util.Arrays.sort(order, (a, b) -> {
+      int byFamily = Bytes.compareTo(outputFamilies[a], outputFamilies[b]);
+      return byFamily != 0 ? byFamily : Bytes.compareTo(outputQualifiers[a], outputQualifiers[b]);
+    });
+    this.sortedFamilies = new byte[order.length][];
+    this.sortedQualifiers = new byte[order.length][];
+    for (int i = 0; i < order.length; i++) {
+      sortedFamilies[i] = outputFamilies[order[i]];
+      sortedQualifiers[i] = outputQualifiers[order[i]];
+    }
     this.skipper = boxes == null ? null : new KeySkipper(layout, boxes);
     this.predicateReadsKey = row.readsKey() && predicate != null;
   }
@@ -109,7 +126,9 @@ public final class SkipScanFilter extends FilterBase {
       stripValue = true;
       return ReturnCode.INCLUDE;
     }
-    return ReturnCode.NEXT_COL;
+    // Past the last output cell nothing of the row is needed, unless the predicate reads it.
+    // Otherwise SKIP: cheaper than NEXT_COL's search for the next column, and the same on one version.
+    return nextOutput == sortedFamilies.length && predicate == null ? ReturnCode.NEXT_ROW : ReturnCode.SKIP;
   }
 
   @Override
@@ -145,12 +164,23 @@ public final class SkipScanFilter extends FilterBase {
     seekTo = null;
     sawCell = false;
     stripValue = false;
+    nextOutput = 0;
     row.reset(null);
   }
 
+  /** Whether the cell is an output cell; a row's cells arrive sorted, so the search goes on from the last one. */
   private boolean isOutput(Cell cell) {
-    for (int i = 0; i < outputFamilies.length; i++) {
-      if (CellUtil.matchingColumn(cell, outputFamilies[i], outputQualifiers[i])) return true;
+    while (nextOutput < sortedFamilies.length) {
+      byte[] family = sortedFamilies[nextOutput];
+      int order = Bytes.compareTo(family, 0, family.length, cell.getFamilyArray(), cell.getFamilyOffset(), cell.getFamilyLength());
+      if (order == 0) {
+        byte[] qualifier = sortedQualifiers[nextOutput];
+        order = Bytes.compareTo(qualifier, 0, qualifier.length,
+            cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength());
+      }
+      if (order == 0) return true; // older versions of it come next, and stay output
+      if (order > 0) return false; // the cell comes before the next output cell
+      nextOutput++;
     }
     return false;
   }
