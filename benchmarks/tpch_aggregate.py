@@ -9,7 +9,6 @@ client scanning the same table (RawScan.java), and writes benchmarks/results/agg
 .md and .png.
 """
 
-import argparse
 import json
 import math
 import os
@@ -18,7 +17,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tpch_planner import PUSHDOWN_OFF, RESULTS, generate, load, log, start_session, timed_runs
+from tpch_planner import PUSHDOWN_OFF, RESULTS, generate, load, log, scale_and_regions_arguments, start_session, timed_runs
 
 COPROCESSOR_OFF = {"spark.sql.hbase.coprocessor": "false"}
 MODES = [
@@ -66,12 +65,7 @@ def queries(lineitem, max_key):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scale", type=float, default=0.1)
-    parser.add_argument("--regions", type=int, default=16)
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per query and mode (median)")
-    args = parser.parse_args()
-    scale = int(args.scale) if args.scale == int(args.scale) else args.scale
+    args, scale = scale_and_regions_arguments(__doc__)
 
     data = generate(scale)
     spark, hbase = start_session("aggregate", {"spark.sql.shuffle.partitions": "4",

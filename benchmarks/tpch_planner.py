@@ -66,6 +66,16 @@ def start_session(benchmark, settings, fresh_hbase=False):
     return spark, hbase
 
 
+def scale_and_regions_arguments(doc, repeat_help="timed runs per query and mode (median)"):
+    """The arguments every TPC-H benchmark takes, and the scale as tpchgen-cli names it (1, not 1.0)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale", type=float, default=0.1)
+    parser.add_argument("--regions", type=int, default=16)
+    parser.add_argument("--repeat", type=int, default=3, help=repeat_help)
+    args = parser.parse_args()
+    return args, int(args.scale) if args.scale == int(args.scale) else args.scale
+
+
 def generate(scale):
     out = WORK / f"tpch-sf{scale}"
     if not (out / "lineitem.parquet").exists():

@@ -7,12 +7,11 @@ session: with the server jar's SkipScanFilter (the default), with spark.sql.hbas
 (every row read, Spark filters). It writes benchmarks/results/skipscan-sf<scale>.json and .md.
 """
 
-import argparse
 import json
 import os
 import time
 
-from tpch_planner import PUSHDOWN_OFF, RESULTS, generate, load, log, start_session, timed
+from tpch_planner import PUSHDOWN_OFF, RESULTS, generate, load, log, scale_and_regions_arguments, start_session, timed
 
 MODES = [
     ("server jar", {}),
@@ -22,12 +21,7 @@ MODES = [
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scale", type=float, default=0.1)
-    parser.add_argument("--regions", type=int, default=16)
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per query and mode (median)")
-    args = parser.parse_args()
-    scale = int(args.scale) if args.scale == int(args.scale) else args.scale
+    args, scale = scale_and_regions_arguments(__doc__)
 
     data = generate(scale)
     spark, hbase = start_session("skipscan", {"spark.sql.shuffle.partitions": "4"})

@@ -401,26 +401,48 @@ public abstract class ValueExpression {
     }
   }
 
-  private static final class Negate extends ValueExpression {
-    private final ValueExpression child;
-    private final Shape shape;
+  /** A function of one value, NULL for NULL. */
+  private abstract static class Unary extends ValueExpression {
+    private final byte node;
+    final ValueExpression child;
+    final Shape shape;
 
-    Negate(ValueExpression child, Shape shape) {
+    Unary(byte node, ValueExpression child, Shape shape) {
       super(shape.kind);
-      if (child.kind != shape.kind) throw new IllegalArgumentException("negation of kind " + shape.kind + " over kind " + child.kind);
+      this.node = node;
       this.child = child;
       this.shape = shape;
     }
 
+    abstract Object apply(Object value);
+
     @Override
-    int maxOperand() {
+    final int maxOperand() {
       return child.maxOperand();
     }
 
     @Override
-    Object eval(RowPredicate.Row row) {
+    final Object eval(RowPredicate.Row row) {
       Object v = child.eval(row);
-      if (v == null) return null;
+      return v == null ? null : apply(v);
+    }
+
+    @Override
+    final void write(DataOutputStream out) throws IOException {
+      out.writeByte(node);
+      shape.write(out);
+      child.write(out);
+    }
+  }
+
+  private static final class Negate extends Unary {
+    Negate(ValueExpression child, Shape shape) {
+      super(NEGATE, child, shape);
+      if (child.kind != shape.kind) throw new IllegalArgumentException("negation of kind " + shape.kind + " over kind " + child.kind);
+    }
+
+    @Override
+    Object apply(Object v) {
       switch (kind) {
         case LONG: {
           long x = (Long) v;
@@ -432,49 +454,23 @@ public abstract class ValueExpression {
     }
 
     @Override
-    void write(DataOutputStream out) throws IOException {
-      out.writeByte(NEGATE);
-      shape.write(out);
-      child.write(out);
-    }
-
-    @Override
     public String toString() {
       return "-" + child;
     }
   }
 
-  private static final class Cast extends ValueExpression {
-    private final ValueExpression child;
-    private final Shape shape;
-
+  private static final class Cast extends Unary {
     Cast(ValueExpression child, Shape shape) {
-      super(shape.kind);
+      super(CAST, child, shape);
       if (shape.kind == LONG || (child.kind != LONG && child.kind != DECIMAL)) {
         throw new IllegalArgumentException("no cast from kind " + child.kind + " to kind " + shape.kind);
       }
-      this.child = child;
-      this.shape = shape;
     }
 
     @Override
-    int maxOperand() {
-      return child.maxOperand();
-    }
-
-    @Override
-    Object eval(RowPredicate.Row row) {
-      Object v = child.eval(row);
-      if (v == null) return null;
+    Object apply(Object v) {
       if (kind == DOUBLE) return child.kind == LONG ? (double) (Long) v : ((BigDecimal) v).doubleValue();
       return shape.fit(child.kind == LONG ? BigDecimal.valueOf((Long) v) : (BigDecimal) v);
-    }
-
-    @Override
-    void write(DataOutputStream out) throws IOException {
-      out.writeByte(CAST);
-      shape.write(out);
-      child.write(out);
     }
 
     @Override
