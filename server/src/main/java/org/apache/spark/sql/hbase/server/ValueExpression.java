@@ -14,6 +14,11 @@ import java.math.RoundingMode;
  * for FLOAT and DOUBLE, DECIMAL with its column's scale), a constant, or arithmetic and casts over
  * them. Evaluates to byte[], Long, Double, BigDecimal, or null for NULL. A result outside its type
  * is NULL, or, where Spark fails instead (ANSI mode), an {@link OutOfRange}.
+ *
+ * <p>Wire layout, a node byte first: OPERAND kind operand:int scale:int; CONSTANT kind, then a
+ * LONG as long, a DOUBLE as double, a DECIMAL as scale:int and unscaled two's complement bytes;
+ * ARITHMETIC op shape left right; NEGATE shape child; CAST shape child. A shape is kind
+ * width:int precision:int scale:int failOnOverflow:boolean.
  */
 public abstract class ValueExpression {
   public static final byte RAW = 0;
