@@ -114,7 +114,7 @@ object HBaseAggregateRDD {
       plan.groupBy.map(operands.indexOf).toArray, functions.toArray, plan.maxGroups, plan.sliceMillis)
   }
 
-  /** A value in the server jar's form, its columns read as the operands `operand` numbers. */
+  /** A value in the server jar's form, each column read as operand number `operandOf(column)`. */
   def value(v: ServerValue, operandOf: HBaseColumn => Int): ValueExpression = {
     import ValueExpression._
     def shape(t: DataType, failOnOverflow: Boolean): Shape = t match {
