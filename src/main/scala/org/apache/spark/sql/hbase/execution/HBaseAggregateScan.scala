@@ -102,11 +102,13 @@ object HBaseAggregateRDD {
     val operands = new ServerPredicates(table, codec, request.columnOf)
       .withColumns(plan.columns, region.server.toSeq.flatMap(_.pushed))
     val raw = (c: HBaseColumn) => ValueExpression.operand(operands.indexOf(c), ValueExpression.RAW, 0)
+    val computed = (v: ServerValue) => value(v, operands.indexOf(_))
     val functions = plan.aggregates.map {
       case ServerAggregate.CountRows => AggregateFunction.countRows()
+      // Whether a column is NULL needs its bytes only.
       case ServerAggregate.CountOf(ServerValue.ColumnValue(c)) => AggregateFunction.of(AggregateFunction.COUNT, raw(c))
-      case ServerAggregate.CountOf(v) => AggregateFunction.of(AggregateFunction.COUNT, HBaseAggregateRDD.value(v, operands.indexOf(_)))
-      case ServerAggregate.SumOf(v) => AggregateFunction.of(AggregateFunction.SUM, HBaseAggregateRDD.value(v, operands.indexOf(_)))
+      case ServerAggregate.CountOf(v) => AggregateFunction.of(AggregateFunction.COUNT, computed(v))
+      case ServerAggregate.SumOf(v) => AggregateFunction.of(AggregateFunction.SUM, computed(v))
       case ServerAggregate.MinOf(c) => AggregateFunction.of(AggregateFunction.MIN, raw(c))
       case ServerAggregate.MaxOf(c) => AggregateFunction.of(AggregateFunction.MAX, raw(c))
     }
