@@ -79,12 +79,14 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
     out.toByteArray
   }
 
+  private val typeArray = keyTypes.toArray // indexed per row: a Seq may be a List
+
   override def decode(key: Array[Byte]): Array[Any] = {
     val buf = ByteBuffer.wrap(key)
-    val result = new Array[Any](keyTypes.length)
+    val result = new Array[Any](typeArray.length)
     var i = 0
-    while (i < keyTypes.length) {
-      result(i) = BinaryKeyCodec.read(buf, keyTypes(i), isLast = i == keyTypes.length - 1)
+    while (i < typeArray.length) {
+      result(i) = BinaryKeyCodec.read(buf, typeArray(i), isLast = i == typeArray.length - 1)
       i += 1
     }
     if (buf.hasRemaining) {

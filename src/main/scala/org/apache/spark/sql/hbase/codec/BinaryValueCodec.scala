@@ -76,6 +76,12 @@ object BinaryValueCodec extends ValueCodec {
       case DoubleType => fixed(8)(buf.getDouble())
       case StringType => UTF8String.fromBytes(bytes, offset, length)
       case BinaryType => java.util.Arrays.copyOfRange(bytes, offset, offset + length)
+      case d: DecimalType if length > 4 && length <= 12 && buf.getInt(offset) == d.scale =>
+        // The common case, at the column's scale and within a LONG: no BigInteger needed.
+        var unscaled = bytes(offset + 4).toLong // sign-extended
+        var i = offset + 5
+        while (i < offset + length) { unscaled = (unscaled << 8) | (bytes(i) & 0xff); i += 1 }
+        new Decimal().setOrNull(unscaled, d.precision, d.scale)
       case d: DecimalType if length > 4 =>
         val scale = buf.getInt()
         val unscaled = new Array[Byte](length - 4)

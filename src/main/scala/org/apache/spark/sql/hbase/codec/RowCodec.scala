@@ -1,6 +1,8 @@
 package org.apache.spark.sql.hbase.codec
 
+import org.apache.hadoop.hbase.Cell
 import org.apache.hadoop.hbase.client.{Delete, Mutation, Put, Result}
+import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
@@ -72,26 +74,46 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     values
   }
 
-  /** Decodes the requested columns, in the given order, from one HBase row. */
+  /**
+   * Decodes the requested columns, in the given order, from one HBase row. A Result's cells are
+   * sorted by column, newest version first, so one pass over them finds every requested cell.
+   */
   def decoder(required: Seq[HBaseColumn]): Result => InternalRow = {
     val keyIndex = required.map(c => table.keys.indexOf(c)).toArray
-    val cells = required.map(c => c.cell.map(cell => (Utf8.bytes(cell.family), Utf8.bytes(cell.qualifier)))).toArray
     val types = required.map(_.dataType).toArray
     val needsKey = keyIndex.exists(_ >= 0)
+    val columns = required.zipWithIndex.collect { case (c, i) if c.cell.isDefined =>
+      (Utf8.bytes(c.cell.get.family), Utf8.bytes(c.cell.get.qualifier), i)
+    }.sortWith { case ((f1, q1, _), (f2, q2, _)) =>
+      val byFamily = Bytes.compareTo(f1, f2)
+      if (byFamily != 0) byFamily < 0 else Bytes.compareTo(q1, q2) < 0
+    }
+    val families = columns.map(_._1).toArray
+    val qualifiers = columns.map(_._2).toArray
+    val positions = columns.map(_._3).toArray
+    val width = required.length
     result => {
-      val keyValues = if (needsKey) keyCodec.decode(result.getRow) else null
-      val values = new Array[Any](required.length)
-      var i = 0
-      while (i < values.length) {
-        if (keyIndex(i) >= 0) values(i) = keyValues(keyIndex(i))
-        else {
-          val (family, qualifier) = cells(i).get
-          val cell = result.getColumnLatestCell(family, qualifier)
-          values(i) =
-            if (cell == null) null
-            else valueCodec.decode(types(i), cell.getValueArray, cell.getValueOffset, cell.getValueLength)
+      val values = new Array[Any](width)
+      if (needsKey) {
+        val keyValues = keyCodec.decode(result.getRow)
+        var i = 0
+        while (i < values.length) {
+          if (keyIndex(i) >= 0) values(i) = keyValues(keyIndex(i))
+          i += 1
         }
-        i += 1
+      }
+      val cells = result.rawCells()
+      var c = 0
+      var k = 0
+      while (k < positions.length && cells != null && c < cells.length) {
+        val cell = cells(c)
+        val order = RowCodec.compareColumn(families(k), qualifiers(k), cell)
+        if (order == 0) {
+          val i = positions(k)
+          values(i) = valueCodec.decode(types(i), cell.getValueArray, cell.getValueOffset, cell.getValueLength)
+          k += 1 // the cell stays: the next requested column may be the same one
+        } else if (order < 0) k += 1 // no cell for this column: NULL
+        else c += 1
       }
       new GenericInternalRow(values)
     }
@@ -100,4 +122,17 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
 
 object RowCodec {
   val RowMarkerQualifier: Array[Byte] = Array.emptyByteArray
+
+  /** How a column sorts against a cell's column in HBase's order: family, then qualifier, as unsigned bytes. */
+  private def compareColumn(family: Array[Byte], qualifier: Array[Byte], cell: Cell): Int = {
+    val familyStart = cell.getFamilyOffset
+    val byFamily = java.util.Arrays.compareUnsigned(family, 0, family.length,
+      cell.getFamilyArray, familyStart, familyStart + cell.getFamilyLength)
+    if (byFamily != 0) byFamily
+    else {
+      val qualifierStart = cell.getQualifierOffset
+      java.util.Arrays.compareUnsigned(qualifier, 0, qualifier.length,
+        cell.getQualifierArray, qualifierStart, qualifierStart + cell.getQualifierLength)
+    }
+  }
 }

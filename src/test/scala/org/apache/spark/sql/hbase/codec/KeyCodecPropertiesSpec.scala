@@ -1,5 +1,6 @@
 package org.apache.spark.sql.hbase.codec
 
+import org.apache.hadoop.hbase.util.Bytes
 import org.scalacheck.Gen
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
@@ -90,6 +91,20 @@ class KeyCodecPropertiesSpec extends AnyFunSpec with Matchers with ScalaCheckPro
 
     it("read back every value of every type in the binary format") { roundTrip(BinaryValueCodec, civil = false) }
     it("read back every value of every type in StringFormat") { roundTrip(StringValueCodec, civil = true) }
+
+    it("read any DECIMAL cell as HBase's Bytes.toBigDecimal reads it, rounded to the column's type as Spark rounds") {
+      val cells = for {
+        precision <- Gen.choose(1, DecimalType.MAX_PRECISION)
+        scale <- Gen.choose(0, precision)
+        cellScale <- Gen.frequency(4 -> Gen.const(scale), 1 -> Gen.choose(-3, 40))
+        width <- Gen.frequency(4 -> Gen.choose(1, 8), 1 -> Gen.choose(9, 17))
+        unscaled <- Gen.listOfN(width, Gen.choose(Byte.MinValue, Byte.MaxValue))
+      } yield (DecimalType(precision, scale), Bytes.toBytes(cellScale) ++ unscaled)
+      forAll(cells) { case (t, cell) =>
+        val expected = Decimal.fromDecimal(Bytes.toBigDecimal(cell)).toPrecision(t.precision, t.scale)
+        withClue(s"${t.sql} cell ${Bytes.toStringBinary(cell)}: ")(BinaryValueCodec.decode(t, cell, 0, cell.length) shouldBe expected)
+      }
+    }
 
     it("are written alike from a value and from a row's field, generic or unsafe") {
       for ((codec, civil) <- Seq(BinaryValueCodec -> false, StringValueCodec -> true)) {

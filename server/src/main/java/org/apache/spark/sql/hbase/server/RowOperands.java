@@ -3,7 +3,6 @@ package org.apache.spark.sql.hbase.server;
 import java.util.Arrays;
 
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 
 /**
  * The operand values of the row being read, as order-preserving bytes: cells are captured as
@@ -16,6 +15,8 @@ final class RowOperands implements RowPredicate.Row {
   private final byte[][] values;
   private final boolean[] captured;
   private final boolean readsKey;
+  private final int[] cellOperands; // the operands that read cells, in the order of a row's cells
+  private int nextCellOperand; // the first of them the row has not passed
   private byte[] rowKey;
   private int[] sliceStarts;
   private int[] sliceEnds;
@@ -33,6 +34,8 @@ final class RowOperands implements RowPredicate.Row {
     this.values = new byte[operands.length][];
     this.captured = new boolean[operands.length];
     this.readsKey = readsKey;
+    int[] cells = java.util.stream.IntStream.range(0, operands.length).filter(i -> !operands[i].isKey()).toArray();
+    this.cellOperands = ColumnOrder.sort(cells, i -> operands[i].family, i -> operands[i].qualifier);
   }
 
   boolean readsKey() {
@@ -43,19 +46,24 @@ final class RowOperands implements RowPredicate.Row {
   void reset(byte[] rowKey) {
     this.rowKey = rowKey;
     sliceStarts = null;
+    nextCellOperand = 0;
     Arrays.fill(captured, false);
     Arrays.fill(values, null);
   }
 
-  /** Cells of a column come newest first: the first one is the value. */
+  /** Takes the row's next cell; a column's cells come newest first, and the first one is its value. */
   void capture(Cell cell) {
-    for (int i = 0; i < operands.length; i++) {
+    while (nextCellOperand < cellOperands.length) {
+      int i = cellOperands[nextCellOperand];
       Operand o = operands[i];
-      if (!o.isKey() && !captured[i] && CellUtil.matchingColumn(cell, o.family, o.qualifier)) {
+      int order = ColumnOrder.compare(o.family, o.qualifier, cell);
+      if (order > 0) return; // the operand's cell comes later, if at all
+      if (order == 0) {
         captured[i] = true;
         values[i] = CellType.comparable(o.cellType, o.precision, o.scale,
             cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
       }
+      nextCellOperand++; // past it: older versions of a found column come next, and are not its value
     }
   }
 

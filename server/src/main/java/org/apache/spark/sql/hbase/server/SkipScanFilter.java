@@ -69,12 +69,9 @@ public final class SkipScanFilter extends FilterBase {
     this.predicate = predicate;
     this.outputFamilies = outputFamilies;
     this.outputQualifiers = outputQualifiers;
-    Integer[] order = new Integer[outputFamilies == null ? 0 : outputFamilies.length];
-    for (int i = 0; i < order.length; i++) order[i] = i;
-    java.util.Arrays.sort(order, (a, b) -> {
-      int byFamily = Bytes.compareTo(outputFamilies[a], outputFamilies[b]);
-      return byFamily != 0 ? byFamily : Bytes.compareTo(outputQualifiers[a], outputQualifiers[b]);
-    });
+    int[] order = outputFamilies == null ? new int[0]
+        : ColumnOrder.sort(java.util.stream.IntStream.range(0, outputFamilies.length).toArray(),
+            i -> outputFamilies[i], i -> outputQualifiers[i]);
     this.sortedFamilies = new byte[order.length][];
     this.sortedQualifiers = new byte[order.length][];
     for (int i = 0; i < order.length; i++) {
@@ -171,13 +168,7 @@ public final class SkipScanFilter extends FilterBase {
   /** Whether the cell is an output cell; a row's cells arrive sorted, so the search goes on from the last one. */
   private boolean isOutput(Cell cell) {
     while (nextOutput < sortedFamilies.length) {
-      byte[] family = sortedFamilies[nextOutput];
-      int order = Bytes.compareTo(family, 0, family.length, cell.getFamilyArray(), cell.getFamilyOffset(), cell.getFamilyLength());
-      if (order == 0) {
-        byte[] qualifier = sortedQualifiers[nextOutput];
-        order = Bytes.compareTo(qualifier, 0, qualifier.length,
-            cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength());
-      }
+      int order = ColumnOrder.compare(sortedFamilies[nextOutput], sortedQualifiers[nextOutput], cell);
       if (order == 0) return true; // older versions of it come next, and stay output
       if (order > 0) return false; // the cell comes before the next output cell
       nextOutput++;
