@@ -68,6 +68,69 @@ class ScanExecutionSpec extends HBaseSuite {
     }
   }
 
+  describe("the order rows come in") {
+    /** Key (a, b): a in 0..9 and b in 'p'..'s', v = 10 * (b - 'p') + a; a region boundary splits a = 5's rows. */
+    lazy val keyed = {
+      val t = uniqueName("order")
+      sql(s"CREATE TABLE $t (a INT, b STRING, v INT, PRIMARY KEY (a, b)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((5, 'r'), (8))")
+      sql(s"INSERT INTO $t SELECT CAST(id % 10 AS INT), char(112 + CAST(id DIV 10 AS INT)), CAST(id AS INT) FROM range(0, 40)")
+      t
+    }
+    def sortsAndShuffles(df: DataFrame) = df.queryExecution.executedPlan.collect {
+      case s: org.apache.spark.sql.execution.SortExec => s
+      case e: org.apache.spark.sql.execution.exchange.ShuffleExchangeExec => e
+    }
+    val sorted = for { a <- 0 until 10; b <- "pqrs" } yield Row(a, b.toString, 10 * (b - 'p') + a)
+
+    it("is the key's, so ORDER BY the key neither sorts nor shuffles, over several regions") {
+      withConf("spark.sql.adaptive.enabled" -> "false") {
+        val whole = sql(s"SELECT a, b, v FROM $keyed ORDER BY a, b")
+        scanOf(whole).plan.regions.size shouldBe 3
+        sortsAndShuffles(whole) shouldBe empty
+        whole.collect().toSeq shouldBe sorted
+        val leading = sql(s"SELECT a, b FROM $keyed ORDER BY a")
+        sortsAndShuffles(leading) shouldBe empty
+        leading.collect().toSeq shouldBe sorted.map(r => Row(r.get(0), r.get(1)))
+      }
+    }
+
+    it("makes key ranges of the partitions when the output holds the whole key, so GROUP BY the key does not shuffle") {
+      withConf("spark.sql.adaptive.enabled" -> "false", HBaseSQLConf.Coprocessor.key -> "false") {
+        val perKey = sql(s"SELECT a, b, count(*), sum(v) FROM $keyed GROUP BY a, b")
+        sortsAndShuffles(perKey).collect { case e: org.apache.spark.sql.execution.exchange.ShuffleExchangeExec => e } shouldBe empty
+        perKey.collect().toSeq.sortBy(r => (r.getInt(0), r.getString(1))) shouldBe sorted.map(r => Row(r.get(0), r.get(1), 1L, r.getInt(2).toLong))
+      }
+    }
+
+    it("holds only on the key's leading columns in the output, and a part of the key may straddle regions") {
+      withConf("spark.sql.adaptive.enabled" -> "false", HBaseSQLConf.Coprocessor.key -> "false") {
+        val byB = sql(s"SELECT b, v FROM $keyed ORDER BY b, v")
+        sortsAndShuffles(byB) should not be empty
+        byB.collect().toSeq shouldBe sorted.sortBy(r => (r.getString(1), r.getInt(2))).map(r => Row(r.get(1), r.get(2)))
+        val counts = sql(s"SELECT a, count(*) FROM $keyed GROUP BY a")
+        sortsAndShuffles(counts) should not be empty
+        counts.collect().toSeq.sortBy(_.getInt(0)) shouldBe (0 until 10).map(a => Row(a, 4L))
+      }
+    }
+  }
+
+  describe("what Spark's optimizer is told") {
+    it("is the table's size, from its regions, so that a join broadcasts a small HBase table") {
+      val megabyte = BigInt(1024 * 1024)
+      val size = sql(s"SELECT * FROM $table").queryExecution.optimizedPlan.stats.sizeInBytes
+      withClue("3 regions, each counted 2 MB above what it reports: ")(size should (be >= 6 * megabyte and be < 10 * megabyte))
+      withConf("spark.sql.adaptive.enabled" -> "false") {
+        val large = spark.range(0, 2000000).selectExpr("CAST(id AS INT) AS id") // estimated at 16 MB
+        val joined = large.join(sql(s"SELECT k, w FROM $table"), org.apache.spark.sql.functions.col("id") === org.apache.spark.sql.functions.col("k"))
+        val broadcast = joined.queryExecution.executedPlan.collect {
+          case b: org.apache.spark.sql.execution.exchange.BroadcastExchangeExec => b
+        }
+        broadcast.flatMap(_.collect { case s: HBaseSQLTableScan => s }) should have size 1
+        joined.count() shouldBe 3000
+      }
+    }
+  }
+
   describe("small reads") {
     it("are collected on the driver without a Spark job: lookups by key, or one region") {
       def jobsRunBy(body: => Unit): Int = {

@@ -5,7 +5,8 @@ import scala.concurrent.duration.Duration
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, UnsafeProjection}
+import org.apache.spark.sql.catalyst.expressions.{Ascending, Attribute, SortOrder, UnsafeProjection}
+import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, RangePartitioning, SinglePartition, UnknownPartitioning}
 import org.apache.spark.sql.execution.LeafExecNode
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.planning.{RegionScan, TableScanPlan}
@@ -23,6 +24,19 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "rows read from HBase")
 
   private def read: Seq[Attribute] = plan.request.read
+
+  /** HBase returns a region's rows in row key order, which is SQL order when the codec keeps it. */
+  override def outputOrdering: Seq[SortOrder] = plan.keyOrder.map(SortOrder(_, Ascending))
+
+  /**
+   * Regions come in key order, so on the whole key the partitions are ranges of it. On a part
+   * of the key they are not: one value may straddle two regions.
+   */
+  override def outputPartitioning: Partitioning = plan.regions.size match {
+    case 1 => SinglePartition
+    case n if plan.wholeKey => RangePartitioning(outputOrdering, n)
+    case n => UnknownPartitioning(n)
+  }
 
   override protected def doExecute(): RDD[InternalRow] = {
     reportPlan()

@@ -38,7 +38,7 @@ case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPl
     } catch {
       // A bad row fails its task; report the row's problem, not the job's failure around it.
       case e: SparkException => throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
-    }
+    } finally HBaseTableSizes.forget(cluster, table.hbaseTable)
     Seq.empty
   }
 }

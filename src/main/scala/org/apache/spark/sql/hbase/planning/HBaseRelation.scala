@@ -10,13 +10,15 @@ import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 
 /**
  * A SQL table mapped onto HBase, as it appears in a logical plan. `limit` caps the rows any
- * region must return, recorded by [[HBaseLimitPushdown]] for the planner.
+ * region must return, recorded by [[HBaseLimitPushdown]] for the planner. `sizeInBytes` is what
+ * HBase said the table holds when it was resolved, for Spark's optimizer (unknown: very large).
  */
 case class HBaseRelation(
     table: HBaseTableDef,
     cluster: HBaseClusterConf,
     output: Seq[AttributeReference],
-    limit: Option[Int] = None)
+    limit: Option[Int] = None,
+    sizeInBytes: Option[BigInt] = None)
   extends LeafNode with MultiInstanceRelation {
 
   /** The key attributes in row key order. */
@@ -27,7 +29,7 @@ case class HBaseRelation(
 
   override def newInstance(): LogicalPlan = copy(output = output.map(_.newInstance()))
 
-  override def computeStats(): Statistics = Statistics(sizeInBytes = conf.defaultSizeInBytes)
+  override def computeStats(): Statistics = Statistics(sizeInBytes = sizeInBytes.getOrElse(conf.defaultSizeInBytes))
 
   def columnOf(attribute: Attribute): HBaseColumn = table.columns(output.indexWhere(_.exprId == attribute.exprId))
 

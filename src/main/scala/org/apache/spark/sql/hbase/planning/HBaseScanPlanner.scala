@@ -30,7 +30,8 @@ object ScanSettings {
  *  3. region servers: key boxes for the skip scan and the conjuncts they check ([[KeyBoxes]],
  *     [[ServerPredicates]]), when the table's region servers run the server jar;
  *  4. where a collect reads: on the driver for lookups and single regions;
- *  5. how much each region returns: a LIMIT with no filter below it caps every region.
+ *  5. how much each region returns: a LIMIT with no filter below it caps every region;
+ *  6. the order rows come in: by the row key, as far as the output holds its leading columns.
  */
 object HBaseScanPlanner {
 
@@ -63,6 +64,7 @@ object HBaseScanPlanner {
     val driverRead = max > 0 && (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max))
     val request = ScanRequest(table, relation.cluster, read, read.map(relation.columnOf), output,
       ScanLimits(settings.fetchSize, relation.limit))
-    TableScanPlan(request, keyRanges, scan, driverRead)
+    val keyOrder = if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
+    TableScanPlan(request, keyRanges, scan, driverRead, keyOrder, wholeKey = keyOrder.size == relation.keyAttributes.size)
   }
 }

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
-import org.apache.spark.sql.hbase.execution.InsertIntoHBaseTableCommand
+import org.apache.spark.sql.hbase.execution.{HBaseTableSizes, InsertIntoHBaseTableCommand}
 import org.apache.spark.sql.hbase.source.HBaseSourceRelation
 
 /**
@@ -27,16 +27,19 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
     case u: UnresolvedRelation => lookup(u).getOrElse(u)
     case l: LogicalRelation if l.relation.isInstanceOf[HBaseSourceRelation] =>
       val source = l.relation.asInstanceOf[HBaseSourceRelation]
-      HBaseRelation(source.table, source.cluster, l.output.map(_.asInstanceOf[AttributeReference]))
+      sized(HBaseRelation(source.table, source.cluster, l.output.map(_.asInstanceOf[AttributeReference])))
   }
 
   /** HBase tables have one-part names. */
   private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = u.multipartIdentifier match {
     case Seq(name) =>
       val catalog = SessionCatalogs.of(session)
-      catalog.get(name).map(HBaseRelation(_, catalog.cluster))
+      catalog.get(name).map(t => sized(HBaseRelation(t, catalog.cluster)))
     case _ => None
   }
+
+  private def sized(relation: HBaseRelation): HBaseRelation =
+    relation.copy(sizeInBytes = HBaseTableSizes.cached(relation.cluster, relation.table.hbaseTable, HBaseTableSizes.MaxAgeSeconds))
 
   /** Lines the query up with the table's columns, casting as Spark's own INSERT does. */
   private def alignQuery(relation: HBaseRelation, insert: InsertIntoStatement): LogicalPlan = {

@@ -33,12 +33,17 @@ final case class ScanRequest(
  *
  * @param keyRanges  the critical key ranges the WHERE clause allows, as planned
  * @param driverRead a collect or take reads the regions on the driver, without a Spark job
+ * @param keyOrder   the output's leading key attributes, ascending, by which each region's rows
+ *                   come sorted (its regions come in key order too)
+ * @param wholeKey   whether `keyOrder` is the whole key, so that no two regions share a value of it
  */
 final case class TableScanPlan(
     request: ScanRequest,
     keyRanges: KeyRanges,
     scan: ScanPlan,
-    driverRead: Boolean) {
+    driverRead: Boolean,
+    keyOrder: Seq[Attribute] = Nil,
+    wholeKey: Boolean = false) {
 
   def regions: Seq[RegionScan] = scan.regions
 

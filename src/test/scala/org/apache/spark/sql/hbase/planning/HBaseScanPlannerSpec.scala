@@ -53,6 +53,16 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       p.describe should include("regions 2 of 3, 1 key ranges ([1500, +inf)), 0 Gets and 2 scans, residual (v = 3), in region servers (v = 3)")
     }
 
+    it("orders rows by the key as far as the output holds it, and only where byte order is SQL order") {
+      val facts = new Counting(serverJar = true)
+      val whole = HBaseScanPlanner.plan(relation, Seq(k, v), Seq(v, k), None, settings, facts)
+      (whole.keyOrder, whole.wholeKey) shouldBe ((Seq(k), true))
+      val valuesOnly = HBaseScanPlanner.plan(relation, Seq(v), Seq(v), None, settings, facts)
+      (valuesOnly.keyOrder, valuesOnly.wholeKey) shouldBe ((Nil, false))
+      val text = relation.copy(table = table.copy(format = TableFormat.StringFormat()))
+      HBaseScanPlanner.plan(text, Seq(k, v), Seq(k, v), None, settings, facts).keyOrder shouldBe empty
+    }
+
     it("leaves the residual to Spark when the region servers lack the server jar") {
       val p = plan(Some(k >= 1500 && v === 3), new Counting(serverJar = false))
       p.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(2)(Some("(v = 3)"))

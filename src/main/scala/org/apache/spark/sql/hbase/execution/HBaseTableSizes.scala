@@ -1,0 +1,58 @@
+package org.apache.spark.sql.hbase.execution
+
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import org.apache.hadoop.hbase.{ServerName, Size, TableName}
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+
+/**
+ * How many bytes a table holds, for Spark's optimizer: its regions' store files and memstores,
+ * as the region servers report them. They report whole megabytes, rounded down, so each region
+ * counts 2 MB more: the estimate is never below the truth, and a small table is still small.
+ * Sizes are cached briefly, since outside writers change them too; our writes forget them.
+ */
+object HBaseTableSizes extends Logging {
+  private final case class Cached(bytes: Option[BigInt], fetchedAtMs: Long)
+  private val cache = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Cached]()
+  private val RoundingPerRegion = BigInt(2L * 1024 * 1024)
+  val MaxAgeSeconds = 10L
+
+  /** The table's size as last looked up, if that was less than `maxAgeSeconds` ago; None when HBase did not say. */
+  def cached(cluster: HBaseClusterConf, table: HBaseTableName, maxAgeSeconds: Long): Option[BigInt] = {
+    val now = System.currentTimeMillis()
+    cache.compute((cluster, table), (_, current) =>
+      if (current != null && now - current.fetchedAtMs < maxAgeSeconds * 1000) current
+      else Cached(of(cluster, table), now)).bytes
+  }
+
+  /** Our own writes change the size: the next plan looks it up again. */
+  def forget(cluster: HBaseClusterConf, table: HBaseTableName): Unit = cache.remove((cluster, table))
+
+  def of(cluster: HBaseClusterConf, table: HBaseTableName): Option[BigInt] =
+    try {
+      HBaseConnections.withConnection(cluster) { connection =>
+        val name = TableName.valueOf(table.namespace, table.name)
+        val locator = connection.getRegionLocator(name)
+        val servers: Seq[ServerName] =
+          try locator.getAllRegionLocations.asScala.toSeq.flatMap(l => Option(l.getServerName)).distinct
+          finally locator.close()
+        val admin = connection.getAdmin
+        try {
+          val regions = servers.flatMap(server => admin.getRegionMetrics(server, name).asScala)
+          Some(regions.map { r =>
+            bytes(r.getStoreFileSize) + bytes(r.getMemStoreSize) + RoundingPerRegion
+          }.sum)
+        } finally admin.close()
+      }
+    } catch {
+      case NonFatal(e) =>
+        logWarning(s"No size for HBase table $table; Spark's optimizer assumes a large one", e)
+        None
+    }
+
+  private def bytes(size: Size): BigInt = BigInt(math.ceil(size.get(Size.Unit.BYTE)).toLong)
+}
