@@ -19,13 +19,13 @@ object HBaseTableSizes extends Logging {
   private final case class Cached(bytes: Option[BigInt], fetchedAtMs: Long)
   private val cache = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Cached]()
   private val RoundingPerRegion = BigInt(2L * 1024 * 1024)
-  val MaxAgeSeconds = 10L
+  private val MaxAgeSeconds = 10L
 
-  /** The table's size as last looked up, if that was less than `maxAgeSeconds` ago; None when HBase did not say. */
-  def cached(cluster: HBaseClusterConf, table: HBaseTableName, maxAgeSeconds: Long): Option[BigInt] = {
+  /** The table's size as last looked up, if that was less than [[MaxAgeSeconds]] ago; None when HBase did not say. */
+  def cached(cluster: HBaseClusterConf, table: HBaseTableName): Option[BigInt] = {
     val now = System.currentTimeMillis()
     cache.compute((cluster, table), (_, current) =>
-      if (current != null && now - current.fetchedAtMs < maxAgeSeconds * 1000) current
+      if (current != null && now - current.fetchedAtMs < MaxAgeSeconds * 1000) current
       else Cached(of(cluster, table), now)).bytes
   }
 
@@ -37,15 +37,14 @@ object HBaseTableSizes extends Logging {
       HBaseConnections.withConnection(cluster) { connection =>
         val name = TableName.valueOf(table.namespace, table.name)
         val locator = connection.getRegionLocator(name)
-        val servers: Seq[ServerName] =
-          try locator.getAllRegionLocations.asScala.toSeq.flatMap(l => Option(l.getServerName)).distinct
-          finally locator.close()
+        val locations = try locator.getAllRegionLocations.asScala.toSeq finally locator.close()
+        val servers: Seq[ServerName] = locations.flatMap(l => Option(l.getServerName)).distinct
         val admin = connection.getAdmin
         try {
           val regions = servers.flatMap(server => admin.getRegionMetrics(server, name).asScala)
-          Some(regions.map { r =>
-            bytes(r.getStoreFileSize) + bytes(r.getMemStoreSize) + RoundingPerRegion
-          }.sum)
+          // A region in transition reports nothing: then the size is not known, rather than too small.
+          if (regions.size < locations.size) None
+          else Some(regions.map(r => bytes(r.getStoreFileSize) + bytes(r.getMemStoreSize) + RoundingPerRegion).sum)
         } finally admin.close()
       }
     } catch {

@@ -39,7 +39,7 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
   }
 
   private def sized(relation: HBaseRelation): HBaseRelation =
-    relation.copy(sizeInBytes = HBaseTableSizes.cached(relation.cluster, relation.table.hbaseTable, HBaseTableSizes.MaxAgeSeconds))
+    relation.copy(sizeInBytes = HBaseTableSizes.cached(relation.cluster, relation.table.hbaseTable))
 
   /** Lines the query up with the table's columns, casting as Spark's own INSERT does. */
   private def alignQuery(relation: HBaseRelation, insert: InsertIntoStatement): LogicalPlan = {
