@@ -28,10 +28,10 @@ object ChunkPredicate {
   def mayHold(condition: Expression, rowCount: Long, statsOf: Attribute => Option[ColumnStats]): Boolean = {
     if (rowCount <= 0) return false
     val indexed = condition.references.toSeq.filter(a => statsOf(a).isDefined)
-    new Judge(rowCount, statsOf).outcomes(OrderPreservingCasts.unwrap(condition, indexed)).canBeTrue
+    new Judge(statsOf).outcomes(OrderPreservingCasts.unwrap(condition, indexed)).canBeTrue
   }
 
-  private final class Judge(rowCount: Long, statsOf: Attribute => Option[ColumnStats]) {
+  private final class Judge(statsOf: Attribute => Option[ColumnStats]) {
 
     def outcomes(e: Expression): Outcomes = e match {
       case And(a, b) =>
@@ -69,7 +69,8 @@ object ChunkPredicate {
       }
     }
 
-    private def hasValues(s: ColumnStats): Boolean = s.nullCount < rowCount && s.min.isDefined
+    /** Whether the chunk has a non-NULL value; min and max say so, whatever the counts say. */
+    private def hasValues(s: ColumnStats): Boolean = s.min.isDefined
 
     /** `column op v`, or `v op column` when flipped; NULLs give NULL, except to `<=>`. */
     private def comparison(c: BinaryComparison, s: ColumnStats, v: Any, flipped: Boolean): Outcomes = {
