@@ -129,6 +129,13 @@ class ScanExecutionSpec extends HBaseSuite {
         joined.count() shouldBe 3000
       }
     }
+
+    it("is no size at all, soon, when HBase does not answer") {
+      val nobody = HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "127.0.0.1", "hbase.zookeeper.property.clientPort" -> "1"))
+      val started = System.nanoTime()
+      execution.HBaseTableSizes.cached(nobody, catalog.HBaseTableName("default", uniqueName("absent"))) shouldBe None
+      (System.nanoTime() - started) / 1000000000L should be < 10L
+    }
   }
 
   describe("small reads") {

@@ -1,5 +1,9 @@
 package org.apache.spark.sql.hbase.execution
 
+import java.util.concurrent.TimeoutException
+
+import scala.concurrent.{Await, ExecutionContext, Future}
+import scala.concurrent.duration._
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
@@ -26,7 +30,30 @@ object HBaseTableSizes extends Logging {
     val now = System.currentTimeMillis()
     cache.compute((cluster, table), (_, current) =>
       if (current != null && now - current.fetchedAtMs < MaxAgeSeconds * 1000) current
-      else Cached(of(cluster, table), now)).bytes
+      else Cached(bounded(of(cluster, table)), now)).bytes
+  }
+
+  /**
+   * A lookup that outlasts [[LookupTimeout]] (a region server down, the client retrying) leaves
+   * the size unknown: a query waits for its plan no longer than that.
+   */
+  private def bounded(lookup: => Option[BigInt]): Option[BigInt] =
+    try Await.result(Future(lookup)(lookups), LookupTimeout)
+    catch {
+      case _: TimeoutException =>
+        logWarning(s"HBase took over $LookupTimeout to report a table's size; Spark's optimizer assumes a large one")
+        None
+    }
+
+  private val LookupTimeout = 3.seconds
+
+  private lazy val lookups: ExecutionContext = {
+    val pool = new java.util.concurrent.ThreadPoolExecutor(2, 2, 60L, java.util.concurrent.TimeUnit.SECONDS,
+      new java.util.concurrent.LinkedBlockingQueue[Runnable](), (r: Runnable) => {
+        val thread = new Thread(r, "hbase-table-size"); thread.setDaemon(true); thread
+      })
+    pool.allowCoreThreadTimeOut(true)
+    ExecutionContext.fromExecutorService(pool)
   }
 
   /** Our own writes change the size: the next plan looks it up again. */
