@@ -1,13 +1,12 @@
 package org.apache.spark.sql.hbase.codec
 
-import org.apache.hadoop.hbase.Cell
 import org.apache.hadoop.hbase.client.{Delete, Mutation, Put, Result}
-import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.server.ColumnOrder
 
 /** Turns table rows into HBase mutations and HBase Results back into table rows. */
 final class RowCodec(val table: HBaseTableDef) extends Serializable {
@@ -82,15 +81,12 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     val keyIndex = required.map(c => table.keys.indexOf(c)).toArray
     val types = required.map(_.dataType).toArray
     val needsKey = keyIndex.exists(_ >= 0)
-    val columns = required.zipWithIndex.collect { case (c, i) if c.cell.isDefined =>
-      (Utf8.bytes(c.cell.get.family), Utf8.bytes(c.cell.get.qualifier), i)
-    }.sortWith { case ((f1, q1, _), (f2, q2, _)) =>
-      val byFamily = Bytes.compareTo(f1, f2)
-      if (byFamily != 0) byFamily < 0 else Bytes.compareTo(q1, q2) < 0
-    }
-    val families = columns.map(_._1).toArray
-    val qualifiers = columns.map(_._2).toArray
-    val positions = columns.map(_._3).toArray
+    val cellColumns = required.indices.filter(i => required(i).cell.isDefined).toArray
+    val familyOf = cellColumns.map(i => i -> Utf8.bytes(required(i).cell.get.family)).toMap
+    val qualifierOf = cellColumns.map(i => i -> Utf8.bytes(required(i).cell.get.qualifier)).toMap
+    val positions = ColumnOrder.sort(cellColumns, familyOf(_), qualifierOf(_))
+    val families = positions.map(familyOf)
+    val qualifiers = positions.map(qualifierOf)
     val width = required.length
     result => {
       val values = new Array[Any](width)
@@ -107,7 +103,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
       var k = 0
       while (k < positions.length && cells != null && c < cells.length) {
         val cell = cells(c)
-        val order = RowCodec.compareColumn(families(k), qualifiers(k), cell)
+        val order = ColumnOrder.compare(families(k), qualifiers(k), cell)
         if (order == 0) {
           val i = positions(k)
           values(i) = valueCodec.decode(types(i), cell.getValueArray, cell.getValueOffset, cell.getValueLength)
@@ -123,16 +119,4 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
 object RowCodec {
   val RowMarkerQualifier: Array[Byte] = Array.emptyByteArray
 
-  /** How a column sorts against a cell's column in HBase's order: family, then qualifier, as unsigned bytes. */
-  private def compareColumn(family: Array[Byte], qualifier: Array[Byte], cell: Cell): Int = {
-    val familyStart = cell.getFamilyOffset
-    val byFamily = java.util.Arrays.compareUnsigned(family, 0, family.length,
-      cell.getFamilyArray, familyStart, familyStart + cell.getFamilyLength)
-    if (byFamily != 0) byFamily
-    else {
-      val qualifierStart = cell.getQualifierOffset
-      java.util.Arrays.compareUnsigned(qualifier, 0, qualifier.length,
-        cell.getQualifierArray, qualifierStart, qualifierStart + cell.getQualifierLength)
-    }
-  }
 }

@@ -95,12 +95,6 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
 
 object HBaseSQLTableScan {
   /** Threads that read regions for lookups collected on the driver; idle ones end after a minute. */
-  private lazy val driverReads: ExecutionContext = {
-    val pool = new java.util.concurrent.ThreadPoolExecutor(8, 8, 60L, java.util.concurrent.TimeUnit.SECONDS,
-      new java.util.concurrent.LinkedBlockingQueue[Runnable](), (r: Runnable) => {
-        val thread = new Thread(r, "hbase-driver-read"); thread.setDaemon(true); thread
-      })
-    pool.allowCoreThreadTimeOut(true)
-    ExecutionContext.fromExecutorService(pool)
-  }
+  private lazy val driverReads: ExecutionContext = DaemonThreads.pool("hbase-driver-read", 8)
+
 }

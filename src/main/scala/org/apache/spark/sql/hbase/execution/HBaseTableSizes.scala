@@ -47,14 +47,8 @@ object HBaseTableSizes extends Logging {
 
   private val LookupTimeout = 3.seconds
 
-  private lazy val lookups: ExecutionContext = {
-    val pool = new java.util.concurrent.ThreadPoolExecutor(2, 2, 60L, java.util.concurrent.TimeUnit.SECONDS,
-      new java.util.concurrent.LinkedBlockingQueue[Runnable](), (r: Runnable) => {
-        val thread = new Thread(r, "hbase-table-size"); thread.setDaemon(true); thread
-      })
-    pool.allowCoreThreadTimeOut(true)
-    ExecutionContext.fromExecutorService(pool)
-  }
+  private lazy val lookups: ExecutionContext = DaemonThreads.pool("hbase-table-size", 2)
+
 
   /** Our own writes change the size: the next plan looks it up again. */
   def forget(cluster: HBaseClusterConf, table: HBaseTableName): Unit = cache.remove((cluster, table))

@@ -8,13 +8,14 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The order of a row's cells: by family, then qualifier. A row's cells arrive in it, so columns
- * sorted the same way are found in one pass over the row.
+ * sorted the same way are found in one pass over the row. The region server and Spark's row
+ * decoder both rely on it.
  */
-final class ColumnOrder {
+public final class ColumnOrder {
   private ColumnOrder() {}
 
   /** How the column sorts against the cell's column, as unsigned bytes. */
-  static int compare(byte[] family, byte[] qualifier, Cell cell) {
+  public static int compare(byte[] family, byte[] qualifier, Cell cell) {
     int familyStart = cell.getFamilyOffset();
     int byFamily = Arrays.compareUnsigned(family, 0, family.length,
         cell.getFamilyArray(), familyStart, familyStart + cell.getFamilyLength());
@@ -25,7 +26,7 @@ final class ColumnOrder {
   }
 
   /** The given indexes, ordered by the column each names. */
-  static int[] sort(int[] indexes, IntFunction<byte[]> family, IntFunction<byte[]> qualifier) {
+  public static int[] sort(int[] indexes, IntFunction<byte[]> family, IntFunction<byte[]> qualifier) {
     return Arrays.stream(indexes).boxed().sorted((a, b) -> {
       int byFamily = Bytes.compareTo(family.apply(a), family.apply(b));
       return byFamily != 0 ? byFamily : Bytes.compareTo(qualifier.apply(a), qualifier.apply(b));
