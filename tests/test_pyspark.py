@@ -111,17 +111,17 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
     spark.sql(f"INSERT INTO {table_name} SELECT CAST(id AS INT), CAST(id % 3 AS INT) FROM range(0, 300)")
 
     lookup = spark.sql(f"SELECT * FROM {table_name} WHERE k IN (7, 8, 250)")
-    assert scan_metrics(lookup) == {"regionsTotal": 0, "regionsScanned": 0, "keyRanges": 0, "rowsRead": 0,
-                                    "rowsScanned": 0, "gets": 0}
+    assert scan_metrics(lookup) == {"regionsTotal": 0, "regionsScanned": 0, "keyRanges": 0, "chunksSkipped": 0,
+                                    "rowsRead": 0, "rowsScanned": 0, "gets": 0}
     assert [r.k for r in lookup.collect()] == [7, 8, 250]
-    assert scan_metrics(lookup) == {"regionsTotal": 3, "regionsScanned": 2, "keyRanges": 3, "rowsRead": 3,
-                                    "rowsScanned": 3, "gets": 3}
+    assert scan_metrics(lookup) == {"regionsTotal": 3, "regionsScanned": 2, "keyRanges": 3, "chunksSkipped": 0,
+                                    "rowsRead": 3, "rowsScanned": 3, "gets": 3}
 
     # A shuffle puts the scan inside an adaptive query stage; the region server sends one row per group.
     grouped = spark.sql(f"SELECT v, count(*) AS n FROM {table_name} WHERE k >= 150 AND k < 160 GROUP BY v")
     assert sum(r.n for r in grouped.collect()) == 10
-    assert scan_metrics(grouped) == {"regionsTotal": 3, "regionsScanned": 1, "keyRanges": 1, "rowsRead": 3,
-                                     "rowsScanned": 10, "gets": 0}
+    assert scan_metrics(grouped) == {"regionsTotal": 3, "regionsScanned": 1, "keyRanges": 1, "chunksSkipped": 0,
+                                     "rowsRead": 3, "rowsScanned": 10, "gets": 0}
 
 
 def test_region_servers_seek_by_a_later_key_column_and_check_values(spark, table_name):

@@ -1,10 +1,10 @@
 """The HBase scan metrics of a DataFrame, as the Spark UI's SQL tab shows them."""
 
-METRIC_NAMES = ("regionsTotal", "regionsScanned", "keyRanges", "rowsRead", "rowsScanned", "gets")
+METRIC_NAMES = ("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped", "rowsRead", "rowsScanned", "gets")
 
 
 def scan_metrics(df):
-    """Return {name: count} for regionsTotal, regionsScanned, keyRanges, rowsRead, rowsScanned and gets.
+    """Return {name: count} for regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned and gets.
 
     ``rowsRead`` counts what HBase returned to Spark: rows, or partial groups where the region
     servers aggregated; ``rowsScanned`` counts the rows the region servers looked at.

@@ -13,6 +13,30 @@ object HBaseSQLConf {
     .stringConf
     .createWithDefault("spark_hbase_sql:catalog")
 
+  val IndexTable: ConfigEntry[String] = SQLConf.buildConf("spark.sql.hbase.index.table")
+    .doc("HBase table (namespace:name) that holds range index statistics and write marks; created on first use.")
+    .stringConf
+    .createWithDefault("spark_hbase_sql:range_index")
+
+  val IndexEnabled: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.index.enabled")
+    .doc("Skip the key-range chunks whose range index statistics show that no row of theirs can match.")
+    .booleanConf
+    .createWithDefault(true)
+
+  val IndexMarkLease: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.index.markLeaseMillis")
+    .doc("How long one write mark covers writes to a region, in milliseconds; CREATE INDEX gives it to the " +
+      "table's write-marking coprocessor. Chunks built less than this long after an outside write are not trusted.")
+    .longConf
+    .checkValue(_ > 0, "must be positive")
+    .createWithDefault(300000L)
+
+  val IndexClockSkew: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.index.clockSkewMillis")
+    .doc("How far apart the region servers' clocks may be, in milliseconds (HBase refuses more than " +
+      "hbase.master.maxclockskew, 30 s by default); write marks are judged with this much to spare.")
+    .longConf
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(60000L)
+
   val ScannerFetchSize: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.scanner.fetchsize")
     .doc("Rows an HBase scanner fetches per round trip (scanner caching).")
     .intConf

@@ -2,7 +2,7 @@ package org.apache.spark.sql.hbase
 
 import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.hbase.parser.HBaseSqlParser
-import org.apache.spark.sql.hbase.planning.{HBaseLimitPushdown, HBaseStrategy, ResolveHBaseRelations}
+import org.apache.spark.sql.hbase.planning.{HBaseLimitPushdown, HBaseStrategy, ResolveHBaseRelations, ResolveRangeIndexStatements}
 
 /**
  * The entry point: `spark.sql.extensions=org.apache.spark.sql.hbase.HBaseSparkSessionExtension`.
@@ -13,6 +13,7 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     HBaseSQLConf.register()
     extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
     extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
+    extensions.injectResolutionRule(session => ResolveRangeIndexStatements(session))
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
     extensions.injectPlannerStrategy(session => HBaseStrategy(session))
   }

@@ -151,7 +151,7 @@ class ScanExecutionSpec extends HBaseSuite {
       val points = sql(s"SELECT k, w FROM $table WHERE k IN (3, 1500, 2999)")
       jobsRunBy(points.collect().toSeq shouldBe Seq(Row(3, 6), Row(1500, 3000), Row(2999, 5998))) shouldBe 0
       ScanMetrics.of(points) shouldBe
-        Map("regionsTotal" -> 3, "regionsScanned" -> 3, "keyRanges" -> 3, "rowsRead" -> 3, "rowsScanned" -> 3, "gets" -> 3)
+        Map("regionsTotal" -> 3, "regionsScanned" -> 3, "keyRanges" -> 3, "chunksSkipped" -> 0, "rowsRead" -> 3, "rowsScanned" -> 3, "gets" -> 3)
       val oneRegion = sql(s"SELECT w FROM $table WHERE k >= 2990 AND v = 1")
       jobsRunBy(oneRegion.collect().toSeq shouldBe Seq(Row(5982))) shouldBe 0
       val threeRegions = sql(s"SELECT w FROM $table WHERE v = 1 AND k % 1000 = 1")
@@ -211,13 +211,13 @@ class ScanExecutionSpec extends HBaseSuite {
   }
 
   describe("scan metrics") {
-    it("are exactly regionsTotal, regionsScanned, keyRanges, rowsRead, rowsScanned and gets, summed over a plan's scans with AQE on") {
+    it("are exactly regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned and gets, summed over a plan's scans with AQE on") {
       spark.conf.get("spark.sql.adaptive.enabled") shouldBe "true"
       val df = sql(s"SELECT v, count(*) FROM $table WHERE k IN (1, 2, 2999) OR k BETWEEN 1500 AND 1509 GROUP BY v")
       df.collect().map(_.getLong(1)).sum shouldBe 13
       // Gets are read by the region server's own Get path: the aggregation stays in Spark.
       ScanMetrics.of(df) shouldBe
-        Map("regionsTotal" -> 3, "regionsScanned" -> 3, "keyRanges" -> 4, "rowsRead" -> 13, "rowsScanned" -> 13, "gets" -> 3)
+        Map("regionsTotal" -> 3, "regionsScanned" -> 3, "keyRanges" -> 4, "chunksSkipped" -> 0, "rowsRead" -> 13, "rowsScanned" -> 13, "gets" -> 3)
       val filtered = sql(s"SELECT k FROM $table WHERE k BETWEEN 1500 AND 1599 AND v = 3")
       filtered.collect().length shouldBe 10
       withClue("the region server looked at the 100 rows of the range and sent the 10 that match: ")(

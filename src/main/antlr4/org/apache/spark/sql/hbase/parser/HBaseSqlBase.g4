@@ -32,6 +32,7 @@ hbaseStatement
         MAPPED BY '(' columnMapping ')'                                   #addColumn
     | ALTER TABLE table=multipartIdentifier DROP COLUMN? column=identifier #dropColumn
     | SHOW TABLES (LIKE? pattern=stringLit)?                              #showTables
+    | SHOW INDEXES (ON | FROM | IN) table=multipartIdentifier              #showIndexes
     | (DESC | DESCRIBE) TABLE? EXTENDED? table=multipartIdentifier        #describeTable
     | LOAD DATA PARALLEL? LOCAL? INPATH path=stringLit OVERWRITE?
         INTO TABLE table=multipartIdentifier
@@ -95,7 +96,7 @@ stringLit
 
 nonReserved
     : ADD | ALTER | BY | COLS | COLUMN | COMMENT | CREATE | DATA | DELIMITER | DESC | DESCRIBE | DROP | EXISTS
-    | EXTENDED | FIELDS | IF | IN | INPATH | INTO | KEY | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
+    | EXTENDED | FIELDS | FROM | IF | IN | INDEXES | INPATH | INTO | KEY | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
     | OPTIONS | OVERWRITE | PARALLEL | PRIMARY | SHOW | SPLIT | TABLE | TABLES | TERMINATED
     ;
 
@@ -114,8 +115,10 @@ DROP: 'DROP';
 EXISTS: 'EXISTS';
 EXTENDED: 'EXTENDED';
 FIELDS: 'FIELDS';
+FROM: 'FROM';
 IF: 'IF';
 IN: 'IN';
+INDEXES: 'INDEXES';
 INPATH: 'INPATH';
 INTO: 'INTO';
 KEY: 'KEY';

@@ -4,7 +4,7 @@ import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.{NamespaceDescriptor, NamespaceExistException, TableExistsException, TableName}
+import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client._
 
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
@@ -63,23 +63,8 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
   @volatile private var metaTableReady = false
 
   private def ensureMetaTable(connection: Connection): Unit = if (!metaTableReady) {
-    val admin = connection.getAdmin
-    try {
-      val namespace = metaTable.getNamespaceAsString
-      if (!admin.listNamespaces().contains(namespace)) {
-        try admin.createNamespace(NamespaceDescriptor.create(namespace).build())
-        catch { case _: NamespaceExistException => }
-      }
-      if (!admin.tableExists(metaTable)) {
-        try admin.createTable(TableDescriptorBuilder.newBuilder(metaTable)
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(Family)).build())
-        catch { case _: TableExistsException => }
-      }
-      metaTableReady = true
-    } catch {
-      case e: java.io.IOException =>
-        throw new HBaseSqlException(s"Cannot open the catalog table $metaTable on HBase at ${cluster.zookeeperAddress}: ${e.getMessage}", Some(e))
-    } finally admin.close()
+    MetadataTables.ensure(connection, metaTable, Family, cluster)
+    metaTableReady = true
   }
 }
 

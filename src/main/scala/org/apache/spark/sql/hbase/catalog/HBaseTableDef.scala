@@ -70,7 +70,8 @@ final case class HBaseTableDef(
     hbaseTable: HBaseTableName,
     columns: Seq[HBaseColumn],
     keyColumns: Seq[String],
-    format: TableFormat) {
+    format: TableFormat,
+    indexes: Seq[RangeIndexDef] = Nil) {
 
   def column(colName: String): HBaseColumn =
     columns.find(_.name.equalsIgnoreCase(colName)).getOrElse(
@@ -99,6 +100,10 @@ final case class HBaseTableDef(
   /** The table without a value column; key columns make up the row key and cannot be dropped. */
   def withoutColumn(colName: String): HBaseTableDef = {
     val column = this.column(colName)
+    indexes.find(_.columns.contains(column.name)).foreach { i =>
+      throw new HBaseSqlException(
+        s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is in range index '${i.name}'; DROP INDEX ${i.name} ON $name first")
+    }
     if (column.isKey) {
       throw new HBaseSqlException(
         s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is a key column; the row key is (${keyColumns.mkString(", ")})")
@@ -109,6 +114,15 @@ final case class HBaseTableDef(
     }
     copy(columns = columns.filterNot(_ eq column))
   }
+
+  def index(indexName: String): Option[RangeIndexDef] = indexes.find(_.name.equalsIgnoreCase(indexName))
+
+  /** The table with `index` in place of the index of the same name, or with it added. */
+  def withIndex(index: RangeIndexDef): HBaseTableDef =
+    copy(indexes = indexes.filterNot(_.name.equalsIgnoreCase(index.name)) :+ index)
+
+  def withoutIndex(indexName: String): HBaseTableDef =
+    copy(indexes = indexes.filterNot(_.name.equalsIgnoreCase(indexName)))
 
   def schema: StructType = StructType(columns.map { c =>
     val field = StructField(c.name, c.dataType, c.nullable)

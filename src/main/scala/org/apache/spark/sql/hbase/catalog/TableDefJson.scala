@@ -42,6 +42,18 @@ object TableDefJson {
       }
       c.comment.foreach(node.put("comment", _))
     }
+    if (table.indexes.nonEmpty) {
+      val indexes = root.putArray("indexes")
+      table.indexes.foreach { i =>
+        val node = indexes.addObject()
+        node.put("name", i.name)
+        node.put("type", RangeIndexDef.Type)
+        val columns = node.putArray("columns")
+        i.columns.foreach(c => columns.add(c))
+        node.put("chunkRows", i.chunkRows)
+        i.generation.foreach(node.put("generation", _))
+      }
+    }
     mapper.writeValueAsString(root)
   }
 
@@ -66,11 +78,18 @@ object TableDefJson {
         cell = cell,
         comment = Option(c.get("comment")).map(_.asText()))
     }.toSeq
+    val indexes = Option(root.get("indexes")).map(_.elements().asScala.map { i =>
+      if (text(i, "type") != RangeIndexDef.Type) throw new HBaseSqlException(s"Catalog entry has an index of unknown type: $json")
+      RangeIndexDef(text(i, "name"), i.get("columns").elements().asScala.map(_.asText()).toSeq,
+        i.path("chunkRows").asInt(RangeIndexDef.DefaultChunkRows),
+        Option(i.get("generation")).filter(_.canConvertToLong).map(_.asLong()))
+    }.toSeq).getOrElse(Nil)
     HBaseTableDef(
       name = text(root, "name"),
       hbaseTable = HBaseTableName(text(root, "hbaseNamespace"), text(root, "hbaseTable")),
       columns = columns,
       keyColumns = root.get("keyColumns").elements().asScala.map(_.asText()).toSeq,
-      format = TableFormat.parse(text(root, "format"), Option(root.get("keyDelimiter")).map(_.asText())))
+      format = TableFormat.parse(text(root, "format"), Option(root.get("keyDelimiter")).map(_.asText())),
+      indexes = indexes)
   }
 }

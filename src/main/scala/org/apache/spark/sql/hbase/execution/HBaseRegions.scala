@@ -31,7 +31,8 @@ object HBaseRegions {
       val locator = connection.getRegionLocator(TableName.valueOf(table.namespace, table.name))
       try {
         locator.getAllRegionLocations.asScala.toSeq
-          .map(l => RegionInfo(l.getRegion.getStartKey, l.getRegion.getEndKey, Option(l.getHostname)))
+          // A region in transition has no server yet: it is read wherever it lands.
+          .map(l => RegionInfo(l.getRegion.getStartKey, l.getRegion.getEndKey, Option(l.getServerName).map(_.getHostname)))
           .sortWith((a, b) => Bytes.compareTo(a.startKey, b.startKey) < 0)
       } finally locator.close()
     }

@@ -1,13 +1,15 @@
 package org.apache.spark.sql.hbase.execution
 
 import org.apache.spark.sql.hbase.HBaseSQLConf
+import org.apache.spark.sql.hbase.catalog.RangeIndexDef
+import org.apache.spark.sql.hbase.index.{IndexChunks, RangeIndexStore}
 import org.apache.spark.sql.hbase.planning.{HBaseRelation, RegionInfo, TableFacts}
 import org.apache.spark.sql.internal.SQLConf
 
 /**
  * A table's facts as HBase gives them, each looked up on first use and cached per table for
  * `spark.sql.hbase.partition.expiration` seconds: a plan that prunes every region never probes
- * the region servers.
+ * the region servers. Range index statistics are read afresh for every plan that uses them.
  */
 final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends TableFacts {
   private val expiration = conf.getConf(HBaseSQLConf.PartitionExpiration)
@@ -20,4 +22,9 @@ final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends 
 
   override lazy val aggregator: Boolean =
     AggregatorSupport.available(relation.cluster, relation.table, expiration)
+
+  /** Never cached: a write mark must count from the moment it is written. */
+  override def rangeIndex(index: RangeIndexDef): IndexChunks =
+    RangeIndexStore.of(relation.cluster, conf.getConf(HBaseSQLConf.IndexTable))
+      .usable(relation.table, index, conf.getConf(HBaseSQLConf.IndexClockSkew))
 }

@@ -23,18 +23,20 @@ object ReadMetrics {
     "regionsTotal" -> SQLMetrics.createMetric(sc, "regions in the table"),
     "regionsScanned" -> SQLMetrics.createMetric(sc, "regions read"),
     "keyRanges" -> SQLMetrics.createMetric(sc, "row key ranges read"),
+    "chunksSkipped" -> SQLMetrics.createMetric(sc, "range index chunks skipped"),
     "rowsRead" -> SQLMetrics.createMetric(sc, rowsRead),
     "rowsScanned" -> SQLMetrics.createMetric(sc, "rows the region servers looked at"),
     "gets" -> SQLMetrics.createMetric(sc, "Gets"))
 
   def of(metrics: Map[String, SQLMetric]): ReadMetrics = ReadMetrics(metrics("rowsRead"), metrics("rowsScanned"), metrics("gets"))
 
-  /** Sets what the plan decided (regions and key ranges), as metrics of the running query. */
+  /** Sets what the plan decided (regions, key ranges, chunks skipped), as metrics of the running query. */
   def reportPlan(sc: SparkContext, metrics: Map[String, SQLMetric], plan: ScanPlan): Unit = {
     metrics("regionsTotal").set(plan.regionsTotal)
     metrics("regionsScanned").set(plan.regions.size)
     metrics("keyRanges").set(plan.keyRanges)
-    postDriverMetrics(sc, metrics, Seq("regionsTotal", "regionsScanned", "keyRanges"))
+    metrics("chunksSkipped").set(plan.chunksSkipped)
+    postDriverMetrics(sc, metrics, Seq("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped"))
   }
 
   /** Metrics counted on the driver reach the SQL tab only when posted. */

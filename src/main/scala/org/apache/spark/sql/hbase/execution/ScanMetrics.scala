@@ -10,7 +10,7 @@ import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
  * on that Dataset. Adaptive query execution's stages and subqueries are looked into.
  */
 object ScanMetrics extends AdaptiveSparkPlanHelper {
-  val Names: Seq[String] = Seq("regionsTotal", "regionsScanned", "keyRanges", "rowsRead", "rowsScanned", "gets")
+  val Names: Seq[String] = Seq("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped", "rowsRead", "rowsScanned", "gets")
 
   def of(dataset: Dataset[_]): Map[String, Long] = {
     val scans = collectWithSubqueries(dataset.queryExecution.executedPlan) {

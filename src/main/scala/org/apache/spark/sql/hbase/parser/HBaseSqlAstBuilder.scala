@@ -62,6 +62,9 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
   override def visitDropTable(ctx: DropTableContext): LogicalPlan =
     hbaseCandidate(ctx.table).map(DropHBaseTableCommand(_, sparkPlan)).getOrElse(sparkPlan)
 
+  override def visitShowIndexes(ctx: ShowIndexesContext): LogicalPlan =
+    ShowRangeIndexesCommand(singleName(ctx.table, "SHOW INDEXES"))
+
   override def visitShowTables(ctx: ShowTablesContext): LogicalPlan =
     ShowHBaseTablesCommand(Option(ctx.pattern).map(string), sparkPlan)
 

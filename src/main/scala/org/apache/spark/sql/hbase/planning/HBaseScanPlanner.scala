@@ -3,6 +3,7 @@ package org.apache.spark.sql.hbase.planning
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.codec.KeyCodec
+import org.apache.spark.sql.hbase.index.{ChunkPruning, ChunkTrust}
 import org.apache.spark.sql.internal.SQLConf
 
 /** The session settings that shape a scan plan. */
@@ -11,7 +12,8 @@ final case class ScanSettings(
     customFilter: Boolean,
     maxKeyRanges: Int,
     fetchSize: Int,
-    driverReadMaxKeyRanges: Int)
+    driverReadMaxKeyRanges: Int,
+    rangeIndex: Boolean = true)
 
 object ScanSettings {
   def of(conf: SQLConf): ScanSettings = ScanSettings(
@@ -19,19 +21,22 @@ object ScanSettings {
     customFilter = conf.getConf(HBaseSQLConf.CustomFilter),
     maxKeyRanges = conf.getConf(HBaseSQLConf.MaxKeyRanges),
     fetchSize = conf.getConf(HBaseSQLConf.ScannerFetchSize),
-    driverReadMaxKeyRanges = conf.getConf(HBaseSQLConf.DriverReadMaxKeyRanges))
+    driverReadMaxKeyRanges = conf.getConf(HBaseSQLConf.DriverReadMaxKeyRanges),
+    rangeIndex = conf.getConf(HBaseSQLConf.IndexEnabled))
 }
 
 /**
  * Plans a read of one HBase table from start to finish, as pure functions of the query, the
  * settings and the table's facts:
  *  1. key ranges: the WHERE clause partially evaluated over the row key ([[KeyRangePlanner]]);
- *  2. regions: those the ranges touch, each with the residual its own ranges leave ([[ScanPlan]]);
- *  3. region servers: key boxes for the skip scan and the conjuncts they check ([[KeyBoxes]],
+ *  2. range indexes: the chunks of the key ranges whose statistics rule the clause out are cut
+ *     out of them ([[ChunkPruning]]);
+ *  3. regions: those the ranges touch, each with the residual its own ranges leave ([[ScanPlan]]);
+ *  4. region servers: key boxes for the skip scan and the conjuncts they check ([[KeyBoxes]],
  *     [[ServerPredicates]]), when the table's region servers run the server jar;
- *  4. where a collect reads: on the driver for lookups and single regions;
- *  5. how much each region returns: a LIMIT with no filter below it caps every region;
- *  6. the order rows come in: by the row key, as far as the output holds its leading columns.
+ *  5. where a collect reads: on the driver for lookups and single regions;
+ *  6. how much each region returns: a LIMIT with no filter below it caps every region;
+ *  7. the order rows come in: by the row key, as far as the output holds its leading columns.
  */
 object HBaseScanPlanner {
 
@@ -53,12 +58,17 @@ object HBaseScanPlanner {
       KeyRangePlanner.plan(relation.prunableKeys, codec.prunableKeyColumns, codec.canRange, where, settings.maxKeyRanges)
     }
     val keys = if (settings.pushdown) relation.prunableKeys else Nil
-    val regions = ScanPlan(facts.regions, keyRanges, keys, codec, condition)
+    val keyRows = ScanRanges(keyRanges, codec)
+    val (rows, indexUses) = condition.filter(_ => settings.pushdown && settings.rangeIndex)
+      .fold((keyRows, Seq.empty[RangeIndexUse]))(where => byRangeIndexes(relation, where, keyRows, facts))
+    val narrowed = if (indexUses.isEmpty) None else Some(rows)
+    val regions = ScanPlan(facts.regions, keyRanges, keys, codec, condition, narrowed).copy(rangeIndexes = indexUses)
     val scan =
       if (!settings.pushdown || !settings.customFilter || regions.regions.isEmpty || !facts.serverFilter) regions
       else {
         val boxes = KeyBoxes(keyRanges, condition, relation.keyAttributes, codec, settings.maxKeyRanges)
-        regions.withServerFilters(boxes, new ServerPredicates(table, codec, relation.columnOf).pushable)
+        regions.withServerFilters(narrowed.fold(boxes)(KeyBoxes.within(boxes, _)),
+          new ServerPredicates(table, codec, relation.columnOf).pushable)
       }
     val max = settings.driverReadMaxKeyRanges
     val driverRead = max > 0 && (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max))
@@ -66,5 +76,20 @@ object HBaseScanPlanner {
       ScanLimits(settings.fetchSize, relation.limit))
     val keyOrder = if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
     TableScanPlan(request, keyRanges, scan, driverRead, keyOrder, wholeKey = keyOrder.size == relation.keyAttributes.size)
+  }
+
+  /** The rows left once each built range index over a column of the clause has cut out its ruled-out chunks. */
+  private def byRangeIndexes(relation: HBaseRelation, where: Expression, rows: ScanRanges,
+      facts: TableFacts): (ScanRanges, Seq[RangeIndexUse]) = {
+    def nameOf(a: Attribute) = relation.output.find(_.exprId == a.exprId).map(relation.columnOf(_).name)
+    val referenced = where.references.toSeq.flatMap(nameOf).toSet
+    relation.table.indexes.filter(i => i.isReady && i.columns.exists(referenced)).foldLeft((rows, Seq.empty[RangeIndexUse])) {
+      case ((current, uses), index) =>
+        val chunks = facts.rangeIndex(index)
+        val pruned = ChunkPruning.prune(current, chunks.trusted, where, a => nameOf(a).filter(index.columns.contains))
+        def touching(ranges: ScanRanges) = chunks.chunks.count(c => ranges.ranges.exists(ChunkTrust.overlaps(_, c.range)))
+        val read = touching(pruned.ranges)
+        (pruned.ranges, uses :+ RangeIndexUse(index.name, read, chunks.total, touching(current) - read, chunks.untrusted))
+    }
   }
 }

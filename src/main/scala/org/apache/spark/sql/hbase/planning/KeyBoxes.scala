@@ -60,6 +60,10 @@ object KeyBoxes {
     }.sortWith((a, b) => Bytes.compareTo(a.rows.start, b.rows.start) < 0)
   }
 
+  /** The boxes cut to the row ranges a scan reads: a skip scan then also skips what a range index ruled out. */
+  def within(boxes: Seq[KeyBoxPlan], rows: ScanRanges): Seq[KeyBoxPlan] =
+    boxes.flatMap(box => rows.clip(box.rows.start, box.rows.stop).map(cut => box.copy(rows = cut)))
+
   /** The box as the region server's filter reads it; None when no key can be in it. */
   def encode(box: KeyBoxPlan, codec: KeyCodec): Option[KeyBox] = {
     val columns = box.columns.zipWithIndex.map {

@@ -23,10 +23,24 @@ final case class RegionScan(region: RegionInfo, ranges: Seq[RowRange], residual:
 }
 
 /**
- * The regions a query reads, out of how many the table has. `lookups` says that every key range
- * fixes the leading key column to a value, as point and prefix lookups do.
+ * How a range index narrowed a scan: of its `chunksTotal` chunks, `chunksRead` hold rows the scan
+ * still reads, and `chunksSkipped` more would have been read without it. `untrusted` chunks were
+ * written since the index was built and are read in full.
  */
-final case class ScanPlan(regionsTotal: Int, regions: Seq[RegionScan], lookups: Boolean = false) {
+final case class RangeIndexUse(name: String, chunksRead: Int, chunksTotal: Int, chunksSkipped: Int, untrusted: Int) {
+  override def toString: String =
+    s"range index $name: $chunksRead of $chunksTotal chunks" + (if (untrusted > 0) s" ($untrusted not trusted)" else "")
+}
+
+/**
+ * The regions a query reads, out of how many the table has. `lookups` says that every key range
+ * fixes the leading key column to a value, as point and prefix lookups do. `rangeIndexes` are
+ * the range indexes that narrowed the rows read.
+ */
+final case class ScanPlan(regionsTotal: Int, regions: Seq[RegionScan], lookups: Boolean = false,
+    rangeIndexes: Seq[RangeIndexUse] = Nil) {
+  def chunksSkipped: Int = rangeIndexes.map(_.chunksSkipped).sum
+
   def keyRanges: Int = regions.map(_.ranges.size).sum
   def gets: Int = regions.filter(_.byGets).map(_.ranges.size).sum
   def scans: Int = regions.count(!_.byGets)
@@ -55,15 +69,16 @@ object ScanPlan extends PredicateHelper {
    * as cut by the region's boundaries, is dropped there.
    *
    * @param keys the key columns the ranges were planned over (the codec's prunable ones)
+   * @param rows the row ranges read, when narrower than the key ranges' (by a range index)
    */
   def apply(regions: Seq[RegionInfo], keyRanges: KeyRanges, keys: Seq[Attribute], codec: KeyCodec,
-      condition: Option[Expression]): ScanPlan = {
+      condition: Option[Expression], rows: Option[ScanRanges]): ScanPlan = {
     val conjuncts = condition.toSeq.flatMap(splitConjunctivePredicates).toIndexedSeq
     val critical: IndexedSeq[(KeyRange, RowRange)] = keyRanges match {
       case KeyRanges.FullScan => Vector((KeyRange(Vector.empty, None), RowRange(KeyBounds.Open, KeyBounds.Open)))
       case KeyRanges.Ranges(ranges) => ranges.map(r => (r, ScanRanges.rowRangeOf(r, codec))).filterNot(_._2.isEmpty).toVector
     }
-    val rows = ScanRanges(keyRanges, codec)
+    val read = rows.getOrElse(ScanRanges(keyRanges, codec))
     val holds = mutable.Map.empty[(Int, Int), Boolean]
     def holdsIn(conjunct: Int, range: Int): Boolean = holds.getOrElseUpdate((conjunct, range),
       keys.nonEmpty && KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys, critical(range)._1))
@@ -75,7 +90,7 @@ object ScanPlan extends PredicateHelper {
       })
 
     val scans = regions.flatMap { region =>
-      val ranges = rows.clip(region.startKey, region.endKey)
+      val ranges = read.clip(region.startKey, region.endKey)
       if (ranges.isEmpty) None
       else {
         val inside = critical.indices.filter(i => region.overlaps(critical(i)._2))

@@ -1,5 +1,8 @@
 package org.apache.spark.sql.hbase.planning
 
+import org.apache.spark.sql.hbase.catalog.RangeIndexDef
+import org.apache.spark.sql.hbase.index.IndexChunks
+
 /**
  * What planning needs to know of a live HBase table. Looking it up is I/O, so it happens outside
  * `planning/` (see `execution.LiveTableFacts`); the planner only reads the answers, and a test
@@ -14,4 +17,7 @@ trait TableFacts {
 
   /** Whether the table's region servers run the server jar's aggregation coprocessor. */
   def aggregator: Boolean
+
+  /** The chunks of a built range index that the planner may prune by now; asked only for an index the WHERE clause uses. */
+  def rangeIndex(index: RangeIndexDef): IndexChunks = IndexChunks(index, Nil, Nil)
 }

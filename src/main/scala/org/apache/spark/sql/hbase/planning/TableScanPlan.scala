@@ -75,7 +75,8 @@ final case class TableScanPlan(
       val skip = if (boxes.isEmpty) "" else s", skip scan ${boxes.take(3).mkString(", ")}${if (boxes.size > 3) ", ..." else ""}"
       s"$skip, in region servers ${perRegion(server.map(s => conjunction(s.pushed)))}"
     }
-    s"${table.name} [${table.hbaseTable}] regions ${regions.size} of ${scan.regionsTotal}, $ranges, " +
+    val indexes = scan.rangeIndexes.map(u => s", $u").mkString
+    s"${table.name} [${table.hbaseTable}] regions ${regions.size} of ${scan.regionsTotal}, $ranges$indexes, " +
       s"${scan.gets} Gets and ${scan.scans} scans, residual $residual$serverPart"
   }
 }

@@ -28,7 +28,7 @@ object PlanningBenchmark {
 
     def planOnce(): ScanPlan = {
       val keyRanges = KeyRangePlanner.plan(keys, keys.size, _ => true, predicate, maxRanges = 10000)
-      ScanPlan(regions, keyRanges, keys, codec, Some(predicate))
+      ScanPlan(regions, keyRanges, keys, codec, Some(predicate), None)
     }
     (1 to 30).foreach(_ => planOnce()) // warm up the JIT
     val timesMs = (1 to 50).map { _ =>

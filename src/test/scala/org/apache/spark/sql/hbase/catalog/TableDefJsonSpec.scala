@@ -22,6 +22,12 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
       TableDefJson.fromJson(json) shouldBe table
     }
 
+    it("holds the table's range indexes, built or not") {
+      val indexed = table.withIndex(RangeIndexDef("by_total", Seq("total", "placed"), 500, generation = Some(1700000000123L)))
+        .withIndex(RangeIndexDef("by_placed", Seq("placed"), RangeIndexDef.DefaultChunkRows, generation = None))
+      TableDefJson.fromJson(TableDefJson.toJson(indexed)) shouldBe indexed
+    }
+
     it("refuses an entry written in an unknown format version") {
       val future = TableDefJson.toJson(table).replace("\"version\":1", "\"version\":99")
       intercept[HBaseSqlException](TableDefJson.fromJson(future)).getMessage should include("version 99")

@@ -47,7 +47,7 @@ class ScanPlanSpec extends AnyFunSpec with Matchers {
     val codec = new BinaryKeyCodec(keys.map(_.dataType))
     val condition = db === "db" && tbl === "tbl" && where
     val keyRanges = KeyRangePlanner.plan(keys, keys.size, _ => true, condition, maxRanges = 1000)
-    ScanPlan(regions, keyRanges, keys, codec, Some(condition))
+    ScanPlan(regions, keyRanges, keys, codec, Some(condition), None)
   }
 
   private def calls(where: Expression, keys: Seq[AttributeReference] = Seq(db, tbl, p1, p2)): Seq[Call] =
@@ -139,7 +139,7 @@ class ScanPlanSpec extends AnyFunSpec with Matchers {
 
     it("keep everything, and the whole condition, with no key ranges") {
       val all = ScanPlan(regions, KeyRanges.FullScan, Nil, new BinaryKeyCodec(Seq(StringType, StringType, IntegerType, IntegerType)),
-        Some(p1 > 5))
+        Some(p1 > 5), None)
       all.regions.map(_.region) shouldBe regions
       all.regions.map(_.residual) shouldBe Seq.fill(4)(Some(p1 > 5))
     }

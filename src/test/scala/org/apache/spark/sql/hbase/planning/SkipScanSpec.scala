@@ -255,7 +255,7 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
     def planned(text: String): ScanPlan = {
       val condition = where(text)
       val ranges = KeyRangePlanner.plan(keys, 3, _ => true, condition, 1000)
-      ScanPlan(regions, ranges, keys, codec, Some(condition))
+      ScanPlan(regions, ranges, keys, codec, Some(condition), None)
         .withServerFilters(KeyBoxes(ranges, Some(condition), keys, codec, 1000), !_.exists(_.isInstanceOf[Add]))
     }
 

@@ -12,6 +12,9 @@ public final class ServerJar {
   /** The region coprocessor that aggregates; named here so that clients need not load its class. */
   public static final String AGGREGATE_OBSERVER = "org.apache.spark.sql.hbase.server.AggregateRegionObserver";
 
+  /** The region coprocessor that marks writes to range-indexed tables. */
+  public static final String WRITE_MARK_OBSERVER = "org.apache.spark.sql.hbase.server.WriteMarkObserver";
+
   private ServerJar() {}
 
   /** The jar's build version, from its manifest; "dev" when run from classes. */

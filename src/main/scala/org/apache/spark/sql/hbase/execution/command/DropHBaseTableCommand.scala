@@ -5,11 +5,16 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 
-/** DROP TABLE of an HBase table removes only the mapping; the HBase table and its data stay. */
+/** DROP TABLE of an HBase table removes only the mapping and its range indexes; the HBase table and its data stay. */
 case class DropHBaseTableCommand(name: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
-    if (SessionCatalogs.of(session).drop(name)) Seq.empty
-    else SparkFallback.run(session, sparkPlan)
+    val catalog = SessionCatalogs.of(session)
+    catalog.get(name) match {
+      case Some(table) if catalog.drop(name) =>
+        RangeIndexes.forgetAll(session, catalog, table)
+        Seq.empty
+      case _ => SparkFallback.run(session, sparkPlan)
+    }
   }
 }

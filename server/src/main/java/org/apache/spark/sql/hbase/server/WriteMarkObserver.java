@@ -1,0 +1,113 @@
+package org.apache.spark.sql.hbase.server;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.hadoop.hbase.CoprocessorEnvironment;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.coprocessor.ObserverContext;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
+import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Keeps a range index honest about writes that do not go through spark-hbase-sql. Before a
+ * batch of mutations (puts, deletes, increments, appends, check-and-mutates) is applied to a
+ * region, the rows it touches are recorded as a {@link WriteMark} in the range index table, and
+ * a bulk load marks the whole region. If the mark cannot be written, the write fails, so no
+ * write ever lands unmarked. One mark covers a region's writes for half its lease, widening as
+ * they spread, so a steady stream of writes costs one extra put per region every few minutes.
+ *
+ * <p>{@code CREATE INDEX} installs it on the indexed table, with {@link
+ * WriteMark#INDEX_TABLE_PROPERTY} and {@link WriteMark#LEASE_PROPERTY} as properties.
+ */
+// Raw parameter types: HBase 3 declares these hooks with other generic bounds than HBase 2.
+@SuppressWarnings("rawtypes")
+public final class WriteMarkObserver implements RegionCoprocessor, RegionObserver {
+  private TableName indexTable;
+  private long leaseMillis;
+  private RegionCoprocessorEnvironment env;
+
+  /** The mark covering this region's writes now, and when it was written; null when none is. */
+  private WriteMark current;
+  private String currentId;
+  private long currentFrom;
+
+  @Override
+  public Optional<RegionObserver> getRegionObserver() {
+    return Optional.of(this);
+  }
+
+  @Override
+  public void start(CoprocessorEnvironment environment) throws IOException {
+    if (!(environment instanceof RegionCoprocessorEnvironment)) {
+      throw new IOException(getClass().getSimpleName() + " is a region coprocessor");
+    }
+    env = (RegionCoprocessorEnvironment) environment;
+    String name = env.getConfiguration().get(WriteMark.INDEX_TABLE_PROPERTY);
+    if (name == null || name.isEmpty()) {
+      throw new IOException(getClass().getSimpleName() + " needs the property " + WriteMark.INDEX_TABLE_PROPERTY);
+    }
+    indexTable = TableName.valueOf(name);
+    leaseMillis = env.getConfiguration().getLong(WriteMark.LEASE_PROPERTY, WriteMark.DEFAULT_LEASE_MILLIS);
+    if (leaseMillis <= 0) throw new IOException(WriteMark.LEASE_PROPERTY + " must be positive");
+  }
+
+  @Override
+  public void preBatchMutate(ObserverContext c, MiniBatchOperationInProgress batch) throws IOException {
+    byte[] lo = null;
+    byte[] hi = null;
+    for (int i = 0; i < batch.size(); i++) {
+      Mutation m = (Mutation) batch.getOperation(i);
+      if (m == null || m.getAttribute(WriteMark.COVERED_ATTRIBUTE) != null) continue;
+      byte[] row = m.getRow();
+      if (lo == null || Bytes.compareTo(row, lo) < 0) lo = row;
+      if (hi == null || Bytes.compareTo(row, hi) > 0) hi = row;
+    }
+    if (lo != null) mark(lo, hi);
+  }
+
+  /** Rows of a bulk load are only known from its files: the whole region is marked. */
+  @Override
+  public void preBulkLoadHFile(ObserverContext c, List familyPaths) throws IOException {
+    RegionInfo region = env.getRegionInfo();
+    markRange(region.getStartKey(), region.getEndKey());
+  }
+
+  private void mark(byte[] lo, byte[] hi) throws IOException {
+    markRange(lo, WriteMark.after(hi));
+  }
+
+  private synchronized void markRange(byte[] start, byte[] stop) throws IOException {
+    long now = System.currentTimeMillis();
+    boolean live = current != null && now < currentFrom + leaseMillis / 2;
+    if (live && current.covers(start, stop)) return;
+    WriteMark next;
+    String id;
+    long from;
+    if (live) {
+      next = current.widen(start, stop);
+      id = currentId;
+      from = currentFrom;
+    } else {
+      next = new WriteMark(start, stop, leaseMillis);
+      from = now;
+      id = env.getRegionInfo().getEncodedName() + "-" + from;
+    }
+    RegionInfo region = env.getRegionInfo();
+    byte[] row = WriteMark.rowKey(region.getTable().getNamespaceAsString(), region.getTable().getQualifierAsString(), id);
+    try (Table table = env.getConnection().getTable(indexTable)) {
+      table.put(new Put(row).addColumn(WriteMark.FAMILY, WriteMark.MARK, from, next.toByteArray()));
+    }
+    current = next;
+    currentId = id;
+    currentFrom = from;
+  }
+}

@@ -1,0 +1,136 @@
+package org.apache.spark.sql.hbase.execution.command
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
+import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeIndexDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.index.{RangeIndexBuild, RangeIndexStore, WriteGuard}
+import org.apache.spark.sql.types.{IntegerType, StringType}
+
+private[command] object RangeIndexes {
+  def table(catalog: HBaseCatalog, name: String, statement: String): HBaseTableDef =
+    catalog.get(name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$name' does not exist"))
+
+  /** Forgets every range index of a dropped table. */
+  def forgetAll(session: SparkSession, catalog: HBaseCatalog, table: HBaseTableDef): Unit = if (table.indexes.nonEmpty) {
+    val store = RangeIndexStore.of(session)
+    table.indexes.foreach(index => store.dropChunks(table, index)(_ => true))
+    releaseGuardIfUnused(catalog, table)
+  }
+
+  /** Takes the write guard off the HBase table once no SQL table over it has a range index. */
+  def releaseGuardIfUnused(catalog: HBaseCatalog, table: HBaseTableDef): Unit =
+    if (!catalog.list().exists(t => t.hbaseTable == table.hbaseTable && t.indexes.nonEmpty)) {
+      HBaseConnections.withConnection(catalog.cluster) { connection =>
+        val admin = connection.getAdmin
+        try WriteGuard.remove(admin, table.hbaseTable) finally admin.close()
+      }
+    }
+
+  /** Swaps the table's definition for `change` of it, retrying when another session changed it first. */
+  def update(catalog: HBaseCatalog, name: String, statement: String)(change: HBaseTableDef => HBaseTableDef): HBaseTableDef = {
+    def attempt(n: Int): HBaseTableDef = {
+      val current = table(catalog, name, statement)
+      val updated = change(current)
+      if (catalog.replace(current, updated)) updated
+      else if (n < 5) attempt(n + 1)
+      else throw new HBaseSqlException(s"$statement: table '$name' keeps changing in other sessions; run it again")
+    }
+    attempt(0)
+  }
+}
+
+/**
+ * CREATE INDEX [IF NOT EXISTS] i ON [TABLE] t [USING minmax] (c, ...) [OPTIONS (chunkRows = n)].
+ * The index is claimed in the catalog, then built; if that fails, the claim is withdrawn and the
+ * built chunks removed.
+ */
+case class CreateRangeIndexCommand(tableName: String, indexName: String, indexType: Option[String],
+    columns: Seq[String], options: Map[String, String], ifNotExists: Boolean) extends LeafRunnableCommand {
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val statement = s"CREATE INDEX $indexName ON $tableName"
+    val catalog = SessionCatalogs.of(session)
+    val store = RangeIndexStore.of(session)
+    val table = RangeIndexes.table(catalog, tableName, statement)
+    if (table.index(indexName).isDefined) {
+      if (ifNotExists) return Seq.empty
+      throw new HBaseSqlException(s"$statement: table '${table.name}' already has an index '$indexName'")
+    }
+    val index = RangeIndexDef.fromStatement(table, indexName, indexType, columns, options)
+    if (!catalog.replace(table, table.withIndex(index))) {
+      throw new HBaseSqlException(s"$statement: table '${table.name}' was changed by another session; run it again")
+    }
+    try RangeIndexBuild.rebuild(session, catalog, store, table.name, indexName, statement)
+    catch {
+      case e: Throwable =>
+        RangeIndexes.update(catalog, table.name, statement)(_.withoutIndex(indexName))
+        store.dropChunks(table, index)(_ => true)
+        RangeIndexes.releaseGuardIfUnused(catalog, table)
+        throw e
+    }
+    Seq.empty
+  }
+}
+
+/** DROP INDEX [IF EXISTS] i ON [TABLE] t: forgets the index and its statistics. */
+case class DropRangeIndexCommand(tableName: String, indexName: String, ifExists: Boolean) extends LeafRunnableCommand {
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val statement = s"DROP INDEX $indexName ON $tableName"
+    val catalog = SessionCatalogs.of(session)
+    val table = RangeIndexes.table(catalog, tableName, statement)
+    table.index(indexName) match {
+      case None if ifExists =>
+      case None => throw new HBaseSqlException(s"$statement: table '${table.name}' has no index '$indexName'")
+      case Some(index) =>
+        RangeIndexes.update(catalog, table.name, statement)(_.withoutIndex(indexName))
+        RangeIndexStore.of(session).dropChunks(table, index)(_ => true)
+        RangeIndexes.releaseGuardIfUnused(catalog, table)
+    }
+    Seq.empty
+  }
+}
+
+/** SHOW INDEXES ON t: each range index, its columns, chunks and how many the planner may use now. */
+case class ShowRangeIndexesCommand(tableName: String) extends LeafRunnableCommand {
+
+  override val output: Seq[Attribute] = Seq(
+    AttributeReference("name", StringType, nullable = false)(),
+    AttributeReference("type", StringType, nullable = false)(),
+    AttributeReference("columns", StringType, nullable = false)(),
+    AttributeReference("chunkRows", IntegerType, nullable = false)(),
+    AttributeReference("chunks", IntegerType, nullable = false)(),
+    AttributeReference("trustedChunks", IntegerType, nullable = false)(),
+    AttributeReference("state", StringType, nullable = false)())
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val table = RangeIndexes.table(SessionCatalogs.of(session), tableName, s"SHOW INDEXES ON $tableName")
+    val store = RangeIndexStore.of(session)
+    val skew = session.sessionState.conf.getConf(HBaseSQLConf.IndexClockSkew)
+    table.indexes.map { index =>
+      val chunks = store.usable(table, index, skew)
+      val state =
+        if (!index.isReady) "building"
+        else if (chunks.untrusted == 0) "ready"
+        else s"ready; ${chunks.untrusted} chunks written since the last build are read in full (ANALYZE TABLE ${table.name} COMPUTE STATISTICS rebuilds it)"
+      Row(index.name, RangeIndexDef.Type, index.columns.mkString(", "), index.chunkRows, chunks.total, chunks.trusted.size, state)
+    }
+  }
+}
+
+/** ANALYZE TABLE t COMPUTE STATISTICS [FOR COLUMNS ...]: rebuilds the table's range indexes. */
+case class AnalyzeHBaseTableCommand(tableName: String) extends LeafRunnableCommand {
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val statement = s"ANALYZE TABLE $tableName"
+    val catalog = SessionCatalogs.of(session)
+    val store = RangeIndexStore.of(session)
+    RangeIndexes.table(catalog, tableName, statement).indexes.foreach { index =>
+      RangeIndexBuild.rebuild(session, catalog, store, tableName, index.name, statement)
+    }
+    Seq.empty
+  }
+}

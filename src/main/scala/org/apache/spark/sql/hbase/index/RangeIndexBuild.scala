@@ -1,0 +1,118 @@
+package org.apache.spark.sql.hbase.index
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.Scan
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeIndexDef}
+import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.execution.{HBaseRegions, HBaseScanRDD}
+import org.apache.spark.sql.hbase.planning.RowRange
+
+/**
+ * Builds a range index with one Spark job: a task per region reads the region's rows in key
+ * order, cuts them into chunks of `chunkRows` rows that tile the region's key range, and writes
+ * each chunk's statistics. The build's generation is the server time before any row was read,
+ * and it becomes the one the planner reads only once every chunk is written.
+ */
+object RangeIndexBuild {
+
+  /** Builds `indexName` of `tableName` anew and publishes it; returns the published definition. */
+  def rebuild(session: SparkSession, catalog: HBaseCatalog, store: RangeIndexStore, tableName: String,
+      indexName: String, statement: String): RangeIndexDef = {
+    def current = catalog.get(tableName).getOrElse(throw new HBaseSqlException(s"$statement: table '$tableName' was dropped"))
+    val table = current
+    val index = table.index(indexName).getOrElse(throw new HBaseSqlException(s"$statement: index '$indexName' was dropped"))
+    HBaseConnections.withConnection(catalog.cluster) { connection =>
+      val admin = connection.getAdmin
+      try WriteGuard.install(admin, table.hbaseTable, store.name, session.sessionState.conf.getConf(HBaseSQLConf.IndexMarkLease), statement)
+      finally admin.close()
+    }
+    // Every write from here on is marked; every earlier one is in the rows the build reads.
+    val generation = store.serverTime()
+    try build(session, table, index, store, generation)
+    catch {
+      case e: Throwable =>
+        store.dropChunks(table, index)(_ == generation)
+        throw e
+    }
+    def publish(attempt: Int): HBaseTableDef = {
+      val now = current
+      val latest = now.index(indexName).filter(_.columns == index.columns).getOrElse {
+        store.dropChunks(table, index)(_ == generation)
+        throw new HBaseSqlException(s"$statement: index '$indexName' was dropped or replaced while it was built")
+      }
+      val updated = now.withIndex(latest.copy(generation = Some(generation)))
+      if (catalog.replace(now, updated)) updated
+      else if (attempt < 5) publish(attempt + 1)
+      else throw new HBaseSqlException(s"$statement: table '$tableName' keeps changing in other sessions; run it again")
+    }
+    val updated = publish(0)
+    store.dropChunks(table, index)(_ != generation)
+    forgetOldMarks(catalog, store, updated, session)
+    updated.index(indexName).get
+  }
+
+  /** Marks whose lease ended before every index over the HBase table was built tell nothing any more. */
+  private def forgetOldMarks(catalog: HBaseCatalog, store: RangeIndexStore, table: HBaseTableDef, session: SparkSession): Unit = {
+    val over = catalog.list().filter(_.hbaseTable == table.hbaseTable).flatMap(_.indexes)
+    if (over.nonEmpty && over.forall(_.isReady)) {
+      val skew = session.sessionState.conf.getConf(HBaseSQLConf.IndexClockSkew)
+      store.dropMarksBefore(table.hbaseTable, over.flatMap(_.generation).min - skew)
+    }
+  }
+
+  private def build(session: SparkSession, table: HBaseTableDef, index: RangeIndexDef, store: RangeIndexStore,
+      generation: Long): Unit = {
+    val cluster = store.cluster
+    val indexTable = store.name.getNameAsString
+    val regions = HBaseRegions.of(cluster, table.hbaseTable).map(r => (r.startKey, r.endKey))
+    session.sparkContext.setJobDescription(s"Range index ${index.name} of ${table.name}")
+    try {
+      session.sparkContext.parallelize(regions, math.max(1, regions.size)).foreachPartition { part =>
+        val regionStore = new RangeIndexStore(cluster, TableName.valueOf(indexTable))
+        part.foreach { case (start, stop) =>
+          regionStore.writeChunks(table, index, generation, chunksOf(cluster, table, index, RowRange(start, stop)))
+        }
+      }
+    } finally session.sparkContext.setJobDescription(null)
+  }
+
+  /** The chunks of one region's rows: [region start, k1), [k1, k2), ..., [kn, region end). */
+  def chunksOf(cluster: HBaseClusterConf, table: HBaseTableDef, index: RangeIndexDef, region: RowRange): Seq[ChunkStats] = {
+    val columns = index.columns.map(table.column)
+    val decode = new RowCodec(table).decoder(columns)
+    val chunks = Vector.newBuilder[ChunkStats]
+    var chunkStart = region.start
+    var builders = columns.map(c => new ColumnStatsBuilder(c.dataType))
+    var rows = 0L
+    def cut(stop: Array[Byte]): Unit = {
+      chunks += ChunkStats(RowRange(chunkStart, stop), rows, columns.map(_.name).zip(builders.map(_.result)).toMap)
+      chunkStart = stop
+      builders = columns.map(c => new ColumnStatsBuilder(c.dataType))
+      rows = 0
+    }
+    HBaseConnections.withConnection(cluster) { connection =>
+      val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
+      try {
+        val scan = new Scan().withStartRow(region.start).withStopRow(region.stop).setCaching(1000)
+        table.families.foreach(f => scan.addFamily(Utf8.bytes(f)))
+        HBaseScanRDD.cellFilter(table, columns).foreach(scan.setFilter)
+        val scanner = htable.getScanner(scan)
+        try scanner.iterator().asScala.foreach { result =>
+          if (rows == index.chunkRows) cut(result.getRow)
+          val values = decode(result)
+          var i = 0
+          while (i < builders.length) { builders(i).add(values.get(i, columns(i).dataType)); i += 1 }
+          rows += 1
+        } finally scanner.close()
+      } finally htable.close()
+    }
+    cut(region.stop)
+    chunks.result()
+  }
+}

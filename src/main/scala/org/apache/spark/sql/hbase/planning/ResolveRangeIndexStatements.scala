@@ -1,0 +1,44 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedTable, UnresolvedTableOrView}
+import org.apache.spark.sql.catalyst.plans.logical.{AnalyzeColumn, AnalyzeTable, CreateIndex, DropIndex, LogicalPlan}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.execution.command.{AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand}
+
+/**
+ * Spark parses CREATE INDEX, DROP INDEX and ANALYZE TABLE itself; when the table they name is
+ * one of ours (and not Spark's, which resolves first), they become our range index commands.
+ */
+case class ResolveRangeIndexStatements(session: SparkSession) extends Rule[LogicalPlan] {
+
+  override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
+    case CreateIndex(HBaseTable(table), indexName, indexType, ifNotExists, columns, properties) =>
+      columns.collectFirst { case (field, options) if options.nonEmpty => field.name.mkString(".") }.foreach { c =>
+        throw new HBaseSqlException(s"CREATE INDEX $indexName ON $table: column '$c' takes no options; give OPTIONS (...) after the column list")
+      }
+      val names = columns.map { case (field, _) => field.name match {
+        case Seq(name) => name
+        case parts => throw new HBaseSqlException(s"CREATE INDEX $indexName ON $table: '${parts.mkString(".")}' is not a column of an HBase table")
+      } }
+      CreateRangeIndexCommand(table, indexName, Option(indexType).filter(_.nonEmpty), names, properties, ifNotExists)
+    case DropIndex(HBaseTable(table), indexName, ifExists) => DropRangeIndexCommand(table, indexName, ifExists)
+    case AnalyzeTable(HBaseTable(table), partitionSpec, _) =>
+      if (partitionSpec.nonEmpty) throw new HBaseSqlException(s"ANALYZE TABLE $table: HBase tables have no partitions; remove PARTITION (...)")
+      AnalyzeHBaseTableCommand(table)
+    case AnalyzeColumn(HBaseTable(table), _, _) => AnalyzeHBaseTableCommand(table)
+  }
+
+  /** A one-part table name Spark did not resolve and our catalog knows. */
+  private object HBaseTable {
+    def unapply(plan: LogicalPlan): Option[String] = plan match {
+      case UnresolvedTable(Seq(name), _, _) => known(name)
+      case UnresolvedTableOrView(Seq(name), _, _, _) => known(name)
+      case _ => None
+    }
+
+    private def known(name: String): Option[String] = SessionCatalogs.of(session).get(name).map(_.name)
+  }
+}

@@ -1,0 +1,194 @@
+package org.apache.spark.sql.hbase
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.{Delete, Put}
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec}
+import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, ScanMetrics}
+import org.apache.spark.sql.hbase.server.ServerJar
+import org.apache.spark.sql.types.{IntegerType, LongType}
+
+/**
+ * Range indexes end to end: CREATE / SHOW / DROP INDEX and ANALYZE TABLE, scans that skip the
+ * chunks the statistics rule out, and answers that stay exact whoever writes to the table.
+ */
+class RangeIndexSpec extends HBaseSuite {
+  private val shortLease = Seq(HBaseSQLConf.IndexMarkLease.key -> "1500", HBaseSQLConf.IndexClockSkew.key -> "0")
+
+  /** Sensor readings appended in time order: key (sensor, seq), `t` grows with seq, `r` is random. */
+  private def events(rows: Int = 2000): String = {
+    val t = uniqueName("events")
+    sql(s"""CREATE TABLE $t (sensor INT, seq INT, t BIGINT, r INT, note STRING, PRIMARY KEY (sensor, seq))
+           |MAPPED BY ($t, COLS=[t=f.t, r=f.r, note=f.n]) SPLIT ON ((1), (2), (3))""".stripMargin)
+    sql(s"""INSERT INTO $t SELECT CAST(id % 4 AS INT), CAST(id DIV 4 AS INT), id * 10,
+           |CAST((id * 7919) % 1000 AS INT), IF(id % 5 = 0, NULL, CONCAT('n', id)) FROM range($rows)""".stripMargin)
+    t
+  }
+
+  private def scanOf(df: DataFrame): HBaseSQLTableScan =
+    df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }.get
+
+  /** The rows of `query` with the index used and unused; they must be the same. */
+  private def sameWithAndWithout(query: String): Seq[Row] = {
+    val used = sql(query).collect().toSeq
+    val unused = withConf(HBaseSQLConf.IndexEnabled.key -> "false")(sql(query).collect().toSeq)
+    withClue(s"$query with the index and without: ")(used.map(_.toString).sorted shouldBe unused.map(_.toString).sorted)
+    used
+  }
+
+  private def hbaseName(table: String): TableName = {
+    val t = SessionCatalogs.of(spark).get(table).get.hbaseTable
+    TableName.valueOf(t.namespace, t.name)
+  }
+
+  private def keyOf(sensor: Int, seq: Int): Array[Byte] = new BinaryKeyCodec(Seq(IntegerType, IntegerType)).encode(Seq(sensor, seq))
+
+  /** A write by a plain HBase client, which knows nothing of the index. */
+  private def plainPut(table: String, sensor: Int, seq: Int, t: Long, r: Int): Unit = withTable(hbaseName(table).getNameAsString) {
+    _.put(new Put(keyOf(sensor, seq))
+      .addColumn(Bytes.toBytes("f"), Bytes.toBytes("t"), BinaryValueCodec.encode(LongType, t))
+      .addColumn(Bytes.toBytes("f"), Bytes.toBytes("r"), BinaryValueCodec.encode(IntegerType, r)))
+  }
+
+  private def showIndexes(table: String): Seq[Row] = sql(s"SHOW INDEXES ON $table").collect().toSeq
+
+  describe("CREATE INDEX") {
+    it("builds chunk statistics that SHOW INDEXES lists, and a scan skips the chunks they rule out") {
+      val t = events()
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_time ON TABLE $t USING minmax (t, r) OPTIONS (chunkRows = 50)")
+        val Seq(shown) = showIndexes(t)
+        shown.getString(0) shouldBe s"${t}_time"
+        shown.getString(2) shouldBe "t, r"
+        shown.getInt(3) shouldBe 50
+        shown.getInt(4) shouldBe 40 // 4 regions of 500 rows
+        shown.getInt(5) shouldBe 40
+        shown.getString(6) shouldBe "ready"
+
+        val query = s"SELECT sensor, seq, t FROM $t WHERE t >= 19000 AND t < 19400"
+        sameWithAndWithout(query).size shouldBe 40
+        val df = sql(query)
+        df.collect()
+        val explained = scanOf(df).simpleString(100)
+        explained should include(s"range index ${t}_time: 4 of 40 chunks")
+        val metrics = ScanMetrics.of(df)
+        metrics("chunksSkipped") shouldBe 36
+        withClue("rows read: at most one chunk per region beyond the matches: ")(metrics("rowsScanned") should be <= 200L)
+      }
+    }
+
+    it("gives Spark's answer for each predicate the statistics can judge, with the index used or not") {
+      val t = events()
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_i ON $t (t, r, note) OPTIONS (chunkRows = 64)")
+        Seq("t = 12340", "t < 100", "t <= 100 OR t > 19900", "t BETWEEN 5000 AND 5100", "t IN (10, 15000, 99999)",
+          "NOT (t >= 50)", "r = 17", "r IS NULL", "note IS NULL AND t < 500", "note IS NOT NULL AND t > 19950",
+          "note = 'n1999'", "note < 'n11'", "t > 100 AND r > 998", "sensor = 2 AND t < 1000", "t IS NULL"
+        ).foreach(where => sameWithAndWithout(s"SELECT * FROM $t WHERE $where"))
+      }
+    }
+
+    it("refuses what it cannot index, naming the part at fault, and leaves the table as it was") {
+      val t = events(rows = 40)
+      def failure(statement: String): String = intercept[Exception](sql(statement)).getMessage
+      failure(s"CREATE INDEX i ON $t (seq)") should include("'seq' is a key column")
+      failure(s"CREATE INDEX i ON $t (nope)") should include("column 'nope' does not exist")
+      failure(s"CREATE INDEX i ON $t USING bloom (t)") should include("index type 'bloom' is not supported")
+      failure(s"CREATE INDEX i ON $t (t, T)") should include("named twice")
+      failure(s"CREATE INDEX i ON $t (t) OPTIONS (chunkRows = 0)") should include("chunkRows must be a positive whole number")
+      failure(s"CREATE INDEX i ON $t (t) OPTIONS (size = 5)") should include("unknown option 'size'")
+      SessionCatalogs.of(spark).get(t).get.indexes shouldBe empty
+      withAdmin(_.getDescriptor(hbaseName(t)).hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER)) shouldBe false
+
+      sql(s"CREATE INDEX i ON $t (t)")
+      failure(s"CREATE INDEX i ON $t (r)") should include(s"table '$t' already has an index 'i'")
+      sql(s"CREATE INDEX IF NOT EXISTS i ON $t (r)")
+      SessionCatalogs.of(spark).get(t).get.indexes.map(_.columns) shouldBe Seq(Seq("t"))
+      failure(s"DROP INDEX j ON $t") should include(s"table '$t' has no index 'j'")
+      failure(s"ALTER TABLE $t DROP COLUMN t") should include("'t' is in range index 'i'")
+      sql(s"DROP INDEX IF EXISTS j ON $t")
+      sql(s"DROP INDEX i ON $t")
+      showIndexes(t) shouldBe empty
+      withAdmin(_.getDescriptor(hbaseName(t)).hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER)) shouldBe false
+    }
+  }
+
+  describe("writes that do not go through spark-hbase-sql") {
+    it("make the chunks they touch untrusted, so every answer stays exact; ANALYZE TABLE trusts them again") {
+      val t = events()
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_time ON $t (t) OPTIONS (chunkRows = 50)")
+        val early = s"SELECT sensor, seq, t FROM $t WHERE t < 200"
+        sameWithAndWithout(early).size shouldBe 20
+        // A new row far outside the bounds of the chunk it lands in, the last of sensor 3's region.
+        plainPut(t, sensor = 3, seq = 600, t = 1, r = 5)
+        sameWithAndWithout(early).size shouldBe 21
+        showIndexes(t).head.getInt(5) shouldBe 39
+        // Deleting the newest version of a cell brings back the one before: a write like any other.
+        withTable(hbaseName(t).getNameAsString)(_.delete(new Delete(keyOf(1, 0)).addColumn(Bytes.toBytes("f"), Bytes.toBytes("t"))))
+        sameWithAndWithout(s"SELECT sensor, seq, t FROM $t WHERE t IS NULL").size shouldBe 1
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t = 10").size shouldBe 0
+
+        Thread.sleep(1600) // the marks' leases end
+        sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
+        val rebuilt = showIndexes(t).head
+        (rebuilt.getInt(4), rebuilt.getInt(5)) shouldBe ((41, 41)) // sensor 3 now has 501 rows
+        // (1, 0) lost its t and (3, 600) came in with t = 1.
+        sameWithAndWithout(early).size shouldBe 20
+        val df = sql(early)
+        df.collect()
+        ScanMetrics.of(df)("chunksSkipped") shouldBe 36
+      }
+    }
+
+    it("stay exact across a region split and a merge") {
+      val t = events()
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_time ON $t (t) OPTIONS (chunkRows = 50)")
+        val name = hbaseName(t)
+        withAdmin { admin =>
+          admin.split(name, keyOf(2, 250))
+          eventually(admin.getRegions(name).size shouldBe 5)
+        }
+        sameWithAndWithout(s"SELECT * FROM $t WHERE t BETWEEN 10000 AND 10100").size shouldBe 11
+        plainPut(t, sensor = 2, seq = 400, t = 10050, r = 1)
+        sameWithAndWithout(s"SELECT * FROM $t WHERE t BETWEEN 10000 AND 10100").size shouldBe 12
+        withAdmin { admin =>
+          // The regions of sensors 0 and 1, never split: a daughter merges only once compaction and the
+          // catalog janitor have done with its parent.
+          val regions = admin.getRegions(name).asScala.sortBy(_.getStartKey)(Ordering.comparatorToOrdering(Bytes.BYTES_COMPARATOR))
+          admin.mergeRegionsAsync(Array(regions(0).getEncodedNameAsBytes, regions(1).getEncodedNameAsBytes), false).get()
+          eventually(admin.getRegions(name).size shouldBe 4)
+        }
+        plainPut(t, sensor = 1, seq = 7, t = 10070, r = 1)
+        sameWithAndWithout(s"SELECT * FROM $t WHERE t BETWEEN 10000 AND 10100").size shouldBe 13
+        plainPut(t, sensor = 2, seq = 401, t = 10060, r = 1)
+        sameWithAndWithout(s"SELECT * FROM $t WHERE t BETWEEN 10000 AND 10100").size shouldBe 14
+      }
+    }
+  }
+
+  describe("DROP TABLE") {
+    it("forgets the table's indexes and takes the write guard off the HBase table") {
+      val t = events(rows = 40)
+      sql(s"CREATE INDEX i ON $t (t)")
+      val name = hbaseName(t)
+      sql(s"DROP TABLE $t")
+      withAdmin(_.getDescriptor(name).hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER)) shouldBe false
+    }
+  }
+
+  private def eventually[T](body: => T): T = {
+    val deadline = System.currentTimeMillis() + 60000
+    def attempt(): T = try body catch {
+      case e: org.scalatest.exceptions.TestFailedException if System.currentTimeMillis() < deadline =>
+        Thread.sleep(200); attempt()
+    }
+    attempt()
+  }
+}
