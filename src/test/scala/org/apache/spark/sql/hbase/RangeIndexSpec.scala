@@ -118,6 +118,48 @@ class RangeIndexSpec extends HBaseSuite {
     }
   }
 
+  describe("writes through spark-hbase-sql") {
+    it("record what they write, so the chunks stay trusted, widened to hold the new rows") {
+      val t = events()
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_time ON $t (t, r) OPTIONS (chunkRows = 50)")
+        // New readings appended, and one old reading rewritten far outside its chunk's bounds.
+        sql(s"INSERT INTO $t SELECT CAST(id % 4 AS INT), CAST(500 + id DIV 4 AS INT), 20000 + id * 10, 7, NULL FROM range(200)")
+        spark.createDataFrame(java.util.List.of(Row(0, 3, 5L, 1, "moved")), spark.table(t).schema).write.insertInto(t)
+        val Seq(shown) = showIndexes(t)
+        (shown.getInt(4), shown.getInt(5)) shouldBe ((40, 40))
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t >= 21900").size shouldBe 10
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").map(r => (r.getInt(0), r.getInt(1))).toSet shouldBe
+          Set((0, 0), (0, 3))
+        val df = sql(s"SELECT sensor, seq FROM $t WHERE t BETWEEN 5000 AND 5100")
+        df.collect().length shouldBe 11
+        withClue("chunks away from the new rows are still skipped: ")(ScanMetrics.of(df)("chunksSkipped") should be >= 30L)
+      }
+    }
+
+    it("give a query running beside an INSERT the rows from before it, and the ones already written, never fewer") {
+      val t = events()
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_time ON $t (t) OPTIONS (chunkRows = 50)")
+        val query = s"SELECT count(*) FROM $t WHERE t >= 19000"
+        val before = sql(query).head().getLong(0)
+        val insert = scala.concurrent.Future(sql(
+          s"INSERT INTO $t SELECT CAST(id % 4 AS INT), CAST(500 + id DIV 4 AS INT), 20000 + id, 0, NULL FROM range(40000)")
+        )(scala.concurrent.ExecutionContext.global)
+        var seen = Vector(before)
+        while (!insert.isCompleted) seen :+= sql(query).head().getLong(0)
+        scala.concurrent.Await.result(insert, scala.concurrent.duration.Duration.Inf)
+        seen :+= sql(query).head().getLong(0)
+        withClue(s"counts seen while the INSERT ran: $seen: ") {
+          seen.size should be > 2
+          seen.last shouldBe before + 40000
+          seen.zip(seen.tail).foreach { case (a, b) => b should be >= a }
+        }
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t >= 59990").size shouldBe 10
+      }
+    }
+  }
+
   describe("writes that do not go through spark-hbase-sql") {
     it("make the chunks they touch untrusted, so every answer stays exact; ANALYZE TABLE trusts them again") {
       val t = events()
@@ -170,6 +212,25 @@ class RangeIndexSpec extends HBaseSuite {
         plainPut(t, sensor = 2, seq = 401, t = 10060, r = 1)
         sameWithAndWithout(s"SELECT * FROM $t WHERE t BETWEEN 10000 AND 10100").size shouldBe 14
       }
+    }
+  }
+
+  describe("cells that expire (a column family TTL)") {
+    it("vanish without a write: CREATE INDEX refuses them, and an index stops being trusted once a TTL is set") {
+      val t = events(rows = 200)
+      sql(s"CREATE INDEX i ON $t (t) OPTIONS (chunkRows = 10)")
+      showIndexes(t).head.getInt(5) shouldBe 20
+      val name = hbaseName(t)
+      withAdmin { admin =>
+        val family = admin.getDescriptor(name).getColumnFamily(Bytes.toBytes("f"))
+        admin.modifyColumnFamily(name,
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(family).setTimeToLive(86400).build())
+      }
+      showIndexes(t).head.getInt(5) shouldBe 0
+      sameWithAndWithout(s"SELECT * FROM $t WHERE t < 100").size shouldBe 10
+      intercept[HBaseSqlException](sql(s"CREATE INDEX j ON $t (r)")).getMessage should include(
+        s"column family 'f' of HBase table '${SessionCatalogs.of(spark).get(t).get.hbaseTable}' has a TTL")
+      SessionCatalogs.of(spark).get(t).get.indexes.map(_.name) shouldBe Seq("i")
     }
   }
 

@@ -10,14 +10,16 @@ import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.index.{RangeIndexStore, RecordedWrites}
 import org.apache.spark.sql.hbase.planning.HBaseRelation
 
 /**
  * Writes the rows of `query`, already aligned with the table's columns, as batched mutations.
- * Writing a key again replaces that row, so re-running an INSERT is idempotent.
+ * Writing a key again replaces that row, so re-running an INSERT is idempotent. A table with
+ * range indexes is written in batches, each recorded for the indexes before it is sent.
  */
 case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPlan) extends LeafRunnableCommand {
 
@@ -28,12 +30,31 @@ case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPl
     val cluster = relation.cluster
     val codec = new RowCodec(table)
     val rows = classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], query).queryExecution.toRdd
+    val indexTable = session.sessionState.conf.getConf(HBaseSQLConf.IndexTable)
+    val lease = session.sessionState.conf.getConf(HBaseSQLConf.IndexMarkLease)
     try rows.foreachPartition { partition =>
       HBaseConnections.withConnection(cluster) { connection =>
         val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-        val mutator = connection.getBufferedMutator(params)
-        try partition.foreach(row => mutator.mutate(codec.toMutations(row).asJava))
-        finally mutator.close()
+        if (table.indexes.isEmpty) {
+          val mutator = connection.getBufferedMutator(params)
+          try partition.foreach(row => mutator.mutate(codec.toMutations(row).asJava))
+          finally mutator.close()
+        } else {
+          // A batch must land within its mark's lease.
+          val mutator = connection.getBufferedMutator(params.operationTimeout(math.min(Int.MaxValue, lease / 2).toInt))
+          val recorded = new RecordedWrites(RangeIndexStore.of(cluster, indexTable), table, lease)
+          // Rows are encoded as they come: the iterator reuses its row object.
+          val encoded = partition.map { row =>
+            val mutations = codec.toMutations(row)
+            recorded.add(row, mutations.head.getRow)
+            mutations
+          }
+          try encoded.grouped(InsertIntoHBaseTableCommand.RecordedBatchRows).foreach { batch =>
+            recorded.record()
+            mutator.mutate(batch.flatten.map(recorded.covered).asJava)
+            mutator.flush()
+          } finally mutator.close()
+        }
       }
     } catch {
       // A bad row fails its task; report the row's problem, not the job's failure around it.
@@ -41,4 +62,8 @@ case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPl
     } finally HBaseTableSizes.forget(cluster, table.hbaseTable)
     Seq.empty
   }
+}
+
+object InsertIntoHBaseTableCommand {
+  val RecordedBatchRows = 5000
 }

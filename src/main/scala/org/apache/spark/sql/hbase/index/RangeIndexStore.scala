@@ -90,6 +90,13 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
     }
   }
 
+  /** A writer's own mark, with what it recorded of its rows; its lease starts now, by the server's clock. */
+  def writeMark(table: HBaseTableDef, id: String, mark: WriteMark, rows: ChunkStats): Unit = withTable { t =>
+    t.put(new Put(WriteMark.rowKey(table.hbaseTable.namespace, table.hbaseTable.name, id))
+      .addColumn(WriteMark.FAMILY, WriteMark.MARK, mark.toByteArray)
+      .addColumn(WriteMark.FAMILY, rowsQualifier(table), Utf8.bytes(ChunkStatsJson.toJson(rows, typesOf(table)))))
+  }
+
   /** Removes the marks of the HBase table whose lease ended before `beforeMs`. */
   def dropMarksBefore(table: HBaseTableName, beforeMs: Long): Unit = withTable { t =>
     val doomed = scanPrefix(WriteMark.rowPrefix(table.namespace, table.name)).filter { r =>

@@ -4,7 +4,7 @@ import java.io.IOException
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.{HConstants, TableName}
 import org.apache.hadoop.hbase.client.{Admin, CoprocessorDescriptorBuilder, TableDescriptor, TableDescriptorBuilder}
 
 import org.apache.spark.sql.hbase.HBaseSqlException
@@ -19,16 +19,25 @@ import org.apache.spark.sql.hbase.server.{ServerJar, WriteMark}
  */
 object WriteGuard {
 
+  /** Whether every change to the table's rows is marked: the guard is on and no cell expires by itself. */
   def isInstalled(descriptor: TableDescriptor, indexTable: TableName): Boolean =
-    descriptor.getCoprocessorDescriptors.asScala.exists { c =>
+    expiringFamily(descriptor).isEmpty && descriptor.getCoprocessorDescriptors.asScala.exists { c =>
       c.getClassName == ServerJar.WRITE_MARK_OBSERVER &&
         c.getProperties.asScala.get(WriteMark.INDEX_TABLE_PROPERTY).contains(indexTable.getNameAsString)
     }
+
+  /** A family whose cells expire (a TTL): they vanish without a write, which no mark can follow. */
+  def expiringFamily(descriptor: TableDescriptor): Option[String] =
+    descriptor.getColumnFamilies.find(_.getTimeToLive != HConstants.FOREVER).map(_.getNameAsString)
 
   /** Puts the coprocessor on the table, with these settings; HBase reopens its regions. */
   def install(admin: Admin, table: HBaseTableName, indexTable: TableName, leaseMillis: Long, statement: String): Unit = {
     val name = TableName.valueOf(table.namespace, table.name)
     val current = admin.getDescriptor(name)
+    expiringFamily(current).foreach { family =>
+      throw new HBaseSqlException(s"$statement: column family '$family' of HBase table '$table' has a TTL; its cells " +
+        "vanish without a write, so no range index can follow them")
+    }
     val wanted = CoprocessorDescriptorBuilder.newBuilder(ServerJar.WRITE_MARK_OBSERVER)
       .setProperty(WriteMark.INDEX_TABLE_PROPERTY, indexTable.getNameAsString)
       .setProperty(WriteMark.LEASE_PROPERTY, leaseMillis.toString)

@@ -1,0 +1,103 @@
+package org.apache.spark.sql.hbase
+
+import scala.jdk.CollectionConverters._
+import scala.util.Random
+
+import org.apache.spark.sql.Row
+import org.apache.spark.sql.hbase.execution.ScanMetrics
+
+/**
+ * The range index against the truth: random WHERE clauses over indexed and unindexed columns
+ * must return exactly what Spark returns over the same rows held in memory, with the index used
+ * and with it unused, on a table whose indexed columns follow the key and on one where they do not.
+ */
+class RangeIndexDifferentialSpec extends HBaseSuite {
+  private val rowsPerTable = 6000
+  private val predicatesPerTable = 160
+
+  private val strings = Seq("", "a", "ab", "abc", "b", "ba", "é", "zz", "x" * 70 + "a", "x" * 70 + "b", "x" * 80)
+
+  /** A table of (sensor, seq) readings; `clustered`: ts, d, dec and dt grow with seq, as appended time series do. */
+  private def table(clustered: Boolean): String = {
+    val t = uniqueName(if (clustered) "clustered" else "scattered")
+    sql(s"""CREATE TABLE $t (sensor INT, seq INT, ts BIGINT, d DOUBLE, s STRING, dec DECIMAL(10, 2), dt DATE,
+           |r INT, u INT, PRIMARY KEY (sensor, seq))
+           |MAPPED BY ($t, COLS=[ts=f.ts, d=f.d, s=f.s, dec=f.dec, dt=g.dt, r=f.r, u=g.u])
+           |SPLIT ON ((1), (2), (3))""".stripMargin)
+    val random = new Random(if (clustered) 11 else 13)
+    def maybeNull[T](value: => T): T = if (random.nextInt(8) == 0) null.asInstanceOf[T] else value
+    val rows = (0 until rowsPerTable).map { i =>
+      val (sensor, seq) = (i % 4, i / 4)
+      val order = if (clustered) seq else random.nextInt(rowsPerTable / 4)
+      Row(sensor, seq, maybeNull(java.lang.Long.valueOf(order * 10L + random.nextInt(10))),
+        maybeNull(java.lang.Double.valueOf(order / 3.0 - 100)),
+        maybeNull(if (clustered) strings(order * strings.size / (rowsPerTable / 4)) else strings(random.nextInt(strings.size))),
+        maybeNull(new java.math.BigDecimal(order).movePointLeft(1)),
+        maybeNull(java.sql.Date.valueOf(java.time.LocalDate.of(2020, 1, 1).plusDays(order / 5))),
+        maybeNull(Integer.valueOf(random.nextInt(1000))), maybeNull(Integer.valueOf(random.nextInt(50))))
+    }
+    val schema = spark.table(t).schema
+    spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
+    sql(s"CREATE INDEX ${t}_idx ON $t (ts, d, s, dec, dt, r) OPTIONS (chunkRows = 64)")
+    val stored = spark.table(t).collect().toSeq
+    // A local relation: Spark's optimizer filters it on the driver, without a job.
+    spark.createDataFrame(stored.asJava, schema).createOrReplaceTempView(s"${t}_truth")
+    t
+  }
+
+  private def randomPredicate(random: Random, depth: Int): String = {
+    def pick[T](options: T*): T = options(random.nextInt(options.size))
+    def op = pick("=", "<", "<=", ">", ">=", "<>", "<=>")
+    def str = s"'${strings(random.nextInt(strings.size)).take(pick(1, 3, 75))}'"
+    def ts = random.nextInt(16000) - 500
+    def date = s"DATE '${java.time.LocalDate.of(2020, 1, 1).plusDays(random.nextInt(320) - 10)}'"
+    def atom: String = random.nextInt(13) match {
+      case 0 => s"ts $op $ts"
+      case 1 => s"ts BETWEEN $ts AND ${ts + pick(5, 50, 500)}"
+      case 2 => s"d $op ${random.nextInt(600) - 110}.5"
+      case 3 => s"s $op $str"
+      case 4 => pick("s LIKE 'x%'", "s LIKE 'ab%'", "s LIKE 'é%'", s"s IN ($str, $str)", "s IS NULL")
+      case 5 => s"dec $op ${random.nextInt(170) - 10}.${random.nextInt(10)}"
+      case 6 => s"dt $op $date"
+      case 7 => s"r $op ${random.nextInt(1000)}"
+      case 8 => s"ts IN (${Seq.fill(1 + random.nextInt(4))(ts).mkString(", ")})"
+      case 9 => pick("ts IS NULL", "d IS NOT NULL", "dt IS NULL", "r IS NOT NULL", s"r IN (1, 2, NULL)")
+      case 10 => s"u $op ${random.nextInt(50)}"
+      case 11 => pick(s"sensor = ${random.nextInt(4)}", s"seq < ${random.nextInt(1500)}", s"CAST(ts AS DOUBLE) > $ts.5",
+        "d > ts", s"ts + 1 = $ts")
+      case _ => s"ts >= $ts AND ts < ${ts + pick(20, 200)}"
+    }
+    if (depth == 0) atom
+    else random.nextInt(4) match {
+      case 0 => s"(${randomPredicate(random, depth - 1)}) AND (${randomPredicate(random, depth - 1)})"
+      case 1 => s"(${randomPredicate(random, depth - 1)}) OR (${randomPredicate(random, depth - 1)})"
+      case 2 => s"NOT (${randomPredicate(random, depth - 1)})"
+      case _ => atom
+    }
+  }
+
+  private def sorted(rows: Seq[Row]): Seq[String] = rows.map(_.toString).sorted
+
+  Seq(true, false).foreach { clustered =>
+    describe(s"$predicatesPerTable random WHERE clauses on a table whose indexed columns ${if (clustered) "follow" else "ignore"} the key") {
+      it("return exactly Spark's rows with the index used and unused") {
+        val t = table(clustered)
+        val random = new Random(if (clustered) 101 else 103)
+        var skipping = 0
+        val mismatches = (1 to predicatesPerTable).flatMap { _ =>
+          val where = randomPredicate(random, 2)
+          val truth = sorted(sql(s"SELECT * FROM ${t}_truth WHERE $where").collect().toSeq)
+          val df = sql(s"SELECT * FROM $t WHERE $where")
+          val used = sorted(df.collect().toSeq)
+          if (ScanMetrics.of(df)("chunksSkipped") > 0) skipping += 1
+          val unused = withConf(HBaseSQLConf.IndexEnabled.key -> "false")(sorted(sql(s"SELECT * FROM $t WHERE $where").collect().toSeq))
+          Seq(("used", used), ("unused", unused)).collect {
+            case (how, rows) if rows != truth => s"$where with the index $how: ${rows.size} rows, Spark ${truth.size}"
+          }
+        }
+        withClue(mismatches.take(5).mkString("\n"))(mismatches shouldBe empty)
+        withClue("clauses for which the index skipped chunks: ")(skipping should be > (if (clustered) 40 else 10))
+      }
+    }
+  }
+}
