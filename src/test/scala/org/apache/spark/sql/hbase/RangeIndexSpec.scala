@@ -188,6 +188,24 @@ class RangeIndexSpec extends HBaseSuite {
       }
     }
 
+    it("include increments, appends and check-and-mutates") {
+      val t = events()
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_i ON $t (t, note) OPTIONS (chunkRows = 50)")
+        val (f, tq, note) = (Bytes.toBytes("f"), Bytes.toBytes("t"), Bytes.toBytes("n"))
+        withTable(hbaseName(t).getNameAsString) { h =>
+          h.increment(new org.apache.hadoop.hbase.client.Increment(keyOf(2, 10)).addColumn(f, tq, 100000L))
+          h.append(new org.apache.hadoop.hbase.client.Append(keyOf(1, 3)).addColumn(f, note, Bytes.toBytes("zz")))
+          val current = h.get(new org.apache.hadoop.hbase.client.Get(keyOf(3, 7)).addColumn(f, tq)).getValue(f, tq)
+          h.checkAndMutate(org.apache.hadoop.hbase.client.CheckAndMutate.newBuilder(keyOf(3, 7)).ifEquals(f, tq, current)
+            .build(new Put(keyOf(3, 7)).addColumn(f, tq, BinaryValueCodec.encode(LongType, -5L)))).isSuccess shouldBe true
+        }
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t > 100000") shouldBe Seq(Row(2, 10))
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE note = 'n13zz'") shouldBe Seq(Row(1, 3))
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 0") shouldBe Seq(Row(3, 7))
+      }
+    }
+
     it("stay exact across a region split and a merge") {
       val t = events()
       withConf(shortLease: _*) {
