@@ -82,6 +82,22 @@ class RangeIndexSpec extends HBaseSuite {
       }
     }
 
+    it("tells Spark's optimizer the table's row count and the indexed columns' bounds and NULLs") {
+      val t = events(rows = 400)
+      def stats = spark.table(t).queryExecution.optimizedPlan.stats
+      stats.rowCount shouldBe None
+      sql(s"CREATE INDEX i ON $t (t, note) OPTIONS (chunkRows = 30)")
+      stats.rowCount shouldBe Some(400)
+      val byName = stats.attributeStats.map { case (a, s) => a.name -> s }
+      byName("t").min shouldBe Some(0L)
+      byName("t").max shouldBe Some(3990L)
+      byName("t").nullCount shouldBe Some(0)
+      withClue("Spark keeps no string bounds: ")(byName("note").min shouldBe None)
+      byName("note").nullCount shouldBe Some(80)
+      byName.keySet shouldBe Set("t", "note")
+      sql(s"EXPLAIN COST SELECT * FROM $t").head().getString(0) should include("rowCount=400")
+    }
+
     it("gives Spark's answer for each predicate the statistics can judge, with the index used or not") {
       val t = events()
       withConf(shortLease: _*) {

@@ -48,7 +48,8 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
       val read = scanPrefix(chunkPrefix(table, index, generation)).map { r =>
         ChunkStatsJson.fromJson(Bytes.toString(r.getValue(WriteMark.FAMILY, Chunk)), typeOf)
       }
-      built.synchronized { if (built.size >= 64) built.clear(); built.put(key, read) }
+      if (built.size >= 64) built.clear()
+      built.put(key, read)
       read
     }
   }
@@ -131,7 +132,7 @@ object RangeIndexStore {
   private val Clock = Utf8.bytes("clock")
   private val Chunk = Utf8.bytes("chunk")
 
-  private val built = new java.util.HashMap[Any, Seq[ChunkStats]]()
+  private val built = new java.util.concurrent.ConcurrentHashMap[Any, Seq[ChunkStats]]()
 
   private val stores = scala.collection.concurrent.TrieMap.empty[(HBaseClusterConf, String), RangeIndexStore]
 

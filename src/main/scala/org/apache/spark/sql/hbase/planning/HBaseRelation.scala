@@ -1,24 +1,28 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.catalyst.analysis.MultiInstanceRelation
-import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
-import org.apache.spark.sql.catalyst.plans.logical.{LeafNode, LogicalPlan, Statistics}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeMap, AttributeReference}
+import org.apache.spark.sql.catalyst.plans.logical.{ColumnStat, LeafNode, LogicalPlan, Statistics}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.index.TableStatistics
+import org.apache.spark.sql.types.{BooleanType, DateType, NumericType, TimestampNTZType, TimestampType}
 
 /**
  * A SQL table mapped onto HBase, as it appears in a logical plan. `limit` caps the rows any
  * region must return, recorded by [[HBaseLimitPushdown]] for the planner. `sizeInBytes` is what
- * HBase said the table holds when it was resolved, for Spark's optimizer (unknown: very large).
+ * HBase said the table holds when it was resolved, and `statistics` what its range indexes knew,
+ * for Spark's optimizer (unknown size: very large).
  */
 case class HBaseRelation(
     table: HBaseTableDef,
     cluster: HBaseClusterConf,
     output: Seq[AttributeReference],
     limit: Option[Int] = None,
-    sizeInBytes: Option[BigInt] = None)
+    sizeInBytes: Option[BigInt] = None,
+    statistics: Option[TableStatistics] = None)
   extends LeafNode with MultiInstanceRelation {
 
   /** The key attributes in row key order. */
@@ -29,7 +33,22 @@ case class HBaseRelation(
 
   override def newInstance(): LogicalPlan = copy(output = output.map(_.newInstance()))
 
-  override def computeStats(): Statistics = Statistics(sizeInBytes = sizeInBytes.getOrElse(conf.defaultSizeInBytes))
+  override def computeStats(): Statistics = Statistics(
+    sizeInBytes = sizeInBytes.getOrElse(conf.defaultSizeInBytes),
+    rowCount = statistics.map(_.rowCount),
+    attributeStats = AttributeMap(statistics.toSeq.flatMap { s =>
+      output.zip(table.columns).flatMap { case (attribute, column) =>
+        s.columns.get(column.name).map { c =>
+          // Spark's estimates read min and max of numbers, dates and times only.
+          val bounded = c.exact && (column.dataType match {
+            case _: NumericType | BooleanType | DateType | TimestampType | TimestampNTZType => true
+            case _ => false
+          })
+          attribute -> ColumnStat(min = c.min.filter(_ => bounded), max = c.max.filter(_ => bounded),
+            nullCount = Some(BigInt(c.nullCount)))
+        }
+      }
+    }))
 
   def columnOf(attribute: Attribute): HBaseColumn = table.columns(output.indexWhere(_.exprId == attribute.exprId))
 

@@ -6,9 +6,10 @@ import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Lit
 import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.LogicalRelation
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.execution.{HBaseTableSizes, InsertIntoHBaseTableCommand}
+import org.apache.spark.sql.hbase.index.{RangeIndexStore, TableStatistics}
 import org.apache.spark.sql.hbase.source.HBaseSourceRelation
 
 /**
@@ -38,8 +39,15 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
     case _ => None
   }
 
-  private def sized(relation: HBaseRelation): HBaseRelation =
-    relation.copy(sizeInBytes = HBaseTableSizes.cached(relation.cluster, relation.table.hbaseTable))
+  /** The relation with what Spark's optimizer may know of it: its size, and what its built range indexes hold. */
+  private def sized(relation: HBaseRelation): HBaseRelation = {
+    val table = relation.table
+    val store = RangeIndexStore.of(relation.cluster, conf.getConf(HBaseSQLConf.IndexTable))
+    val builds = table.indexes.flatMap(i => i.generation.map(g => (g, i))).sortBy(-_._1)
+      .map { case (g, i) => store.chunks(table, i, g) }
+    relation.copy(sizeInBytes = HBaseTableSizes.cached(relation.cluster, table.hbaseTable),
+      statistics = TableStatistics.of(table, builds))
+  }
 
   /** Lines the query up with the table's columns, casting as Spark's own INSERT does. */
   private def alignQuery(relation: HBaseRelation, insert: InsertIntoStatement): LogicalPlan = {

@@ -1,0 +1,265 @@
+"""Range index benchmark: value-column filters on a time series, with the range index used and unused.
+
+Run through benchmarks/run (./benchmarks/run index [--rows 5000000] [--repeat 3]), which installs what
+this needs. It bulk-loads a table of sensor readings (key (sensor, seq), one sensor per region;
+event_time grows with seq, code is random), builds a range index on (event_time, code), and times in
+one session, each query with the index used and with spark.sql.hbase.index.enabled=false, checking
+that both return the same rows. It then times INSERT and LOAD DATA into a table with an index against
+the same table without one, and writes benchmarks/results/index.json, .md and .png.
+"""
+
+import argparse
+import csv
+import json
+import os
+import platform
+import statistics
+import time
+
+from tpch_planner import RESULTS, WORK, log, start_session, timed_runs
+
+INDEX_OFF = {"spark.sql.hbase.index.enabled": "false"}
+MODES = [("index used", {}), ("index unused", INDEX_OFF)]
+SENSORS = 16
+CHUNK_ROWS = 512
+START = 1_700_000_000  # event_time of seq 0, in seconds
+SPEEDUP_TARGET = 20.0  # the 0.1 % range, index used against unused
+SLOWDOWN_LIMIT = 1.05  # where the index cannot help
+WRITE_SLOWDOWN_LIMIT = 1.15  # INSERT and LOAD DATA into an indexed table
+
+
+def create_readings(spark, name):
+    splits = ", ".join(f"({s})" for s in range(1, SENSORS))
+    spark.sql(f"DROP TABLE IF EXISTS {name}")
+    spark.sql(f"""CREATE TABLE {name} (sensor INT, seq INT, event_time TIMESTAMP, code INT, value DOUBLE,
+                  PRIMARY KEY (sensor, seq)) MAPPED BY ({name}, COLS=[event_time=f.t, code=f.c, value=f.v])
+                  SPLIT ON ({splits})""")
+
+
+def readings(spark, rows, first_seq=0):
+    """`rows` readings spread evenly over the sensors, from seq `first_seq` on: event_time follows seq
+    (one reading a second per sensor), code is random."""
+    per_sensor = rows // SENSORS
+    return spark.sql(f"""
+        SELECT CAST(id % {SENSORS} AS INT) AS sensor, CAST({first_seq} + id DIV {SENSORS} AS INT) AS seq,
+               CAST(timestamp_seconds({START} + {first_seq} + id DIV {SENSORS}) AS TIMESTAMP) AS event_time,
+               CAST(hash(id, 7) % 10000000 AS INT) AS code, rand(3) * 100 AS value
+        FROM range({per_sensor * SENSORS})""")
+
+
+def load(spark, rows):
+    name = "readings"
+    create_readings(spark, name)
+    started = time.perf_counter()
+    readings(spark, rows).write.format("hbase").option("table", name).option("bulkload", "true").mode("append").save()
+    log(f"bulk-loaded {rows} readings in {time.perf_counter() - started:.1f} s")
+    started = time.perf_counter()
+    spark.sql(f"CREATE INDEX readings_time ON {name} (event_time, code) OPTIONS (chunkRows = {CHUNK_ROWS})")
+    build = time.perf_counter() - started
+    log(f"built the range index in {build:.1f} s")
+    return name, build
+
+
+def queries(table, rows):
+    per_sensor = rows // SENSORS
+
+    def time_range(fraction):
+        first = START + per_sensor // 2
+        return (f"event_time >= timestamp_seconds({first}) AND "
+                f"event_time < timestamp_seconds({first + int(per_sensor * fraction)})")
+
+    return [
+        ("0.1 % range on event_time", f"SELECT * FROM {table} WHERE {time_range(0.001)}"),
+        ("1 % range on event_time", f"SELECT * FROM {table} WHERE {time_range(0.01)}"),
+        ("equality on the random code", f"SELECT * FROM {table} WHERE code = 4242"),
+    ]
+
+
+def run_queries(spark, table, rows, repeat):
+    results = []
+    for label, query in queries(table, rows):
+        entry = {"query": label, "sql": query, "modes": {}}
+        answers = {}
+        for mode, settings in MODES:
+            times, result, metrics = timed_runs(spark, query, settings, repeat)
+            answers[mode] = sorted(map(tuple, result))
+            entry["modes"][mode] = {"seconds": statistics.median(times), "runs": times, **metrics}
+            log(f"{label}, {mode}: {entry['modes'][mode]['seconds']:.2f} s "
+                f"({', '.join(f'{t:.2f}' for t in times)}), {metrics}")
+        if answers["index used"] != answers["index unused"]:
+            raise SystemExit(f"{label}: the index changed the answer")
+        entry["rows"] = len(answers["index used"])
+        spark.conf.unset("spark.sql.hbase.index.enabled")
+        entry["explain"] = explain_line(spark, query)
+        results.append(entry)
+    return results
+
+
+def explain_line(spark, query):
+    plan = spark.sql(query)._jdf.queryExecution().executedPlan().toString()
+    return next((line.strip() for line in plan.splitlines() if "HBaseSQLTableScan" in line), "")
+
+
+def join(spark, repeat):
+    """A small HBase table joined with a larger DataFrame: Spark broadcasts the HBase side."""
+    spark.sql("DROP TABLE IF EXISTS sensor_sites")
+    spark.sql("CREATE TABLE sensor_sites (sensor INT, site STRING, PRIMARY KEY (sensor)) "
+              "MAPPED BY (sensor_sites, COLS=[site=f.s])")
+    spark.sql(f"INSERT INTO sensor_sites SELECT CAST(id AS INT), CONCAT('site-', id % 4) FROM range({SENSORS})")
+    spark.range(2_000_000).selectExpr(f"CAST(id % {SENSORS} AS INT) AS sensor", "id AS reading") \
+        .createOrReplaceTempView("recent_readings")
+    query = ("SELECT s.site, count(*) AS n FROM recent_readings r JOIN sensor_sites s ON r.sensor = s.sensor "
+             "GROUP BY s.site")
+    times, result, _ = timed_runs(spark, query, {}, repeat)
+    plan = spark.sql(query)._jdf.queryExecution().executedPlan().toString()
+    broadcast = "BroadcastHashJoin" in plan or "BroadcastExchange" in plan
+    log(f"join: {statistics.median(times):.2f} s, broadcast: {broadcast}")
+    return {"query": query, "seconds": statistics.median(times), "runs": times, "broadcast": broadcast,
+            "rows": len(result)}
+
+
+def writes(spark, rows, repeat):
+    """INSERT and LOAD DATA of the same rows into a fresh table, with a range index on it and without."""
+    csv_path = WORK / "index-readings.csv"
+    if not csv_path.exists():
+        with open(csv_path, "w", newline="") as f:
+            out = csv.writer(f)
+            for r in readings(spark, rows).collect():
+                out.writerow([r.sensor, r.seq, r.event_time.strftime("%Y-%m-%d %H:%M:%S"), r.code, r.value])
+    results = {}
+    for how in ("INSERT", "LOAD DATA"):
+        results[how] = {}
+        for indexed in (False, True):
+            runs = []
+            for i in range(repeat):
+                name = f"write_{'indexed' if indexed else 'plain'}"
+                create_readings(spark, name)
+                if indexed:
+                    spark.sql(f"CREATE INDEX {name}_time ON {name} (event_time, code) OPTIONS (chunkRows = {CHUNK_ROWS})")
+                started = time.perf_counter()
+                if how == "INSERT":
+                    readings(spark, rows).write.insertInto(name)
+                else:
+                    spark.sql(f"LOAD DATA LOCAL INPATH '{csv_path}' INTO TABLE {name} FIELDS TERMINATED BY ','")
+                runs.append(time.perf_counter() - started)
+            mode = "with index" if indexed else "without index"
+            results[how][mode] = {"seconds": statistics.median(runs), "runs": runs}
+            log(f"{how} of {rows} rows {mode}: {statistics.median(runs):.2f} s ({', '.join(f'{t:.2f}' for t in runs)})")
+        results[how]["slowdown"] = results[how]["with index"]["seconds"] / results[how]["without index"]["seconds"]
+    return results
+
+
+def targets(report):
+    found = []
+    by_label = {q["query"]: q for q in report["queries"]}
+    for q in report["queries"]:
+        used = q["modes"]["index used"]
+        bound = 2 * q["rows"] + CHUNK_ROWS * used["regionsScanned"]
+        found.append({"target": f"{q['query']}: rows the region servers read, with the index, at most 2 x rows matched "
+                                "+ one chunk per region read",
+                      "value": f"{used['rowsScanned']} against 2 x {q['rows']} + {CHUNK_ROWS} x "
+                               f"{used['regionsScanned']} = {bound}",
+                      "met": used["rowsScanned"] <= bound or "random" in q["query"]})
+    narrow = by_label["0.1 % range on event_time"]
+    speedup = narrow["modes"]["index unused"]["seconds"] / narrow["modes"]["index used"]["seconds"]
+    found.append({"target": f"0.1 % range at least {SPEEDUP_TARGET:.0f}x faster with the index",
+                  "value": f"{speedup:.1f}x", "met": speedup >= SPEEDUP_TARGET})
+    blind = by_label["equality on the random code"]
+    ratio = blind["modes"]["index used"]["seconds"] / blind["modes"]["index unused"]["seconds"]
+    found.append({"target": "where the index cannot help (equality on a random column), at most 5 % slower",
+                  "value": f"{ratio:.2f}x the time", "met": ratio <= SLOWDOWN_LIMIT})
+    for how, w in report["writes"].items():
+        found.append({"target": f"{how} into a table with a range index at most 15 % slower",
+                      "value": f"{w['slowdown']:.2f}x the time", "met": w["slowdown"] <= WRITE_SLOWDOWN_LIMIT})
+    found.append({"target": "the join broadcasts the small HBase table", "value": str(report["join"]["broadcast"]),
+                  "met": report["join"]["broadcast"]})
+    return found
+
+
+def seconds_list(times):
+    return ", ".join(f"{t:.2f}" for t in times)
+
+
+def markdown(report):
+    lines = [f"{report['tableRows']:,} readings, {SENSORS} regions (one sensor each), chunks of {CHUNK_ROWS} rows "
+             f"(index built in {report['buildSeconds']:.1f} s), median of {report['repeat']} runs, "
+             f"{report['machine']}, {report['date']}.", "",
+             "| query | rows | mode | median s | runs (s) | chunksSkipped | rowsScanned | rowsRead | index faster by |",
+             "|---|---:|---|---:|---|---:|---:|---:|---:|"]
+    for q in report["queries"]:
+        used = q["modes"]["index used"]["seconds"]
+        for i, (mode, _) in enumerate(MODES):
+            r = q["modes"][mode]
+            first = [q["query"], str(q["rows"])] if i == 0 else ["", ""]
+            lines.append("| " + " | ".join(first + [mode, f"{r['seconds']:.2f}", seconds_list(r["runs"]),
+                                                    str(r["chunksSkipped"]), str(r["rowsScanned"]), str(r["rowsRead"]),
+                                                    f"{r['seconds'] / used:.1f}x"]) + " |")
+    lines += ["", "EXPLAIN with the index:", ""]
+    lines += [f"- {q['query']}: `{q['explain']}`" for q in report["queries"]]
+    j = report["join"]
+    lines += ["", f"Join of the {SENSORS}-row HBase table with a 2,000,000-row DataFrame: {j['seconds']:.2f} s "
+                  f"({seconds_list(j['runs'])}), broadcast: {j['broadcast']}.", "",
+              f"Writes of {report['writeRows']:,} rows into a fresh table:", "",
+              "| write | without index, median s | runs (s) | with index, median s | runs (s) | with / without |",
+              "|---|---:|---|---:|---|---:|"]
+    for how, w in report["writes"].items():
+        lines.append(f"| {how} | {w['without index']['seconds']:.2f} | {seconds_list(w['without index']['runs'])} | "
+                     f"{w['with index']['seconds']:.2f} | {seconds_list(w['with index']['runs'])} | {w['slowdown']:.2f} |")
+    lines += ["", "Targets:", ""]
+    lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
+    return "\n".join(lines) + "\n"
+
+
+def chart(report, path):
+    from matplotlib.figure import Figure
+
+    labels = [q["query"] for q in report["queries"]]
+    width = 0.8 / len(MODES)
+    figure = Figure(figsize=(9, 5))
+    axes = figure.subplots()
+    for i, (mode, _) in enumerate(MODES):
+        offset = (i - (len(MODES) - 1) / 2) * width
+        bars = axes.bar([x + offset for x in range(len(labels))],
+                        [q["modes"][mode]["seconds"] for q in report["queries"]], width, label=mode)
+        axes.bar_label(bars, fmt="%.2f", fontsize=8)
+    axes.set_xticks(range(len(labels)), labels, fontsize=9)
+    axes.set_ylabel("median seconds")
+    axes.set_title(f"Range index: {report['tableRows']:,} readings, {SENSORS} regions")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=5_000_000, help="readings in the table")
+    parser.add_argument("--write-rows", type=int, default=500_000, help="rows each timed INSERT and LOAD DATA writes")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per query and mode (median)")
+    args = parser.parse_args()
+    WORK.mkdir(parents=True, exist_ok=True)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    spark, hbase = start_session("index", {}, fresh_hbase=True)
+    try:
+        table, build = load(spark, args.rows)
+        report = {"tableRows": args.rows, "buildSeconds": build, "repeat": args.repeat,
+                  "machine": f"{os.cpu_count()} cores, {platform.system()}", "date": time.strftime("%Y-%m-%d"),
+                  "command": f"./benchmarks/run index --rows {args.rows} --write-rows {args.write_rows} "
+                             f"--repeat {args.repeat}"}
+        report["queries"] = run_queries(spark, table, args.rows, args.repeat)
+        report["join"] = join(spark, args.repeat)
+        report["writeRows"] = args.write_rows
+        report["writes"] = writes(spark, args.write_rows, args.repeat)
+        report["targets"] = targets(report)
+    finally:
+        spark.stop()
+        if hbase:
+            hbase.stop()
+    (RESULTS / "index.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / "index.md").write_text(markdown(report))
+    chart(report, RESULTS / "index.png")
+    log(f"wrote {RESULTS / 'index.md'}")
+    print(markdown(report))
+
+
+if __name__ == "__main__":
+    main()
