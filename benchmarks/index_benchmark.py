@@ -153,13 +153,15 @@ def targets(report):
     found = []
     by_label = {q["query"]: q for q in report["queries"]}
     for q in report["queries"]:
+        if q["query"] == "equality on the random code":
+            continue  # no chunk can be ruled out: the index cannot help, and its target is the slowdown below
         used = q["modes"]["index used"]
         bound = 2 * q["rows"] + CHUNK_ROWS * used["regionsScanned"]
         found.append({"target": f"{q['query']}: rows the region servers read, with the index, at most 2 x rows matched "
                                 "+ one chunk per region read",
                       "value": f"{used['rowsScanned']} against 2 x {q['rows']} + {CHUNK_ROWS} x "
                                f"{used['regionsScanned']} = {bound}",
-                      "met": used["rowsScanned"] <= bound or "random" in q["query"]})
+                      "met": used["rowsScanned"] <= bound})
     narrow = by_label["0.1 % range on event_time"]
     speedup = narrow["modes"]["index unused"]["seconds"] / narrow["modes"]["index used"]["seconds"]
     found.append({"target": f"0.1 % range at least {SPEEDUP_TARGET:.0f}x faster with the index",
@@ -184,7 +186,7 @@ def markdown(report):
     lines = [f"{report['tableRows']:,} readings, {SENSORS} regions (one sensor each), chunks of {CHUNK_ROWS} rows "
              f"(index built in {report['buildSeconds']:.1f} s), median of {report['repeat']} runs, "
              f"{report['machine']}, {report['date']}.", "",
-             "| query | rows | mode | median s | runs (s) | chunksSkipped | rowsScanned | rowsRead | index faster by |",
+             "| query | rows | mode | median s | runs (s) | chunksSkipped | rowsScanned | rowsRead | time / index used |",
              "|---|---:|---|---:|---|---:|---:|---:|---:|"]
     for q in report["queries"]:
         used = q["modes"]["index used"]["seconds"]

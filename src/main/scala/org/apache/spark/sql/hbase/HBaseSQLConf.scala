@@ -87,6 +87,13 @@ object HBaseSQLConf {
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(1000)
 
+  val DriverReadMaxRows: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.driverRead.maxRows")
+    .doc("A query whose range indexes bound the rows it reads to at most this many is also read on " +
+      "the driver without a Spark job (when spark.sql.hbase.driverRead.maxKeyRanges is not 0).")
+    .longConf
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(50000L)
+
   val ConnectionIdleTimeoutMs: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.connection.idleTimeoutMs")
     .doc("Milliseconds after which a shared HBase connection that no task uses is closed.")
     .longConf

@@ -25,10 +25,16 @@ object ChunkPredicate {
    * Whether `condition` may be TRUE on a row of a chunk of `rowCount` rows whose indexed
    * columns have the statistics `statsOf` gives (None: not indexed).
    */
-  def mayHold(condition: Expression, rowCount: Long, statsOf: Attribute => Option[ColumnStats]): Boolean = {
-    if (rowCount <= 0) return false
-    val indexed = condition.references.toSeq.filter(a => statsOf(a).isDefined)
-    new Judge(statsOf).outcomes(OrderPreservingCasts.unwrap(condition, indexed)).canBeTrue
+  def mayHold(condition: Expression, rowCount: Long, statsOf: Attribute => Option[ColumnStats]): Boolean =
+    prepare(condition, a => statsOf(a).isDefined).mayHold(rowCount, statsOf)
+
+  /** The condition made ready to be judged against many chunks whose statistics cover the columns `indexed` picks. */
+  def prepare(condition: Expression, indexed: Attribute => Boolean): Prepared =
+    new Prepared(OrderPreservingCasts.unwrap(condition, condition.references.toSeq.filter(indexed)))
+
+  final class Prepared private[ChunkPredicate] (condition: Expression) {
+    def mayHold(rowCount: Long, statsOf: Attribute => Option[ColumnStats]): Boolean =
+      rowCount > 0 && new Judge(statsOf).outcomes(condition).canBeTrue
   }
 
   private final class Judge(statsOf: Attribute => Option[ColumnStats]) {
@@ -79,7 +85,7 @@ object ChunkPredicate {
       val onValues =
         if (!hasValues(s)) OnlyNull
         else {
-          val ordering = orderingOf(c.left.dataType)
+          val ordering = ValueOrdering.of(c.left.dataType)
           val (lo, hi) = (s.min.get, s.max.get)
           def cmp(a: Any, b: Any) = ordering.compare(a, b)
           (c, flipped) match {
@@ -100,7 +106,7 @@ object ChunkPredicate {
     private def among(dataType: DataType, s: ColumnStats, values: Seq[Any]): Outcomes =
       if (!hasValues(s)) OnlyNull
       else {
-        val ordering = orderingOf(dataType)
+        val ordering = ValueOrdering.of(dataType)
         Outcomes(values.exists(v => v != null && ordering.compare(s.min.get, v) <= 0 && ordering.compare(v, s.max.get) <= 0),
           canBeFalse = true)
       }
@@ -124,7 +130,4 @@ object ChunkPredicate {
     case s: StringType => s == StringType
     case _ => t.isInstanceOf[AtomicType]
   }
-
-  private def orderingOf(dataType: DataType): Ordering[Any] =
-    InterpretedOrdering.forSchema(Seq(dataType)).on[Any](v => new GenericInternalRow(Array[Any](v)))
 }

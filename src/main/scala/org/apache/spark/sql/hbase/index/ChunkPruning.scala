@@ -23,18 +23,31 @@ object ChunkPruning {
    */
   def prune(ranges: ScanRanges, chunks: Seq[ChunkStats], condition: Expression,
       columnName: Attribute => Option[String]): Pruned = {
-    val touched = chunks.filter(c => overlaps(ranges, c.range))
-    val (kept, ruledOut) = touched.partition { chunk =>
-      ChunkPredicate.mayHold(condition, chunk.rowCount, a => columnName(a).flatMap(chunk.columns.get))
-    }
-    Pruned(ruledOut.map(_.range).foldLeft(ranges)(subtract), kept.size, touched.size)
+    val touched = chunks.filter(c => ranges.overlaps(c.range))
+    val judged = ChunkPredicate.prepare(condition, columnName(_).isDefined)
+    val (kept, ruledOut) = touched.partition(chunk => judged.mayHold(chunk.rowCount, a => columnName(a).flatMap(chunk.columns.get)))
+    Pruned(subtractAll(ranges, ruledOut.map(_.range)), kept.size, touched.size)
   }
 
-  private def overlaps(ranges: ScanRanges, chunk: RowRange): Boolean =
-    ranges.ranges.exists(r => !intersection(r, chunk).isEmpty)
-
-  private def intersection(a: RowRange, b: RowRange): RowRange =
-    RowRange(maxStart(a.start, b.start), minStop(a.stop, b.stop))
+  /** The ranges without the rows of any of `cuts`, in one sweep over both in key order. */
+  def subtractAll(ranges: ScanRanges, cuts: Seq[RowRange]): ScanRanges = {
+    val sorted = cuts.filterNot(_.isEmpty).sortWith((a, b) => Bytes.compareTo(a.start, b.start) < 0).toIndexedSeq
+    val out = Vector.newBuilder[RowRange]
+    var next = 0 // the first cut that may still meet a range
+    ranges.ranges.foreach { r =>
+      while (next < sorted.size && sorted(next).stop.nonEmpty && Bytes.compareTo(sorted(next).stop, r.start) <= 0) next += 1
+      var from: Option[Array[Byte]] = Some(r.start) // None: the rest of the range is cut
+      var i = next
+      while (from.isDefined && i < sorted.size && (r.stop.isEmpty || Bytes.compareTo(sorted(i).start, r.stop) < 0)) {
+        val cut = sorted(i)
+        if (Bytes.compareTo(cut.start, from.get) > 0) out += RowRange(from.get, cut.start)
+        from = if (cut.stop.isEmpty) None else Some(maxStart(from.get, cut.stop))
+        i += 1
+      }
+      from.map(RowRange(_, r.stop)).filterNot(_.isEmpty).foreach(out += _)
+    }
+    ScanRanges(out.result())
+  }
 
   /** The ranges without the rows of `cut`. */
   def subtract(ranges: ScanRanges, cut: RowRange): ScanRanges =

@@ -1,6 +1,5 @@
 package org.apache.spark.sql.hbase.index
 
-import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, InterpretedOrdering}
 import org.apache.spark.sql.hbase.codec.KeyBounds
 import org.apache.spark.sql.types.{BinaryType, DataType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
@@ -11,7 +10,7 @@ import org.apache.spark.unsafe.types.UTF8String
  * (the max raised to the least value above every string with its prefix), as Parquet does.
  */
 final class ColumnStatsBuilder(dataType: DataType) {
-  private val ordering = ColumnStatsBuilder.orderingOf(dataType)
+  private val ordering = ValueOrdering.of(dataType)
   private var min: Any = null
   private var max: Any = null
   private var nulls = 0L
@@ -31,9 +30,6 @@ final class ColumnStatsBuilder(dataType: DataType) {
 object ColumnStatsBuilder {
   val MaxBoundBytes = 64
 
-  def orderingOf(dataType: DataType): Ordering[Any] =
-    InterpretedOrdering.forSchema(Seq(dataType)).on[Any](v => new GenericInternalRow(Array[Any](v)))
-
   /** Values that may point into a reused buffer are copied before they are kept. */
   private def copy(value: Any): Any = value match {
     case s: UTF8String => s.clone()
@@ -46,7 +42,7 @@ object ColumnStatsBuilder {
     case (None, _) => b.copy(nullCount = a.nullCount + b.nullCount)
     case (_, None) => a.copy(nullCount = a.nullCount + b.nullCount)
     case (Some(aMin), Some(bMin)) =>
-      val ordering = orderingOf(dataType)
+      val ordering = ValueOrdering.of(dataType)
       ColumnStats(
         Some(if (ordering.compare(aMin, bMin) <= 0) aMin else bMin),
         Some(if (ordering.compare(a.max.get, b.max.get) >= 0) a.max.get else b.max.get),

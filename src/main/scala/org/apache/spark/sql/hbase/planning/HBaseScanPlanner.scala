@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.planning
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.codec.KeyCodec
-import org.apache.spark.sql.hbase.index.{ChunkPruning, ChunkTrust}
+import org.apache.spark.sql.hbase.index.ChunkPruning
 import org.apache.spark.sql.internal.SQLConf
 
 /** The session settings that shape a scan plan. */
@@ -13,7 +13,8 @@ final case class ScanSettings(
     maxKeyRanges: Int,
     fetchSize: Int,
     driverReadMaxKeyRanges: Int,
-    rangeIndex: Boolean = true)
+    rangeIndex: Boolean = true,
+    driverReadMaxRows: Long = 0)
 
 object ScanSettings {
   def of(conf: SQLConf): ScanSettings = ScanSettings(
@@ -22,7 +23,8 @@ object ScanSettings {
     maxKeyRanges = conf.getConf(HBaseSQLConf.MaxKeyRanges),
     fetchSize = conf.getConf(HBaseSQLConf.ScannerFetchSize),
     driverReadMaxKeyRanges = conf.getConf(HBaseSQLConf.DriverReadMaxKeyRanges),
-    rangeIndex = conf.getConf(HBaseSQLConf.IndexEnabled))
+    rangeIndex = conf.getConf(HBaseSQLConf.IndexEnabled),
+    driverReadMaxRows = conf.getConf(HBaseSQLConf.DriverReadMaxRows))
 }
 
 /**
@@ -34,7 +36,8 @@ object ScanSettings {
  *  3. regions: those the ranges touch, each with the residual its own ranges leave ([[ScanPlan]]);
  *  4. region servers: key boxes for the skip scan and the conjuncts they check ([[KeyBoxes]],
  *     [[ServerPredicates]]), when the table's region servers run the server jar;
- *  5. where a collect reads: on the driver for lookups and single regions;
+ *  5. where a collect reads: on the driver for lookups, single regions, and the few rows a
+ *     range index leaves;
  *  6. how much each region returns: a LIMIT with no filter below it caps every region;
  *  7. the order rows come in: by the row key, as far as the output holds its leading columns.
  */
@@ -71,7 +74,8 @@ object HBaseScanPlanner {
           new ServerPredicates(table, codec, relation.columnOf).pushable)
       }
     val max = settings.driverReadMaxKeyRanges
-    val driverRead = max > 0 && (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max))
+    val driverRead = max > 0 && (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max) ||
+      indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
     val request = ScanRequest(table, relation.cluster, read, read.map(relation.columnOf), output,
       ScanLimits(settings.fetchSize, relation.limit))
     val keyOrder = if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
@@ -87,9 +91,12 @@ object HBaseScanPlanner {
       case ((current, uses), index) =>
         val chunks = facts.rangeIndex(index)
         val pruned = ChunkPruning.prune(current, chunks.trusted, where, a => nameOf(a).filter(index.columns.contains))
-        def touching(ranges: ScanRanges) = chunks.chunks.count(c => ranges.ranges.exists(ChunkTrust.overlaps(_, c.range)))
+        def touching(ranges: ScanRanges) = chunks.chunks.count(c => ranges.overlaps(c.range))
         val read = touching(pruned.ranges)
-        (pruned.ranges, uses :+ RangeIndexUse(index.name, read, chunks.total, touching(current) - read, chunks.untrusted))
+        // Chunks tile the key space: when every one the ranges meet is trusted, their rows bound the read.
+        val readTrusted = chunks.trusted.filter(c => pruned.ranges.overlaps(c.range))
+        val rowsAtMost = if (readTrusted.size == read) Some(readTrusted.map(_.rowCount).sum) else None
+        (pruned.ranges, uses :+ RangeIndexUse(index.name, read, chunks.total, touching(current) - read, chunks.untrusted, rowsAtMost))
     }
   }
 }

@@ -25,9 +25,11 @@ final case class RegionScan(region: RegionInfo, ranges: Seq[RowRange], residual:
 /**
  * How a range index narrowed a scan: of its `chunksTotal` chunks, `chunksRead` hold rows the scan
  * still reads, and `chunksSkipped` more would have been read without it. `untrusted` chunks were
- * written since the index was built and are read in full.
+ * written since the index was built and are read in full. `rowsAtMost` bounds the rows read
+ * when every chunk read is trusted.
  */
-final case class RangeIndexUse(name: String, chunksRead: Int, chunksTotal: Int, chunksSkipped: Int, untrusted: Int) {
+final case class RangeIndexUse(name: String, chunksRead: Int, chunksTotal: Int, chunksSkipped: Int, untrusted: Int,
+    rowsAtMost: Option[Long] = None) {
   override def toString: String =
     s"range index $name: $chunksRead of $chunksTotal chunks" + (if (untrusted > 0) s" ($untrusted not trusted)" else "")
 }

@@ -21,6 +21,19 @@ final case class RowRange(start: Array[Byte], stop: Array[Byte]) {
  * and how they split among regions.
  */
 final case class ScanRanges(ranges: Seq[RowRange]) {
+  private lazy val indexed = ranges.toIndexedSeq
+
+  /** Whether some row of `rows` is in the ranges (a binary search: they are sorted and disjoint). */
+  def overlaps(rows: RowRange): Boolean = !rows.isEmpty && {
+    // The first range that ends after rows.start.
+    var (lo, hi) = (0, indexed.size)
+    while (lo < hi) {
+      val mid = (lo + hi) >>> 1
+      val stop = indexed(mid).stop
+      if (stop.nonEmpty && Bytes.compareTo(stop, rows.start) <= 0) lo = mid + 1 else hi = mid
+    }
+    lo < indexed.size && (rows.stop.isEmpty || Bytes.compareTo(indexed(lo).start, rows.stop) < 0)
+  }
 
   /** The part of the ranges inside the region [regionStart, regionEnd). */
   def clip(regionStart: Array[Byte], regionEnd: Array[Byte]): Seq[RowRange] =

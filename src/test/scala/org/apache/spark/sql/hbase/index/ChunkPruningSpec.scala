@@ -49,6 +49,25 @@ class ChunkPruningSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyC
     }
   }
 
+  describe("subtracting many chunks at once") {
+    it("leaves what subtracting them one at a time leaves") {
+      forAll(rangeSets, Gen.listOf(Gen.zip(bound, bound))) { (ranges, bounds) =>
+        val cuts = bounds.map { case (start, stop) => RowRange(start, stop) }
+        ChunkPruning.subtractAll(ranges, cuts).ranges.map(r => (r.start.toSeq, r.stop.toSeq)) shouldBe
+          cuts.foldLeft(ranges)(ChunkPruning.subtract).ranges.map(r => (r.start.toSeq, r.stop.toSeq))
+      }
+    }
+  }
+
+  describe("whether row ranges meet a chunk") {
+    it("is true exactly when a key is in both") {
+      forAll(rangeSets, bound, bound) { (ranges, start, stop) =>
+        val chunk = RowRange(start, stop)
+        ranges.overlaps(chunk) shouldBe keys.exists(k => ranges.ranges.exists(contains(_, k)) && !chunk.isEmpty && contains(chunk, k))
+      }
+    }
+  }
+
   describe("pruning by chunk statistics") {
     val num = AttributeReference("a", IntegerType)()
     def chunk(start: Int, stop: Int, min: Int, max: Int) =
