@@ -49,10 +49,10 @@ case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPl
             recorded.add(row, mutations.head.getRow)
             mutations
           }
+          // The mark covers a batch before any of it can be sent; the mutator sends it when it likes.
           try encoded.grouped(InsertIntoHBaseTableCommand.RecordedBatchRows).foreach { batch =>
             recorded.record()
             mutator.mutate(batch.flatten.map(recorded.covered).asJava)
-            mutator.flush()
           } finally mutator.close()
         }
       }
