@@ -3,9 +3,10 @@
 Run through benchmarks/run (./benchmarks/run index [--rows 5000000] [--repeat 3]), which installs what
 this needs. It bulk-loads a table of sensor readings (key (sensor, seq), one sensor per region;
 event_time grows with seq, code is random), builds a range index on (event_time, code), and times in
-one session, each query with the index used and with spark.sql.hbase.index.enabled=false, checking
-that both return the same rows. It then times INSERT and LOAD DATA into a table with an index against
-the same table without one, and writes benchmarks/results/index.json, .md and .png.
+one session each query with the index used and with spark.sql.hbase.index.enabled=false, run for run
+in turn after the same untimed warm-up runs, checking that both return the same rows. It then times INSERT and LOAD
+DATA into a table with an index against the same table without one, and writes
+benchmarks/results/index.json, .md and .png.
 """
 
 import argparse
@@ -16,7 +17,7 @@ import platform
 import statistics
 import time
 
-from tpch_planner import RESULTS, WORK, log, start_session, timed_runs
+from tpch_planner import RESULTS, WORK, bar_chart, log, start_session, timed_runs
 
 INDEX_OFF = {"spark.sql.hbase.index.enabled": "false"}
 MODES = [("index used", {}), ("index unused", INDEX_OFF)]
@@ -26,6 +27,7 @@ START = 1_700_000_000  # event_time of seq 0, in seconds
 SPEEDUP_TARGET = 20.0  # the 0.1 % range, index used against unused
 SLOWDOWN_LIMIT = 1.05  # where the index cannot help
 WRITE_SLOWDOWN_LIMIT = 1.15  # INSERT and LOAD DATA into an indexed table
+WARM_UPS = 5  # untimed runs of each query in each mode before the timed ones
 
 
 def create_readings(spark, name):
@@ -76,20 +78,34 @@ def queries(table, rows):
 
 
 def run_queries(spark, table, rows, repeat):
+    """Each query in both modes, run for run in turn (used, unused, used, ...), so that the machine's drift
+    falls on both alike."""
+    jvm = lambda df: df._jdf.collectAsList().size()  # noqa: E731 - the rows kept in the JVM
     results = []
     for label, query in queries(table, rows):
         entry = {"query": label, "sql": query, "modes": {}}
-        answers = {}
-        for mode, settings in MODES:
-            times, result, metrics = timed_runs(spark, query, settings, repeat)
-            answers[mode] = sorted(map(tuple, result))
-            entry["modes"][mode] = {"seconds": statistics.median(times), "runs": times, **metrics}
-            log(f"{label}, {mode}: {entry['modes'][mode]['seconds']:.2f} s "
-                f"({', '.join(f'{t:.2f}' for t in times)}), {metrics}")
+        answers, runs = {}, {mode: {"python": [], "jvm": []} for mode, _ in MODES}
+        # Steady state: the JIT compiles the planner's and reader's paths over the first few runs.
+        for _ in range(WARM_UPS):
+            for _, settings in MODES:
+                timed_runs(spark, query, settings, 1, warm_up=False)
+        for _ in range(repeat):
+            for mode, settings in MODES:
+                times, result, metrics = timed_runs(spark, query, settings, 1, warm_up=False)
+                runs[mode]["python"] += times
+                answers[mode] = sorted(map(tuple, result))
+                entry["modes"].setdefault(mode, {}).update(metrics)
+                # The same read with the rows kept in the JVM: the scan without Python's row conversion.
+                runs[mode]["jvm"] += timed_runs(spark, query, settings, 1, warm_up=False, action=jvm)[0]
+        for mode, _ in MODES:
+            python, in_jvm = runs[mode]["python"], runs[mode]["jvm"]
+            entry["modes"][mode].update({"seconds": statistics.median(python), "runs": python,
+                                         "jvmSeconds": statistics.median(in_jvm), "jvmRuns": in_jvm})
+            log(f"{label}, {mode}: {statistics.median(python):.2f} s ({', '.join(f'{t:.2f}' for t in python)}); "
+                f"rows kept in the JVM {statistics.median(in_jvm):.2f} s; {entry['modes'][mode]}")
         if answers["index used"] != answers["index unused"]:
             raise SystemExit(f"{label}: the index changed the answer")
         entry["rows"] = len(answers["index used"])
-        spark.conf.unset("spark.sql.hbase.index.enabled")
         entry["explain"] = explain_line(spark, query)
         results.append(entry)
     return results
@@ -163,13 +179,16 @@ def targets(report):
                                f"{used['regionsScanned']} = {bound}",
                       "met": used["rowsScanned"] <= bound})
     narrow = by_label["0.1 % range on event_time"]
-    speedup = narrow["modes"]["index unused"]["seconds"] / narrow["modes"]["index used"]["seconds"]
-    found.append({"target": f"0.1 % range at least {SPEEDUP_TARGET:.0f}x faster with the index",
-                  "value": f"{speedup:.1f}x", "met": speedup >= SPEEDUP_TARGET})
+    for measure, key in (("rows collected into Python", "seconds"), ("rows kept in the JVM", "jvmSeconds")):
+        speedup = narrow["modes"]["index unused"][key] / narrow["modes"]["index used"][key]
+        found.append({"target": f"0.1 % range at least {SPEEDUP_TARGET:.0f}x faster with the index, {measure}",
+                      "value": f"{speedup:.1f}x", "met": speedup >= SPEEDUP_TARGET})
     blind = by_label["equality on the random code"]
-    ratio = blind["modes"]["index used"]["seconds"] / blind["modes"]["index unused"]["seconds"]
-    found.append({"target": "where the index cannot help (equality on a random column), at most 5 % slower",
-                  "value": f"{ratio:.2f}x the time", "met": ratio <= SLOWDOWN_LIMIT})
+    for measure, key in (("rows collected into Python", "seconds"), ("rows kept in the JVM", "jvmSeconds")):
+        ratio = blind["modes"]["index used"][key] / blind["modes"]["index unused"][key]
+        found.append({"target": f"where the index cannot help (equality on a random column), at most 5 % slower, "
+                                f"{measure}",
+                      "value": f"{ratio:.2f}x the time", "met": ratio <= SLOWDOWN_LIMIT})
     for how, w in report["writes"].items():
         found.append({"target": f"{how} into a table with a range index at most 15 % slower",
                       "value": f"{w['slowdown']:.2f}x the time", "met": w["slowdown"] <= WRITE_SLOWDOWN_LIMIT})
@@ -184,18 +203,23 @@ def seconds_list(times):
 
 def markdown(report):
     lines = [f"{report['tableRows']:,} readings, {SENSORS} regions (one sensor each), chunks of {CHUNK_ROWS} rows "
-             f"(index built in {report['buildSeconds']:.1f} s), median of {report['repeat']} runs, "
+             f"(index built in {report['buildSeconds']:.1f} s), median of {report['repeat']} runs after "
+             f"{WARM_UPS} untimed ones, rows collected into Python, "
              f"{report['machine']}, {report['date']}.", "",
-             "| query | rows | mode | median s | runs (s) | chunksSkipped | rowsScanned | rowsRead | time / index used |",
-             "|---|---:|---|---:|---|---:|---:|---:|---:|"]
+             "| query | rows | mode | median s | runs (s) | time / index used | rows kept in the JVM: median s | runs (s) "
+             "| time / index used | chunksSkipped | rowsScanned | rowsRead |",
+             "|---|---:|---|---:|---|---:|---:|---|---:|---:|---:|---:|"]
     for q in report["queries"]:
         used = q["modes"]["index used"]["seconds"]
         for i, (mode, _) in enumerate(MODES):
             r = q["modes"][mode]
             first = [q["query"], str(q["rows"])] if i == 0 else ["", ""]
+            jvm_used = q["modes"]["index used"]["jvmSeconds"]
             lines.append("| " + " | ".join(first + [mode, f"{r['seconds']:.2f}", seconds_list(r["runs"]),
-                                                    str(r["chunksSkipped"]), str(r["rowsScanned"]), str(r["rowsRead"]),
-                                                    f"{r['seconds'] / used:.1f}x"]) + " |")
+                                                    f"{r['seconds'] / used:.1f}x", f"{r['jvmSeconds']:.2f}",
+                                                    seconds_list(r["jvmRuns"]), f"{r['jvmSeconds'] / jvm_used:.1f}x",
+                                                    str(r["chunksSkipped"]), str(r["rowsScanned"]),
+                                                    str(r["rowsRead"])]) + " |")
     lines += ["", "EXPLAIN with the index:", ""]
     lines += [f"- {q['query']}: `{q['explain']}`" for q in report["queries"]]
     j = report["join"]
@@ -213,23 +237,19 @@ def markdown(report):
 
 
 def chart(report, path):
-    from matplotlib.figure import Figure
+    """Median seconds of each query with the index used and unused, rows collected into Python."""
+    bar_chart(path, f"Range index: {report['tableRows']:,} readings, {SENSORS} regions",
+              [q["query"] for q in report["queries"]],
+              [(mode, [q["modes"][mode]["seconds"] for q in report["queries"]]) for mode, _ in MODES], size=(9, 5))
 
-    labels = [q["query"] for q in report["queries"]]
-    width = 0.8 / len(MODES)
-    figure = Figure(figsize=(9, 5))
-    axes = figure.subplots()
-    for i, (mode, _) in enumerate(MODES):
-        offset = (i - (len(MODES) - 1) / 2) * width
-        bars = axes.bar([x + offset for x in range(len(labels))],
-                        [q["modes"][mode]["seconds"] for q in report["queries"]], width, label=mode)
-        axes.bar_label(bars, fmt="%.2f", fontsize=8)
-    axes.set_xticks(range(len(labels)), labels, fontsize=9)
-    axes.set_ylabel("median seconds")
-    axes.set_title(f"Range index: {report['tableRows']:,} readings, {SENSORS} regions")
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
+
+def rewrite(report_path):
+    """The Markdown, targets and chart again from a run's JSON (after a change to how they are shown)."""
+    report = json.loads(report_path.read_text())
+    report["targets"] = targets(report)
+    report_path.write_text(json.dumps(report, indent=2) + "\n")
+    report_path.with_suffix(".md").write_text(markdown(report))
+    chart(report, report_path.with_suffix(".png"))
 
 
 def main():

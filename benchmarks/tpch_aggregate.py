@@ -17,7 +17,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from tpch_planner import PUSHDOWN_OFF, RESULTS, generate, load, log, scale_and_regions_arguments, start_session, timed_runs
+from tpch_planner import (PUSHDOWN_OFF, RESULTS, bar_chart, generate, load, log, scale_and_regions_arguments, start_session,
+                          timed_runs)
 
 COPROCESSOR_OFF = {"spark.sql.hbase.coprocessor": "false"}
 MODES = [
@@ -239,28 +240,10 @@ def markdown(report):
 
 
 def chart(report, path):
-    """Grouped bars: median seconds of each query in each mode, on a log scale (they span orders of magnitude)."""
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import FuncFormatter, NullFormatter
-
+    """Median seconds of each query in each mode, on a log scale (they span orders of magnitude)."""
     labels = [f"{q['query']}\n({'region servers' if q['pushed'] else 'Spark'} aggregate)" for q in report["queries"]]
-    width = 0.8 / len(MODES)
-    figure = Figure(figsize=(11, 5.5))
-    axes = figure.subplots()
-    for i, (mode, _) in enumerate(MODES):
-        offset = (i - (len(MODES) - 1) / 2) * width
-        bars = axes.bar([x + offset for x in range(len(labels))],
-                        [q["modes"][mode]["seconds"] for q in report["queries"]], width, label=mode)
-        axes.bar_label(bars, fmt="%.2f", fontsize=7)
-    axes.set_xticks(range(len(labels)), labels, fontsize=8)
-    axes.set_yscale("log")
-    axes.yaxis.set_major_formatter(FuncFormatter(lambda seconds, _: f"{seconds:g}"))
-    axes.yaxis.set_minor_formatter(NullFormatter())
-    axes.set_ylabel("median seconds (log scale)")
-    axes.set_title(f"Aggregates over TPC-H lineitem, scale {report['scale']}, {report['regions']} regions")
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    bar_chart(path, f"Aggregates over TPC-H lineitem, scale {report['scale']}, {report['regions']} regions", labels,
+              [(mode, [q["modes"][mode]["seconds"] for q in report["queries"]]) for mode, _ in MODES], log_scale=True)
 
 
 if __name__ == "__main__":

@@ -141,6 +141,31 @@ def compact(spark, name):
         jvm.org.apache.spark.sql.hbase.connection.HBaseConnections.release(cluster)
 
 
+def bar_chart(path, title, labels, series, size=(11, 5.5), log_scale=False):
+    """Grouped bars of median seconds: `series` is [(name, one value per label)]; on a log scale when they span
+    orders of magnitude."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    width = 0.8 / len(series)
+    figure = Figure(figsize=size)
+    axes = figure.subplots()
+    for i, (name, values) in enumerate(series):
+        offset = (i - (len(series) - 1) / 2) * width
+        bars = axes.bar([x + offset for x in range(len(labels))], values, width, label=name)
+        axes.bar_label(bars, fmt="%.2f", fontsize=7)
+    axes.set_xticks(range(len(labels)), labels, fontsize=8)
+    if log_scale:
+        axes.set_yscale("log")
+        axes.yaxis.set_major_formatter(FuncFormatter(lambda seconds, _: f"{seconds:g}"))
+        axes.yaxis.set_minor_formatter(NullFormatter())
+    axes.set_ylabel("median seconds" + (" (log scale)" if log_scale else ""))
+    axes.set_title(title)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
 def timed_runs(spark, query, settings, repeat, warm_up=True, action=lambda df: df.collect()):
     """Every run's seconds of action(df) under these session settings, with what the last run returned and its
     scan metrics. The action is collect() unless given: one that keeps the rows in the JVM measures the scan alone."""

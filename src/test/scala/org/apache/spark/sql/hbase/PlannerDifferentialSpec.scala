@@ -60,13 +60,7 @@ class PlannerDifferentialSpec extends HBaseSuite {
       case 10 => s"a = $int AND b = $str"
       case _ => s"(a = $int OR a BETWEEN $int AND $int) AND c ${pick("<", ">", "=")} $long"
     }
-    if (depth == 0) atom
-    else random.nextInt(4) match {
-      case 0 => s"(${randomPredicate(random, depth - 1)}) AND (${randomPredicate(random, depth - 1)})"
-      case 1 => s"(${randomPredicate(random, depth - 1)}) OR (${randomPredicate(random, depth - 1)})"
-      case 2 => s"NOT (${randomPredicate(random, depth - 1)})"
-      case _ => atom
-    }
+    RandomClauses.nested(random, depth)(atom)
   }
 
   /** The scan, unless Spark proved the predicate false and planned no scan at all. */

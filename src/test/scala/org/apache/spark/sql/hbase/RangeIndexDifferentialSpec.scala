@@ -68,13 +68,7 @@ class RangeIndexDifferentialSpec extends HBaseSuite {
         "d > ts", s"ts + 1 = $ts")
       case _ => s"ts >= $ts AND ts < ${ts + pick(20, 200)}"
     }
-    if (depth == 0) atom
-    else random.nextInt(4) match {
-      case 0 => s"(${randomPredicate(random, depth - 1)}) AND (${randomPredicate(random, depth - 1)})"
-      case 1 => s"(${randomPredicate(random, depth - 1)}) OR (${randomPredicate(random, depth - 1)})"
-      case 2 => s"NOT (${randomPredicate(random, depth - 1)})"
-      case _ => atom
-    }
+    RandomClauses.nested(random, depth)(atom)
   }
 
   private def sorted(rows: Seq[Row]): Seq[String] = rows.map(_.toString).sorted
