@@ -83,10 +83,10 @@ class RangeIndexDifferentialSpec extends HBaseSuite {
           val where = randomPredicate(random, 2)
           // Every fourth clause also as an aggregate, which the region servers compute over the same chunks.
           val aggregate = if (n % 4 != 0) Nil else {
-            val query = s"SELECT sensor, count(*), sum(r), min(ts) FROM %s WHERE $where GROUP BY sensor"
-            val expected = sorted(sql(query.format(s"${t}_truth")).collect().toSeq)
-            Seq(sorted(sql(query.format(t)).collect().toSeq)).filter(_ != expected)
-              .map(rows => s"$query grouped with the index used: ${rows.mkString(", ")}, Spark ${expected.mkString(", ")}")
+            def query(table: String) = s"SELECT sensor, count(*), sum(r), min(ts) FROM $table WHERE $where GROUP BY sensor"
+            val expected = sorted(sql(query(s"${t}_truth")).collect().toSeq)
+            Seq(sorted(sql(query(t)).collect().toSeq)).filter(_ != expected)
+              .map(rows => s"${query(t)} with the index used: ${rows.mkString(", ")}, Spark ${expected.mkString(", ")}")
           }
           val truth = sorted(sql(s"SELECT * FROM ${t}_truth WHERE $where").collect().toSeq)
           val df = sql(s"SELECT * FROM $t WHERE $where")
