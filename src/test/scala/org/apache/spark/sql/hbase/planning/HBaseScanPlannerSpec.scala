@@ -5,9 +5,10 @@ import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.Expression
-import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, RangeIndexDef, TableFormat}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.index.{ChunkStats, ColumnStats, IndexChunks}
 import org.apache.spark.sql.types.IntegerType
 
 /**
@@ -40,6 +41,49 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
 
   private def plan(where: Option[Expression], facts: TableFacts, s: ScanSettings = settings, limit: Option[Int] = None) =
     HBaseScanPlanner.plan(relation.copy(limit = limit), Seq(k, v), Seq(k, v), where, s, facts)
+
+  describe("a scan plan over a range index") {
+    val indexed = relation.copy(table = table.copy(indexes = Seq(RangeIndexDef("by_v", Seq("v"), 100, generation = Some(1L)))))
+    /** Ten chunks of 100 keys each up to 1000, where v runs from 10 * first key to 10 * last key. */
+    val chunks = (0 until 10).map { i =>
+      ChunkStats(RowRange(if (i == 0) Array.emptyByteArray else key(i * 100), if (i == 9) Array.emptyByteArray else key(i * 100 + 100)),
+        100, Map("v" -> ColumnStats(Some(i * 1000), Some(i * 1000 + 990), 0)))
+    }
+    class Indexed(trusted: Seq[ChunkStats]) extends Counting(serverJar = true) {
+      var asked = 0
+      override def rangeIndex(index: RangeIndexDef): IndexChunks = { asked += 1; IndexChunks(index, chunks, trusted) }
+    }
+    def bytesOf(r: RowRange) = (r.start.toSeq, r.stop.toSeq)
+    def planIndexed(where: Expression, facts: TableFacts, s: ScanSettings = settings) =
+      HBaseScanPlanner.plan(indexed, Seq(k, v), Seq(k, v), Some(where), s, facts)
+
+    it("cuts the chunks the clause rules out of the key ranges before pruning regions, and seeks over them") {
+      val facts = new Indexed(chunks)
+      val p = planIndexed(v >= 3000 && v < 5000, facts)
+      p.regions.map(_.region.host) shouldBe Seq(Some("rs1"))
+      p.regions.head.ranges.map(bytesOf) shouldBe Seq(bytesOf(RowRange(key(300), key(500))))
+      p.scan.rangeIndexes shouldBe Seq(RangeIndexUse("by_v", chunksRead = 2, chunksTotal = 10, chunksSkipped = 8, untrusted = 0,
+        rowsAtMost = Some(200)))
+      p.describe should include("range index by_v: 2 of 10 chunks")
+      facts.asked shouldBe 1
+      // The first and last chunks: three regions, 200 rows at most.
+      val ends = v < 1000 || v >= 9000
+      planIndexed(ends, facts).regions.size shouldBe 3
+      planIndexed(ends, facts).driverRead shouldBe false
+      withClue("a collect the index bounds to few enough rows reads on the driver: ")(
+        planIndexed(ends, facts, settings.copy(driverReadMaxRows = 200)).driverRead shouldBe true)
+    }
+
+    it("reads untrusted chunks in full, and is not asked for a clause on other columns or with the index off") {
+      val facts = new Indexed(chunks.filterNot(_.columns("v").min.contains(7000)))
+      val p = planIndexed(v === 7500 || v === 1500, facts)
+      p.regions.flatMap(_.ranges).map(bytesOf) shouldBe Seq(RowRange(key(100), key(200)), RowRange(key(700), key(800))).map(bytesOf)
+      p.scan.rangeIndexes.map(u => (u.chunksRead, u.untrusted, u.rowsAtMost)) shouldBe Seq((2, 1, None))
+      planIndexed(k > 5, facts).scan.rangeIndexes shouldBe empty
+      planIndexed(v > 5, facts, settings.copy(rangeIndex = false)).scan.rangeIndexes shouldBe empty
+      facts.asked shouldBe 1
+    }
+  }
 
   describe("a scan plan") {
     it("prunes regions by the key ranges, checks in region servers what the keys leave, and says so on one line") {
