@@ -25,7 +25,7 @@ object ChunkTrust {
       typeOf: String => DataType): Trusted = {
     val recent = marks.filter(_.untilMs >= builtAtMs - skewMs)
     val judged = chunks.map { chunk =>
-      val over = recent.filter(m => overlaps(m.range, chunk.range))
+      val over = recent.filter(_.range.overlaps(chunk.range))
       val recorded = over.flatMap(_.rows)
       if (recorded.size < over.size || recorded.exists(r => !chunk.columns.keySet.subsetOf(r.columns.keySet))) None
       else Some(recorded.foldLeft(chunk)(widen(_, _, typeOf)))
@@ -38,10 +38,4 @@ object ChunkTrust {
     chunk.copy(rowCount = chunk.rowCount + written.rowCount, columns = chunk.columns.map { case (name, stats) =>
       name -> ColumnStatsBuilder.merge(typeOf(name), stats, written.columns(name))
     })
-
-  def overlaps(a: RowRange, b: RowRange): Boolean = {
-    def before(stop: Array[Byte], start: Array[Byte]) =
-      stop.nonEmpty && java.util.Arrays.compareUnsigned(stop, start) <= 0
-    !a.isEmpty && !b.isEmpty && !before(a.stop, b.start) && !before(b.stop, a.start)
-  }
 }

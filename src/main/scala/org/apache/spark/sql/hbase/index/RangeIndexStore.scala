@@ -44,7 +44,7 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
   def chunks(table: HBaseTableDef, index: RangeIndexDef, generation: Long): Seq[ChunkStats] = {
     val key = (cluster, name, table.hbaseTable, table.name.toLowerCase, index, generation)
     Option(built.get(key)).getOrElse {
-      val typeOf = (c: String) => typesOf(table).lift(c)
+      val typeOf = typesOf(table).lift
       val read = scanPrefix(chunkPrefix(table, index, generation)).map { r =>
         ChunkStatsJson.fromJson(Bytes.toString(r.getValue(WriteMark.FAMILY, Chunk)), typeOf)
       }
@@ -79,7 +79,7 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
 
   /** Every write mark of the HBase table; what a writer recorded is read for `table` only. */
   def marks(table: HBaseTableDef): Seq[MarkedWrite] = {
-    val typeOf = (c: String) => typesOf(table).lift(c)
+    val typeOf = typesOf(table).lift
     val recorded = rowsQualifier(table)
     scanPrefix(WriteMark.rowPrefix(table.hbaseTable.namespace, table.hbaseTable.name)).flatMap { r =>
       Option(r.getColumnLatestCell(WriteMark.FAMILY, WriteMark.MARK)).map { cell =>

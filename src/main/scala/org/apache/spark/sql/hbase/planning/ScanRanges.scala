@@ -13,6 +13,12 @@ final case class RowRange(start: Array[Byte], stop: Array[Byte]) {
     stop.length == start.length + 1 && stop.last == 0 &&
       java.util.Arrays.equals(start, 0, start.length, stop, 0, start.length)
 
+  /** Whether some row is in both. */
+  def overlaps(other: RowRange): Boolean = {
+    def before(stop: Array[Byte], start: Array[Byte]) = stop.nonEmpty && Bytes.compareTo(stop, start) <= 0
+    !isEmpty && !other.isEmpty && !before(stop, other.start) && !before(other.stop, start)
+  }
+
   override def toString: String = s"[${Bytes.toStringBinary(start)}, ${Bytes.toStringBinary(stop)})"
 }
 
