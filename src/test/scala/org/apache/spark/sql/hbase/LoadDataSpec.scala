@@ -247,7 +247,8 @@ class LoadDataSpec extends HBaseSuite {
       (execution.load.LoadKey(rowCodec.rowKey(row), i.toLong), rowCodec.cellValues(row))
     }
     val storage = execution.load.FamilyStorage.of(cluster, org.apache.hadoop.hbase.TableName.valueOf(t))
-    val files = new execution.load.RegionHFiles(conf, staging, rowCodec, storage, "written-by-test", System.currentTimeMillis())
+    val files = new execution.load.RegionHFiles(conf, staging, rowCodec, storage, "written-by-test", System.currentTimeMillis(),
+      recorded = None)
     try {
       files.write(keyed.iterator) shouldBe rows
       body(files.close())

@@ -1,17 +1,24 @@
 package org.apache.spark.sql.hbase
 
+import java.nio.charset.StandardCharsets
+import java.nio.file.Files
+
 import scala.jdk.CollectionConverters._
 
+import org.apache.hadoop.fs.Path
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{Delete, Put}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
-import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec}
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec, RowCodec}
 import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, ScanMetrics}
-import org.apache.spark.sql.hbase.server.ServerJar
+import org.apache.spark.sql.hbase.execution.load.{FamilyStorage, LoadKey, RegionHFiles}
+import org.apache.spark.sql.hbase.server.{ServerJar, WriteMark}
 import org.apache.spark.sql.types.{IntegerType, LongType}
+import org.apache.spark.unsafe.types.UTF8String
 
 /**
  * Range indexes end to end: CREATE / SHOW / DROP INDEX and ANALYZE TABLE, scans that skip the
@@ -56,6 +63,11 @@ class RangeIndexSpec extends HBaseSuite {
   }
 
   private def showIndexes(table: String): Seq[Row] = sql(s"SHOW INDEXES ON $table").collect().toSeq
+
+  private def csv(lines: String*): java.nio.file.Path = {
+    val file = Files.createTempDirectory("range-index").resolve("rows.csv")
+    Files.write(file, lines.mkString("", "\n", "\n").getBytes(StandardCharsets.UTF_8))
+  }
 
   describe("CREATE INDEX") {
     it("builds chunk statistics that SHOW INDEXES lists, and a scan skips the chunks they rule out") {
@@ -153,6 +165,25 @@ class RangeIndexSpec extends HBaseSuite {
       }
     }
 
+    it("include LOAD DATA, LOAD DATA PARALLEL and bulk-loaded DataFrames, whose files are recorded before they load") {
+      val t = events()
+      withConf(shortLease: _*)(sql(s"CREATE INDEX ${t}_time ON $t (t, r) OPTIONS (chunkRows = 50)"))
+      // Loads record under the default lease: a file must load within the first half of its mark's lease.
+      val appended = csv((0 until 100).map(i => s"${i % 4},${500 + i / 4},${20000 + i * 10},7,loaded"): _*)
+      sql(s"LOAD DATA LOCAL INPATH '$appended' INTO TABLE $t")
+      sql(s"LOAD DATA PARALLEL LOCAL INPATH '${csv("0,3,5,1,moved")}' INTO TABLE $t")
+      spark.createDataFrame(java.util.List.of(Row(2, 8, 3L, 2, "bulk")), spark.table(t).schema)
+        .write.format("hbase").option("table", t).option("bulkload", "true").mode("append").save()
+      val Seq(shown) = showIndexes(t)
+      withClue("no chunk lost trust: ")((shown.getInt(4), shown.getInt(5)) shouldBe ((40, 40)))
+      sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t >= 20900").size shouldBe 10
+      sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").map(r => (r.getInt(0), r.getInt(1))).toSet shouldBe
+        Set((0, 0), (0, 3), (2, 8))
+      val df = sql(s"SELECT sensor, seq FROM $t WHERE t BETWEEN 5000 AND 5100")
+      df.collect().length shouldBe 11
+      withClue("chunks away from the new rows are still skipped: ")(ScanMetrics.of(df)("chunksSkipped") should be >= 30L)
+    }
+
     it("give a query running beside an INSERT the rows from before it, and the ones already written, never fewer") {
       val t = events()
       withConf(shortLease: _*) {
@@ -201,6 +232,34 @@ class RangeIndexSpec extends HBaseSuite {
         val df = sql(early)
         df.collect()
         ScanMetrics.of(df)("chunksSkipped") shouldBe 36
+      }
+    }
+
+    it("include bulk loads of files no writer of ours recorded: the regions they load into lose trust until ANALYZE") {
+      val t = events(rows = 400)
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_time ON $t (t) OPTIONS (chunkRows = 10)")
+        showIndexes(t).head.getInt(5) shouldBe 40
+        val table = SessionCatalogs.of(spark).get(t).get
+        val codec = new RowCodec(table)
+        def bulkLoad(fileName: String, sensor: Int, seq: Int, time: Long): Unit = {
+          val row = InternalRow(sensor, seq, time, 3, UTF8String.fromString("outside"))
+          val files = new RegionHFiles(cluster.toConfiguration, new Path(Files.createTempDirectory("outside-load").toUri),
+            codec, FamilyStorage.of(cluster, hbaseName(t)), fileName, System.currentTimeMillis(), recorded = None)
+          files.write(Iterator((LoadKey(codec.rowKey(row), 0), codec.cellValues(row))))
+          RegionHFiles.bulkLoad(cluster.toConfiguration, hbaseName(t), files.close().map { case (f, p) => f -> Seq(p) })
+        }
+        bulkLoad("plain", sensor = 1, seq = 5, time = 1)
+        withClue("sensor 1's region: ")(showIndexes(t).head.getInt(5) shouldBe 30)
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").size shouldBe 2
+        bulkLoad(WriteMark.fileName("forged", "w-no-such-mark"), sensor = 2, seq = 5, time = 2)
+        withClue("and sensor 2's region: ")(showIndexes(t).head.getInt(5) shouldBe 20)
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").size shouldBe 3
+
+        Thread.sleep(1600) // the marks' leases end
+        sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
+        showIndexes(t).head.getInt(5) shouldBe 40
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").size shouldBe 3
       }
     }
 

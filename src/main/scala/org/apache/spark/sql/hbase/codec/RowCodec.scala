@@ -73,6 +73,12 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     values
   }
 
+  /** Where a value column's cell is in [[cellValues]]. */
+  def cellIndex(column: HBaseColumn): Int = valueColumns.indexWhere(_._1 == column)
+
+  /** The value of one encoded cell of [[cellValues]] (never null). */
+  def decodeCell(index: Int, bytes: Array[Byte]): Any = valueCodec.decode(valueColumns(index)._1.dataType, bytes, 0, bytes.length)
+
   /**
    * Decodes the requested columns, in the given order, from one HBase row. A Result's cells are
    * sorted by column, newest version first, so one pass over them finds every requested cell.

@@ -98,6 +98,18 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
       .addColumn(WriteMark.FAMILY, rowsQualifier(table), Utf8.bytes(ChunkStatsJson.toJson(rows, typesOf(table)))))
   }
 
+  /**
+   * Starts the leases of these marks of a writer again, now. A mark removed meanwhile comes back
+   * without its statistics, which makes the chunks under it untrusted rather than wrong.
+   */
+  def renewMarks(table: HBaseTableName, ids: Seq[String]): Unit = if (ids.nonEmpty) withTable { t =>
+    val marks = t.get(ids.map(id => new Get(WriteMark.rowKey(table.namespace, table.name, id))
+      .addColumn(WriteMark.FAMILY, WriteMark.MARK)).asJava)
+    t.put(marks.toSeq.filterNot(_.isEmpty).map { r =>
+      new Put(r.getRow).addColumn(WriteMark.FAMILY, WriteMark.MARK, r.getValue(WriteMark.FAMILY, WriteMark.MARK))
+    }.asJava)
+  }
+
   /** Removes the marks of the HBase table whose lease ended before `beforeMs`. */
   def dropMarksBefore(table: HBaseTableName, beforeMs: Long): Unit = withTable { t =>
     val doomed = scanPrefix(WriteMark.rowPrefix(table.namespace, table.name)).filter { r =>

@@ -32,6 +32,12 @@ public final class WriteMark {
   public static final String LEASE_PROPERTY = "spark.hbase.sql.index.markLeaseMillis";
   public static final long DEFAULT_LEASE_MILLIS = 300_000L;
 
+  /**
+   * Ends the name of an HFile whose rows a writer recorded, with statistics, under the mark whose
+   * id follows: a bulk load of such files needs no mark of the observer's own.
+   */
+  public static final String FILE_MARK_SEPARATOR = "-mark-";
+
   public final byte[] start;
   /** Exclusive; empty is the table's end. */
   public final byte[] stop;
@@ -73,6 +79,18 @@ public final class WriteMark {
     byte[] newStart = Bytes.compareTo(from, start) < 0 ? from : start;
     byte[] newStop = stop.length == 0 || to.length == 0 ? new byte[0] : Bytes.compareTo(to, stop) > 0 ? to : stop;
     return new WriteMark(newStart, newStop, leaseMillis);
+  }
+
+  /** The name of an HFile whose rows are recorded under mark {@code markId}. */
+  public static String fileName(String prefix, String markId) {
+    return prefix + FILE_MARK_SEPARATOR + markId;
+  }
+
+  /** The id of the mark a bulk-loaded file's rows are recorded under, or null for none. */
+  public static String markIdOfFile(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    int at = name.lastIndexOf(FILE_MARK_SEPARATOR);
+    return at < 0 || at + FILE_MARK_SEPARATOR.length() == name.length() ? null : name.substring(at + FILE_MARK_SEPARATOR.length());
   }
 
   /** The first row key after {@code row}. */

@@ -10,6 +10,7 @@ import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.execution.HBaseTableSizes
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput}
+import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.types.LongType
 
 /**
@@ -73,7 +74,8 @@ case class LoadDataCommand(
     val loadedSoFar = if (parallel) "rows before it may have been loaded" else "nothing was loaded"
     val rows = CsvInput.read(session, location, path, format, CsvInput.OnBadRow(skipBadRows, skipped,
       where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")))
-    val loaded = try BulkLoad(table, catalog.cluster, rows, parallel, rereading = () => skipped.reset())
+    val loaded = try BulkLoad(table, catalog.cluster, rows, parallel,
+      WriteRecording.of(session, catalog.cluster, table), rereading = () => skipped.reset())
       finally HBaseTableSizes.forget(catalog.cluster, table.hbaseTable)
     Seq(Row(loaded, skipped.sum))
   }

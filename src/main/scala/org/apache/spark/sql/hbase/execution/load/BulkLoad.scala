@@ -16,6 +16,7 @@ import org.apache.spark.sql.hbase.catalog.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.HBaseRegions
+import org.apache.spark.sql.hbase.index.{RecordedWrites, WriteRecording}
 
 /**
  * Loads rows into an HBase table as HFiles: rows are encoded, sorted and partitioned by the
@@ -28,6 +29,10 @@ import org.apache.spark.sql.hbase.execution.HBaseRegions
  * before it; rows that are shuffled are all read and checked before any task loads. Either way
  * the staging directory is removed at the end, and HBase loads each region's files atomically;
  * loading the same rows again writes the same values, so a retry after a failure is safe.
+ *
+ * With `recording`, each set of files is recorded for the table's range indexes before it is
+ * loaded (see [[RecordedWrites]]); without PARALLEL, the marks' leases start again just before
+ * the load.
  */
 object BulkLoad {
   val StagingPrefix = "spark-hbase-load-"
@@ -59,12 +64,13 @@ object BulkLoad {
    * (which resets what the first reading counted).
    */
   def apply(table: HBaseTableDef, cluster: HBaseClusterConf, rows: RDD[(Long, InternalRow)], parallel: Boolean,
-      rereading: () => Unit = () => ()): Long = {
+      recording: Option[WriteRecording], rereading: () => Unit = () => ()): Long = {
     val conf = cluster.toConfiguration
     val tableName = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
     val startKeys = HBaseRegions.of(cluster, table.hbaseTable).map(_.startKey).toArray
     val staging = new Path(stagingRoot(conf), s"$StagingPrefix${UUID.randomUUID()}")
-    val job = LoadJob(cluster, new RowCodec(table), FamilyStorage.of(cluster, tableName), staging.toString, System.currentTimeMillis())
+    val job = LoadJob(cluster, new RowCodec(table), FamilyStorage.of(cluster, tableName), staging.toString, System.currentTimeMillis(),
+      recording)
     val keyed = rows.mapPartitions(_.map { case (order, row) => (LoadKey(job.codec.rowKey(row), order), job.codec.cellValues(row)) })
     val fs = staging.getFileSystem(conf)
     def emptyStaging(): Unit = {
@@ -82,6 +88,7 @@ object BulkLoad {
       }
       // With PARALLEL, every task has loaded its own files already.
       if (!parallel) {
+        recording.foreach(_.store.renewMarks(table.hbaseTable, runs.flatMap(_.marks)))
         RegionHFiles.bulkLoad(conf, tableName, runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
           family -> parts.flatMap(_._2).map(new Path(_))
         })
@@ -108,21 +115,22 @@ object BulkLoad {
         val paths = files.close()
         loadInTasks.foreach(table => RegionHFiles.bulkLoad(job.cluster.toConfiguration, TableName.valueOf(table),
           paths.map { case (f, p) => f -> Seq(p) }))
-        Iterator(WrittenRun(count, paths.map { case (f, p) => f -> Seq(p.toString) }))
+        Iterator(WrittenRun(count, paths.map { case (f, p) => f -> Seq(p.toString) }, files.markId.toSeq))
       } catch { case e: Throwable => files.abort(); throw e }
     }.collect().toSeq
   }
 }
 
-/** What every task of one load shares: where to write, how to encode, and the cells' timestamp. */
+/** What every task of one load shares: where to write, how to encode, the cells' timestamp, and where to record rows. */
 private[load] final case class LoadJob(cluster: HBaseClusterConf, codec: RowCodec, storage: Map[String, FamilyStorage],
-    staging: String, timestamp: Long) {
+    staging: String, timestamp: Long, recording: Option[WriteRecording]) {
   /** The HFiles of one task's part, named after it and its attempt so that a retry never collides. */
   def files(part: String): RegionHFiles = {
     val attempt = Option(TaskContext.get()).map(_.attemptNumber()).getOrElse(0)
-    new RegionHFiles(cluster.toConfiguration, new Path(staging), codec, storage, s"$part-attempt-$attempt", timestamp)
+    new RegionHFiles(cluster.toConfiguration, new Path(staging), codec, storage, s"$part-attempt-$attempt", timestamp,
+      recording.map(_.writer(codec.table)))
   }
 }
 
-/** HFiles one task wrote, by family, with how many rows they hold. */
-private[load] final case class WrittenRun(rows: Long, files: Map[String, Seq[String]])
+/** HFiles one task wrote, by family, with how many rows they hold and the marks they are recorded under. */
+private[load] final case class WrittenRun(rows: Long, files: Map[String, Seq[String]], marks: Seq[String])

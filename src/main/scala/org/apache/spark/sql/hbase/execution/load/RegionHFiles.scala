@@ -12,15 +12,17 @@ import org.apache.hadoop.hbase.tool.BulkLoadHFiles
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
+import org.apache.spark.sql.hbase.index.RecordedWrites
 
 /**
  * Writes the sorted rows of one region's partition as one HFile per column family, under
  * `staging/<family>/`, the layout HBase's bulk loader takes. Of several rows with the same key
  * the last one wins; a NULL value becomes a delete marker, so loading a row replaces it whole,
- * as INSERT does.
+ * as INSERT does. For a table with range indexes, the rows are `recorded`, and the files named
+ * after the mark they are recorded under.
  */
 final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, storage: Map[String, FamilyStorage],
-    fileName: String, timestamp: Long) {
+    fileName: String, timestamp: Long, recorded: Option[RecordedWrites]) {
   HFileWriterMetrics.install()
   private val fs: FileSystem = staging.getFileSystem(conf)
   private val writers = mutable.LinkedHashMap.empty[String, StoreFileWriter]
@@ -55,20 +57,24 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
         else new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.Put, values(i))
       writer(families(i)).append(cell)
     }
+    recorded.foreach(_.addCells(rowKey, values))
     rows += 1
   }
 
   private def writer(family: String): StoreFileWriter = writers.getOrElseUpdate(family, {
     val familyStorage = storage.getOrElse(family, throw new IllegalStateException(s"no column family '$family' in the table"))
     new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
-      .withFilePath(new Path(new Path(staging, family), fileName))
+      .withFilePath(new Path(new Path(staging, family), recorded.fold(fileName)(_.fileName(fileName))))
       .withFileContext(familyStorage.context(conf))
       .withBloomType(familyStorage.bloomType)
       .build()
   })
 
+  /** The mark the rows of the files are recorded under, once they are closed; None when there are none. */
+  def markId: Option[String] = if (rows > 0) recorded.map(_.id) else None
+
   /**
-   * Closes the files, marked as bulk-loaded; returns them by family. HBase checks that the user
+   * Closes the files, marked as bulk-loaded, and records their rows; returns them by family. HBase checks that the user
    * who loads may read and write the files and moves them away, and that user may not be the one
    * who wrote them (the Thrift server loads as its session's user), so they are open to all: they
    * are only ever staged here.
@@ -84,6 +90,7 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
       family -> w.getPath
     }.toMap
     writers.clear()
+    if (rows > 0) recorded.foreach(_.record())
     files
   }
 

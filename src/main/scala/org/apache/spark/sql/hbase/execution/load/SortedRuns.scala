@@ -43,6 +43,7 @@ private[load] object SortedRuns {
             override def next(): (LoadKey, Array[Array[Byte]]) = { val row = input.next(); last = row._1.rowKey; row }
           }.buffered
           val paths = mutable.Map.empty[String, Seq[String]]
+          val marks = mutable.ArrayBuffer.empty[String]
           var rows = 0L
           while (ascending.hasNext) {
             val region = partitioner.getPartition(ascending.head._1)
@@ -55,10 +56,11 @@ private[load] object SortedRuns {
               override def next(): (LoadKey, Array[Array[Byte]]) = ascending.next()
             })
             files.close().foreach { case (family, path) => paths(family) = paths.getOrElse(family, Nil) :+ path.toString }
+            marks ++= files.markId
           }
           loadInTasks.foreach(table => RegionHFiles.bulkLoad(job.cluster.toConfiguration, TableName.valueOf(table),
             paths.toMap.map { case (family, files) => family -> files.map(new Path(_)) }))
-          runs += Run(first, last, WrittenRun(rows, paths.toMap))
+          runs += Run(first, last, WrittenRun(rows, paths.toMap, marks.toSeq))
         }
         if (input.hasNext) { written.foreach(_.abort()); Iterator(None) } else Iterator(Some(runs.toSeq))
       } catch { case e: Throwable => written.foreach(_.abort()); throw e }
