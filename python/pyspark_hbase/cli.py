@@ -34,14 +34,15 @@ def _local(args: argparse.Namespace) -> LocalHBase:
 def _local_start(args: argparse.Namespace) -> int:
     hbase = _local(args)
     already = hbase.pid
-    pid = hbase.start(timeout=args.timeout)
+    pid = hbase.start(timeout=args.timeout, region_servers=args.region_servers)
     if already == pid:
         print(f"HBase already running (pid {pid}), ZooKeeper at {hbase.zk_address}")
     else:
         took = (hbase.status() or {}).get("startup_seconds") or "?"
         print(f"HBase started in {took} s (pid {pid}), "
               f"ZooKeeper at {hbase.zk_address}")
-    print(f"  conf dir: {hbase.conf_dir}\n  log:      {hbase.log_file}")
+    up = sum(1 for rs in hbase.region_servers() if rs["up"])
+    print(f"  region servers: {up}\n  conf dir: {hbase.conf_dir}\n  log:      {hbase.log_file}")
     return 0
 
 
@@ -62,8 +63,12 @@ def _local_status(args: argparse.Namespace) -> int:
         print(f"not running (starting, pid {starting})" if starting else "not running",
               file=sys.stderr)
         return 1
-    # Only the address on stdout, so scripts can use $(spark-hbase local status).
-    print(hbase.zk_address)
+    # Only the address on stdout, so scripts can use $(spark-hbase local status); flushed before
+    # the details go to stderr, so that a terminal shows them on lines of their own.
+    print(hbase.zk_address, flush=True)
+    servers = "\n".join(
+        f"  region server {rs['number']}: 127.0.0.1:{rs['port']} "
+        + (f"up (pid {rs['pid']})" if rs["up"] else "down") for rs in hbase.region_servers())
     if args.verbose:
         ports = state.get("ports", {})
         print(f"pid:      {state.get('pid')}\n"
@@ -71,6 +76,7 @@ def _local_status(args: argparse.Namespace) -> int:
               f"started:  {state.get('started_at')} (ready in {state.get('startup_seconds') or '?'} s)\n"
               f"data dir: {hbase.data_dir}\nconf dir: {hbase.conf_dir}\nlog:      {hbase.log_file}",
               file=sys.stderr)
+    print(servers, file=sys.stderr)
     return 0
 
 
@@ -78,7 +84,8 @@ def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
     local = subparsers.add_parser(
         "local", help="run an embedded standalone HBase for development",
         description="Start, stop or check the embedded standalone HBase "
-                    "(master, region server and ZooKeeper in one background JVM).")
+                    "(master, region server and ZooKeeper in one background JVM, "
+                    "and with --region-servers N, N - 1 more region servers in JVMs of their own).")
     actions = local.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     common = _data_dir_parent()
@@ -86,6 +93,9 @@ def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
     start = actions.add_parser("start", parents=[common], help="start HBase and wait until it is ready")
     start.add_argument("--timeout", type=float, default=DEFAULT_START_TIMEOUT, metavar="SECONDS",
                        help=f"give up (and kill HBase) after this long (default {DEFAULT_START_TIMEOUT:g})")
+    start.add_argument("--region-servers", type=int, default=1, metavar="N",
+                       help="run N region servers, each on its own port; 2..N in JVMs of their own, "
+                            "started again if they are down (default 1)")
     start.set_defaults(func=_local_start)
 
     stop = actions.add_parser("stop", parents=[common], help="stop HBase cleanly")

@@ -1,14 +1,17 @@
 """An embedded standalone HBase for development and tests (`spark-hbase local start|stop|status`).
 
 One background JVM runs `HMaster start` with hbase.cluster.distributed=false: master, region
-server and ZooKeeper together, storing everything on the local filesystem under the data dir:
+server and ZooKeeper together, storing everything on the local filesystem under the data dir.
+With `region_servers` N > 1, N - 1 more JVMs each run one more region server on its own port,
+sharing that ZooKeeper and root dir, so regions are spread over N servers and one can be killed
+and started again on its own:
 
     <data dir>/conf/        generated hbase-site.xml + log4j2.properties (also the client HBASE_CONF_DIR)
     <data dir>/hbase/       hbase.rootdir
     <data dir>/zookeeper/   ZooKeeper snapshots and logs
     <data dir>/tmp/         hbase.tmp.dir and java.io.tmpdir
-    <data dir>/logs/hbase.log
-    <data dir>/hbase.pid, <data dir>/hbase-local.json (pid, ports, start time)
+    <data dir>/logs/hbase.log, <data dir>/logs/regionserver-<n>.log (n = 2..N)
+    <data dir>/hbase.pid, <data dir>/hbase-local.json (pids, ports, start time)
 
 SPARK_HBASE_LOCAL_LOG_LEVEL (default WARN) sets the level of HBase, Hadoop and ZooKeeper logging.
 """
@@ -34,6 +37,7 @@ except ImportError:  # Windows: no lock, HBase standalone isn't supported there 
 
 HOST = "127.0.0.1"
 HBASE_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster"
+REGION_SERVER_MAIN_CLASS = "org.apache.hadoop.hbase.regionserver.HRegionServer"
 LOCAL_FILE_SYSTEM_CLASS = "org.apache.spark.sql.hbase.local.SingleLocalFileSystem"
 DEFAULT_START_TIMEOUT = 180.0
 DEFAULT_STOP_TIMEOUT = 60.0
@@ -50,8 +54,9 @@ JAVA17_FLAGS = [f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in _OPENS] + [
     "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
 ]
 
-# Marks our JVM on its command line, so a recycled pid is never mistaken for it.
+# Marks our JVMs on their command lines, so a recycled pid is never mistaken for one of them.
 _DIR_MARKER = "-Dspark.hbase.local.dir="
+_REGION_SERVER_MARKER = "-Dspark.hbase.local.regionserver="
 
 _PORT_NAMES = ("zookeeper", "master", "regionserver")
 
@@ -256,6 +261,30 @@ class LocalHBase:
         pid = self._pid_from_file()
         return pid if pid is not None and self._alive(pid) else None
 
+    def _extra_servers(self) -> Dict[int, dict]:
+        """The region servers in JVMs of their own, by number (2..N): {"port", "pid"}."""
+        return {int(n): dict(v) for n, v in (self._read_state().get("region_servers") or {}).items()}
+
+    def _extra_alive(self, number: int, pid: Optional[int]) -> bool:
+        return bool(pid) and process_has_arg(pid, f"{_REGION_SERVER_MARKER}{self.data_dir}#{number}")
+
+    def region_servers(self) -> List[dict]:
+        """Every region server of the last (or current) run: number, port, pid and whether it is up.
+
+        Number 1 runs in the master's JVM; the others in JVMs of their own.
+        """
+        ports = self.ports
+        if "regionserver" not in ports:
+            return []
+        master = self.pid
+        servers = [{"number": 1, "port": ports["regionserver"], "pid": master,
+                    "up": master is not None and _accepts(ports["regionserver"])}]
+        for number, rs in sorted(self._extra_servers().items()):
+            alive = self._extra_alive(number, rs.get("pid"))
+            servers.append({"number": number, "port": rs["port"], "pid": rs.get("pid") if alive else None,
+                            "up": alive and _accepts(rs["port"])})
+        return servers
+
     def _answers(self, ports: Dict[str, int]) -> bool:
         return (zk_ruok(ports["zookeeper"])
                 and _accepts(ports["master"]) and _accepts(ports["regionserver"]))
@@ -337,32 +366,117 @@ class LocalHBase:
                 # stdout already goes into the log file: no second copy of each line.
                 "-Dspark.hbase.log.console=OFF"]
 
-    def _server_command(self, java: str, classpath: List[str]) -> List[str]:
+    def _hbase_jvm(self, java: str, log_file: Path) -> List[str]:
+        """The JVM flags of every HBase server JVM of this data dir, up to its own flags."""
         return [*self._jvm_common(java), f"-Xmx{self.heap}", "-XX:+ExitOnOutOfMemoryError",
                 f"-Djava.io.tmpdir={self.data_dir / 'tmp'}",
-                f"-Dspark.hbase.log.file={self.log_file}",
+                f"-Dspark.hbase.log.file={log_file}",
                 f"-Dspark.hbase.log.level={os.environ.get('SPARK_HBASE_LOCAL_LOG_LEVEL', 'WARN')}",
+                f"{_DIR_MARKER}{self.data_dir}"]
+
+    def _server_command(self, java: str, classpath: List[str]) -> List[str]:
+        return [*self._hbase_jvm(java, self.log_file),
                 # ZooKeeper 3.5+ would otherwise open its admin web server on port 8080.
                 "-Dzookeeper.admin.enableServer=false",
-                f"{_DIR_MARKER}{self.data_dir}",
                 "-cp", os.pathsep.join([str(self.conf_dir), *classpath]),
                 # Bulk-loaded files are moved, not copied twice (see the class). On the command line,
                 # not in hbase-site.xml: clients read that file too, without the class on their classpath.
                 HBASE_MAIN_CLASS, "-D", f"fs.file.impl={LOCAL_FILE_SYSTEM_CLASS}", "start"]
+
+    def _region_server_command(self, java: str, classpath: List[str], number: int, port: int) -> List[str]:
+        return [*self._hbase_jvm(java, self.data_dir / "logs" / f"regionserver-{number}.log"),
+                f"{_REGION_SERVER_MARKER}{self.data_dir}#{number}",
+                "-cp", os.pathsep.join([str(self.conf_dir), *classpath]),
+                # A region server of its own joins the cluster only when HBase is "distributed".
+                REGION_SERVER_MAIN_CLASS, "-D", f"fs.file.impl={LOCAL_FILE_SYSTEM_CLASS}",
+                "-D", "hbase.cluster.distributed=true", "-D", f"hbase.regionserver.port={port}", "start"]
+
+    def _start_region_server(self, java: str, classpath: List[str], number: int) -> int:
+        """Launches region server `number` (2..N) on the port it had before, if that is free."""
+        state = self._read_state()
+        servers = state.setdefault("region_servers", {})
+        taken = set(self.ports.values()) | {rs["port"] for n, rs in servers.items() if int(n) != number}
+        port = (servers.get(str(number)) or {}).get("port")
+        if not port or port in taken or not _port_free(port):
+            port = next(p for p in _pick_free_ports(len(taken) + 1) if p not in taken)
+        self._log(f"starting region server {number} on port {port}")
+        with open(self.log_file, "ab") as log:
+            proc = subprocess.Popen(
+                self._region_server_command(java, classpath, number, port), cwd=self.data_dir,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True, close_fds=True)
+        servers[str(number)] = {"port": port, "pid": proc.pid}
+        self._write_state(state)
+        return proc.pid
+
+    def kill_region_server(self, number: int) -> None:
+        """Kills region server `number` (2..N) at once, as a crash would (SIGKILL)."""
+        rs = self._extra_servers().get(number)
+        if number < 2 or rs is None:
+            raise LocalHBaseError(f"no region server {number} of its own: those are 2..N, started with region_servers N")
+        pid = rs.get("pid")
+        if self._extra_alive(number, pid):
+            self._log(f"killing region server {number} (pid {pid})")
+            self._signal_group(pid, signal.SIGKILL)
+            self._wait_gone_extra(number, pid, 10)
+
+    def _signal_group(self, pid: int, sig: int) -> None:
+        try:
+            os.killpg(pid, sig)  # a session leader: takes any children along
+        except OSError:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+
+    def _wait_gone_extra(self, number: int, pid: int, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while self._extra_alive(number, pid):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
+        return True
+
+    def _stop_extra_servers(self, sig: int, timeout: float) -> None:
+        """Signals every region server of its own, then waits, killing those still up."""
+        servers = [(n, rs.get("pid")) for n, rs in self._extra_servers().items()
+                   if self._extra_alive(n, rs.get("pid"))]
+        for _, pid in servers:
+            self._signal_group(pid, sig)
+        for number, pid in servers:
+            if not self._wait_gone_extra(number, pid, timeout):
+                self._signal_group(pid, signal.SIGKILL)
+                self._wait_gone_extra(number, pid, 10)
 
     def _log(self, message: str) -> None:
         self.log_file.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_file, "a") as f:
             f.write(f"{_now_iso()} ===== spark-hbase local: {message}\n")
 
-    def start(self, timeout: float = DEFAULT_START_TIMEOUT) -> int:
-        """Start HBase unless it already runs; wait until it serves clients. Returns the pid."""
+    def start(self, timeout: float = DEFAULT_START_TIMEOUT, region_servers: int = 1) -> int:
+        """Start HBase unless it already runs; wait until it serves clients. Returns the master's pid.
+
+        With `region_servers` N, region servers 2..N that are not up (never started, or killed) are
+        started too, and `start` waits until all N serve regions.
+        """
+        if region_servers < 1:
+            raise LocalHBaseError(f"region_servers must be at least 1, not {region_servers}")
         with self._lock():
             pid = self.pid
             if pid is None:
                 self.pid_file.unlink(missing_ok=True)
-                return self._start_new(timeout)
+                return self._start_new(timeout, region_servers)
             if self.is_running():
+                missing = [n for n in range(2, region_servers + 1) if not self._extra_alive(
+                    n, self._extra_servers().get(n, {}).get("pid"))]
+                if missing:
+                    java, classpath, _ = self._runtime()
+                    t0 = time.monotonic()
+                    for number in missing:
+                        self._start_region_server(java, classpath, number)
+                    self._wait_ready(java, classpath, None, pid, self.ports, t0, timeout,
+                                     region_servers=1 + sum(1 for n, rs in self._extra_servers().items()
+                                                            if self._extra_alive(n, rs.get("pid"))))
                 return pid
             # Alive but not known ready (e.g. its launcher died): same deal as a fresh start.
             # Outside the try: a missing build is no reason to kill that HBase.
@@ -370,7 +484,8 @@ class LocalHBase:
             state = self._read_state()
             state["pid"] = pid
             try:
-                self._wait_ready(java, classpath, None, pid, self.ports, time.monotonic(), timeout)
+                self._wait_ready(java, classpath, None, pid, self.ports, time.monotonic(), timeout,
+                                 region_servers=1)
             except BaseException:
                 self._kill(pid)
                 self.pid_file.unlink(missing_ok=True)
@@ -379,7 +494,7 @@ class LocalHBase:
             self._write_state(state)
             return pid
 
-    def _start_new(self, timeout: float) -> int:
+    def _start_new(self, timeout: float, region_servers: int) -> int:
         java, classpath, classpath_file = self._runtime()
         for sub in ("hbase", "zookeeper", "tmp", "logs"):
             (self.data_dir / sub).mkdir(parents=True, exist_ok=True)
@@ -396,21 +511,29 @@ class LocalHBase:
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True, close_fds=True)
         self.pid_file.write_text(f"{proc.pid}\n")
+        # Region servers of their own get their old ports again, where free.
+        servers = {str(n): {"port": rs["port"], "pid": None} for n, rs in self._extra_servers().items()
+                   if n <= region_servers}
         state = {
-            "pid": proc.pid, "zk_port": ports["zookeeper"], "ports": ports,
+            "pid": proc.pid, "zk_port": ports["zookeeper"], "ports": ports, "region_servers": servers,
             "zk_quorum": HOST, "data_dir": str(self.data_dir), "conf_dir": str(self.conf_dir),
             "log_file": str(self.log_file), "classpath_file": str(classpath_file),
             "java": java, "started_at": _now_iso(), "ready_at": None, "startup_seconds": None,
         }
         self._write_state(state)
         try:
-            self._wait_ready(java, classpath, proc, proc.pid, ports, t0, timeout)
+            for number in range(2, region_servers + 1):
+                self._start_region_server(java, classpath, number)
+            self._wait_ready(java, classpath, proc, proc.pid, ports, t0, timeout, region_servers)
         except BaseException:
+            self._stop_extra_servers(signal.SIGKILL, 10)
             self._kill(proc.pid)
             self.pid_file.unlink(missing_ok=True)
+            state = self._read_state()
             state["pid"] = None
             self._write_state(state)
             raise
+        state = self._read_state()
         state["ready_at"] = _now_iso()
         state["startup_seconds"] = round(time.monotonic() - t0, 1)
         self._write_state(state)
@@ -438,7 +561,7 @@ class LocalHBase:
         return java, classpath, classpath_file
 
     def _run_probe(self, java: str, classpath: List[str], out: Path,
-                   seconds: int) -> subprocess.Popen:
+                   seconds: int, region_servers: int) -> subprocess.Popen:
         with open(out, "wb") as f:
             return subprocess.Popen(
                 # C1 only and serial GC: a short-lived client, competing for CPU with HBase.
@@ -447,11 +570,11 @@ class LocalHBase:
                  "-Dspark.hbase.log.level=ERROR",
                  # The conf dir first: the probe reads hbase-site.xml from the classpath.
                  "-cp", os.pathsep.join([str(self.conf_dir), *classpath]),
-                 PROBE_CLASS, str(seconds)],
+                 PROBE_CLASS, str(seconds), str(region_servers)],
                 cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT)
 
     def _wait_ready(self, java: str, classpath: List[str], proc: Optional[subprocess.Popen],
-                    pid: int, ports: Dict[str, int], t0: float, timeout: float) -> None:
+                    pid: int, ports: Dict[str, int], t0: float, timeout: float, region_servers: int) -> None:
         deadline = t0 + timeout
 
         def server_died() -> Optional[str]:
@@ -470,7 +593,7 @@ class LocalHBase:
                 # Launch the probe JVM only once ZooKeeper is up, so it doesn't slow HBase's boot.
                 if probe is None and zk_ruok(ports["zookeeper"], timeout=0.5):
                     seconds = max(1, int(deadline - time.monotonic()) + 1)
-                    probe = self._run_probe(java, classpath, probe_out, seconds)
+                    probe = self._run_probe(java, classpath, probe_out, seconds, region_servers)
                 if probe is not None:
                     rc = probe.poll()
                     if rc == 0:
@@ -496,13 +619,7 @@ class LocalHBase:
         return True
 
     def _kill(self, pid: int) -> None:
-        try:
-            os.killpg(pid, signal.SIGKILL)  # session leader: takes any children along
-        except OSError:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        self._signal_group(pid, signal.SIGKILL)
         self._wait_gone(pid, 10)
 
     def stop(self, timeout: float = DEFAULT_STOP_TIMEOUT) -> bool:
@@ -513,11 +630,14 @@ class LocalHBase:
             pid = self.pid
             if pid is None:
                 self.pid_file.unlink(missing_ok=True)
+                self._stop_extra_servers(signal.SIGKILL, 10)  # left without a master
                 return False
             self._log(f"stopping HBase (pid {pid})")
             t0 = time.monotonic()
+            # HBase's shutdown hooks close the regions, which flushes the memstores; the region
+            # servers of their own go first, so that theirs are closed by them.
+            self._stop_extra_servers(signal.SIGTERM, timeout)
             try:
-                # HBase's shutdown hooks close the regions, which flushes the memstores.
                 os.kill(pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass

@@ -81,6 +81,8 @@ class RangeIndexSpec extends HBaseSuite {
         shown.getInt(4) shouldBe 40 // 4 regions of 500 rows
         shown.getInt(5) shouldBe 40
         shown.getString(6) shouldBe "ready"
+        sql(s"DESCRIBE $t").collect().map(r => (r.getString(0), r.getString(1), r.getString(2))) should contain(
+          (s"Range index ${t}_time", "minmax (t, r)", "chunkRows 50"))
 
         val query = s"SELECT sensor, seq, t FROM $t WHERE t >= 19000 AND t < 19400"
         sameWithAndWithout(query).size shouldBe 40
@@ -186,7 +188,8 @@ class RangeIndexSpec extends HBaseSuite {
 
     it("give a query running beside an INSERT the rows from before it, and the ones already written, never fewer") {
       val t = events()
-      withConf(shortLease: _*) {
+      // A lease long enough for a batch to land in: each batch must land within half of it.
+      withConf(HBaseSQLConf.IndexMarkLease.key -> "60000") {
         sql(s"CREATE INDEX ${t}_time ON $t (t) OPTIONS (chunkRows = 50)")
         val query = s"SELECT count(*) FROM $t WHERE t >= 19000"
         val before = sql(query).head().getLong(0)

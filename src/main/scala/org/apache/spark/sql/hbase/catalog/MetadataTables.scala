@@ -4,7 +4,7 @@ import org.apache.hadoop.hbase.{NamespaceDescriptor, NamespaceExistException, Ta
 import org.apache.hadoop.hbase.client.{ColumnFamilyDescriptorBuilder, Connection, TableDescriptorBuilder}
 
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseUnreachable}
 
 /** Our own HBase tables (the catalog, the range index table): created with their namespace on first use. */
 object MetadataTables {
@@ -21,7 +21,7 @@ object MetadataTables {
           .setColumnFamily(ColumnFamilyDescriptorBuilder.of(family)).build())
         catch { case _: TableExistsException => }
       }
-    } catch {
+    } catch HBaseUnreachable.translate(cluster).orElse[Throwable, Nothing] {
       case e: java.io.IOException =>
         throw new HBaseSqlException(s"Cannot open the table $name on HBase at ${cluster.zookeeperAddress}: ${e.getMessage}", Some(e))
     } finally admin.close()

@@ -36,14 +36,16 @@ object HBaseConnections extends Logging {
     executor
   }
 
+  /** Runs `body` with the shared connection; a failure to reach HBase at all is said as such (see [[HBaseUnreachable]]). */
   def withConnection[T](cluster: HBaseClusterConf)(body: Connection => T): T = {
-    val connection = borrow(cluster)
-    try body(connection) finally release(cluster)
+    val connection = try borrow(cluster) catch HBaseUnreachable.translate(cluster)
+    try body(connection) catch HBaseUnreachable.translate(cluster) finally release(cluster)
   }
 
   def borrow(cluster: HBaseClusterConf): Connection = synchronized {
     reaper
     val entry = entries.get(cluster).filterNot(_.connection.isClosed).getOrElse {
+      HBaseUnreachable.checkZooKeeper(cluster)
       logInfo(s"Opening HBase connection to ${cluster.zookeeperAddress}")
       val timeout = cluster.settings.get(IdleTimeoutKey).map(_.toLong).getOrElse(HBaseSQLConf.ConnectionIdleTimeoutMs.defaultValue.get)
       val created = new Entry(ConnectionFactory.createConnection(cluster.toConfiguration), timeout)

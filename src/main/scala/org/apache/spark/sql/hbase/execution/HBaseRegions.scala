@@ -10,19 +10,23 @@ import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections
 import org.apache.spark.sql.hbase.planning.RegionInfo
 
 object HBaseRegions {
-  private final case class Cached(regions: Seq[RegionInfo], fetchedAtMs: Long)
+  private final case class Cached(regions: Seq[RegionInfo], fetchedAtMs: Long) {
+    def fresh(now: Long, maxAgeSeconds: Long): Boolean =
+      regions.forall(_.host.isDefined) && now - fetchedAtMs < maxAgeSeconds * 1000
+  }
   private val cache = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Cached]()
 
   /**
    * The table's regions as last looked up, if that was less than `maxAgeSeconds` ago. Stale
    * regions cost only balance and locality, never rows: a scan range that spans a region boundary
-   * the cache does not know about is still read whole by the HBase client.
+   * the cache does not know about is still read whole by the HBase client. A lookup that found a
+   * region without a server (in transition, as just after CREATE TABLE) is not kept, so that
+   * locality is not lost for the whole time.
    */
   def cached(cluster: HBaseClusterConf, table: HBaseTableName, maxAgeSeconds: Long): Seq[RegionInfo] = {
     val now = System.currentTimeMillis()
     cache.compute((cluster, table), (_, current) =>
-      if (current != null && now - current.fetchedAtMs < maxAgeSeconds * 1000) current
-      else Cached(of(cluster, table), now)).regions
+      if (current != null && current.fresh(now, maxAgeSeconds)) current else Cached(of(cluster, table), now)).regions
   }
 
   /** The table's regions in key order, looked up now. */

@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.connection
 
-import org.apache.spark.sql.hbase.HBaseSuite
+import org.apache.spark.sql.hbase.{HBaseSqlException, HBaseSuite}
 
 class HBaseConnectionsSpec extends HBaseSuite {
 
@@ -36,6 +36,23 @@ class HBaseConnectionsSpec extends HBaseSuite {
         Thread.sleep(1500)
         connection.isClosed shouldBe false
       } finally HBaseConnections.release(conf)
+    }
+  }
+
+  describe("an HBase that cannot be reached") {
+    it("fails a statement within the client's timeouts, naming its ZooKeeper and what to check") {
+      val socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))
+      val deadPort = socket.getLocalPort
+      socket.close()
+      val started = System.nanoTime()
+      val error = withConf("spark.hbase.zookeeper.property.clientPort" -> deadPort.toString) {
+        intercept[HBaseSqlException](sql("SELECT * FROM no_such_table_anywhere").collect())
+      }
+      val seconds = (System.nanoTime() - started) / 1e9
+      error.getMessage should include(
+        s"HBase could not be reached at ZooKeeper 127.0.0.1:$deadPort: no ZooKeeper server of the quorum accepts connections")
+      error.getMessage should include("Check that HBase is running")
+      withClue(s"took $seconds s, not the client's minutes of retries: ")(seconds should be < 30.0)
     }
   }
 }

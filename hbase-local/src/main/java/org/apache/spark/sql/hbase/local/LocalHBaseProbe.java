@@ -30,17 +30,22 @@ import org.apache.hadoop.hbase.client.Table;
  * after a restart the regions of user tables still sit on the previous (now dead) region server
  * until they are reassigned.
  *
- * <p>Usage: {@code LocalHBaseProbe <seconds>}; prints READY or NOT READY: reason.
+ * <p>With several region servers, it also waits for all of them to report, then has the balancer
+ * spread the regions over them once.
+ *
+ * <p>Usage: {@code LocalHBaseProbe <seconds> [<region servers>]}; prints READY or NOT READY: reason.
  */
 public final class LocalHBaseProbe {
   private LocalHBaseProbe() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 1) {
-      System.err.println("usage: LocalHBaseProbe <seconds>");
+    if (args.length < 1 || args.length > 2) {
+      System.err.println("usage: LocalHBaseProbe <seconds> [<region servers>]");
       System.exit(1);
     }
     long deadline = System.currentTimeMillis() + Long.parseLong(args[0]) * 1000L;
+    int regionServers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+    boolean balanced = regionServers == 1;
     Configuration conf = HBaseConfiguration.create();
     // One short attempt per round; the loop below does the retrying.
     conf.setInt("hbase.client.retries.number", 1);
@@ -62,7 +67,14 @@ public final class LocalHBaseProbe {
           c = ConnectionFactory.createConnection(conf);
         }
         if (c != null) {
-          ready = check(c);
+          ready = check(c, regionServers);
+          if (ready && !balanced) {
+            try (Admin admin = c.getAdmin()) {
+              admin.balance();
+            }
+            balanced = true;
+            ready = false; // once the moves are done
+          }
         }
       } catch (Exception e) {
         last = e.toString();
@@ -82,8 +94,11 @@ public final class LocalHBaseProbe {
     System.exit(ready ? 0 : 2);
   }
 
-  /** True if the master, hbase:meta and every region of every enabled table are available. */
-  static boolean check(Connection c) throws Exception {
+  /**
+   * True if the master, hbase:meta, {@code regionServers} region servers and every region of every
+   * enabled table are available.
+   */
+  static boolean check(Connection c, int regionServers) throws Exception {
     try (Admin admin = c.getAdmin()) {
       admin.listNamespaceDescriptors();
       try (Table meta = c.getTable(TableName.META_TABLE_NAME);
@@ -91,6 +106,9 @@ public final class LocalHBaseProbe {
         scanner.next();
       }
       Set<ServerName> live = new HashSet<>(admin.getRegionServers());
+      if (live.size() < regionServers) {
+        throw new IllegalStateException(live.size() + " of " + regionServers + " region servers up");
+      }
       for (TableName table : admin.listTableNames()) {
         if (!admin.isTableEnabled(table)) {
           continue;

@@ -8,7 +8,7 @@ import org.apache.spark.sql.hbase.catalog.{SessionCatalogs, TableFormat}
 import org.apache.spark.sql.hbase.execution.HBaseRegions
 import org.apache.spark.sql.types.StringType
 
-/** DESCRIBE of an HBase table: its columns with their key position or cell, then the mapping. */
+/** DESCRIBE of an HBase table: its columns with their key position or cell, then the mapping and range indexes. */
 case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
 
   override val output: Seq[Attribute] = Seq(
@@ -33,6 +33,7 @@ case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) exten
           case TableFormat.StringFormat(delimiter) => s"StringFormat (key delimiter '$delimiter')"
           case other => other.name
         }, null),
-        Row("Regions", HBaseRegions.of(SessionCatalogs.of(session).cluster, table.hbaseTable).size.toString, null))
+        Row("Regions", HBaseRegions.of(SessionCatalogs.of(session).cluster, table.hbaseTable).size.toString, null)) ++
+      table.indexes.map(i => Row(s"Range index ${i.name}", s"minmax (${i.columns.mkString(", ")})", s"chunkRows ${i.chunkRows}"))
   }
 }

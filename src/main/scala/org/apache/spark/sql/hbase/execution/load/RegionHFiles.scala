@@ -74,10 +74,10 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
   def markId: Option[String] = if (rows > 0) recorded.map(_.id) else None
 
   /**
-   * Closes the files, marked as bulk-loaded, and records their rows; returns them by family. HBase checks that the user
-   * who loads may read and write the files and moves them away, and that user may not be the one
-   * who wrote them (the Thrift server loads as its session's user), so they are open to all: they
-   * are only ever staged here.
+   * Closes the files, marked as bulk-loaded, and records their rows; returns them by family. HBase
+   * checks that the user who loads may read and write the files and moves them away, and that user
+   * may not be the one who wrote them (the Thrift server loads as its session's user), so they are
+   * open to all: they are only ever staged here.
    */
   def close(): Map[String, Path] = {
     val files = writers.map { case (family, w) =>
@@ -90,7 +90,7 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
       family -> w.getPath
     }.toMap
     writers.clear()
-    if (rows > 0) recorded.foreach(_.record())
+    recorded.foreach(_.record())
     files
   }
 

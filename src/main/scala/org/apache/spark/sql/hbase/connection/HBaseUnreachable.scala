@@ -1,0 +1,80 @@
+package org.apache.spark.sql.hbase.connection
+
+import java.io.IOException
+import java.net.{ConnectException, InetSocketAddress, NoRouteToHostException, Socket, UnknownHostException}
+
+import scala.util.Try
+
+import org.apache.hadoop.hbase.{MasterNotRunningException, ZooKeeperConnectionException}
+import org.apache.zookeeper.KeeperException
+
+import org.apache.spark.sql.hbase.HBaseSqlException
+
+/**
+ * HBase that cannot be reached at all (ZooKeeper, the master or a region server refuse or never
+ * answer), told apart from every other failure so that the user reads which HBase it was and what
+ * to check, instead of the client's innermost exception.
+ */
+object HBaseUnreachable {
+
+  /** How long the check below waits for one ZooKeeper server to accept a connection. */
+  val ZooKeeperConnectTimeoutMs = 3000
+
+  /**
+   * Fails at once when no server of the ZooKeeper quorum accepts a connection, rather than after
+   * the HBase client's retries (minutes, with its defaults). Clients that find HBase some other way
+   * than through ZooKeeper are not checked.
+   */
+  def checkZooKeeper(cluster: HBaseClusterConf): Unit = {
+    val viaZooKeeper = cluster.settings.get("hbase.client.registry.impl").forall(_.contains("ZKConnectionRegistry"))
+    val servers = zooKeeperServers(cluster)
+    if (viaZooKeeper && servers.nonEmpty && !servers.exists(accepts)) {
+      throw error(cluster, "no ZooKeeper server of the quorum accepts connections",
+        new ConnectException(s"nothing listens at ${servers.map { case (h, p) => s"$h:$p" }.mkString(", ")}"))
+    }
+  }
+
+  private def zooKeeperServers(cluster: HBaseClusterConf): Seq[(String, Int)] = {
+    val defaultPort = cluster.settings.get("hbase.zookeeper.property.clientPort").flatMap(p => Try(p.trim.toInt).toOption)
+      .getOrElse(2181)
+    cluster.settings.getOrElse("hbase.zookeeper.quorum", "localhost").split(",").map(_.trim).filter(_.nonEmpty).toSeq
+      .map { server =>
+        server.lastIndexOf(':') match {
+          case -1 => (server, defaultPort)
+          case at => (server.take(at), Try(server.drop(at + 1).toInt).getOrElse(defaultPort))
+        }
+      }
+  }
+
+  private def accepts(server: (String, Int)): Boolean = {
+    val socket = new Socket()
+    try { socket.connect(new InetSocketAddress(server._1, server._2), ZooKeeperConnectTimeoutMs); true }
+    catch { case _: IOException => false }
+    finally socket.close()
+  }
+
+  def translate(cluster: HBaseClusterConf): PartialFunction[Throwable, Nothing] = {
+    case e: IOException if reason(e).isDefined => throw error(cluster, reason(e).get, e)
+  }
+
+  def error(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSqlException =
+    new HBaseSqlException(
+      s"HBase could not be reached at ZooKeeper ${cluster.zookeeperAddress}: $reason. Check that HBase is running " +
+        "and that hbase.zookeeper.quorum and hbase.zookeeper.property.clientPort (as spark.hbase.* settings, or " +
+        "in HBASE_CONF_DIR) name its ZooKeeper; spark.hbase.client.retries.number, spark.hbase.client.operation.timeout " +
+        "and spark.hbase.zookeeper.recovery.retry bound how long a client tries.",
+      Some(cause))
+
+  /** What in `e`'s causes says that HBase was not reached, if anything does. */
+  def reason(e: Throwable): Option[String] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20).collectFirst {
+    case c: KeeperException.ConnectionLossException => "ZooKeeper does not answer"
+    case c: KeeperException.SessionExpiredException => "ZooKeeper does not answer"
+    case c: ZooKeeperConnectionException => s"ZooKeeper does not answer (${c.getMessage})"
+    case c: IOException if Option(c.getMessage).exists(m => m.startsWith("Zookeeper ") && m.contains("could not be completed")) =>
+      s"ZooKeeper does not answer (${c.getMessage})"
+    case c: MasterNotRunningException => s"the HBase master is not running (${c.getMessage})"
+    case c: ConnectException => s"a connection was refused (${c.getMessage})"
+    case c: NoRouteToHostException => s"no route to host (${c.getMessage})"
+    case c: UnknownHostException => s"unknown host (${c.getMessage})"
+  }
+}

@@ -1,0 +1,141 @@
+"""Beyond one JVM: HBase with three region servers, Spark with executors in JVMs of their own.
+
+This module starts its own embedded HBase with `region_servers=3` (regions spread over three
+region servers, each on its own port) and submits `cluster_job.py` with spark-submit to a
+`local-cluster[2,1,1024]` master: two executors, each a JVM of its own that gets the plugin only
+through --jars. The expected answers are computed here, from how the job makes its rows.
+"""
+
+import csv
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from pyspark_hbase import session as hbase_session
+from pyspark_hbase.local import LocalHBase
+
+REPO = Path(__file__).resolve().parents[1]
+REGION_SERVERS = 3
+
+
+@pytest.fixture(scope="module")
+def cluster_hbase(tmp_path_factory):
+    if os.environ.get("HBASE_CONF_DIR"):
+        pytest.skip("needs the embedded HBase: it starts one with three region servers")
+    local = LocalHBase(tmp_path_factory.mktemp("hbase-3rs"))
+    local.start(region_servers=REGION_SERVERS)
+    try:
+        yield local
+    finally:
+        local.stop()
+
+
+def test_the_launcher_runs_three_region_servers_on_ports_of_their_own(cluster_hbase):
+    servers = cluster_hbase.region_servers()
+    assert [s["number"] for s in servers] == [1, 2, 3]
+    assert all(s["up"] for s in servers), servers
+    ports = [s["port"] for s in servers]
+    assert len(set(ports)) == 3 and not set(ports) & {cluster_hbase.ports["zookeeper"], cluster_hbase.ports["master"]}
+    assert servers[0]["pid"] == cluster_hbase.pid and len({s["pid"] for s in servers}) == 3
+    done = subprocess.run([sys.executable, "-m", "pyspark_hbase", "local", "status", "--data-dir",
+                           str(cluster_hbase.data_dir)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 0 and done.stdout == f"{cluster_hbase.zk_address}\n", done.stderr
+    for s in servers:
+        assert f"region server {s['number']}: 127.0.0.1:{s['port']} up (pid {s['pid']})" in done.stderr
+
+
+def _write_csv(path: Path, ids):
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        for i in ids:
+            writer.writerow([i, f"name{i:04d}", i / 4])
+    return path
+
+
+@pytest.fixture(scope="module")
+def job(cluster_hbase, tmp_path_factory):
+    """Runs cluster_job.py once on local-cluster; returns what it saw and its executors' logs."""
+    work = tmp_path_factory.mktemp("cluster-job")
+    in_order = _write_csv(work / "in-order.csv", range(500))
+    shuffled = list(range(500, 1000))
+    random.Random(7).shuffle(shuffled)
+    out_of_order = _write_csv(work / "shuffled.csv", shuffled)
+    prefix = f"c_{uuid.uuid4().hex[:8]}"
+    submit = Path(sys.executable).parent / "spark-submit"
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
+               # Executors then register under the host the region servers report, so locality can match.
+               SPARK_LOCAL_IP="127.0.0.1",
+               PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])))
+    command = [str(submit), "--master", "local-cluster[2,1,1024]",
+               *hbase_session.submit_args(data_dir=cluster_hbase.data_dir),
+               "--conf", "spark.sql.shuffle.partitions=4",
+               "--conf", "spark.ui.showConsoleProgress=false",
+               # One connection per executor for the whole job: none is closed for being idle.
+               "--conf", "spark.sql.hbase.connection.idleTimeoutMs=600000",
+               str(REPO / "tests" / "cluster_job.py"), prefix, str(in_order), str(out_of_order)]
+    done = subprocess.run(command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-5000:]
+    result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert result, done.stdout[-5000:]
+    seen = json.loads(result[-1][len("RESULT "):])
+    # A local-cluster worker keeps each executor's log under SPARK_HOME/work/<application>/<executor>.
+    import pyspark
+    logs = Path(pyspark.__file__).parent / "work" / seen["application"]
+    try:
+        seen["connections_opened"] = {d.name: (d / "stderr").read_text(errors="replace").count(
+            "Opening HBase connection to") for d in sorted(logs.iterdir()) if d.is_dir()}
+    finally:
+        shutil.rmtree(logs, ignore_errors=True)
+    return seen
+
+
+def test_key_ranges_and_skip_scans_on_executors(job):
+    ids = [i for i in range(6000) if 150 <= i % 600 <= 349]
+    assert job["key_range"] == [[len(ids), sum(ids)]]
+    metrics = job["key_range_metrics"]
+    assert (metrics["regionsScanned"], metrics["rowsScanned"]) == (3, len(ids))
+    assert job["skip_scan"] == [[k, "s3", 3 * 600 + k] for k in (5, 250, 555)]
+    assert job["skip_scan_metrics"]["rowsRead"] == 3
+
+
+def test_aggregates_are_computed_in_the_region_servers(job):
+    expected = []
+    for g in range(10):
+        ids = range(g * 600, (g + 1) * 600)
+        expected.append([f"s{g}", len(ids), sum(ids), min(ids) / 8.0, 599])
+    assert job["aggregate"] == expected
+    assert "partial aggregate in region servers" in job["aggregate_explain"]
+    metrics = job["aggregate_metrics"]
+    assert metrics["rowsScanned"] == 6000
+    assert metrics["rowsRead"] <= 10 * metrics["regionsScanned"]
+
+
+LOADED = [1000, sum(range(1000)), pytest.approx(sum(i / 4 for i in range(1000))), "name0999"]
+
+
+def test_load_data_and_load_data_parallel_from_executors(job):
+    assert job["load"] == [[500, 0]]
+    assert job["load_parallel"] == [[500, 0]]
+    assert job["loaded"] == [LOADED]
+
+
+def test_dataframe_reader_and_writer_from_executors(job):
+    assert job["written"] == [LOADED]
+
+
+def test_each_partition_prefers_its_region_server_and_tasks_ran_there(job):
+    assert job["preferred_locations"] == ["127.0.0.1"] * 6
+    assert job["task_executors"] == ["0", "1"]
+    assert "NODE_LOCAL" in job["task_localities"] or "PROCESS_LOCAL" in job["task_localities"], job["task_localities"]
+
+
+def test_each_executor_opens_one_hbase_connection_for_the_whole_job(job):
+    assert job["connections_opened"] == {"0": 1, "1": 1}
