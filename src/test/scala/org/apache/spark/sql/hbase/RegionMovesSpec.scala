@@ -1,0 +1,95 @@
+package org.apache.spark.sql.hbase
+
+import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+
+import org.apache.spark.sql.Row
+import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+
+/**
+ * Regions moving between region servers (`Admin.move`, as the balancer does) while queries read
+ * them: every answer stays exact, whether rows come from scans that are open while their region
+ * moves, from scans whose rows the region servers filter, from Gets, or from partial aggregates
+ * computed in the region servers.
+ */
+class RegionMovesSpec extends HBaseSuite {
+  private val Rows = 8000
+
+  /** k = 0..7999 in four regions, g = k % 7, v = 3 k. */
+  private def readings(): String = {
+    val t = uniqueName("moving")
+    sql(s"""CREATE TABLE $t (k INT, g INT, v BIGINT, PRIMARY KEY (k))
+           |MAPPED BY ($t, COLS=[g=f.g, v=f.v]) SPLIT ON ((2000), (4000), (6000))""".stripMargin)
+    sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id % 7 AS INT), id * 3 FROM range($Rows)")
+    t
+  }
+
+  /**
+   * Runs `body` while another thread keeps moving each region of `t` to the next region server,
+   * one after the other; returns what `body` returned and how many moves completed meanwhile.
+   */
+  private def whileRegionsMove[T](t: String)(body: => T): (T, Int) = {
+    val table = SessionCatalogs.of(spark).get(t).get.hbaseTable
+    val name = TableName.valueOf(table.namespace, table.name)
+    val stop = new AtomicBoolean(false)
+    val moves = new AtomicInteger(0)
+    val mover = new Thread(() => withAdmin { admin =>
+      val servers = admin.getRegionServers.asScala.toSeq.sortBy(_.toString)
+      var turn = 0
+      while (!stop.get()) {
+        admin.getRegions(name).asScala.foreach { region =>
+          if (!stop.get()) {
+            turn += 1
+            admin.move(region.getEncodedNameAsBytes, servers(turn % servers.size))
+            moves.incrementAndGet()
+          }
+        }
+      }
+    })
+    mover.setDaemon(true)
+    mover.start()
+    try (body, moves.get())
+    finally { stop.set(true); mover.join(120000) }
+  }
+
+  private def expectedRows(keys: Seq[Int]): Seq[Row] = keys.map(k => Row(k, k % 7, 3L * k))
+
+  describe("a region moved to another region server while queries read it") {
+    it("leaves every scan, filtered scan, Get and pushed-down aggregate exact") {
+      val t = readings()
+      withAdmin(_.getRegionServers.size) should be >= 2
+      val wholeTable = expectedRows(0 until Rows)
+      val skipped = expectedRows((0 until Rows).filter(k => k % 1000 < 10))
+      val gets = Seq(5, 1999, 2000, 4321, 6000, 7999)
+      val groups = (0 until 7).map { g =>
+        val ks = (0 until Rows).filter(_ % 7 == g)
+        Row(g, ks.size.toLong, ks.map(3L * _).sum)
+      }
+      sql(s"EXPLAIN SELECT g, count(*), sum(v) FROM $t GROUP BY g").head().getString(0) should include(
+        "partial aggregate in region servers")
+      sql(s"EXPLAIN SELECT * FROM $t WHERE k IN (${gets.mkString(", ")})").head().getString(0) should include("6 Gets")
+      val (rounds, moves) = withConf(HBaseSQLConf.ScannerFetchSize.key -> "100") {
+        whileRegionsMove(t) {
+          (1 to 4).map { _ =>
+            // A pause every 200 rows behind the scan keeps its scanner open while regions move.
+            val slowly = sql(s"SELECT * FROM $t").rdd.mapPartitions(_.zipWithIndex.map { case (row, i) =>
+              if (i % 200 == 0) Thread.sleep(20)
+              row
+            }).collect().toSeq
+            slowly.sortBy(_.getInt(0)) shouldBe wholeTable
+            sql(s"SELECT * FROM $t WHERE k % 1000 < 10 AND k BETWEEN 0 AND 7999").collect().toSeq.sortBy(_.getInt(0)) shouldBe
+              skipped
+            sql(s"SELECT * FROM $t WHERE k IN (${gets.mkString(", ")})").collect().toSeq.sortBy(_.getInt(0)) shouldBe
+              expectedRows(gets)
+            sql(s"SELECT g, count(*), sum(v) FROM $t GROUP BY g").collect().toSeq.sortBy(_.getInt(0)) shouldBe groups
+          }.size
+        }
+      }
+      rounds shouldBe 4
+      withClue("regions moved while the queries ran: ")(moves should be >= 4)
+    }
+  }
+}
