@@ -5,13 +5,16 @@ import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.types.IntegerType
 
 /**
- * Regions moving between region servers (`Admin.move`, as the balancer does) while queries read
- * them: every answer stays exact, whether rows come from scans that are open while their region
+ * Regions moving between region servers (`Admin.move`, as the balancer does), splitting and
+ * merging while queries read them: every answer stays exact, whether rows come from scans that are open while their region
  * moves, from scans whose rows the region servers filter, from Gets, or from partial aggregates
  * computed in the region servers.
  */
@@ -57,39 +60,71 @@ class RegionMovesSpec extends HBaseSuite {
 
   private def expectedRows(keys: Seq[Int]): Seq[Row] = keys.map(k => Row(k, k % 7, 3L * k))
 
+  private val gets = Seq(5, 1999, 2000, 4321, 6000, 7999)
+
+  /** Reads `t` every way once, each read checked against the rows as they were written. */
+  private def everyWayOfReading(t: String): Unit = {
+    // A pause every 200 rows behind the scan keeps its scanner open while regions change.
+    val slowly = sql(s"SELECT * FROM $t").rdd.mapPartitions(_.zipWithIndex.map { case (row, i) =>
+      if (i % 200 == 0) Thread.sleep(20)
+      row
+    }).collect().toSeq
+    slowly.sortBy(_.getInt(0)) shouldBe expectedRows(0 until Rows)
+    sql(s"SELECT * FROM $t WHERE k % 1000 < 10 AND k BETWEEN 0 AND 7999").collect().toSeq.sortBy(_.getInt(0)) shouldBe
+      expectedRows((0 until Rows).filter(k => k % 1000 < 10))
+    sql(s"SELECT * FROM $t WHERE k IN (${gets.mkString(", ")})").collect().toSeq.sortBy(_.getInt(0)) shouldBe
+      expectedRows(gets)
+    sql(s"SELECT g, count(*), sum(v) FROM $t GROUP BY g").collect().toSeq.sortBy(_.getInt(0)) shouldBe
+      (0 until 7).map { g =>
+        val ks = (0 until Rows).filter(_ % 7 == g)
+        Row(g, ks.size.toLong, ks.map(3L * _).sum)
+      }
+  }
+
   describe("a region moved to another region server while queries read it") {
     it("leaves every scan, filtered scan, Get and pushed-down aggregate exact") {
       val t = readings()
       withAdmin(_.getRegionServers.size) should be >= 2
-      val wholeTable = expectedRows(0 until Rows)
-      val skipped = expectedRows((0 until Rows).filter(k => k % 1000 < 10))
-      val gets = Seq(5, 1999, 2000, 4321, 6000, 7999)
-      val groups = (0 until 7).map { g =>
-        val ks = (0 until Rows).filter(_ % 7 == g)
-        Row(g, ks.size.toLong, ks.map(3L * _).sum)
-      }
       sql(s"EXPLAIN SELECT g, count(*), sum(v) FROM $t GROUP BY g").head().getString(0) should include(
         "partial aggregate in region servers")
       sql(s"EXPLAIN SELECT * FROM $t WHERE k IN (${gets.mkString(", ")})").head().getString(0) should include("6 Gets")
       val (rounds, moves) = withConf(HBaseSQLConf.ScannerFetchSize.key -> "100") {
-        whileRegionsMove(t) {
-          (1 to 4).map { _ =>
-            // A pause every 200 rows behind the scan keeps its scanner open while regions move.
-            val slowly = sql(s"SELECT * FROM $t").rdd.mapPartitions(_.zipWithIndex.map { case (row, i) =>
-              if (i % 200 == 0) Thread.sleep(20)
-              row
-            }).collect().toSeq
-            slowly.sortBy(_.getInt(0)) shouldBe wholeTable
-            sql(s"SELECT * FROM $t WHERE k % 1000 < 10 AND k BETWEEN 0 AND 7999").collect().toSeq.sortBy(_.getInt(0)) shouldBe
-              skipped
-            sql(s"SELECT * FROM $t WHERE k IN (${gets.mkString(", ")})").collect().toSeq.sortBy(_.getInt(0)) shouldBe
-              expectedRows(gets)
-            sql(s"SELECT g, count(*), sum(v) FROM $t GROUP BY g").collect().toSeq.sortBy(_.getInt(0)) shouldBe groups
-          }.size
-        }
+        whileRegionsMove(t)((1 to 4).map(_ => everyWayOfReading(t)).size)
       }
       rounds shouldBe 4
       withClue("regions moved while the queries ran: ")(moves should be >= 4)
+    }
+  }
+
+  describe("a region split, and two regions merged, while queries read them") {
+    it("leaves every scan, filtered scan, Get and pushed-down aggregate exact") {
+      val t = readings()
+      val table = SessionCatalogs.of(spark).get(t).get.hbaseTable
+      val name = TableName.valueOf(table.namespace, table.name)
+      def byStart(admin: org.apache.hadoop.hbase.client.Admin) =
+        admin.getRegions(name).asScala.sortBy(_.getStartKey)(Ordering.comparatorToOrdering(Bytes.BYTES_COMPARATOR)).toSeq
+      val changed = new AtomicBoolean(false)
+      @volatile var failure: Option[Throwable] = None
+      val changer = new Thread(() => try withAdmin { admin =>
+        Thread.sleep(500)
+        admin.split(name, new BinaryKeyCodec(Seq(IntegerType)).encode(Seq(3000)))
+        while (admin.getRegions(name).size < 5) Thread.sleep(100)
+        // The last two regions, never split: a daughter merges only after compaction and the catalog janitor.
+        val regions = byStart(admin)
+        admin.mergeRegionsAsync(Array(regions(3).getEncodedNameAsBytes, regions(4).getEncodedNameAsBytes), false).get()
+      } catch { case e: Throwable => failure = Some(e) } finally changed.set(true))
+      changer.setDaemon(true)
+      withConf(HBaseSQLConf.ScannerFetchSize.key -> "100") {
+        changer.start()
+        var rounds = 0
+        while (!changed.get() || rounds < 2) { everyWayOfReading(t); rounds += 1 }
+        changer.join()
+      }
+      failure shouldBe None
+      val keys = new BinaryKeyCodec(Seq(IntegerType))
+      withAdmin(admin => byStart(admin).map(r => if (r.getStartKey.isEmpty) None else keys.decode(r.getStartKey).headOption)) shouldBe
+        Seq(None, Some(2000), Some(3000), Some(4000))
+      everyWayOfReading(t)
     }
   }
 }
