@@ -6,7 +6,6 @@ import java.net.{ConnectException, InetSocketAddress, NoRouteToHostException, So
 import scala.util.Try
 
 import org.apache.hadoop.hbase.{MasterNotRunningException, ZooKeeperConnectionException}
-import org.apache.zookeeper.KeeperException
 
 import org.apache.spark.sql.hbase.HBaseSqlException
 
@@ -53,6 +52,7 @@ object HBaseUnreachable {
     finally socket.close()
   }
 
+  /** Rethrows a failure to reach HBase as [[error]]; leaves every other failure alone. */
   def translate(cluster: HBaseClusterConf): PartialFunction[Throwable, Nothing] = {
     case e: IOException if reason(e).isDefined => throw error(cluster, reason(e).get, e)
   }
@@ -67,8 +67,9 @@ object HBaseUnreachable {
 
   /** What in `e`'s causes says that HBase was not reached, if anything does. */
   def reason(e: Throwable): Option[String] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20).collectFirst {
-    case c: KeeperException.ConnectionLossException => "ZooKeeper does not answer"
-    case c: KeeperException.SessionExpiredException => "ZooKeeper does not answer"
+    // By name: the HBase client's ZooKeeper classes are relocated in its shaded jar.
+    case c if c.getClass.getName.endsWith("KeeperException$ConnectionLossException") ||
+      c.getClass.getName.endsWith("KeeperException$SessionExpiredException") => "ZooKeeper does not answer"
     case c: ZooKeeperConnectionException => s"ZooKeeper does not answer (${c.getMessage})"
     case c: IOException if Option(c.getMessage).exists(m => m.startsWith("Zookeeper ") && m.contains("could not be completed")) =>
       s"ZooKeeper does not answer (${c.getMessage})"

@@ -54,5 +54,18 @@ class HBaseConnectionsSpec extends HBaseSuite {
       error.getMessage should include("Check that HBase is running")
       withClue(s"took $seconds s, not the client's minutes of retries: ")(seconds should be < 30.0)
     }
+
+    it("is told apart from other failures by the causes the HBase client gives") {
+      def wrapped(cause: Throwable) = new java.io.IOException("Failed after attempts=16", new java.io.IOException(cause))
+      HBaseUnreachable.reason(wrapped(
+        new org.apache.hadoop.hbase.shaded.org.apache.zookeeper.KeeperException.ConnectionLossException())) shouldBe
+        Some("ZooKeeper does not answer")
+      HBaseUnreachable.reason(wrapped(new org.apache.hadoop.hbase.MasterNotRunningException("no master"))) shouldBe
+        Some("the HBase master is not running (no master)")
+      HBaseUnreachable.reason(wrapped(new java.net.ConnectException("Connection refused"))) shouldBe
+        Some("a connection was refused (Connection refused)")
+      HBaseUnreachable.reason(wrapped(new org.apache.hadoop.hbase.TableNotFoundException("t"))) shouldBe None
+      HBaseUnreachable.reason(new java.io.IOException("disk full")) shouldBe None
+    }
   }
 }
