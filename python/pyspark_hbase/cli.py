@@ -34,7 +34,8 @@ def _local(args: argparse.Namespace) -> LocalHBase:
 def _local_start(args: argparse.Namespace) -> int:
     hbase = _local(args)
     already = hbase.pid
-    pid = hbase.start(timeout=args.timeout, region_servers=args.region_servers)
+    pid = hbase.start(timeout=args.timeout, region_servers=args.region_servers,
+                      without_server_jar=args.without_server_jar)
     if already == pid:
         print(f"HBase already running (pid {pid}), ZooKeeper at {hbase.zk_address}")
     else:
@@ -68,7 +69,8 @@ def _local_status(args: argparse.Namespace) -> int:
     print(hbase.zk_address, flush=True)
     servers = "\n".join(
         f"  region server {rs['number']}: 127.0.0.1:{rs['port']} "
-        + (f"up (pid {rs['pid']})" if rs["up"] else "down") for rs in hbase.region_servers())
+        + (f"up (pid {rs['pid']})" if rs["up"] else "down")
+        + ("" if rs["server_jar"] else ", without the server jar") for rs in hbase.region_servers())
     if args.verbose:
         ports = state.get("ports", {})
         print(f"pid:      {state.get('pid')}\n"
@@ -96,6 +98,9 @@ def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
     start.add_argument("--region-servers", type=int, default=1, metavar="N",
                        help="run N region servers, each on its own port; 2..N in JVMs of their own, "
                             "started again if they are down (default 1)")
+    start.add_argument("--without-server-jar", type=int, action="append", default=[], metavar="K",
+                       help="start region server K (2..N) without the server jar, as in a cluster where "
+                            "it is not deployed everywhere yet (repeatable)")
     start.set_defaults(func=_local_start)
 
     stop = actions.add_parser("stop", parents=[common], help="stop HBase cleanly")

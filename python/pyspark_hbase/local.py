@@ -4,7 +4,8 @@ One background JVM runs `HMaster start` with hbase.cluster.distributed=false: ma
 server and ZooKeeper together, storing everything on the local filesystem under the data dir.
 With `region_servers` N > 1, N - 1 more JVMs each run one more region server on its own port,
 sharing that ZooKeeper and root dir, so regions are spread over N servers and one can be killed
-and started again on its own:
+and started again on its own. Region servers named in `without_server_jar` start without the
+server jar on their classpath, as in a cluster where it is not yet deployed everywhere:
 
     <data dir>/conf/        generated hbase-site.xml + log4j2.properties (also the client HBASE_CONF_DIR)
     <data dir>/hbase/       hbase.rootdir
@@ -26,7 +27,7 @@ import time
 import xml.etree.ElementTree as ET
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from pyspark_hbase import _paths
 
@@ -110,6 +111,11 @@ def _port_free(port: int) -> bool:
             return True
         except OSError:
             return False
+
+
+def _is_server_jar(entry: str) -> bool:
+    name = Path(entry).name
+    return name.startswith("spark-hbase-sql-server") and name.endswith(".jar")
 
 
 def _pick_free_ports(n: int) -> List[int]:
@@ -278,11 +284,11 @@ class LocalHBase:
             return []
         master = self.pid
         servers = [{"number": 1, "port": ports["regionserver"], "pid": master,
-                    "up": master is not None and _accepts(ports["regionserver"])}]
+                    "up": master is not None and _accepts(ports["regionserver"]), "server_jar": True}]
         for number, rs in sorted(self._extra_servers().items()):
             alive = self._extra_alive(number, rs.get("pid"))
             servers.append({"number": number, "port": rs["port"], "pid": rs.get("pid") if alive else None,
-                            "up": alive and _accepts(rs["port"])})
+                            "up": alive and _accepts(rs["port"]), "server_jar": rs.get("server_jar", True)})
         return servers
 
     def _answers(self, ports: Dict[str, int]) -> bool:
@@ -391,8 +397,10 @@ class LocalHBase:
                 REGION_SERVER_MAIN_CLASS, "-D", f"fs.file.impl={LOCAL_FILE_SYSTEM_CLASS}",
                 "-D", "hbase.cluster.distributed=true", "-D", f"hbase.regionserver.port={port}", "start"]
 
-    def _start_region_server(self, java: str, classpath: List[str], number: int) -> int:
+    def _start_region_server(self, java: str, classpath: List[str], number: int, server_jar: bool = True) -> int:
         """Launches region server `number` (2..N) on the port it had before, if that is free."""
+        if not server_jar:
+            classpath = [e for e in classpath if not _is_server_jar(e)]
         state = self._read_state()
         servers = state.setdefault("region_servers", {})
         taken = set(self.ports.values()) | {rs["port"] for n, rs in servers.items() if int(n) != number}
@@ -405,7 +413,7 @@ class LocalHBase:
                 self._region_server_command(java, classpath, number, port), cwd=self.data_dir,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True, close_fds=True)
-        servers[str(number)] = {"port": port, "pid": proc.pid}
+        servers[str(number)] = {"port": port, "pid": proc.pid, "server_jar": server_jar}
         self._write_state(state)
         return proc.pid
 
@@ -419,6 +427,11 @@ class LocalHBase:
             self._log(f"killing region server {number} (pid {pid})")
             self._signal_group(pid, signal.SIGKILL)
             self._wait_gone_extra(number, pid, 10)
+            # A dying JVM loses its command line before its sockets: wait for the port too, so
+            # that a restart gets it back and HBase takes the new server for the old one at once.
+            deadline = time.monotonic() + 10
+            while not _port_free(rs["port"]) and time.monotonic() < deadline:
+                time.sleep(0.1)
 
     def _signal_group(self, pid: int, sig: int) -> None:
         try:
@@ -453,19 +466,25 @@ class LocalHBase:
         with open(self.log_file, "a") as f:
             f.write(f"{_now_iso()} ===== spark-hbase local: {message}\n")
 
-    def start(self, timeout: float = DEFAULT_START_TIMEOUT, region_servers: int = 1) -> int:
+    def start(self, timeout: float = DEFAULT_START_TIMEOUT, region_servers: int = 1,
+              without_server_jar: Iterable[int] = ()) -> int:
         """Start HBase unless it already runs; wait until it serves clients. Returns the master's pid.
 
         With `region_servers` N, region servers 2..N that are not up (never started, or killed) are
-        started too, and `start` waits until all N serve regions.
+        started too, and `start` waits until all N serve regions. Those it starts whose numbers are
+        in `without_server_jar` run without the server jar.
         """
         if region_servers < 1:
             raise LocalHBaseError(f"region_servers must be at least 1, not {region_servers}")
+        plain = set(without_server_jar)
+        if not plain <= set(range(2, region_servers + 1)):
+            raise LocalHBaseError(f"without_server_jar names region servers 2..{region_servers} only, "
+                                  f"not {sorted(plain)}: region server 1 runs in the master's JVM")
         with self._lock():
             pid = self.pid
             if pid is None:
                 self.pid_file.unlink(missing_ok=True)
-                return self._start_new(timeout, region_servers)
+                return self._start_new(timeout, region_servers, plain)
             if self.is_running():
                 missing = [n for n in range(2, region_servers + 1) if not self._extra_alive(
                     n, self._extra_servers().get(n, {}).get("pid"))]
@@ -473,7 +492,7 @@ class LocalHBase:
                     java, classpath, _ = self._runtime()
                     t0 = time.monotonic()
                     for number in missing:
-                        self._start_region_server(java, classpath, number)
+                        self._start_region_server(java, classpath, number, server_jar=number not in plain)
                     self._wait_ready(java, classpath, None, pid, self.ports, t0, timeout,
                                      region_servers=1 + sum(1 for n, rs in self._extra_servers().items()
                                                             if self._extra_alive(n, rs.get("pid"))))
@@ -494,7 +513,7 @@ class LocalHBase:
             self._write_state(state)
             return pid
 
-    def _start_new(self, timeout: float, region_servers: int) -> int:
+    def _start_new(self, timeout: float, region_servers: int, plain: Set[int]) -> int:
         java, classpath, classpath_file = self._runtime()
         for sub in ("hbase", "zookeeper", "tmp", "logs"):
             (self.data_dir / sub).mkdir(parents=True, exist_ok=True)
@@ -523,7 +542,7 @@ class LocalHBase:
         self._write_state(state)
         try:
             for number in range(2, region_servers + 1):
-                self._start_region_server(java, classpath, number)
+                self._start_region_server(java, classpath, number, server_jar=number not in plain)
             self._wait_ready(java, classpath, proc, proc.pid, ports, t0, timeout, region_servers)
         except BaseException:
             self._stop_extra_servers(signal.SIGKILL, 10)

@@ -56,7 +56,9 @@ object HBaseSQLConf {
 
   val Coprocessor: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.coprocessor")
     .doc("Compute partial aggregates (COUNT, SUM, MIN, MAX, AVG, GROUP BY) in the region servers " +
-      "when they run the server jar's coprocessor; Spark merges the partial groups.")
+      "when they run the server jar's coprocessor; Spark merges the partial groups. Also whether " +
+      "CREATE TABLE adds the coprocessor to the HBase tables it makes: a region server that cannot " +
+      "load a table's coprocessor aborts, so keep it off until every region server has the jar.")
     .booleanConf
     .createWithDefault(true)
 

@@ -15,18 +15,18 @@ import org.apache.spark.sql.types.IntegerType
 /**
  * Regions moving between region servers (`Admin.move`, as the balancer does), splitting and
  * merging while queries read them: every answer stays exact, whether rows come from scans that are open while their region
- * moves, from scans whose rows the region servers filter, from Gets, or from partial aggregates
- * computed in the region servers.
+ * moves, from scans whose rows the region servers filter, from skip scans on the second key
+ * column, from Gets, or from partial aggregates computed in the region servers.
  */
 class RegionMovesSpec extends HBaseSuite {
   private val Rows = 8000
 
-  /** k = 0..7999 in four regions, g = k % 7, v = 3 k. */
+  /** k = 0..7999 in four regions, with j = k % 3 the second key column; g = k % 7, v = 3 k. */
   private def readings(): String = {
     val t = uniqueName("moving")
-    sql(s"""CREATE TABLE $t (k INT, g INT, v BIGINT, PRIMARY KEY (k))
+    sql(s"""CREATE TABLE $t (k INT, j INT, g INT, v BIGINT, PRIMARY KEY (k, j))
            |MAPPED BY ($t, COLS=[g=f.g, v=f.v]) SPLIT ON ((2000), (4000), (6000))""".stripMargin)
-    sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id % 7 AS INT), id * 3 FROM range($Rows)")
+    sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id % 3 AS INT), CAST(id % 7 AS INT), id * 3 FROM range($Rows)")
     t
   }
 
@@ -58,9 +58,10 @@ class RegionMovesSpec extends HBaseSuite {
     finally { stop.set(true); mover.join(120000) }
   }
 
-  private def expectedRows(keys: Seq[Int]): Seq[Row] = keys.map(k => Row(k, k % 7, 3L * k))
+  private def expectedRows(keys: Seq[Int]): Seq[Row] = keys.map(k => Row(k, k % 3, k % 7, 3L * k))
 
   private val gets = Seq(5, 1999, 2000, 4321, 6000, 7999)
+  private val whole = gets.map(k => s"(k = $k AND j = ${k % 3})").mkString(" OR ")
 
   /** Reads `t` every way once, each read checked against the rows as they were written. */
   private def everyWayOfReading(t: String): Unit = {
@@ -72,8 +73,9 @@ class RegionMovesSpec extends HBaseSuite {
     slowly.sortBy(_.getInt(0)) shouldBe expectedRows(0 until Rows)
     sql(s"SELECT * FROM $t WHERE k % 1000 < 10 AND k BETWEEN 0 AND 7999").collect().toSeq.sortBy(_.getInt(0)) shouldBe
       expectedRows((0 until Rows).filter(k => k % 1000 < 10))
-    sql(s"SELECT * FROM $t WHERE k IN (${gets.mkString(", ")})").collect().toSeq.sortBy(_.getInt(0)) shouldBe
-      expectedRows(gets)
+    sql(s"SELECT * FROM $t WHERE j = 1").collect().toSeq.sortBy(_.getInt(0)) shouldBe
+      expectedRows((0 until Rows).filter(_ % 3 == 1))
+    sql(s"SELECT * FROM $t WHERE $whole").collect().toSeq.sortBy(_.getInt(0)) shouldBe expectedRows(gets)
     sql(s"SELECT g, count(*), sum(v) FROM $t GROUP BY g").collect().toSeq.sortBy(_.getInt(0)) shouldBe
       (0 until 7).map { g =>
         val ks = (0 until Rows).filter(_ % 7 == g)
@@ -82,12 +84,13 @@ class RegionMovesSpec extends HBaseSuite {
   }
 
   describe("a region moved to another region server while queries read it") {
-    it("leaves every scan, filtered scan, Get and pushed-down aggregate exact") {
+    it("leaves every scan, filtered scan, skip scan, Get and pushed-down aggregate exact") {
       val t = readings()
       withAdmin(_.getRegionServers.size) should be >= 2
       sql(s"EXPLAIN SELECT g, count(*), sum(v) FROM $t GROUP BY g").head().getString(0) should include(
         "partial aggregate in region servers")
-      sql(s"EXPLAIN SELECT * FROM $t WHERE k IN (${gets.mkString(", ")})").head().getString(0) should include("6 Gets")
+      sql(s"EXPLAIN SELECT * FROM $t WHERE $whole").head().getString(0) should include("6 Gets")
+    sql(s"EXPLAIN SELECT * FROM $t WHERE j = 1").head().getString(0) should include("skip scan (*, =1)")
       val (rounds, moves) = withConf(HBaseSQLConf.ScannerFetchSize.key -> "100") {
         whileRegionsMove(t)((1 to 4).map(_ => everyWayOfReading(t)).size)
       }
@@ -97,7 +100,7 @@ class RegionMovesSpec extends HBaseSuite {
   }
 
   describe("a region split, and two regions merged, while queries read them") {
-    it("leaves every scan, filtered scan, Get and pushed-down aggregate exact") {
+    it("leaves every scan, filtered scan, skip scan, Get and pushed-down aggregate exact") {
       val t = readings()
       val table = SessionCatalogs.of(spark).get(t).get.hbaseTable
       val name = TableName.valueOf(table.namespace, table.name)

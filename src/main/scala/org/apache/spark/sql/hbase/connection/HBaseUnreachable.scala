@@ -74,6 +74,8 @@ object HBaseUnreachable {
     case c: IOException if Option(c.getMessage).exists(m => m.startsWith("Zookeeper ") && m.contains("could not be completed")) =>
       s"ZooKeeper does not answer (${c.getMessage})"
     case c: MasterNotRunningException => s"the HBase master is not running (${c.getMessage})"
+    // The client's memory of a region server that refused connections a moment ago.
+    case c if c.getClass.getName.endsWith(".FailedServerException") => s"a region server does not answer (${c.getMessage})"
     case c: ConnectException => s"a connection was refused (${c.getMessage})"
     case c: NoRouteToHostException => s"no route to host (${c.getMessage})"
     case c: UnknownHostException => s"unknown host (${c.getMessage})"

@@ -55,6 +55,11 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
     val region = split.asInstanceOf[HBaseAggregatePartition].scan
+    // Opened at the first row wanted, so that a failure to open is reported like any other.
+    RegionReadFailure.translating(plan.scan.request.table.hbaseTable, region.region)(Iterator(()).flatMap(_ => read(region, context)))
+  }
+
+  private def read(region: RegionScan, context: TaskContext): Iterator[InternalRow] = {
     val spec = HBaseAggregateRDD.spec(plan, region)
     val request = plan.scan.request
     val table = request.table

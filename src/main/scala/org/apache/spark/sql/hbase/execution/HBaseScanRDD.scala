@@ -7,6 +7,7 @@ import org.apache.hadoop.hbase.client.{Get, Result, Scan}
 import org.apache.hadoop.hbase.filter.{BinaryComparator, Filter, FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter, QualifierFilter}
 
 import org.apache.spark.{Partition, SparkContext, TaskContext}
+import org.apache.spark.internal.Logging
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Predicate
@@ -38,18 +39,53 @@ class HBaseScanRDD(sc: SparkContext, request: ScanRequest, scans: Seq[RegionScan
   }
 }
 
-object HBaseScanRDD {
+object HBaseScanRDD extends Logging {
   /**
    * Reads one region's part of a scan: the rows of its ranges that pass its residual predicate
    * (in the region server as far as its server filter goes), with the columns `request.read`.
    * `onClose` receives what releases the HBase resources once the rows have been consumed.
+   *
+   * A region server without the server jar refuses its filter, also when the region moves there
+   * in the middle of the read; the rest of the region is then read as planned without it.
    */
   def readRegion(
       request: ScanRequest,
       regionScan: RegionScan,
       partitionIndex: Int,
       metrics: ReadMetrics,
-      onClose: (() => Unit) => Unit): Iterator[InternalRow] = {
+      onClose: (() => Unit) => Unit): Iterator[InternalRow] = RegionReadFailure.translating(request.table.hbaseTable, regionScan.region) {
+    if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, _ => ())
+    else new Iterator[InternalRow] {
+      private var lastRow: Option[Array[Byte]] = None
+      private var rows: Iterator[InternalRow] = Iterator(()).flatMap { _ =>
+        read(request, regionScan, partitionIndex, metrics, onClose, key => lastRow = Some(key))
+      }
+      private var fellBack = false
+
+      private def orFallBack[T](step: => T): T =
+        try step catch {
+          case e: Exception if !fellBack && ServerFilterSupport.refused(e) =>
+            fellBack = true
+            val rest = lastRow.fold(regionScan)(regionScan.after).withoutServer
+            logWarning(s"HBase table ${request.table.hbaseTable}: the region server holding ${regionScan.region} " +
+              s"cannot run the server jar's filter (${ServerFilterSupport.rootMessage(e)}); reading the rest of the " +
+              "region without it. See 'Deploying the server jar' in the README.")
+            rows = if (rest.ranges.isEmpty) Iterator.empty else read(request, rest, partitionIndex, metrics, onClose, _ => ())
+            step
+        }
+
+      override def hasNext: Boolean = orFallBack(rows.hasNext)
+      override def next(): InternalRow = orFallBack(rows.next())
+    }
+  }
+
+  private def read(
+      request: ScanRequest,
+      regionScan: RegionScan,
+      partitionIndex: Int,
+      metrics: ReadMetrics,
+      onClose: (() => Unit) => Unit,
+      returned: Array[Byte] => Unit): Iterator[InternalRow] = {
     val table = request.table
     val cluster = request.cluster
     val decode = new RowCodec(table).decoder(request.columns)
@@ -71,7 +107,9 @@ object HBaseScanRDD {
         val scan = scanFor(table, regionScan.ranges, request.limits,
           if (regionScan.server.isDefined) filter.toSeq else rangeFilter(regionScan.ranges).toSeq ++ filter)
         scan.setScanMetricsEnabled(true)
-        val scanner = htable.getScanner(scan)
+        val scanner = try htable.getScanner(scan) catch {
+          case e: Throwable => htable.close(); HBaseConnections.release(cluster); throw e
+        }
         onClose { () =>
           scanner.close()
           Option(scanner.getScanMetrics).foreach(m => metrics.rowsScanned += m.countOfRowsScanned.get())
@@ -80,7 +118,7 @@ object HBaseScanRDD {
         }
         scanner.iterator().asScala
       }
-    val rows = results.map { r => metrics.rowsRead += 1; decode(r) }
+    val rows = results.map { r => metrics.rowsRead += 1; returned(r.getRow); decode(r) }
     regionScan.residual match {
       case None => rows
       case Some(condition) =>

@@ -43,7 +43,7 @@ object ServerFilterSupport extends Logging {
         val scanner = htable.getScanner(new Scan().setFilter(filter).setLimit(1).setCaching(1))
         try { scanner.next(); None } finally scanner.close()
       } catch {
-        case e: IOException if isFilterProblem(e, filter) => Some(rootMessage(e))
+        case e: IOException if refused(e) => Some(rootMessage(e))
       } finally htable.close()
     }
 
@@ -53,12 +53,16 @@ object ServerFilterSupport extends Logging {
 
   private def causes(e: Throwable): Seq[Throwable] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20).toSeq
 
-  private def isFilterProblem(e: IOException, filter: Filter): Boolean = causes(e).exists { c =>
+  /**
+   * Whether a region server refused the server jar's filter: it has no such class, or another
+   * version of it that cannot read the filter's bytes.
+   */
+  def refused(e: Throwable): Boolean = causes(e).exists { c =>
     val message = Option(c.getMessage).getOrElse("")
-    c.isInstanceOf[ClassNotFoundException] || message.contains(filter.getClass.getName) ||
+    c.isInstanceOf[ClassNotFoundException] || message.contains(classOf[SkipScanFilter].getName) ||
       message.contains("ClassNotFoundException") || message.contains("DeserializationException")
   }
 
-  private def rootMessage(e: Throwable): String =
+  def rootMessage(e: Throwable): String =
     causes(e).reverse.flatMap(c => Option(c.getMessage)).headOption.getOrElse(e.toString).linesIterator.next()
 }

@@ -20,6 +20,17 @@ final case class RegionScan(region: RegionInfo, ranges: Seq[RowRange], residual:
     server: Option[ServerFilter] = None) {
   /** Every range is one whole key, so the region is read with Gets rather than a scan. */
   def byGets: Boolean = ranges.forall(_.isSingleRow)
+
+  /**
+   * The same read for a region server without the server jar: what the server filter would
+   * check joins the residual (first, being the cheaper part), and the ranges alone bound the rows.
+   */
+  def withoutServer: RegionScan =
+    copy(residual = (server.toSeq.flatMap(_.pushed) ++ residual).reduceOption(And), server = None)
+
+  /** The part of the read after row `key`, for a read that has returned the rows up to it. */
+  def after(key: Array[Byte]): RegionScan =
+    copy(ranges = ScanRanges(ranges).clip(KeyBounds.successor(key), KeyBounds.Open))
 }
 
 /**

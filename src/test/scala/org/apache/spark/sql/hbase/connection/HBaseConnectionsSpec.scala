@@ -64,6 +64,8 @@ class HBaseConnectionsSpec extends HBaseSuite {
         Some("the HBase master is not running (no master)")
       HBaseUnreachable.reason(wrapped(new java.net.ConnectException("Connection refused"))) shouldBe
         Some("a connection was refused (Connection refused)")
+      HBaseUnreachable.reason(wrapped(new org.apache.hadoop.hbase.ipc.FailedServerException("in the failed servers list"))) shouldBe
+        Some("a region server does not answer (in the failed servers list)")
       HBaseUnreachable.reason(wrapped(new org.apache.hadoop.hbase.TableNotFoundException("t"))) shouldBe None
       HBaseUnreachable.reason(new java.io.IOException("disk full")) shouldBe None
     }

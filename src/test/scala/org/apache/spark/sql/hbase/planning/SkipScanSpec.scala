@@ -9,7 +9,7 @@ import org.scalatest.matchers.should.Matchers
 import org.apache.spark.sql.catalyst.expressions.{Add, AttributeReference, Expression}
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
-import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, StringKeyCodec}
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyBounds, KeyCodec, StringKeyCodec}
 import org.apache.spark.sql.hbase.server.KeySkipper
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
@@ -270,6 +270,26 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
       val plan = planned("a >= 5 AND a < 50")
       plan.regions.map(_.server.get.boxes) shouldBe Seq(None)
       planned("a IN (5, 7)").regions.map(_.server.get.boxes.map(_.size)) shouldBe Seq(Some(2))
+    }
+
+    it("reads a region without the server jar with the same ranges, its server's conjuncts checked in Spark") {
+      val region = planned("a IN (5, 150) AND c = 3L AND c + 1L = 4L").regions.head
+      val plain = region.withoutServer
+      plain.server shouldBe None
+      plain.ranges shouldBe region.ranges
+      plain.residual.map(_.sql) shouldBe Some("((c = 3L) AND ((c + 1L) = 4L))")
+      ScanPlan(regions, KeyRanges.FullScan, keys, codec, None, None).regions.head.withoutServer.residual shouldBe None
+    }
+
+    it("resumes a region's read after the last row it returned, its ranges cut there") {
+      val region = planned("a IN (5, 7, 9) AND b = 'x'").regions.head
+      region.ranges.size shouldBe 3
+      val afterSeven = region.after(codec.encode(Seq(7, s("x"), 1L)))
+      afterSeven.ranges.head.start shouldBe KeyBounds.successor(codec.encode(Seq(7, s("x"), 1L)))
+      afterSeven.ranges.head.stop shouldBe region.ranges(1).stop
+      afterSeven.ranges.tail shouldBe region.ranges.drop(2)
+      region.after(region.ranges.last.stop).ranges shouldBe empty
+      afterSeven.server shouldBe region.server
     }
   }
 }

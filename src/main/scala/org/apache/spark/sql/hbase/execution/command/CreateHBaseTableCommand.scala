@@ -8,7 +8,7 @@ import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, Tab
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.server.ServerJar
@@ -31,7 +31,8 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
     try {
       HBaseConnections.withConnection(catalog.cluster) { connection =>
         val admin = connection.getAdmin
-        try ensureHBaseTable(admin, TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name))
+        try ensureHBaseTable(admin, TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name),
+          session.sessionState.conf.getConf(HBaseSQLConf.Coprocessor))
         finally admin.close()
       }
     } catch {
@@ -42,7 +43,7 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
     Seq.empty
   }
 
-  private def ensureHBaseTable(admin: Admin, name: TableName): Unit = {
+  private def ensureHBaseTable(admin: Admin, name: TableName, aggregator: Boolean): Unit = {
     val created = !admin.tableExists(name) && {
       val namespace = name.getNamespaceAsString
       if (!admin.listNamespaces().contains(namespace)) {
@@ -64,7 +65,7 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
             create(withAggregator = false)
         }
       }
-      create(withAggregator = true)
+      create(withAggregator = aggregator)
     }
     if (!created) {
       if (splitKeys.nonEmpty) {

@@ -1,0 +1,36 @@
+package org.apache.spark.sql.hbase.execution
+
+import java.io.{InterruptedIOException, IOException, UncheckedIOException}
+
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.planning.RegionInfo
+
+/**
+ * A region's read that HBase gave up on (its region server down longer than the client's
+ * retries last, say) fails with an error that names the table and the region, rather than with
+ * the HBase client's innermost exception. A task killed by Spark is not HBase's failure.
+ */
+object RegionReadFailure {
+
+  def translating[T](table: HBaseTableName, region: RegionInfo)(rows: Iterator[T]): Iterator[T] = new Iterator[T] {
+    override def hasNext: Boolean = translate(rows.hasNext)
+    override def next(): T = translate(rows.next())
+
+    private def translate[R](step: => R): R =
+      try step catch {
+        case e @ (_: IOException | _: UncheckedIOException) if !interrupted(e) => throw error(table, region, e)
+      }
+  }
+
+  def error(table: HBaseTableName, region: RegionInfo, cause: Throwable): HBaseSqlException =
+    new HBaseSqlException(
+      s"HBase table $table: reading region $region failed: ${ServerFilterSupport.rootMessage(cause)}. " +
+        "If its region server was down or restarting, run the statement again once HBase serves the region; " +
+        "spark.hbase.client.retries.number, spark.hbase.client.pause and spark.hbase.client.operation.timeout " +
+        "bound how long the HBase client retries first.",
+      Some(cause))
+
+  private def interrupted(e: Throwable): Boolean =
+    Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20).exists(_.isInstanceOf[InterruptedIOException])
+}

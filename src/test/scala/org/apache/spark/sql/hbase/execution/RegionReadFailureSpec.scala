@@ -1,0 +1,43 @@
+package org.apache.spark.sql.hbase.execution
+
+import java.io.{InterruptedIOException, IOException, UncheckedIOException}
+
+import org.scalatest.funspec.AnyFunSpec
+import org.scalatest.matchers.should.Matchers
+
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.planning.RegionInfo
+
+class RegionReadFailureSpec extends AnyFunSpec with Matchers {
+  private val table = HBaseTableName("default", "readings")
+  private val region = RegionInfo(Array[Byte](1), Array[Byte](2), Some("rs3.example.com"))
+
+  /** Rows 0 until `rows`, then `failure` when asked for more, as an HBase scanner's iterator fails. */
+  private def failingAfter(rows: Int, failure: Throwable): Iterator[Int] = new Iterator[Int] {
+    private var returned = 0
+    override def hasNext: Boolean = returned < rows || (throw failure)
+    override def next(): Int = { returned += 1; returned - 1 }
+  }
+
+  describe("a region's read that HBase gives up on") {
+    it("keeps the rows read before, then fails naming the table, the region and what to do") {
+      val cause = new IOException("Failed after attempts=3", new java.net.ConnectException("Connection refused"))
+      val rows = RegionReadFailure.translating(table, region)(failingAfter(2, new UncheckedIOException(cause)))
+      rows.next() shouldBe 0
+      rows.next() shouldBe 1
+      val error = intercept[HBaseSqlException](rows.hasNext)
+      error.getMessage should startWith(s"HBase table readings: reading region $region failed: Connection refused.")
+      error.getMessage should include("run the statement again")
+      error.getCause.getCause shouldBe cause
+    }
+
+    it("leaves a task Spark interrupted, and errors that are not HBase's, as they are") {
+      val interrupted = new UncheckedIOException(new InterruptedIOException("interrupted"))
+      intercept[UncheckedIOException](RegionReadFailure.translating(table, region)(failingAfter(0, interrupted)).hasNext) shouldBe
+        interrupted
+      val bug = new IllegalStateException("a bug of ours")
+      intercept[IllegalStateException](RegionReadFailure.translating(table, region)(failingAfter(0, bug)).hasNext) shouldBe bug
+    }
+  }
+}

@@ -1,0 +1,322 @@
+"""A Spark application that test_faults.py runs with spark-submit against an HBase of its own
+with three region servers, while it breaks that HBase on purpose.
+
+1. Region server 2 is killed (SIGKILL) and started again while queries read its regions: a slow
+   full scan, a skip scan, Gets and an aggregate computed in the region servers. Then it stays
+   down while queries whose HBase client retries only twice read it.
+2. Region server 2 is killed and started again while LOAD DATA loads a table; the same LOAD is
+   then run again.
+3. Region server 3 is started again without the server jar, and regions are moved onto it, also
+   while a query reads one of them.
+
+It prints one JSON object of what it saw. Expected answers come from how the rows are made (and
+for LOAD DATA, from Spark's own CSV reader); the test compares.
+
+Usage: spark-submit ... fault_job.py <HBase data dir> <work dir>
+"""
+
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+
+from pyspark.sql import SparkSession
+from pyspark_hbase.local import LocalHBase
+from pyspark_hbase.metrics import scan_metrics
+
+data_dir, work = Path(sys.argv[1]), Path(sys.argv[2])
+hbase = LocalHBase(data_dir)
+spark = SparkSession.builder.getOrCreate()
+spark.sparkContext.setLogLevel("ERROR")
+sql = spark.sql
+jvm = spark._jvm
+seen = {}
+
+
+# ---- HBase administration, through the HBase client in the plugin jar ----------------------
+
+def _connection():
+    conf = jvm.org.apache.hadoop.hbase.HBaseConfiguration.create()
+    for key, value in hbase.client_conf().items():
+        conf.set(key, value)
+    return jvm.org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(conf)
+
+
+connection = _connection()
+admin = connection.getAdmin()
+TableName = jvm.org.apache.hadoop.hbase.TableName
+
+
+def server_of(number):
+    """The ServerName of region server `number` (its port tells)."""
+    port = next(rs["port"] for rs in hbase.region_servers() if rs["number"] == number)
+    return next(s for s in admin.getRegionServers() if s.getPort() == port)
+
+
+def regions_of(table):
+    """[(start row, encoded name, port of its server)], in key order."""
+    locator = connection.getRegionLocator(TableName.valueOf(table))
+    try:
+        locations = [(bytes(l.getRegion().getStartKey()), l.getRegion().getEncodedName(), l.getServerName().getPort())
+                     for l in locator.getAllRegionLocations()]
+    finally:
+        locator.close()
+    return sorted(locations)
+
+
+def move(table, index, number):
+    """Moves region `index` of `table` (in key order) to region server `number` and waits for it."""
+    target = server_of(number)
+    encoded = regions_of(table)[index][1]
+    admin.move(encoded.encode(), target)
+    deadline = time.monotonic() + 60
+    while regions_of(table)[index][2] != target.getPort():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"region {index} of {table} did not reach region server {number}")
+        time.sleep(0.1)
+
+
+def meta_off(number):
+    """Keeps hbase:meta off region server `number`, so that killing it does not take the catalog of regions."""
+    locator = connection.getRegionLocator(TableName.META_TABLE_NAME)
+    try:
+        port = locator.getAllRegionLocations()[0].getServerName().getPort()
+    finally:
+        locator.close()
+    if port == server_of(number).getPort():
+        admin.move(locator.getAllRegionLocations()[0].getRegion().getEncodedName().encode(), server_of(1))
+        time.sleep(2)
+
+
+def kill_and_restart(number, when, log):
+    """In the background: kills region server `number` once `when()` holds, starts it again at
+    once and records how long HBase took to serve every region again."""
+    def run():
+        deadline = time.monotonic() + 120
+        while not when() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        t0 = time.monotonic()
+        hbase.kill_region_server(number)
+        log["killed_at"] = round(t0 - started, 2)
+        hbase.start(region_servers=3)
+        log["serving_again_after_kill_s"] = round(time.monotonic() - t0, 1)
+    started = time.monotonic()
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def after(seconds):
+    at = time.monotonic() + seconds
+    return lambda: time.monotonic() >= at
+
+
+def outcome(run, expected):
+    """'exact', 'wrong' (never acceptable) or the error, whose first line must name HBase."""
+    t0 = time.monotonic()
+    try:
+        got = run()
+    except Exception as e:  # noqa: BLE001 - any failure is recorded and judged by the test
+        # What a user reads: the message, without the stack traces after it.
+        lines = [line for line in str(e).strip().splitlines() if not line.lstrip().startswith("at ")]
+        return {"result": "error", "error": "\n".join(lines)[:3000] or type(e).__name__,
+                "seconds": round(time.monotonic() - t0, 1)}
+    return {"result": "exact" if got == expected else "wrong", "seconds": round(time.monotonic() - t0, 1)}
+
+
+# ---- 1. a region server killed during queries -------------------------------------------
+
+K, J = 6000, 5
+
+
+def make_reads_table(name):
+    """k = 0..5999 and j = 0..4 (30,000 rows) in six regions; g = k % 7, v = 10 k + j."""
+    sql(f"""CREATE TABLE {name} (k INT, j INT, g INT, v BIGINT, PRIMARY KEY (k, j))
+            MAPPED BY ({name}, COLS=[g=f.g, v=f.v]) SPLIT ON ((1000), (2000), (3000), (4000), (5000))""")
+    sql(f"INSERT INTO {name} SELECT CAST(id DIV {J} AS INT), CAST(id % {J} AS INT), "
+        f"CAST((id DIV {J}) % 7 AS INT), (id DIV {J}) * 10 + id % {J} FROM range({K * J})")
+
+
+ALL_ROWS = sorted((k, j, 10 * k + j) for k in range(K) for j in range(J))
+SKIP_ROWS = [r for r in ALL_ROWS if r[1] == 3]
+GET_KEYS = [(k, j) for k in (5, 1500, 2500, 3999, 4200, 5999) for j in (0, 4)]
+GET_ROWS = sorted(r for r in ALL_ROWS if (r[0], r[1]) in GET_KEYS)
+GETS_WHERE = " OR ".join(f"(k = {k} AND j = {j})" for k, j in GET_KEYS)
+GROUPS = sorted((g, sum(1 for r in ALL_ROWS if r[0] % 7 == g), sum(r[2] for r in ALL_ROWS if r[0] % 7 == g))
+                for g in range(7))
+
+
+# Sleeps in the JVM as the scan's rows pass, so that its scanners stay open across the fault.
+def pausing(milliseconds):
+    return f"reflect('java.lang.Thread', 'sleep', CAST({milliseconds} AS BIGINT)) IS NOT NULL"
+
+
+def queries(table):
+    return {
+        "scan": (lambda: sorted(tuple(r) for r in sql(
+            f"SELECT k, j, v FROM {table} WHERE {pausing('IF(j = 0, 2, 0)')}").collect()), ALL_ROWS),
+        "skip_scan": (lambda: sorted(tuple(r) for r in sql(f"SELECT k, j, v FROM {table} WHERE j = 3").collect()),
+                      SKIP_ROWS),
+        "gets": (lambda: sorted(tuple(r) for r in sql(f"SELECT k, j, v FROM {table} WHERE {GETS_WHERE}").collect()),
+                 GET_ROWS),
+        "aggregate": (lambda: sorted(tuple(r) for r in
+                                     sql(f"SELECT g, count(*), sum(v) FROM {table} GROUP BY g").collect()), GROUPS),
+    }
+
+
+reads = "f_reads"
+spark.conf.set("spark.sql.hbase.scanner.fetchsize", "100")
+make_reads_table(reads)
+meta_off(2)
+for index in range(6):
+    move(reads, index, 1 + index % 3)
+seen["reads_regions_on_killed_server"] = sum(1 for r in regions_of(reads) if r[2] == server_of(2).getPort())
+seen["reads_plans"] = {name: sql(f"EXPLAIN {q}").collect()[0][0] for name, q in {
+    "skip_scan": f"SELECT k, j, v FROM {reads} WHERE j = 3",
+    "gets": f"SELECT k, j, v FROM {reads} WHERE {GETS_WHERE}",
+    "aggregate": f"SELECT g, count(*), sum(v) FROM {reads} GROUP BY g"}.items()}
+
+fault = {}
+t0 = time.monotonic()
+restarter = kill_and_restart(2, after(2.0), fault)
+rounds = []
+# Round after round until the region server serves again, and one round after that.
+while True:
+    done = not restarter.is_alive()
+    rounds.append({name: {**outcome(*q), "ended_s": round(time.monotonic() - t0, 1)}
+                   for name, q in queries(reads).items()})
+    if done:
+        break
+restarter.join()
+seen["kill_during_queries"] = {"fault": fault, "rounds": rounds}
+# Whatever failed is run again once HBase serves every region again.
+seen["retries"] = {name: outcome(*q) for name, q in queries(reads).items()
+                   if any(r[name]["result"] != "exact" for r in rounds)}
+
+# A region server down for longer than the HBase client retries: the query fails, naming HBase,
+# the table and the region; run again once the server is back, it is exact.
+meta_off(2)
+move(reads, 1, 2)
+move(reads, 4, 2)
+hbase.kill_region_server(2)
+spark.conf.set("spark.hbase.client.retries.number", "2")
+seen["gave_up"] = {name: outcome(*queries(reads)[name]) for name in ("skip_scan", "aggregate")}
+spark.conf.unset("spark.hbase.client.retries.number")
+hbase.start(region_servers=3)
+seen["gave_up_then_again"] = {name: outcome(*queries(reads)[name]) for name in ("skip_scan", "aggregate")}
+
+# ---- 2. a region server killed during LOAD DATA ------------------------------------------
+
+ROWS = 400_000
+csv_file = work / "load.csv"
+with open(csv_file, "w") as f:
+    for i in range(ROWS):
+        f.write(f"{i},name{i:06d},{i / 4}\n")
+
+
+def make_load_table(name):
+    sql(f"""CREATE TABLE {name} (id INT, name STRING, score DOUBLE, PRIMARY KEY (id))
+            MAPPED BY ({name}, COLS=[name=f.n, score=f.s]) SPLIT ON ((100000), (200000), (300000))""")
+
+
+# Per region: rows, and sums that change if any row or value is missing, extra or altered.
+FINGERPRINT = "CAST(id DIV 100000 AS INT), count(*), sum(id), sum(score), sum(hash(id, name, score))"
+
+
+def loaded(name):
+    return sorted(tuple(r) for r in sql(f"SELECT {FINGERPRINT} FROM {name} GROUP BY 1").collect())
+
+
+spark.read.schema("id INT, name STRING, score DOUBLE").csv(str(csv_file)).createOrReplaceTempView("load_input")
+expected_load = loaded("load_input")
+
+
+def load(name):
+    return [tuple(r) for r in sql(f"LOAD DATA LOCAL INPATH '{csv_file}' INTO TABLE {name}").collect()]
+
+
+warm = "f_load_timed"
+make_load_table(warm)
+t0 = time.monotonic()
+load(warm)
+load_seconds = time.monotonic() - t0
+seen["load_untroubled_s"] = round(load_seconds, 1)
+seen["load_untroubled_exact"] = loaded(warm) == expected_load
+
+target = "f_loaded"
+make_load_table(target)
+meta_off(2)
+for index in range(4):
+    move(target, index, 2 if index % 2 else 1 + index // 2 * 2)
+fault = {}
+# As soon as the statement's first HFile is being written into HBase's staging directory.
+staging = data_dir / "staging"
+restarter = kill_and_restart(2, lambda: staging.is_dir() and any(p.is_file() for p in staging.rglob("*")), fault)
+first = outcome(lambda: load(target), [(ROWS, 0)])
+restarter.join()
+after_first = loaded(target)
+by_region = {r[0]: r for r in expected_load}
+seen["load_during_kill"] = {
+    "fault": fault, "first": first,
+    # Each region loaded whole or not at all, whatever the statement's outcome.
+    "regions_whole_or_empty": all(by_region.get(r[0]) == r for r in after_first),
+    "exact_after_first": after_first == expected_load,
+    "again": outcome(lambda: load(target), [(ROWS, 0)]),
+    "exact_after_again": loaded(target) == expected_load,
+}
+
+# ---- 3. a region server without the server jar -------------------------------------------
+
+# A table's coprocessor that a region server cannot load aborts it: the tables so far go, with
+# their HBase tables (DROP TABLE keeps those), and tables made from here on have none.
+for table in (reads, warm, target):
+    sql(f"DROP TABLE {table}")
+    admin.disableTable(TableName.valueOf(table))
+    admin.deleteTable(TableName.valueOf(table))
+spark.conf.set("spark.sql.hbase.coprocessor", "false")
+hbase.kill_region_server(3)
+hbase.start(region_servers=3, without_server_jar=[3])
+seen["servers"] = [{k: rs[k] for k in ("number", "up", "server_jar")} for rs in hbase.region_servers()]
+
+mixed = "f_mixed"
+make_reads_table(mixed)
+for index in range(6):
+    move(mixed, index, 3 if index == 2 else 1 + index % 2)
+seen["mixed_regions_by_server"] = [r[2] == server_of(3).getPort() for r in regions_of(mixed)]
+
+
+def measured(query):
+    df = sql(query)
+    rows = sorted(tuple(r) for r in df.collect())
+    return rows, scan_metrics(df)
+
+
+mixed_seen = {}
+for name, (run, expected) in queries(mixed).items():
+    mixed_seen[name] = outcome(run, expected)
+rows, metrics = measured(f"SELECT k, j, v FROM {mixed} WHERE j = 3")
+mixed_seen["skip_scan_metrics"] = metrics
+mixed_seen["skip_scan_explain"] = sql(f"EXPLAIN SELECT k, j, v FROM {mixed} WHERE j = 3").collect()[0][0]
+seen["mixed"] = mixed_seen
+
+# A region moved onto the server without the jar while a skip scan reads it: a pause per row
+# and a small fetch size keep its scanner open, so the move lands in the middle of the region.
+spark.conf.set("spark.sql.hbase.scanner.fetchsize", "10")
+df = sql(f"SELECT k, j, v FROM {mixed} WHERE j = 3 AND k BETWEEN 4000 AND 4999 AND {pausing(4)}")
+mover = threading.Thread(target=lambda: (time.sleep(1.5), move(mixed, 4, 3)), daemon=True)
+t0 = time.monotonic()
+mover.start()
+got = sorted(tuple(r) for r in df.collect())
+seen["moved_mid_read"] = {
+    "exact": got == [r for r in SKIP_ROWS if 4000 <= r[0] <= 4999],
+    "seconds": round(time.monotonic() - t0, 1),
+    "metrics": scan_metrics(df),
+}
+mover.join()
+seen["moved_mid_read"]["now_on_server_without_jar"] = regions_of(mixed)[4][2] == server_of(3).getPort()
+
+admin.close()
+connection.close()
+print("RESULT " + json.dumps(seen), flush=True)
+spark.stop()

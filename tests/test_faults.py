@@ -1,0 +1,122 @@
+"""Faults during work, on an HBase of three region servers started for this module alone.
+
+`fault_job.py` runs with spark-submit and breaks that HBase while it works: it kills region
+server 2 (SIGKILL) and starts it again during queries and during LOAD DATA, then runs region
+server 3 without the server jar. Every answer must be exact; a statement may instead fail, with
+an error that names HBase, and then succeed when run again.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyspark_hbase import session as hbase_session
+from pyspark_hbase.local import LocalHBase
+
+REPO = Path(__file__).resolve().parents[1]
+QUERIES = ("scan", "skip_scan", "gets", "aggregate")
+
+
+@pytest.fixture(scope="module")
+def job(tmp_path_factory):
+    if os.environ.get("HBASE_CONF_DIR"):
+        pytest.skip("needs the embedded HBase: it kills and restarts region servers of its own")
+    local = LocalHBase(tmp_path_factory.mktemp("hbase-faults"))
+    local.start(region_servers=3)
+    try:
+        work = tmp_path_factory.mktemp("fault-job")
+        submit = Path(sys.executable).parent / "spark-submit"
+        env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
+                   SPARK_LOCAL_IP="127.0.0.1",
+                   PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])))
+        command = [str(submit), "--master", "local[2]", *hbase_session.submit_args(data_dir=local.data_dir),
+                   "--conf", "spark.sql.shuffle.partitions=4", "--conf", "spark.ui.enabled=false",
+                   # Where LOAD DATA writes its HFiles: the job kills a region server when they appear.
+                   "--conf", f"spark.hbase.fs.tmp.dir={local.data_dir / 'staging'}",
+                   str(REPO / "tests" / "fault_job.py"), str(local.data_dir), str(work)]
+        done = subprocess.run(command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, timeout=900)
+        result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+        assert done.returncode == 0 and result, done.stdout[-8000:]
+        seen = json.loads(result[-1][len("RESULT "):])
+        seen["log"] = done.stdout
+        print("fault job saw: " + json.dumps({k: v for k, v in seen.items() if k != "log"}))
+        yield seen
+    finally:
+        local.stop()
+
+
+def _exact_or_failed_naming_hbase(outcome):
+    return outcome["result"] == "exact" or (outcome["result"] == "error" and "HBase" in outcome["error"])
+
+
+def test_the_killed_region_server_held_regions_the_queries_read(job):
+    assert job["reads_regions_on_killed_server"] == 2  # of six
+    plans = job["reads_plans"]
+    assert "skip scan (*, =3)" in plans["skip_scan"]
+    assert "12 Gets" in plans["gets"]
+    assert "partial aggregate in region servers" in plans["aggregate"]
+
+
+def test_queries_while_a_region_server_is_killed_and_restarted_are_exact_or_fail_naming_hbase(job):
+    fault = job["kill_during_queries"]["fault"]
+    rounds = job["kill_during_queries"]["rounds"]
+    # The kill landed while the first round ran, and HBase served every region again before the last.
+    assert fault["killed_at"] < rounds[0]["scan"]["seconds"], (fault, rounds)
+    assert len(rounds) >= 2 and "serving_again_after_kill_s" in fault
+    for round_ in rounds:
+        for name in QUERIES:
+            assert _exact_or_failed_naming_hbase(round_[name]), (name, round_[name])
+    assert all(r[name]["result"] == "exact" for r in rounds[-1:] for name in QUERIES), rounds[-1]
+
+
+def test_a_query_that_failed_during_the_fault_succeeds_when_run_again(job):
+    for name, outcome in job["retries"].items():
+        assert outcome["result"] == "exact", (name, outcome)
+
+
+def test_a_query_on_a_region_server_down_past_the_client_retries_fails_naming_hbase_then_succeeds(job):
+    for name, outcome in job["gave_up"].items():
+        assert outcome["result"] == "error", (name, outcome)
+        # Planning reads our catalog and region locations from HBase too, so either may be the part that fails.
+        assert ("HBase table f_reads: reading region" in outcome["error"] and "run the statement again" in outcome["error"]
+                or "HBase could not be reached at ZooKeeper" in outcome["error"]
+                and "a region server does not answer" in outcome["error"]), outcome["error"]
+    assert all(o["result"] == "exact" for o in job["gave_up_then_again"].values()), job["gave_up_then_again"]
+
+
+def test_load_data_while_a_region_server_is_killed_loads_regions_whole_and_again_exactly(job):
+    assert job["load_untroubled_exact"]
+    load = job["load_during_kill"]
+    # The kill landed while the statement ran.
+    assert load["fault"]["killed_at"] < load["first"]["seconds"] and "serving_again_after_kill_s" in load["fault"], load
+    assert _exact_or_failed_naming_hbase(load["first"]), load["first"]
+    assert load["regions_whole_or_empty"], load
+    if load["first"]["result"] == "exact":
+        assert load["exact_after_first"], load
+    assert load["again"]["result"] == "exact" and load["exact_after_again"], load
+
+
+def test_a_region_server_without_the_server_jar_reads_its_regions_without_the_filter(job):
+    assert job["servers"] == [{"number": 1, "up": True, "server_jar": True},
+                              {"number": 2, "up": True, "server_jar": True},
+                              {"number": 3, "up": True, "server_jar": False}]
+    assert job["mixed_regions_by_server"] == [False, False, True, False, False, False]
+    mixed = job["mixed"]
+    for name in QUERIES:
+        assert mixed[name]["result"] == "exact", (name, mixed[name])
+    assert "skip scan (*, =3)" in mixed["skip_scan_explain"]
+    # Five regions filtered in their region servers (1,000 rows each with j = 3); the one on the
+    # server without the jar returns its 5,000 rows for Spark to filter.
+    assert mixed["skip_scan_metrics"]["rowsRead"] == 5 * 1000 + 5000, mixed["skip_scan_metrics"]
+
+
+def test_a_region_moved_to_a_server_without_the_jar_in_the_middle_of_a_read_is_read_on_exactly(job):
+    moved = job["moved_mid_read"]
+    assert moved["exact"] and moved["now_on_server_without_jar"], moved
+    # Some rows came through the filter before the move and the rest unfiltered after it, each once.
+    assert 1000 < moved["metrics"]["rowsRead"] < 5000, moved
