@@ -1,5 +1,6 @@
 package org.apache.spark.sql.hbase.execution
 
+import scala.collection.mutable
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration.Duration
 
@@ -63,11 +64,12 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
     val scanRequest = plan.request
     def readRegion(region: RegionScan, index: Int, max: Int): Array[InternalRow] = {
       val project = UnsafeProjection.create(output, read)
-      var close: () => Unit = () => ()
+      // A region read without the server jar after all opens a second scanner.
+      val closes = mutable.ArrayBuffer.empty[() => Unit]
       try {
-        HBaseScanRDD.readRegion(scanRequest, region, index, counted(index), c => close = c)
+        HBaseScanRDD.readRegion(scanRequest, region, index, counted(index), closes += _)
           .take(max).map(row => project(row).copy()).toArray
-      } finally close()
+      } finally closes.foreach(_.apply())
     }
     val rows =
       if (maxRows == Int.MaxValue && regions.size > 1) {
