@@ -42,7 +42,8 @@ def log(message):
 
 
 def start_session(benchmark, settings, fresh_hbase=False):
-    """The embedded HBase under benchmarks/work (None when HBASE_CONF_DIR names one) and a Spark session on it.
+    """The embedded HBase under benchmarks/work (None when HBASE_CONF_DIR names one) and a Spark session on it;
+    BENCH_REGION_SERVERS (default 1) region servers serve it.
     With fresh_hbase, the benchmark has an HBase of its own, started empty: nothing that earlier runs left
     (tables, archived files, finished procedures) keeps its background chores busy."""
     import shutil
@@ -56,7 +57,7 @@ def start_session(benchmark, settings, fresh_hbase=False):
         if fresh_hbase:
             hbase.stop()
             shutil.rmtree(hbase.data_dir, ignore_errors=True)
-        hbase.start()
+        hbase.start(region_servers=int(os.environ.get("BENCH_REGION_SERVERS", "1")))
     builder = (SparkSession.builder.master("local[2]").appName(f"spark-hbase-sql {benchmark} benchmark")
                .config("spark.driver.memory", "6g").config("spark.ui.enabled", "false"))
     for key, value in settings.items():

@@ -11,8 +11,8 @@ import org.apache.spark.sql.hbase.HBaseSqlException
 
 /**
  * HBase that cannot be reached at all (ZooKeeper, the master or a region server refuse or never
- * answer), told apart from every other failure so that the user reads which HBase it was and what
- * to check, instead of the client's innermost exception.
+ * answer), or that will not authenticate us, told apart from every other failure so that the
+ * user reads which HBase it was and what to check, instead of the client's innermost exception.
  */
 object HBaseUnreachable {
 
@@ -52,10 +52,30 @@ object HBaseUnreachable {
     finally socket.close()
   }
 
-  /** Rethrows a failure to reach HBase as [[error]]; leaves every other failure alone. */
+  /**
+   * Rethrows a failure to reach HBase as [[error]], and HBase refusing to authenticate us as
+   * [[unauthenticatedError]]; leaves every other failure alone (an access denied among them).
+   */
   def translate(cluster: HBaseClusterConf): PartialFunction[Throwable, Nothing] = {
+    case e: IOException if unauthenticated(e).isDefined => throw unauthenticatedError(cluster, unauthenticated(e).get, e)
     case e: IOException if reason(e).isDefined => throw error(cluster, reason(e).get, e)
   }
+
+  /** The SASL failure in `e`'s causes, if HBase would not authenticate the client. */
+  def unauthenticated(e: Throwable): Option[String] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20)
+    .flatMap(c => Option(c.getMessage)).map(_.linesIterator.next())
+    .find(m => m.contains("Found no valid authentication method") || m.contains("GSS initiate failed") ||
+      m.contains("SASL authentication failed"))
+
+  def unauthenticatedError(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSqlException =
+    new HBaseSqlException(
+      s"HBase at ZooKeeper ${cluster.zookeeperAddress} did not authenticate this client: $reason. A Kerberos-secured " +
+        "HBase needs spark.hbase.security.authentication=kerberos, the principals of its servers " +
+        "(spark.hbase.master.kerberos.principal, spark.hbase.regionserver.kerberos.principal), and a logged-in user: " +
+        "a keytab on the driver (spark.kerberos.keytab and spark.kerberos.principal, with " +
+        "hadoop.security.authentication=kerberos in the core-site.xml of HADOOP_CONF_DIR) and HBase delegation tokens " +
+        "on the executors. See 'Kerberos' in the README.",
+      Some(cause))
 
   def error(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSqlException =
     new HBaseSqlException(

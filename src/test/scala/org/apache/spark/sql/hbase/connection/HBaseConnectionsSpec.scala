@@ -69,5 +69,21 @@ class HBaseConnectionsSpec extends HBaseSuite {
       HBaseUnreachable.reason(wrapped(new org.apache.hadoop.hbase.TableNotFoundException("t"))) shouldBe None
       HBaseUnreachable.reason(new java.io.IOException("disk full")) shouldBe None
     }
+
+    it("is told apart from an HBase that will not authenticate the client, which gets its own advice") {
+      // What the HBase client says when a secured HBase meets a client without Kerberos credentials.
+      val noCredentials = new org.apache.hadoop.hbase.MasterNotRunningException(new java.io.IOException(
+        "Call to address=127.0.0.1:16000 failed on local exception: java.io.IOException: " +
+          "java.lang.RuntimeException: Found no valid authentication method from options"))
+      HBaseUnreachable.unauthenticated(new java.io.IOException("Failed after attempts=3", noCredentials)).get should include(
+        "Found no valid authentication method")
+      HBaseUnreachable.unauthenticated(new javax.security.sasl.SaslException("GSS initiate failed")) shouldBe
+        Some("GSS initiate failed")
+      HBaseUnreachable.unauthenticated(new java.net.ConnectException("Connection refused")) shouldBe None
+      val cluster = HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "zk1", "hbase.zookeeper.property.clientPort" -> "2181"))
+      val error = intercept[HBaseSqlException](HBaseUnreachable.translate(cluster)(new java.io.IOException("x", noCredentials)))
+      error.getMessage should startWith("HBase at ZooKeeper zk1:2181 did not authenticate this client: ")
+      error.getMessage should include("spark.hbase.security.authentication=kerberos")
+    }
   }
 }
