@@ -150,6 +150,16 @@ class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       withClue("each region returned its 50 rows unaggregated: ")(ScanMetrics.of(df)("rowsRead") shouldBe 100)
     }
 
+    it("are what CREATE TABLE makes with spark.sql.hbase.coprocessor=false, since a region server that cannot load a table's coprocessor aborts") {
+      def coprocessorOf(t: String) = withAdmin(_.getDescriptor(TableName.valueOf(t)).hasCoprocessor(ServerJar.AGGREGATE_OBSERVER))
+      val plain = uniqueName("plain")
+      withConf(HBaseSQLConf.Coprocessor.key -> "false") {
+        sql(s"CREATE TABLE $plain (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($plain, COLS=[v=f.v])")
+      }
+      coprocessorOf(plain) shouldBe false
+      coprocessorOf(table) shouldBe true
+    }
+
     it("of another wire version leave a scan's rows alone, and those rows fold into the groups the coprocessor computes") {
       val df = sql(s"SELECT g, count(*), sum(v), min(v) FROM $table WHERE k < 1000 GROUP BY g")
       df.collect()
