@@ -7,7 +7,7 @@ import scala.util.Try
 
 import org.apache.hadoop.hbase.{MasterNotRunningException, ZooKeeperConnectionException}
 
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
 
 /**
  * HBase that cannot be reached at all (ZooKeeper, the master or a region server refuse or never
@@ -62,8 +62,8 @@ object HBaseUnreachable {
   }
 
   /** The SASL failure in `e`'s causes, if HBase would not authenticate the client. */
-  def unauthenticated(e: Throwable): Option[String] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20)
-    .flatMap(c => Option(c.getMessage)).map(_.linesIterator.next())
+  def unauthenticated(e: Throwable): Option[String] = Causes.of(e)
+    .flatMap(c => Option(c.getMessage).filter(_.trim.nonEmpty)).map(_.linesIterator.next())
     .find(m => m.contains("Found no valid authentication method") || m.contains("GSS initiate failed") ||
       m.contains("SASL authentication failed"))
 
@@ -86,7 +86,7 @@ object HBaseUnreachable {
       Some(cause))
 
   /** What in `e`'s causes says that HBase was not reached, if anything does. */
-  def reason(e: Throwable): Option[String] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20).collectFirst {
+  def reason(e: Throwable): Option[String] = Causes.of(e).collectFirst {
     // By name: the HBase client's ZooKeeper classes are relocated in its shaded jar.
     case c if c.getClass.getName.endsWith("KeeperException$ConnectionLossException") ||
       c.getClass.getName.endsWith("KeeperException$SessionExpiredException") => "ZooKeeper does not answer"

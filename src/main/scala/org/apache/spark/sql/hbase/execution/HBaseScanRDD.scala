@@ -11,6 +11,7 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Predicate
+import org.apache.spark.sql.hbase.Causes
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{KeyCodec, RowCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
@@ -56,9 +57,10 @@ object HBaseScanRDD extends Logging {
       onClose: (() => Unit) => Unit): Iterator[InternalRow] = RegionReadFailure.translating(request.table.hbaseTable, regionScan.region) {
     if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, _ => ())
     else new Iterator[InternalRow] {
-      private var lastRow: Option[Array[Byte]] = None
+      // The row key is only needed on a fallback, so the hot path keeps the Result, not a copy of its key.
+      private var lastResult: Option[Result] = None
       private var rows: Iterator[InternalRow] = Iterator(()).flatMap { _ =>
-        read(request, regionScan, partitionIndex, metrics, onClose, key => lastRow = Some(key))
+        read(request, regionScan, partitionIndex, metrics, onClose, r => lastResult = Some(r))
       }
       private var fellBack = false
 
@@ -66,9 +68,9 @@ object HBaseScanRDD extends Logging {
         try step catch {
           case e: Exception if !fellBack && ServerFilterSupport.refused(e) =>
             fellBack = true
-            val rest = lastRow.fold(regionScan)(regionScan.after).withoutServer
+            val rest = lastResult.fold(regionScan)(r => regionScan.after(r.getRow)).withoutServer
             logWarning(s"HBase table ${request.table.hbaseTable}: the region server holding ${regionScan.region} " +
-              s"cannot run the server jar's filter (${ServerFilterSupport.rootMessage(e)}); reading the rest of the " +
+              s"cannot run the server jar's filter (${Causes.rootMessage(e)}); reading the rest of the " +
               "region without it. See 'Deploying the server jar' in the README.")
             rows = if (rest.ranges.isEmpty) Iterator.empty else read(request, rest, partitionIndex, metrics, onClose, _ => ())
             step
@@ -85,7 +87,7 @@ object HBaseScanRDD extends Logging {
       partitionIndex: Int,
       metrics: ReadMetrics,
       onClose: (() => Unit) => Unit,
-      returned: Array[Byte] => Unit): Iterator[InternalRow] = {
+      returned: Result => Unit): Iterator[InternalRow] = {
     val table = request.table
     val cluster = request.cluster
     val decode = new RowCodec(table).decoder(request.columns)
@@ -118,7 +120,7 @@ object HBaseScanRDD extends Logging {
         }
         scanner.iterator().asScala
       }
-    val rows = results.map { r => metrics.rowsRead += 1; returned(r.getRow); decode(r) }
+    val rows = results.map { r => metrics.rowsRead += 1; returned(r); decode(r) }
     regionScan.residual match {
       case None => rows
       case Some(condition) =>

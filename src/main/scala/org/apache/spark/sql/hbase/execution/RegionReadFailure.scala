@@ -2,7 +2,7 @@ package org.apache.spark.sql.hbase.execution
 
 import java.io.{InterruptedIOException, IOException, UncheckedIOException}
 
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
 import org.apache.spark.sql.hbase.planning.RegionInfo
 
@@ -25,12 +25,12 @@ object RegionReadFailure {
 
   def error(table: HBaseTableName, region: RegionInfo, cause: Throwable): HBaseSqlException =
     new HBaseSqlException(
-      s"HBase table $table: reading region $region failed: ${ServerFilterSupport.rootMessage(cause)}. " +
+      s"HBase table $table: reading region $region failed: ${Causes.rootMessage(cause)}. " +
         "If its region server was down or restarting, run the statement again once HBase serves the region; " +
         "spark.hbase.client.retries.number, spark.hbase.client.pause and spark.hbase.client.operation.timeout " +
         "bound how long the HBase client retries first.",
       Some(cause))
 
   private def interrupted(e: Throwable): Boolean =
-    Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20).exists(_.isInstanceOf[InterruptedIOException])
+    Causes.of(e).exists(_.isInstanceOf[InterruptedIOException])
 }

@@ -7,6 +7,7 @@ import org.apache.hadoop.hbase.client.Scan
 import org.apache.hadoop.hbase.filter.Filter
 
 import org.apache.spark.internal.Logging
+import org.apache.spark.sql.hbase.Causes
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, HBaseTableName}
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
@@ -43,7 +44,7 @@ object ServerFilterSupport extends Logging {
         val scanner = htable.getScanner(new Scan().setFilter(filter).setLimit(1).setCaching(1))
         try { scanner.next(); None } finally scanner.close()
       } catch {
-        case e: IOException if refused(e) => Some(rootMessage(e))
+        case e: IOException if refused(e) => Some(Causes.rootMessage(e))
       } finally htable.close()
     }
 
@@ -51,18 +52,13 @@ object ServerFilterSupport extends Logging {
   private def matchingNothing(table: HBaseTableDef): Filter =
     new SkipScanFilter(KeyCodec.forTable(table).sliceLayout, Array.empty[KeyBox], Array.empty[Operand], null, null, null)
 
-  private def causes(e: Throwable): Seq[Throwable] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20).toSeq
-
   /**
    * Whether a region server refused the server jar's filter: it has no such class, or another
    * version of it that cannot read the filter's bytes.
    */
-  def refused(e: Throwable): Boolean = causes(e).exists { c =>
+  def refused(e: Throwable): Boolean = Causes.of(e).exists { c =>
     val message = Option(c.getMessage).getOrElse("")
     c.isInstanceOf[ClassNotFoundException] || message.contains(classOf[SkipScanFilter].getName) ||
       message.contains("ClassNotFoundException") || message.contains("DeserializationException")
   }
-
-  def rootMessage(e: Throwable): String =
-    causes(e).reverse.flatMap(c => Option(c.getMessage)).headOption.getOrElse(e.toString).linesIterator.next()
 }
