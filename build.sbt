@@ -9,6 +9,8 @@ ThisBuild / scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", 
 val hbaseVersion = "2.6.4-hadoop3"
 val sparkVersion = "4.3.0"
 val scalatestVersion = "3.2.19"
+// The Hadoop of HBase 2.6.4-hadoop3, for the test fixtures that run Hadoop services.
+val hadoopVersion = "3.4.2"
 
 // Spark 4.3.0 is "provided". Its jars come from the pyspark 4.3.0 distribution in .venv
 // (the same build as Maven's), or from SPARK_JARS_DIR; otherwise from Maven Central.
@@ -68,23 +70,49 @@ lazy val hbaseLocal = (project in file("hbase-local"))
       // As in HBase's own distribution: ImportTsv and a local MapReduce runner (the load benchmark compares with them).
       // (No -hadoop3 build of 2.6.4 on Maven Central: the plain one, without its Hadoop 2 dependencies.)
       ("org.apache.hbase" % "hbase-mapreduce" % hbaseVersion.stripSuffix("-hadoop3")).intransitive(),
-      "org.apache.hadoop" % "hadoop-mapreduce-client-common" % "3.4.2",
+      "org.apache.hadoop" % "hadoop-mapreduce-client-common" % hadoopVersion,
       "org.apache.logging.log4j" % "log4j-slf4j-impl" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"),
     excludeDependencies ++= Seq(ExclusionRule("org.slf4j", "slf4j-reload4j"), ExclusionRule("ch.qos.reload4j")),
-    writeClasspath := {
-      val cp = (Runtime / fullClasspath).value.files.map(_.getAbsolutePath)
-      val out = target.value / "hbase-local.classpath"
-      IO.write(out, cp.mkString(java.io.File.pathSeparator))
-      out
-    }
+    writeClasspath := writeClasspathTo("hbase-local.classpath").value
+  )
+
+def writeClasspathTo(fileName: String) = Def.task {
+  val cp = (Runtime / fullClasspath).value.files.map(_.getAbsolutePath)
+  val out = target.value / fileName
+  IO.write(out, cp.mkString(java.io.File.pathSeparator))
+  out
+}
+
+/**
+ * Test fixtures for a Kerberos-secured HBase, in JVMs of their own: a KDC (Hadoop's MiniKdc) and a
+ * one-node YARN whose executors get HBase delegation tokens. Kept off the HBase classpath.
+ */
+lazy val kerberosLocal = (project in file("kerberos-local"))
+  .settings(
+    name := "spark-hbase-sql-kerberos-local",
+    crossPaths := false,
+    autoScalaLibrary := false,
+    publish / skip := true,
+    libraryDependencies ++= Seq(
+      "org.apache.hadoop" % "hadoop-minikdc" % hadoopVersion,
+      "org.apache.hadoop" % "hadoop-yarn-server-tests" % hadoopVersion classifier "tests",
+      "org.apache.hadoop" % "hadoop-yarn-server-resourcemanager" % hadoopVersion,
+      "org.apache.hadoop" % "hadoop-yarn-server-nodemanager" % hadoopVersion,
+      "org.apache.hadoop" % "hadoop-common" % hadoopVersion classifier "tests",
+      "junit" % "junit" % "4.13.2",
+      "org.apache.logging.log4j" % "log4j-slf4j-impl" % "2.25.2",
+      "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
+      "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"),
+    excludeDependencies ++= Seq(ExclusionRule("org.slf4j", "slf4j-reload4j"), ExclusionRule("ch.qos.reload4j")),
+    writeClasspath := writeClasspathTo("kerberos-local.classpath").value
   )
 
 /** The Spark plugin: one jar with the shaded HBase client inside, Spark and Scala left out. */
 lazy val core = (project in file("."))
   .dependsOn(server)
-  .aggregate(server, hbaseLocal)
+  .aggregate(server, hbaseLocal, kerberosLocal)
   .settings(Antlr4.settings)
   .settings(sparkProvided)
   .settings(

@@ -5,9 +5,12 @@ server and ZooKeeper together, storing everything on the local filesystem under 
 With `region_servers` N > 1, N - 1 more JVMs each run one more region server on its own port,
 sharing that ZooKeeper and root dir, so regions are spread over N servers and one can be killed
 and started again on its own. Region servers named in `without_server_jar` start without the
-server jar on their classpath, as in a cluster where it is not yet deployed everywhere:
+server jar on their classpath, as in a cluster where it is not yet deployed everywhere. With
+`kerberos` (a KDC and the HBase service's keytab), HBase authenticates clients with Kerberos
+and checks their rights (SASL, AccessController, TokenProvider for delegation tokens):
 
-    <data dir>/conf/        generated hbase-site.xml + log4j2.properties (also the client HBASE_CONF_DIR)
+    <data dir>/conf/        generated hbase-site.xml + log4j2.properties (also the client HBASE_CONF_DIR);
+                            with Kerberos also core-site.xml (so also the client HADOOP_CONF_DIR)
     <data dir>/hbase/       hbase.rootdir
     <data dir>/zookeeper/   ZooKeeper snapshots and logs
     <data dir>/tmp/         hbase.tmp.dir and java.io.tmpdir
@@ -26,6 +29,7 @@ import subprocess
 import time
 import xml.etree.ElementTree as ET
 from contextlib import contextmanager
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
@@ -64,6 +68,7 @@ _PORT_NAMES = ("zookeeper", "master", "regionserver")
 # Readiness probe: a small HBase client in its own JVM, built by sbt into hbase-local/target/classes
 # (source: hbase-local/src/main/java). Open ports are not enough; its class comment says why.
 PROBE_CLASS = "org.apache.spark.sql.hbase.local.LocalHBaseProbe"
+ACCESS_TOOL_CLASS = "org.apache.spark.sql.hbase.local.AccessTool"
 
 
 def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
@@ -96,6 +101,41 @@ def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
 
 class LocalHBaseError(RuntimeError):
     """The embedded HBase could not be started, stopped or reached."""
+
+
+@dataclass(frozen=True)
+class Kerberos:
+    """How the embedded HBase runs secured: the KDC's krb5.conf and HBase's own service login.
+
+    The short name of `principal` (before any / or @) is HBase's superuser.
+    """
+    krb5_conf: str
+    principal: str
+    keytab: str
+
+    @property
+    def superuser(self) -> str:
+        return self.principal.split("/")[0].split("@")[0]
+
+    def site_settings(self) -> Dict[str, str]:
+        access = "org.apache.hadoop.hbase.security.access.AccessController"
+        return {
+            "hbase.security.authentication": "kerberos",
+            "hbase.security.authorization": "true",
+            # Clients need these two as well: the principal they expect the servers to have.
+            "hbase.master.kerberos.principal": self.principal,
+            "hbase.regionserver.kerberos.principal": self.principal,
+            "hbase.master.keytab.file": self.keytab,
+            "hbase.regionserver.keytab.file": self.keytab,
+            "hbase.superuser": self.superuser,
+            "hbase.coprocessor.master.classes": access,
+            "hbase.coprocessor.regionserver.classes": access,
+            "hbase.coprocessor.region.classes": f"org.apache.hadoop.hbase.security.token.TokenProvider,{access}",
+        }
+
+    @staticmethod
+    def core_settings() -> Dict[str, str]:
+        return {"hadoop.security.authentication": "kerberos", "hadoop.security.authorization": "true"}
 
 
 def _now_iso() -> str:
@@ -337,7 +377,13 @@ class LocalHBase:
             return {n: old[n] for n in _PORT_NAMES}
         return dict(zip(_PORT_NAMES, _pick_free_ports(len(_PORT_NAMES))))
 
-    def _write_conf(self, ports: Dict[str, int]) -> None:
+    @property
+    def kerberos(self) -> Optional[Kerberos]:
+        """The Kerberos setup of the last (or current) run; None if it ran without."""
+        k = self._read_state().get("kerberos")
+        return Kerberos(**k) if k else None
+
+    def _write_conf(self, ports: Dict[str, int], kerberos: Optional[Kerberos]) -> None:
         template = _paths.conf_dir()
         site = template / "hbase-site.xml"
         if not site.is_file():
@@ -361,16 +407,39 @@ class LocalHBase:
             "hbase.unsafe.regionserver.hostname": HOST,
         })
         self.conf_dir.mkdir(parents=True, exist_ok=True)
+        core = self.conf_dir / "core-site.xml"
+        if kerberos is not None:
+            props.update(kerberos.site_settings())
+            _write_site_xml(core, kerberos.core_settings(), site)
+        else:
+            core.unlink(missing_ok=True)
         _write_site_xml(self.conf_dir / "hbase-site.xml", props, site)
         log4j = template / "log4j2.properties"
         if log4j.is_file():
             (self.conf_dir / "log4j2.properties").write_bytes(log4j.read_bytes())
 
     def _jvm_common(self, java: str) -> List[str]:
+        kerberos = self.kerberos
         return [java, *JAVA17_FLAGS, "-Djava.net.preferIPv4Stack=true",
                 f"-Dlog4j2.configurationFile={self.conf_dir / 'log4j2.properties'}",
                 # stdout already goes into the log file: no second copy of each line.
-                "-Dspark.hbase.log.console=OFF"]
+                "-Dspark.hbase.log.console=OFF",
+                *([f"-Djava.security.krb5.conf={kerberos.krb5_conf}"] if kerberos else [])]
+
+    def _tool_jvm(self, java: str, classpath: List[str], log_name: str) -> List[str]:
+        """A short-lived HBase client JVM of ours (the probe, AccessTool), up to its main class.
+
+        With Kerberos it logs in as HBase's superuser, from the service keytab.
+        """
+        kerberos = self.kerberos
+        login = ([f"-Dspark.hbase.local.login.principal={kerberos.principal}",
+                  f"-Dspark.hbase.local.login.keytab={kerberos.keytab}"] if kerberos else [])
+        # C1 only and serial GC: a short-lived client, competing for CPU with HBase.
+        return [*self._jvm_common(java), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                f"-Dspark.hbase.log.file={self.data_dir / 'logs' / log_name}",
+                "-Dspark.hbase.log.level=ERROR", *login,
+                # The conf dir first: the tool reads hbase-site.xml from the classpath.
+                "-cp", os.pathsep.join([str(self.conf_dir), *classpath])]
 
     def _hbase_jvm(self, java: str, log_file: Path) -> List[str]:
         """The JVM flags of every HBase server JVM of this data dir, up to its own flags."""
@@ -467,12 +536,13 @@ class LocalHBase:
             f.write(f"{_now_iso()} ===== spark-hbase local: {message}\n")
 
     def start(self, timeout: float = DEFAULT_START_TIMEOUT, region_servers: int = 1,
-              without_server_jar: Iterable[int] = ()) -> int:
+              without_server_jar: Iterable[int] = (), kerberos: Optional[Kerberos] = None) -> int:
         """Start HBase unless it already runs; wait until it serves clients. Returns the master's pid.
 
         With `region_servers` N, region servers 2..N that are not up (never started, or killed) are
         started too, and `start` waits until all N serve regions. Those it starts whose numbers are
-        in `without_server_jar` run without the server jar.
+        in `without_server_jar` run without the server jar. `kerberos` secures an HBase that
+        starts now; one that already runs keeps the setup it started with.
         """
         if region_servers < 1:
             raise LocalHBaseError(f"region_servers must be at least 1, not {region_servers}")
@@ -484,7 +554,7 @@ class LocalHBase:
             pid = self.pid
             if pid is None:
                 self.pid_file.unlink(missing_ok=True)
-                return self._start_new(timeout, region_servers, plain)
+                return self._start_new(timeout, region_servers, plain, kerberos)
             if self.is_running():
                 missing = [n for n in range(2, region_servers + 1) if not self._extra_alive(
                     n, self._extra_servers().get(n, {}).get("pid"))]
@@ -513,12 +583,17 @@ class LocalHBase:
             self._write_state(state)
             return pid
 
-    def _start_new(self, timeout: float, region_servers: int, plain: Set[int]) -> int:
+    def _start_new(self, timeout: float, region_servers: int, plain: Set[int],
+                   kerberos: Optional[Kerberos]) -> int:
         java, classpath, classpath_file = self._runtime()
         for sub in ("hbase", "zookeeper", "tmp", "logs"):
             (self.data_dir / sub).mkdir(parents=True, exist_ok=True)
         ports = self._choose_ports()
-        self._write_conf(ports)
+        self._write_conf(ports, kerberos)
+        # Every JVM of this run reads it from the state (the JVM flags, the tools' login).
+        state = self._read_state()
+        state["kerberos"] = asdict(kerberos) if kerberos else None
+        self._write_state(state)
 
         if self.log_file.is_file() and self.log_file.stat().st_size > LOG_ROTATE_BYTES:
             os.replace(self.log_file, self.log_file.with_name(self.log_file.name + ".1"))
@@ -538,6 +613,7 @@ class LocalHBase:
             "zk_quorum": HOST, "data_dir": str(self.data_dir), "conf_dir": str(self.conf_dir),
             "log_file": str(self.log_file), "classpath_file": str(classpath_file),
             "java": java, "started_at": _now_iso(), "ready_at": None, "startup_seconds": None,
+            "kerberos": state["kerberos"],
         }
         self._write_state(state)
         try:
@@ -583,13 +659,7 @@ class LocalHBase:
                    seconds: int, region_servers: int) -> subprocess.Popen:
         with open(out, "wb") as f:
             return subprocess.Popen(
-                # C1 only and serial GC: a short-lived client, competing for CPU with HBase.
-                [*self._jvm_common(java), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                 f"-Dspark.hbase.log.file={self.data_dir / 'logs' / 'probe.log'}",
-                 "-Dspark.hbase.log.level=ERROR",
-                 # The conf dir first: the probe reads hbase-site.xml from the classpath.
-                 "-cp", os.pathsep.join([str(self.conf_dir), *classpath]),
-                 PROBE_CLASS, str(seconds), str(region_servers)],
+                [*self._tool_jvm(java, classpath, "probe.log"), PROBE_CLASS, str(seconds), str(region_servers)],
                 cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT)
 
     def _wait_ready(self, java: str, classpath: List[str], proc: Optional[subprocess.Popen],
@@ -626,6 +696,21 @@ class LocalHBase:
             if probe is not None and probe.poll() is None:
                 probe.kill()
                 probe.wait()
+
+    # ---- administration -----------------------------------------------------------------
+
+    def grant(self, user: str, scope: str, actions: str, timeout: float = 120) -> None:
+        """Grants `user` HBase rights, as HBase's superuser (meant for a `kerberos` run).
+
+        `scope` is "@namespace" (created if missing) or a table; `actions` are letters of RWXCA.
+        """
+        java, classpath, _ = self._runtime()
+        done = subprocess.run(
+            [*self._tool_jvm(java, classpath, "access-tool.log"), ACCESS_TOOL_CLASS, "grant", user, scope, actions],
+            cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, timeout=timeout)
+        if done.returncode != 0:
+            raise LocalHBaseError(f"granting {user} {actions} on {scope} failed:\n{done.stdout[-3000:]}")
 
     # ---- stop ---------------------------------------------------------------------------
 

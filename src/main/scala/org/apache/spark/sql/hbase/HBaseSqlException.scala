@@ -21,5 +21,5 @@ class HBaseSqlException(
 object HBaseSqlException {
   /** Our error inside `e`, e.g. thrown by a task and wrapped by the job that ran it. */
   def causeOf(e: Throwable): Option[HBaseSqlException] =
-    Iterator.iterate(e)(_.getCause).takeWhile(_ != null).collectFirst { case h: HBaseSqlException => h }
+    Causes.of(e).collectFirst { case h: HBaseSqlException => h }
 }

@@ -36,15 +36,21 @@ object HBaseConnections extends Logging {
     executor
   }
 
-  /** Runs `body` with the shared connection; a failure to reach HBase at all is said as such (see [[HBaseUnreachable]]). */
+  /**
+   * Runs `body` with the shared connection; a failure to reach HBase at all, and an access HBase
+   * denies, are said as such (see [[HBaseUnreachable]], [[HBaseAccessDenied]]).
+   */
   def withConnection[T](cluster: HBaseClusterConf)(body: Connection => T): T = {
     val connection = try borrow(cluster) catch HBaseUnreachable.translate(cluster)
-    try body(connection) catch HBaseUnreachable.translate(cluster) finally release(cluster)
+    try body(connection) catch HBaseUnreachable.translate(cluster).orElse(HBaseAccessDenied.translate()) finally release(cluster)
   }
 
   def borrow(cluster: HBaseClusterConf): Connection = synchronized {
     reaper
     val entry = entries.get(cluster).filterNot(_.connection.isClosed).getOrElse {
+      KerberosCredentials.missing(cluster.settings).foreach { reason =>
+        throw HBaseUnreachable.unauthenticatedError(cluster, reason, null)
+      }
       HBaseUnreachable.checkZooKeeper(cluster)
       logInfo(s"Opening HBase connection to ${cluster.zookeeperAddress}")
       val timeout = cluster.settings.get(IdleTimeoutKey).map(_.toLong).getOrElse(HBaseSQLConf.ConnectionIdleTimeoutMs.defaultValue.get)

@@ -74,8 +74,10 @@ object HBaseUnreachable {
         "(spark.hbase.master.kerberos.principal, spark.hbase.regionserver.kerberos.principal), and a logged-in user: " +
         "a keytab on the driver (spark.kerberos.keytab and spark.kerberos.principal, with " +
         "hadoop.security.authentication=kerberos in the core-site.xml of HADOOP_CONF_DIR) and HBase delegation tokens " +
-        "on the executors. See 'Kerberos' in the README.",
-      Some(cause))
+        "on the executors, which Spark obtains when spark.security.credentials.hbase.enabled is true and Spark's Hadoop " +
+        "configuration names this HBase (spark.hadoop.hbase.* settings, or hbase-site.xml in HADOOP_CONF_DIR); on YARN, " +
+        "Kubernetes and local masters, not on a standalone master. See 'Kerberos' in the README.",
+      Option(cause))
 
   def error(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSqlException =
     new HBaseSqlException(

@@ -56,7 +56,7 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
     val region = split.asInstanceOf[HBaseAggregatePartition].scan
     // Opened at the first row wanted, so that a failure to open is reported like any other.
-    RegionReadFailure.translating(plan.scan.request.table.hbaseTable, region.region)(Iterator(()).flatMap(_ => read(region, context)))
+    RegionReadFailure.translating(plan.scan.request.table.hbaseTable, region.region)(read(region, context))
   }
 
   private def read(region: RegionScan, context: TaskContext): Iterator[InternalRow] = {

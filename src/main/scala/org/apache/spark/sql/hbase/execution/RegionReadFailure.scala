@@ -4,21 +4,25 @@ import java.io.{InterruptedIOException, IOException, UncheckedIOException}
 
 import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.connection.HBaseAccessDenied
 import org.apache.spark.sql.hbase.planning.RegionInfo
 
 /**
  * A region's read that HBase gave up on (its region server down longer than the client's
  * retries last, say) fails with an error that names the table and the region, rather than with
- * the HBase client's innermost exception. A task killed by Spark is not HBase's failure.
+ * the HBase client's innermost exception; one that HBase refused is said as such. A task killed
+ * by Spark is not HBase's failure.
  */
 object RegionReadFailure {
 
-  def translating[T](table: HBaseTableName, region: RegionInfo)(rows: Iterator[T]): Iterator[T] = new Iterator[T] {
-    override def hasNext: Boolean = translate(rows.hasNext)
-    override def next(): T = translate(rows.next())
+  /** `rows`, made on first use, with HBase's failures in making or reading them translated. */
+  def translating[T](table: HBaseTableName, region: RegionInfo)(rows: => Iterator[T]): Iterator[T] = new Iterator[T] {
+    private lazy val underlying = translate(rows)
+    override def hasNext: Boolean = translate(underlying.hasNext)
+    override def next(): T = translate(underlying.next())
 
     private def translate[R](step: => R): R =
-      try step catch {
+      try step catch HBaseAccessDenied.translate(Some(s"reading table $table")).orElse[Throwable, Nothing] {
         case e @ (_: IOException | _: UncheckedIOException) if !interrupted(e) => throw error(table, region, e)
       }
   }

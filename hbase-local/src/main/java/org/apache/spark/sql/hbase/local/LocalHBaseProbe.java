@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
@@ -36,6 +35,8 @@ import org.apache.hadoop.hbase.client.Table;
  * <p>Usage: {@code LocalHBaseProbe <seconds> [<region servers>]}; prints READY or NOT READY: reason.
  */
 public final class LocalHBaseProbe {
+  private static final TableName ACL_TABLE = TableName.valueOf("hbase", "acl");
+
   private LocalHBaseProbe() {}
 
   public static void main(String[] args) throws Exception {
@@ -46,7 +47,7 @@ public final class LocalHBaseProbe {
     long deadline = System.currentTimeMillis() + Long.parseLong(args[0]) * 1000L;
     int regionServers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     boolean balanced = regionServers == 1;
-    Configuration conf = HBaseConfiguration.create();
+    Configuration conf = SuperuserLogin.clientConf();
     // One short attempt per round; the loop below does the retrying.
     conf.setInt("hbase.client.retries.number", 1);
     conf.setInt("hbase.client.pause", 100);
@@ -67,7 +68,7 @@ public final class LocalHBaseProbe {
           c = ConnectionFactory.createConnection(conf);
         }
         if (c != null) {
-          ready = check(c, regionServers);
+          ready = check(c, regionServers, SuperuserLogin.authorizationOn(conf));
           if (ready && !balanced) {
             try (Admin admin = c.getAdmin()) {
               admin.balance();
@@ -96,11 +97,15 @@ public final class LocalHBaseProbe {
 
   /**
    * True if the master, hbase:meta, {@code regionServers} region servers and every region of every
-   * enabled table are available.
+   * enabled table are available, and with {@code authorization}, HBase's ACL table.
    */
-  static boolean check(Connection c, int regionServers) throws Exception {
+  static boolean check(Connection c, int regionServers, boolean authorization) throws Exception {
     try (Admin admin = c.getAdmin()) {
       admin.listNamespaceDescriptors();
+      // The AccessController refuses every grant and check until its table is online.
+      if (authorization && !admin.isTableAvailable(ACL_TABLE)) {
+        throw new IllegalStateException(ACL_TABLE + " not available yet");
+      }
       try (Table meta = c.getTable(TableName.META_TABLE_NAME);
           ResultScanner scanner = meta.getScanner(new Scan().setLimit(1))) {
         scanner.next();

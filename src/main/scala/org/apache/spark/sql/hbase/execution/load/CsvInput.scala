@@ -6,7 +6,7 @@ import com.univocity.parsers.csv.CsvParser
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
 import org.apache.hadoop.io.{LongWritable, Text}
-import org.apache.hadoop.mapreduce.lib.input.{FileInputFormat, FileSplit, TextInputFormat}
+import org.apache.hadoop.mapreduce.lib.input.{FileInputFormat, FileSplit}
 
 import org.apache.spark.rdd.{NewHadoopRDD, RDD}
 import org.apache.spark.sql.{classic, Column, SparkSession}
@@ -89,7 +89,7 @@ object CsvInput {
     val splitSize = math.max(1L << 20, (files.map(_.getLen).sum + slots - 1) / slots)
     hadoopConf.setLong(FileInputFormat.SPLIT_MINSIZE, splitSize)
     hadoopConf.setLong(FileInputFormat.SPLIT_MAXSIZE, splitSize)
-    val lines = session.sparkContext.newAPIHadoopFile(filePaths.mkString(","), classOf[TextInputFormat],
+    val lines = session.sparkContext.newAPIHadoopFile(filePaths.mkString(","), classOf[ListedFilesTextInputFormat],
       classOf[LongWritable], classOf[Text], hadoopConf)
     val rows = lines.asInstanceOf[NewHadoopRDD[LongWritable, Text]].mapPartitionsWithInputSplit { (split, records) =>
       val file = fileIndex(split.asInstanceOf[FileSplit].getPath.toUri.getPath).toLong << OffsetBits

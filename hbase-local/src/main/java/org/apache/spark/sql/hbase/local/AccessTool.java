@@ -1,0 +1,64 @@
+package org.apache.spark.sql.hbase.local;
+
+import java.util.Arrays;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.security.access.AccessControlClient;
+import org.apache.hadoop.hbase.security.access.Permission;
+
+/**
+ * What an HBase administrator does for a user of a secured HBase, as HBase's superuser (see
+ * {@link SuperuserLogin}):
+ *
+ * <pre>
+ *   AccessTool grant &lt;user&gt; @&lt;namespace&gt; &lt;actions&gt;   creates the namespace if missing
+ *   AccessTool grant &lt;user&gt; &lt;table&gt; &lt;actions&gt;
+ * </pre>
+ *
+ * <p>{@code actions} are letters of RWXCA (read, write, exec, create, admin), as in HBase's shell.
+ * Prints OK.
+ */
+public final class AccessTool {
+  private AccessTool() {}
+
+  public static void main(String[] args) throws Throwable {
+    if (args.length != 4 || !args[0].equals("grant")) {
+      System.err.println("usage: AccessTool grant <user> @<namespace>|<table> <RWXCA letters>");
+      System.exit(1);
+    }
+    String user = args[1];
+    String scope = args[2];
+    Permission.Action[] actions = args[3].chars().mapToObj(AccessTool::action)
+        .toArray(Permission.Action[]::new);
+    try (Connection c = ConnectionFactory.createConnection(SuperuserLogin.clientConf())) {
+      if (scope.startsWith("@")) {
+        String namespace = scope.substring(1);
+        try (Admin admin = c.getAdmin()) {
+          try {
+            admin.getNamespaceDescriptor(namespace);
+          } catch (NamespaceNotFoundException e) {
+            admin.createNamespace(NamespaceDescriptor.create(namespace).build());
+          }
+        }
+        AccessControlClient.grant(c, namespace, user, actions);
+      } else {
+        AccessControlClient.grant(c, TableName.valueOf(scope), user, null, null, actions);
+      }
+    }
+    System.out.println("OK " + user + " " + scope + " " + Arrays.toString(actions));
+    System.exit(0);
+  }
+
+  private static Permission.Action action(int letter) {
+    for (Permission.Action action : Permission.Action.values()) {
+      if (action.code() == letter) {
+        return action;
+      }
+    }
+    throw new IllegalArgumentException("not an HBase action letter (RWXCA): " + (char) letter);
+  }
+}
