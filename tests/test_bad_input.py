@@ -9,6 +9,7 @@ import pytest
 BASE = "bad_base"          # (k INT, v STRING, w INT), key k
 TEXT = "bad_text"          # StringFormat, key (a STRING, b INT)
 HB_ONLY = "bad_hbase_only"  # an HBase table with family 'present' only, mapped by nothing
+VIEW = "bad_view"          # a temporary view over BASE
 
 
 def hbase_table_names(spark):
@@ -35,6 +36,7 @@ def tables(spark):
     # An HBase table that no SQL table maps: created through a mapping that is then dropped.
     spark.sql(f"CREATE TABLE IF NOT EXISTS {HB_ONLY} (k INT, x STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[x=present.x])")
     spark.sql(f"DROP TABLE {HB_ONLY}")
+    spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW {VIEW} AS SELECT * FROM {BASE}")
     return spark
 
 
@@ -99,6 +101,27 @@ SQL_CASES = [
     (f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (y = f.x)", "MAPPED BY names column 'y' but the new column is 'x'"),
     (f"ALTER TABLE {BASE} ADD COLUMN x ARRAY<INT> MAPPED BY (x = f.x)", "type ARRAY<INT> is not supported"),
     ("ALTER TABLE no_such_table ADD COLUMN x INT MAPPED BY (x = f.x)", "HBase table 'no_such_table' does not exist"),
+    # DELETE, UPDATE
+    ("DELETE FROM no_such_table WHERE k = 1", "`no_such_table` cannot be found"),
+    ("UPDATE no_such_table SET v = 'x'", "`no_such_table` cannot be found"),
+    (f"UPDATE {BASE} SET k = 2 WHERE k = 1", f"UPDATE {BASE} SET k: 'k' is a key column"),
+    (f"UPDATE {BASE} SET k = NULL", f"UPDATE {BASE} SET k: 'k' is a key column"),
+    (f"UPDATE {TEXT} SET b = 2", f"UPDATE {TEXT} SET b: 'b' is a key column"),
+    (f"UPDATE {BASE} SET w = array(1)", f"UPDATE {BASE} SET w: a value of type ARRAY<INT> cannot be stored in column 'w' of type INT"),
+    (f"UPDATE {BASE} SET w = 'not a number'", "The value 'not a number' of the type \"STRING\" cannot be cast to \"INT\""),
+    (f"UPDATE {BASE} SET w = CAST(w AS BIGINT) * 10000000000", "cannot be cast to \"INT\" due to an overflow"),
+    (f"UPDATE {BASE} SET zz = 1", "`zz` cannot be resolved"),
+    (f"UPDATE {BASE} b SET b.zz = 1", "`b`.`zz` cannot be resolved"),
+    (f"DELETE FROM {BASE} WHERE zz = 1", "`zz` cannot be resolved"),
+    (f"UPDATE {BASE} SET v = 'a', v = 'b'", f"UPDATE {BASE} SET v: 'v' is set more than once"),
+    (f"UPDATE {BASE} SET w = max(w)", f"UPDATE {BASE} SET w: the new value max(w) is computed across rows"),
+    (f"DELETE FROM {BASE} WHERE max(k) > 1", "The WHERE condition \"(max(k) > 1)\" contains invalid expressions"),
+    (f"DELETE FROM {BASE} WHERE v", "Filter expression \"v\" of type \"STRING\" is not a boolean"),
+    (f"DELETE FROM {VIEW} WHERE k = 1", f"DELETE FROM {VIEW}: '{VIEW}' is a view over HBase table '{BASE}'"),
+    (f"UPDATE {VIEW} SET v = 'x'", f"UPDATE {VIEW}: '{VIEW}' is a view over HBase table '{BASE}'"),
+    (f"MERGE INTO {BASE} t USING {BASE} s ON t.k = s.k WHEN MATCHED THEN DELETE",
+     f"MERGE INTO is not supported on HBase table '{BASE}'"),
+    (f"UPDATE {BASE} SET w = 1 WHERE k = 1 LIMIT 1", "Syntax error at or near 'LIMIT'"),
     # DROP, SELECT
     ("DROP TABLE no_such_table", "no_such_table"),
     (f"SELECT nope FROM {BASE}", "nope"),

@@ -111,3 +111,27 @@ def test_an_aggregate_runs_in_the_region_servers_through_every_client(client, sp
         rows = [[p.strip() for p in line.split("\t")] for line in explained.strip().splitlines()[-2:]]
     assert rows == [["emea", "2", "30.0"], ["us", "1", "5.5"]]
     assert pushed in explained
+
+
+@pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
+def test_delete_and_update_through_every_client(client, spark, hbase, request):
+    t = f"c_{uuid.uuid4().hex[:8]}"
+    spark.sql(f"CREATE TABLE {t} (region STRING, id INT, amount DOUBLE, note STRING, PRIMARY KEY (region, id)) "
+              f"MAPPED BY ({t}, COLS=[amount=f.amount, note=g.note]) SPLIT ON (('m'))")
+    spark.sql(f"INSERT INTO {t} VALUES ('emea', 1, 10.0, 'a'), ('emea', 2, 20.0, 'b'), ('us', 3, 5.5, 'c'), ('us', 4, 7.0, NULL)")
+    statements = [
+        f"UPDATE {t} SET amount = amount * 2, note = 'doubled' WHERE region = 'emea'",
+        f"DELETE FROM {t} WHERE region = 'us' AND id = 3",
+        f"UPDATE {t} SET note = NULL WHERE id = 2",
+        f"SELECT * FROM {t} ORDER BY region, id",
+    ]
+    if client == "pyspark":
+        results = [[[str(v) if v is not None else "NULL" for v in r] for r in spark.sql(s).collect()] for s in statements]
+        counts = [r[0][0] for r in results[:-1]]
+        rows = results[-1]
+    else:
+        lines = [[p.strip() for p in line.split("\t")] for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()]
+        counts = [parts[0] for parts in lines if len(parts) == 1]
+        rows = [parts for parts in lines if len(parts) == 4]
+    assert counts == ["2", "1", "1"]
+    assert rows == [["emea", "1", "20.0", "doubled"], ["emea", "2", "40.0", "NULL"], ["us", "4", "7.0", "NULL"]]

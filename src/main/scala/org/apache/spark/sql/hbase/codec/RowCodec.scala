@@ -22,20 +22,34 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   @transient private lazy val keyGetters = keyOrdinals.map(o => InternalRow.getAccessor(table.columns(o).dataType))
   @transient private lazy val valueEncoders = valueColumns.map { case (c, _) => valueCodec.encoder(c.dataType) }
 
-  def rowKey(row: InternalRow): Array[Byte] = {
+  def rowKey(row: InternalRow): Array[Byte] = encodeKey(row, keyOrdinals)
+
+  /** The row key of a row that holds only the key columns, in key order. */
+  def rowKeyOfKeys(keys: InternalRow): Array[Byte] = encodeKey(keys, keyOrdinals.indices.toArray)
+
+  private def encodeKey(row: InternalRow, ordinals: Array[Int]): Array[Byte] = {
     val keyValues = new Array[Any](keyOrdinals.length)
     var i = 0
     while (i < keyOrdinals.length) {
-      val ordinal = keyOrdinals(i)
+      val ordinal = ordinals(i)
       if (row.isNullAt(ordinal)) {
         throw new HBaseSqlException(
-          s"Key column '${table.columns(ordinal).name}' of table '${table.name}' cannot be NULL")
+          s"Key column '${table.columns(keyOrdinals(i)).name}' of table '${table.name}' cannot be NULL")
       }
       keyValues(i) = keyGetters(i)(row, ordinal)
       i += 1
     }
     keyCodec.encode(keyValues.toSeq)
   }
+
+  /** Deletes a row whole: every family a value column of the table maps to. */
+  def deleteRow(key: Array[Byte]): Delete = {
+    val delete = new Delete(key)
+    mappedFamilies.foreach(f => delete.addFamily(f))
+    delete
+  }
+
+  @transient private lazy val mappedFamilies: Seq[Array[Byte]] = families.toSeq.distinctBy(_.toSeq)
 
   /**
    * A row in table column order becomes a Put of its non-NULL values and, when some values are
@@ -59,6 +73,36 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
     if (put.isEmpty) put.addColumn(families(0), RowCodec.RowMarkerQualifier, Array.emptyByteArray)
     if (delete == null) Seq(put) else Seq(put, delete)
+  }
+
+  /**
+   * The mutations of an UPDATE of `columns` (value columns) in one row, given as its key columns
+   * in key order followed by the new values of `columns`: a Put of the non-NULL values and a
+   * Delete of the cells set to NULL. Only those cells change. A row whose last cells become NULL
+   * keeps the empty marker cell, so that it stays a row.
+   */
+  def updater(columns: Seq[HBaseColumn]): InternalRow => Seq[Mutation] = {
+    val indexes = columns.map(cellIndex).toArray
+    require(indexes.forall(_ >= 0), s"not value columns of ${table.name}: ${columns.map(_.name)}")
+    val encoders = indexes.map(i => valueCodec.encoder(valueColumns(i)._1.dataType))
+    val keys = keyOrdinals.length
+
+    { row =>
+      val key = rowKeyOfKeys(row)
+      val put = new Put(key)
+      var delete: Delete = null
+      var i = 0
+      while (i < indexes.length) {
+        val (family, qualifier) = (families(indexes(i)), qualifiers(indexes(i)))
+        if (row.isNullAt(keys + i)) {
+          if (delete == null) delete = new Delete(key)
+          delete.addColumns(family, qualifier)
+        } else put.addColumn(family, qualifier, encoders(i)(row, keys + i))
+        i += 1
+      }
+      if (delete == null) Seq(put)
+      else Seq(put.addColumn(families(0), RowCodec.RowMarkerQualifier, Array.emptyByteArray), delete)
+    }
   }
 
   /** The encoded cell of each value column (see [[families]]), or null where the value is NULL. */

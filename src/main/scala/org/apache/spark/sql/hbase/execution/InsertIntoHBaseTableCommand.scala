@@ -2,17 +2,11 @@ package org.apache.spark.sql.hbase.execution
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.BufferedMutatorParams
-
-import org.apache.spark.SparkException
 import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.codec.RowCodec
-import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.hbase.planning.HBaseRelation
 
@@ -30,36 +24,27 @@ case class InsertIntoHBaseTableCommand(relation: HBaseRelation, query: LogicalPl
     val cluster = relation.cluster
     val codec = new RowCodec(table)
     val rows = classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], query).queryExecution.toRdd
-    val recording = WriteRecording.of(session, cluster, table)
-    try rows.foreachPartition { partition =>
-      HBaseConnections.withConnection(cluster) { connection =>
-        val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-        recording match {
-          case None =>
-            val mutator = connection.getBufferedMutator(params)
-            try partition.foreach(row => mutator.mutate(codec.toMutations(row).asJava))
-            finally mutator.close()
-          case Some(recording) =>
-            // A batch must land within its mark's lease.
-            val mutator = connection.getBufferedMutator(params.operationTimeout(math.min(Int.MaxValue, recording.leaseMillis / 2).toInt))
-            val recorded = recording.writer(table)
-            // Rows are encoded as they come: the iterator reuses its row object.
-            val encoded = partition.map { row =>
-              val mutations = codec.toMutations(row)
-              recorded.add(row, mutations.head.getRow)
-              mutations
-            }
-            // The mark covers a batch before any of it can be sent; the mutator sends it when it likes.
-            try encoded.grouped(InsertIntoHBaseTableCommand.RecordedBatchRows).foreach { batch =>
-              recorded.record()
-              mutator.mutate(batch.flatten.map(recorded.covered).asJava)
-            } finally mutator.close()
+    WriteRecording.of(session, cluster, table) match {
+      case None => HBaseMutations.send(cluster, table, rows)(codec.toMutations)
+      case Some(recording) =>
+        // A batch must land within its mark's lease.
+        val leaseBound = math.min(Int.MaxValue, recording.leaseMillis / 2).toInt
+        HBaseMutations.sendPartitions(cluster, table, rows, Some(leaseBound)) { (partition, mutator) =>
+          val recorded = recording.writer(table)
+          // Rows are encoded as they come: the iterator reuses its row object.
+          val encoded = partition.map { row =>
+            val mutations = codec.toMutations(row)
+            recorded.add(row, mutations.head.getRow)
+            mutations
+          }
+          // The mark covers a batch before any of it can be sent; the mutator sends it when it likes.
+          encoded.grouped(InsertIntoHBaseTableCommand.RecordedBatchRows).map { batch =>
+            recorded.record()
+            mutator.mutate(batch.flatten.map(recorded.covered).asJava)
+            batch.size.toLong
+          }.sum
         }
-      }
-    } catch {
-      // A bad row fails its task; report the row's problem, not the job's failure around it.
-      case e: SparkException => throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
-    } finally HBaseTableSizes.forget(cluster, table.hbaseTable)
+    }
     Seq.empty
   }
 }

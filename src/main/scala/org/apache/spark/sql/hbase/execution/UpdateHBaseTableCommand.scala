@@ -1,0 +1,31 @@
+package org.apache.spark.sql.hbase.execution
+
+import org.apache.spark.sql.{classic, Row, SparkSession}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
+import org.apache.spark.sql.catalyst.plans.QueryPlan
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.codec.RowCodec
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.types.LongType
+
+/**
+ * UPDATE an HBase table: `newValues` (for each row the statement updates, its key columns in key
+ * order, then the new values of `columns`, already of their types) is read as any query is, and
+ * only the cells of `columns` are written (a NULL deletes its cell). Returns how many rows were
+ * updated.
+ */
+case class UpdateHBaseTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf, columns: Seq[HBaseColumn],
+    newValues: LogicalPlan) extends ReadsHBaseRows {
+
+  override val output: Seq[Attribute] = Seq(AttributeReference("num_affected_rows", LongType, nullable = false)())
+
+  override def innerChildren: Seq[QueryPlan[_]] = Seq(newValues)
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val query = classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], newValues)
+    val updated = HBaseMutations.send(cluster, table, query.queryExecution.toRdd)(new RowCodec(table).updater(columns))
+    recordScanMetrics(query)
+    Seq(Row(updated))
+  }
+}

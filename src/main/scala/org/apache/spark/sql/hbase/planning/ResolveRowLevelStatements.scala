@@ -1,0 +1,110 @@
+package org.apache.spark.sql.hbase.planning
+
+import org.apache.spark.sql.catalyst.analysis.TableOutputResolver
+import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Cast, Expression, Generator, Literal, WindowExpression}
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
+import org.apache.spark.sql.catalyst.plans.logical.{Assignment, DeleteFromTable, Filter, LogicalPlan, MergeIntoTable, Project, SubqueryAlias,
+  UpdateTable, View}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.execution.{DeleteFromHBaseTableCommand, UpdateHBaseTableCommand}
+
+/**
+ * Spark parses DELETE and UPDATE itself, and plans them only for its v2 tables. Once the table
+ * they name has resolved to one of ours (see [[ResolveHBaseRelations]]) and their expressions
+ * have resolved, they become our commands, each with the query of the rows it changes; other
+ * tables' statements are left to Spark.
+ */
+object ResolveRowLevelStatements extends Rule[LogicalPlan] {
+
+  override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
+    case d @ DeleteFromTable(HBaseTarget(relation), condition) if d.resolved =>
+      DeleteFromHBaseTableCommand(relation.table, relation.cluster,
+        Project(relation.keyAttributes, matching(relation, Some(condition))))
+    case u @ UpdateTable(HBaseTarget(relation), assignments, condition) if u.resolved =>
+      val targets = assignments.map(target(relation))
+      refuseRepeatedColumns(relation, targets.map(_._1))
+      UpdateHBaseTableCommand(relation.table, relation.cluster, targets.map(t => relation.columnOf(t._1)),
+        newValues(relation, targets, condition))
+    case u @ UpdateTable(HBaseTarget(relation), assignments, _) if u.table.resolved =>
+      assignments.foreach(refuseUnstorableValue(relation))
+      u
+    case DeleteFromTable(ViewOverHBase(view, table), _) => throw notOnAView("DELETE FROM", view, table)
+    case UpdateTable(ViewOverHBase(view, table), _, _) => throw notOnAView("UPDATE", view, table)
+    case MergeIntoTable(HBaseTarget(relation), _, _, _, _, _, _) =>
+      throw new HBaseSqlException(s"MERGE INTO is not supported on HBase table '${relation.table.name}'; " +
+        "INSERT (which replaces rows by key), UPDATE and DELETE are")
+  }
+
+  private def refuseRepeatedColumns(relation: HBaseRelation, columns: Seq[AttributeReference]): Unit =
+    columns.groupBy(_.exprId).values.find(_.size > 1).foreach { repeated =>
+      throw new HBaseSqlException(s"UPDATE ${relation.table.name} SET ${repeated.head.name}: " +
+        s"'${repeated.head.name}' is set more than once")
+    }
+
+  /** Spark has wrapped each value in a cast to its column's type; one that cannot be done is named here. */
+  private def refuseUnstorableValue(relation: HBaseRelation)(assignment: Assignment): Unit = assignment match {
+    case Assignment(column: AttributeReference, cast: Cast) if cast.childrenResolved && !cast.resolved =>
+      throw new HBaseSqlException(s"UPDATE ${relation.table.name} SET ${column.name}: a value of type " +
+        s"${cast.child.dataType.sql} cannot be stored in column '${column.name}' of type ${column.dataType.sql}")
+    case _ =>
+  }
+
+  private def computedAcrossRows(e: Expression): Boolean = e match {
+    case _: AggregateExpression | _: WindowExpression | _: Generator => true
+    case _ => false
+  }
+
+  private def notOnAView(statement: String, view: String, table: String) =
+    new HBaseSqlException(s"$statement $view: '$view' is a view over HBase table '$table'; " +
+      s"$statement names the table itself")
+
+  private def matching(relation: HBaseRelation, condition: Option[Expression]): LogicalPlan =
+    condition.filterNot(_ == Literal.TrueLiteral).fold[LogicalPlan](relation)(Filter(_, relation))
+
+  /** The key columns and the new values of the SET columns, cast to their types as INSERT casts. */
+  private def newValues(relation: HBaseRelation, targets: Seq[(AttributeReference, Expression)],
+      condition: Option[Expression]): LogicalPlan = {
+    val query = Project(relation.keyAttributes ++ targets.map { case (attribute, value) => Alias(value, attribute.name)() },
+      matching(relation, condition))
+    val expected = relation.keyAttributes ++ targets.map(_._1.withNullability(true))
+    TableOutputResolver.resolveOutputColumns(relation.table.name, expected, query, byName = false, conf)
+  }
+
+  private def target(relation: HBaseRelation)(assignment: Assignment): (AttributeReference, Expression) = {
+    val table = relation.table.name
+    assignment.key match {
+      case a: AttributeReference if relation.output.exists(_.exprId == a.exprId) =>
+        val column = relation.columnOf(a)
+        if (column.isKey) {
+          throw new HBaseSqlException(s"UPDATE $table SET ${column.name}: '${column.name}' is a key column, and a row's key " +
+            "is its identity in HBase; DELETE the row and INSERT it with the new key instead")
+        }
+        if (assignment.value.exists(computedAcrossRows)) {
+          throw new HBaseSqlException(s"UPDATE $table SET ${column.name}: the new value ${assignment.value.sql} is " +
+            "computed across rows (an aggregate, window or generator); a scalar subquery can give such a value")
+        }
+        a -> assignment.value
+      case other =>
+        throw new HBaseSqlException(s"UPDATE $table SET ${other.sql}: only whole columns of the table can be set")
+    }
+  }
+
+  /** The HBase table a statement writes, under an alias or not. */
+  private object HBaseTarget {
+    def unapply(plan: LogicalPlan): Option[HBaseRelation] = plan match {
+      case r: HBaseRelation => Some(r)
+      case SubqueryAlias(_, r: HBaseRelation) => Some(r)
+      case _ => None
+    }
+  }
+
+  /** A view (its name) whose plan reads an HBase table (its name). */
+  private object ViewOverHBase {
+    def unapply(plan: LogicalPlan): Option[(String, String)] = plan match {
+      case SubqueryAlias(name, view: View) =>
+        view.collectFirst { case r: HBaseRelation => r.table.name }.map(name.name -> _)
+      case _ => None
+    }
+  }
+}
