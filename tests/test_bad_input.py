@@ -10,6 +10,7 @@ BASE = "bad_base"          # (k INT, v STRING, w INT), key k
 TEXT = "bad_text"          # StringFormat, key (a STRING, b INT)
 HB_ONLY = "bad_hbase_only"  # an HBase table with family 'present' only, mapped by nothing
 VIEW = "bad_view"          # a temporary view over BASE
+KEY_ONLY = "bad_key_only"  # key-only: (a STRING, b STRING), key (a, b)
 
 
 def hbase_table_names(spark):
@@ -37,6 +38,7 @@ def tables(spark):
     spark.sql(f"CREATE TABLE IF NOT EXISTS {HB_ONLY} (k INT, x STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[x=present.x])")
     spark.sql(f"DROP TABLE {HB_ONLY}")
     spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW {VIEW} AS SELECT * FROM {BASE}")
+    spark.sql(f"CREATE TABLE IF NOT EXISTS {KEY_ONLY} (a STRING, b STRING, PRIMARY KEY (a, b)) MAPPED BY ({KEY_ONLY})")
     return spark
 
 
@@ -69,7 +71,10 @@ SQL_CASES = [
     (good_create(tail=" IN StringFormat DELIMITER ''"), "DELIMITER of IN StringFormat must not be empty"),
     ("CREATE TABLE db.t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[v=f.v])",
      "HBase tables have one-part names, not 'db.t_new'"),
-    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new)", "must map at least one non-key column"),
+    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new)",
+     "column 'v' is neither in PRIMARY KEY nor mapped in COLS=[v=family.qualifier]"),
+    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[])",
+     "column 'v' is neither in PRIMARY KEY nor mapped in COLS=[v=family.qualifier]"),
     # CREATE TABLE: against what exists
     (good_create(name=BASE), f"table '{BASE}' already exists"),
     (f"CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[v=absent.v])",
@@ -91,6 +96,8 @@ SQL_CASES = [
     (f"INSERT INTO {BASE} (k, zz) VALUES (1, 'x')", f"Column 'zz' does not exist in table '{BASE}'"),
     (f"INSERT INTO {BASE} (k) VALUES (1, 'x')", f"INSERT INTO {BASE} names 1 columns but the query gives 2"),
     (f"INSERT INTO {TEXT} VALUES ('a|b', 1, 'x')", "Key part 1 'a|b' contains the key delimiter '|'"),
+    (f"INSERT INTO {KEY_ONLY} VALUES ('a', 'b', 'c')", KEY_ONLY),
+    (f"INSERT INTO {KEY_ONLY} VALUES ('a', NULL)", f"Key column 'b' of table '{KEY_ONLY}' cannot be NULL"),
     # ALTER TABLE
     (f"ALTER TABLE {BASE} DROP COLUMN k", "'k' is a key column; the row key is (k)"),
     (f"ALTER TABLE {BASE} DROP COLUMN zz", f"Column 'zz' does not exist in table '{BASE}'"),

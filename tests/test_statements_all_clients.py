@@ -114,8 +114,8 @@ def test_an_aggregate_runs_in_the_region_servers_through_every_client(client, sp
 
 
 @pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
-def test_delete_and_update_through_every_client(client, spark, hbase, request):
-    t = f"c_{uuid.uuid4().hex[:8]}"
+def test_delete_update_and_key_only_tables_through_every_client(client, spark, hbase, request):
+    t, edges = f"c_{uuid.uuid4().hex[:8]}", f"c_{uuid.uuid4().hex[:8]}"
     spark.sql(f"CREATE TABLE {t} (region STRING, id INT, amount DOUBLE, note STRING, PRIMARY KEY (region, id)) "
               f"MAPPED BY ({t}, COLS=[amount=f.amount, note=g.note]) SPLIT ON (('m'))")
     spark.sql(f"INSERT INTO {t} VALUES ('emea', 1, 10.0, 'a'), ('emea', 2, 20.0, 'b'), ('us', 3, 5.5, 'c'), ('us', 4, 7.0, NULL)")
@@ -123,15 +123,19 @@ def test_delete_and_update_through_every_client(client, spark, hbase, request):
         f"UPDATE {t} SET amount = amount * 2, note = 'doubled' WHERE region = 'emea'",
         f"DELETE FROM {t} WHERE region = 'us' AND id = 3",
         f"UPDATE {t} SET note = NULL WHERE id = 2",
+        f"CREATE TABLE {edges} (src STRING, dst STRING, PRIMARY KEY (src, dst)) MAPPED BY ({edges}, COLS=[])",
+        f"INSERT INTO {edges} VALUES ('a', 'b'), ('a', 'c'), ('b', 'a')",
+        f"DELETE FROM {edges} WHERE src = 'a' AND dst = 'c'",
         f"SELECT * FROM {t} ORDER BY region, id",
+        f"SELECT * FROM {edges} ORDER BY src, dst",
     ]
     if client == "pyspark":
         results = [[[str(v) if v is not None else "NULL" for v in r] for r in spark.sql(s).collect()] for s in statements]
-        counts = [r[0][0] for r in results[:-1]]
-        rows = results[-1]
+        lines = [line for result in results for line in result]
     else:
-        lines = [[p.strip() for p in line.split("\t")] for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()]
-        counts = [parts[0] for parts in lines if len(parts) == 1]
-        rows = [parts for parts in lines if len(parts) == 4]
-    assert counts == ["2", "1", "1"]
-    assert rows == [["emea", "1", "20.0", "doubled"], ["emea", "2", "40.0", "NULL"], ["us", "4", "7.0", "NULL"]]
+        lines = [[p.strip() for p in line.split("\t")]
+                 for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()]
+    assert [parts[0] for parts in lines if len(parts) == 1] == ["2", "1", "1", "1"]
+    assert [parts for parts in lines if len(parts) == 4] == [
+        ["emea", "1", "20.0", "doubled"], ["emea", "2", "40.0", "NULL"], ["us", "4", "7.0", "NULL"]]
+    assert [parts for parts in lines if len(parts) == 2] == [["a", "b"], ["b", "a"]]

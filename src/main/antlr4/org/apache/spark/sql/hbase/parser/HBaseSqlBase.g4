@@ -24,7 +24,7 @@ statement
 hbaseStatement
     : CREATE TABLE (IF NOT EXISTS)? table=multipartIdentifier
         '(' tableElement (',' tableElement)* ')'
-        MAPPED BY '(' hbaseTable=hbaseTableName (',' COLS '=' '[' columnMapping (',' columnMapping)* ']')? ')'
+        MAPPED BY '(' hbaseTable=hbaseTableName (',' COLS '=' '[' (columnMapping (',' columnMapping)*)? ']')? ')'
         (IN format=identifier (DELIMITER delimiter=stringLit)?)?
         (SPLIT ON '(' splitPoint (',' splitPoint)* ')')?                  #createTable
     | DROP TABLE (IF EXISTS)? table=multipartIdentifier                   #dropTable

@@ -64,14 +64,20 @@ final case class HBaseColumn(
   def isKey: Boolean = cell.isEmpty
 }
 
-/** The mapping of one SQL table onto an HBase table: what the catalog stores. */
+/**
+ * The mapping of one SQL table onto an HBase table: what the catalog stores. A table may map no
+ * value column at all (key-only): then any HBase row is one of its rows. A row whose mapped cells
+ * are all NULL keeps an empty marker cell in `rowMarkerFamily`; `markerFamily` names it when it is
+ * not the first mapped family (key-only tables, and tables whose first family was dropped).
+ */
 final case class HBaseTableDef(
     name: String,
     hbaseTable: HBaseTableName,
     columns: Seq[HBaseColumn],
     keyColumns: Seq[String],
     format: TableFormat,
-    indexes: Seq[RangeIndexDef] = Nil) {
+    indexes: Seq[RangeIndexDef] = Nil,
+    markerFamily: Option[String] = None) {
 
   def column(colName: String): HBaseColumn =
     columns.find(_.name.equalsIgnoreCase(colName)).getOrElse(
@@ -81,7 +87,15 @@ final case class HBaseTableDef(
 
   def values: Seq[HBaseColumn] = columns.filterNot(_.isKey)
 
+  /** The families of the mapped cells. */
   def families: Seq[String] = values.flatMap(_.cell).map(_.family).distinct
+
+  def isKeyOnly: Boolean = values.isEmpty
+
+  def rowMarkerFamily: String = markerFamily.getOrElse(families.head)
+
+  /** The families that make a row one of the table's: every family (Nil) for a key-only table. */
+  def rowFamilies: Seq[String] = if (isKeyOnly) Nil else (families ++ markerFamily).distinct
 
   def hasColumn(colName: String): Boolean = columns.exists(_.name.equalsIgnoreCase(colName))
 
@@ -108,11 +122,9 @@ final case class HBaseTableDef(
       throw new HBaseSqlException(
         s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is a key column; the row key is (${keyColumns.mkString(", ")})")
     }
-    if (values.size == 1) {
-      throw new HBaseSqlException(
-        s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is the last mapped column; HBase stores rows as cells")
-    }
-    copy(columns = columns.filterNot(_ eq column))
+    val dropped = copy(columns = columns.filterNot(_ eq column))
+    // Rows whose values were all NULL keep their marker cell where it is.
+    if (dropped.families.headOption == families.headOption) dropped else dropped.copy(markerFamily = Some(rowMarkerFamily))
   }
 
   def index(indexName: String): Option[RangeIndexDef] = indexes.find(_.name.equalsIgnoreCase(indexName))
@@ -163,7 +175,6 @@ object HBaseTableDef {
     }
     mappings.groupBy(_._2).collect { case (cell, ms) if ms.size > 1 => (cell, ms.map(_._1)) }
       .headOption.foreach { case (cell, cols) => fail(s"columns ${cols.mkString(", ")} share the cell $cell in COLS") }
-    if (mappings.isEmpty) fail("COLS=[column=family.qualifier, ...] must map at least one non-key column; HBase stores rows as cells")
     val cellOf = mappings.map { case (c, cell) => norm(c) -> cell }.toMap
 
     val defined = columns.map { case (colName, dataType, notNull, comment) =>
@@ -177,6 +188,10 @@ object HBaseTableDef {
       HBaseColumn(colName, dataType, nullable = !isKey && !notNull, cellOf.get(norm(colName)), comment)
     }
     val canonicalKeys = keyColumns.map(k => byName(norm(k))._1)
-    HBaseTableDef(name, hbaseTable, defined, canonicalKeys, format)
+    HBaseTableDef(name, hbaseTable, defined, canonicalKeys, format,
+      markerFamily = if (mappings.isEmpty) Some(KeyOnlyMarkerFamily) else None)
   }
+
+  /** The family of a key-only table's marker cells when CREATE TABLE makes its HBase table. */
+  val KeyOnlyMarkerFamily = "f"
 }

@@ -11,15 +11,20 @@ import org.apache.spark.sql.types.DataType
 /**
  * The catalog's stored form of a table definition: versioned JSON, never Java serialization.
  * Types use Spark's own JSON form of DataType.
+ *
+ * As Iceberg's format versions do, a version says what a reader must understand: a definition is
+ * written in the lowest version that holds it, so that older plugins keep reading what they can
+ * honour, and fields a reader does not know are ignored. Version 2 adds `markerFamily` (key-only
+ * tables, and tables whose first family was dropped).
  */
 object TableDefJson {
-  val FormatVersion = 1
+  val FormatVersion = 2
 
   private val mapper = new ObjectMapper()
 
   def toJson(table: HBaseTableDef): String = {
     val root = mapper.createObjectNode()
-    root.put("version", FormatVersion)
+    root.put("version", if (table.markerFamily.isDefined) 2 else 1)
     root.put("name", table.name)
     root.put("hbaseNamespace", table.hbaseTable.namespace)
     root.put("hbaseTable", table.hbaseTable.name)
@@ -42,6 +47,7 @@ object TableDefJson {
       }
       c.comment.foreach(node.put("comment", _))
     }
+    table.markerFamily.foreach(root.put("markerFamily", _))
     if (table.indexes.nonEmpty) {
       val indexes = root.putArray("indexes")
       table.indexes.foreach { i =>
@@ -60,9 +66,11 @@ object TableDefJson {
   def fromJson(json: String): HBaseTableDef = {
     val root = mapper.readTree(json)
     val version = root.path("version").asInt(-1)
-    if (version != FormatVersion) {
-      throw new HBaseSqlException(
-        s"Catalog entry has format version $version; this build reads version $FormatVersion")
+    if (version < 1 || version > FormatVersion) {
+      val table = Option(root.get("name")).map(n => s"table '${n.asText()}'").getOrElse("a table")
+      throw new HBaseSqlException(s"The catalog defines $table in format version $version, and this " +
+        s"spark-hbase-sql reads versions 1 to $FormatVersion" +
+        (if (version > FormatVersion) ": it was defined by a newer spark-hbase-sql; use that version or newer" else ""))
     }
     def text(node: JsonNode, field: String): String = {
       val v = node.get(field)
@@ -90,6 +98,7 @@ object TableDefJson {
       columns = columns,
       keyColumns = root.get("keyColumns").elements().asScala.map(_.asText()).toSeq,
       format = TableFormat.parse(text(root, "format"), Option(root.get("keyDelimiter")).map(_.asText())),
-      indexes = indexes)
+      indexes = indexes,
+      markerFamily = Option(root.get("markerFamily")).map(_.asText()))
   }
 }

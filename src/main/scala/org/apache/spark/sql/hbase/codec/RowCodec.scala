@@ -42,14 +42,17 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     keyCodec.encode(keyValues.toSeq)
   }
 
-  /** Deletes a row whole: every family a value column of the table maps to. */
+  /** Deletes a row whole: every family that makes it a row of the table (all of a key-only table's). */
   def deleteRow(key: Array[Byte]): Delete = {
     val delete = new Delete(key)
-    mappedFamilies.foreach(f => delete.addFamily(f))
+    rowFamilies.foreach(f => delete.addFamily(f))
     delete
   }
 
-  @transient private lazy val mappedFamilies: Seq[Array[Byte]] = families.toSeq.distinctBy(_.toSeq)
+  @transient private lazy val rowFamilies: Seq[Array[Byte]] = table.rowFamilies.map(Utf8.bytes)
+
+  /** Where a row with no value keeps its empty marker cell. */
+  @transient lazy val markerFamily: Array[Byte] = Utf8.bytes(table.rowMarkerFamily)
 
   /**
    * A row in table column order becomes a Put of its non-NULL values and, when some values are
@@ -71,7 +74,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
       i += 1
     }
     // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
-    if (put.isEmpty) put.addColumn(families(0), RowCodec.RowMarkerQualifier, Array.emptyByteArray)
+    if (put.isEmpty) put.addColumn(markerFamily, RowCodec.RowMarkerQualifier, Array.emptyByteArray)
     if (delete == null) Seq(put) else Seq(put, delete)
   }
 
@@ -101,7 +104,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
         i += 1
       }
       if (delete == null) Seq(put)
-      else Seq(put.addColumn(families(0), RowCodec.RowMarkerQualifier, Array.emptyByteArray), delete)
+      else Seq(put.addColumn(markerFamily, RowCodec.RowMarkerQualifier, Array.emptyByteArray), delete)
     }
   }
 

@@ -146,7 +146,7 @@ object HBaseScanRDD extends Logging {
 
   def getFor(table: HBaseTableDef, filter: Option[Filter], row: Array[Byte]): Get = {
     val get = new Get(row)
-    table.families.foreach(f => get.addFamily(Utf8.bytes(f)))
+    table.rowFamilies.foreach(f => get.addFamily(Utf8.bytes(f)))
     filter.foreach(get.setFilter)
     get
   }
@@ -156,7 +156,7 @@ object HBaseScanRDD extends Logging {
     val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
     limits.maxRows.filter(_ > 0).foreach(scan.setLimit)
     scan.setCaching(limits.maxRows.fold(limits.caching)(n => math.max(1, math.min(n, limits.caching))))
-    table.families.foreach(f => scan.addFamily(Utf8.bytes(f)))
+    table.rowFamilies.foreach(f => scan.addFamily(Utf8.bytes(f)))
     filters match {
       case Seq() =>
       case Seq(one) => scan.setFilter(one)

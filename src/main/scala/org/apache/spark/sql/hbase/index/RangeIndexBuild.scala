@@ -100,7 +100,7 @@ object RangeIndexBuild {
       val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
       try {
         val scan = new Scan().withStartRow(region.start).withStopRow(region.stop).setCaching(1000)
-        table.families.foreach(f => scan.addFamily(Utf8.bytes(f)))
+        table.rowFamilies.foreach(f => scan.addFamily(Utf8.bytes(f)))
         HBaseScanRDD.cellFilter(table, columns).foreach(scan.setFilter)
         val scanner = htable.getScanner(scan)
         try scanner.iterator().asScala.foreach { result =>

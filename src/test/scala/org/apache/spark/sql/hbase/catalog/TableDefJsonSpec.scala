@@ -28,9 +28,27 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
       TableDefJson.fromJson(TableDefJson.toJson(indexed)) shouldBe indexed
     }
 
-    it("refuses an entry written in an unknown format version") {
+    it("is written in the lowest format version that holds it, so that older plugins keep reading it") {
+      TableDefJson.toJson(table) should include("\"version\":1")
+      val keyOnly = HBaseTableDef.fromStatement("edges", HBaseTableName("default", "edges"),
+        Seq(("src", StringType, false, None), ("dst", StringType, false, None)), Seq("src", "dst"), Nil, TableFormat.Binary)
+      keyOnly.markerFamily shouldBe Some("f")
+      val json = TableDefJson.toJson(keyOnly)
+      json should include("\"version\":2")
+      json should include("\"markerFamily\":\"f\"")
+      TableDefJson.fromJson(json) shouldBe keyOnly
+    }
+
+    it("ignores fields it does not know, as optional additions of a later version") {
+      val annotated = TableDefJson.toJson(table).replace("\"name\":", "\"laterOptionalField\":{\"x\":[1]},\"name\":")
+      TableDefJson.fromJson(annotated) shouldBe table
+    }
+
+    it("refuses an entry of a newer format version, naming the table") {
       val future = TableDefJson.toJson(table).replace("\"version\":1", "\"version\":99")
-      intercept[HBaseSqlException](TableDefJson.fromJson(future)).getMessage should include("version 99")
+      intercept[HBaseSqlException](TableDefJson.fromJson(future)).getMessage shouldBe
+        "The catalog defines table 'orders' in format version 99, and this spark-hbase-sql reads versions 1 to 2: " +
+          "it was defined by a newer spark-hbase-sql; use that version or newer"
     }
   }
 }

@@ -2,14 +2,17 @@ package org.apache.spark.sql.hbase.execution.command
 
 import java.io.IOException
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.hadoop.hbase.{TableExistsException, TableName}
-import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, TableDescriptorBuilder}
+import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, Connection, TableDescriptorBuilder}
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.server.ServerJar
 
@@ -17,22 +20,23 @@ import org.apache.spark.sql.hbase.server.ServerJar
  * CREATE TABLE ... MAPPED BY. The name is claimed in the catalog first, atomically, so of two
  * sessions racing for one name exactly one wins; then the HBase table is created with the mapped
  * families and split points when it is missing, or checked when it exists. If that fails, the
- * claim is withdrawn, leaving the catalog as it was.
+ * claim is withdrawn, leaving the catalog as it was. A key-only table over an existing HBase table
+ * keeps its marker cells in that table's first family.
  */
 case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boolean, splitKeys: Seq[Array[Byte]] = Nil)
   extends LeafRunnableCommand with Logging {
 
   override def run(session: SparkSession): Seq[Row] = {
     val catalog = SessionCatalogs.of(session)
-    if (!catalog.create(definition)) {
+    val stored = if (definition.isKeyOnly) HBaseConnections.withConnection(catalog.cluster)(keyOnlyOverExisting) else definition
+    if (!catalog.create(stored)) {
       if (ifNotExists) return Seq.empty
       throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
     }
     try {
       HBaseConnections.withConnection(catalog.cluster) { connection =>
         val admin = connection.getAdmin
-        try ensureHBaseTable(admin, TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name),
-          session.sessionState.conf.getConf(HBaseSQLConf.Coprocessor))
+        try ensureHBaseTable(admin, stored, session.sessionState.conf.getConf(HBaseSQLConf.Coprocessor))
         finally admin.close()
       }
     } catch {
@@ -43,7 +47,17 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
     Seq.empty
   }
 
-  private def ensureHBaseTable(admin: Admin, name: TableName, aggregator: Boolean): Unit = {
+  private def keyOnlyOverExisting(connection: Connection): HBaseTableDef = {
+    val name = TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name)
+    val admin = connection.getAdmin
+    try {
+      if (!admin.tableExists(name)) definition
+      else definition.copy(markerFamily = admin.getDescriptor(name).getColumnFamilyNames.asScala.toSeq.map(Utf8.string).sorted.headOption)
+    } finally admin.close()
+  }
+
+  private def ensureHBaseTable(admin: Admin, stored: HBaseTableDef, aggregator: Boolean): Unit = {
+    val name = TableName.valueOf(stored.hbaseTable.namespace, stored.hbaseTable.name)
     val created = !admin.tableExists(name) && {
       val namespace = name.getNamespaceAsString
       if (!admin.listNamespaces().contains(namespace)) {
@@ -51,7 +65,7 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
       }
       def create(withAggregator: Boolean): Boolean = {
         val builder = TableDescriptorBuilder.newBuilder(name)
-        definition.families.foreach(f => builder.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f)))
+        (stored.families ++ stored.markerFamily).distinct.foreach(f => builder.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f)))
         if (withAggregator) builder.setCoprocessor(ServerJar.AGGREGATE_OBSERVER)
         try {
           if (splitKeys.isEmpty) admin.createTable(builder.build()) else admin.createTable(builder.build(), splitKeys.toArray)

@@ -33,6 +33,8 @@ case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) exten
           case TableFormat.StringFormat(delimiter) => s"StringFormat (key delimiter '$delimiter')"
           case other => other.name
         }, null),
+        Row("Row marker family", table.rowMarkerFamily,
+          if (table.isKeyOnly) "key-only: every HBase row is a row; new rows get an empty cell here" else "rows with no value keep an empty cell here"),
         Row("Regions", HBaseRegions.of(SessionCatalogs.of(session).cluster, table.hbaseTable).size.toString, null)) ++
       table.indexes.map(i => Row(s"Range index ${i.name}", s"minmax (${i.columns.mkString(", ")})", s"chunkRows ${i.chunkRows}"))
   }

@@ -48,7 +48,7 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
   private def writeRow(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit = {
     // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
     if (values.forall(_ == null)) {
-      writer(families(0)).append(new KeyValue(rowKey, codec.families(0), RowCodec.RowMarkerQualifier, timestamp,
+      writer(Utf8.string(codec.markerFamily)).append(new KeyValue(rowKey, codec.markerFamily, RowCodec.RowMarkerQualifier, timestamp,
         KeyValue.Type.Put, Array.emptyByteArray))
     }
     cellOrder.foreach { i =>
