@@ -75,6 +75,14 @@ SQL_CASES = [
      "column 'v' is neither in PRIMARY KEY nor mapped in COLS=[v=family.qualifier]"),
     ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[])",
      "column 'v' is neither in PRIMARY KEY nor mapped in COLS=[v=family.qualifier]"),
+    (good_create(tail=" FAMILIES (g (VERSIONS = 3))"), "CREATE TABLE t_new FAMILIES g: 'g' is not a family of the table; its families are f"),
+    (good_create(tail=" FAMILIES (f (VERSIONS = 0))"), "VERSIONS must be a whole number of at least 1, not '0'"),
+    (good_create(tail=" FAMILIES (f (TTL = 'soon'))"), "TTL must be a whole number of at least 1 (seconds) or FOREVER, not 'soon'"),
+    (good_create(tail=" FAMILIES (f (KEEP_DELETED_CELLS = maybe))"), "KEEP_DELETED_CELLS must be one of FALSE, TRUE, TTL, not 'maybe'"),
+    (good_create(tail=" FAMILIES (f (COMPRESSION = 'zip'))"), "COMPRESSION must be one of"),
+    (good_create(tail=" FAMILIES (f (VERSION = 3))"), "unknown option 'VERSION'; the options are VERSIONS, MIN_VERSIONS, TTL"),
+    (good_create(tail=" FAMILIES (f (VERSIONS = 3, VERSIONS = 4))"), "VERSIONS is given more than once"),
+    (good_create(tail=" FAMILIES (f (VERSIONS = 3), f (TTL = 5))"), "FAMILIES names 'f' more than once"),
     # CREATE TABLE: against what exists
     (good_create(name=BASE), f"table '{BASE}' already exists"),
     (f"CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[v=absent.v])",
@@ -129,6 +137,10 @@ SQL_CASES = [
     (f"MERGE INTO {BASE} t USING {BASE} s ON t.k = s.k WHEN MATCHED THEN DELETE",
      f"MERGE INTO is not supported on HBase table '{BASE}'"),
     (f"UPDATE {BASE} SET w = 1 WHERE k = 1 LIMIT 1", "Syntax error at or near 'LIMIT'"),
+    # Reads as of a time
+    (f"SELECT * FROM {BASE} TIMESTAMP AS OF 'yesterday'", "INVALID_TIME_TRAVEL_TIMESTAMP_EXPR"),
+    (f"SELECT * FROM {BASE} TIMESTAMP AS OF k", "timestamp expression cannot refer to any columns"),
+    (f"SELECT * FROM {BASE} VERSION AS OF 3", f"VERSION AS OF is not supported on HBase table '{BASE}'"),
     # DROP, SELECT
     ("DROP TABLE no_such_table", "no_such_table"),
     (f"SELECT nope FROM {BASE}", "nope"),

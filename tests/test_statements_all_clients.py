@@ -3,6 +3,7 @@
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -114,20 +115,26 @@ def test_an_aggregate_runs_in_the_region_servers_through_every_client(client, sp
 
 
 @pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
-def test_delete_update_and_key_only_tables_through_every_client(client, spark, hbase, request):
+def test_delete_update_key_only_tables_and_reads_as_of_a_time_through_every_client(client, spark, hbase, request):
     t, edges = f"c_{uuid.uuid4().hex[:8]}", f"c_{uuid.uuid4().hex[:8]}"
     spark.sql(f"CREATE TABLE {t} (region STRING, id INT, amount DOUBLE, note STRING, PRIMARY KEY (region, id)) "
-              f"MAPPED BY ({t}, COLS=[amount=f.amount, note=g.note]) SPLIT ON (('m'))")
+              f"MAPPED BY ({t}, COLS=[amount=f.amount, note=g.note]) "
+              "FAMILIES (f (VERSIONS = 5, KEEP_DELETED_CELLS = TRUE), g (VERSIONS = 5, KEEP_DELETED_CELLS = TRUE)) SPLIT ON (('m'))")
     spark.sql(f"INSERT INTO {t} VALUES ('emea', 1, 10.0, 'a'), ('emea', 2, 20.0, 'b'), ('us', 3, 5.5, 'c'), ('us', 4, 7.0, NULL)")
+    time.sleep(0.01)
+    before = int(time.time() * 1000)
+    time.sleep(0.01)
     statements = [
         f"UPDATE {t} SET amount = amount * 2, note = 'doubled' WHERE region = 'emea'",
         f"DELETE FROM {t} WHERE region = 'us' AND id = 3",
         f"UPDATE {t} SET note = NULL WHERE id = 2",
-        f"CREATE TABLE {edges} (src STRING, dst STRING, PRIMARY KEY (src, dst)) MAPPED BY ({edges}, COLS=[])",
+        f"CREATE TABLE {edges} (src STRING, dst STRING, PRIMARY KEY (src, dst)) MAPPED BY ({edges}, COLS=[]) "
+        "FAMILIES (f (VERSIONS = 3, BLOOMFILTER = ROW))",
         f"INSERT INTO {edges} VALUES ('a', 'b'), ('a', 'c'), ('b', 'a')",
         f"DELETE FROM {edges} WHERE src = 'a' AND dst = 'c'",
         f"SELECT * FROM {t} ORDER BY region, id",
         f"SELECT * FROM {edges} ORDER BY src, dst",
+        f"SELECT * FROM {t} TIMESTAMP AS OF timestamp_millis({before}) ORDER BY region, id",
     ]
     if client == "pyspark":
         results = [[[str(v) if v is not None else "NULL" for v in r] for r in spark.sql(s).collect()] for s in statements]
@@ -137,5 +144,6 @@ def test_delete_update_and_key_only_tables_through_every_client(client, spark, h
                  for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()]
     assert [parts[0] for parts in lines if len(parts) == 1] == ["2", "1", "1", "1"]
     assert [parts for parts in lines if len(parts) == 4] == [
-        ["emea", "1", "20.0", "doubled"], ["emea", "2", "40.0", "NULL"], ["us", "4", "7.0", "NULL"]]
+        ["emea", "1", "20.0", "doubled"], ["emea", "2", "40.0", "NULL"], ["us", "4", "7.0", "NULL"],
+        ["emea", "1", "10.0", "a"], ["emea", "2", "20.0", "b"], ["us", "3", "5.5", "c"], ["us", "4", "7.0", "NULL"]]
     assert [parts for parts in lines if len(parts) == 2] == [["a", "b"], ["b", "a"]]

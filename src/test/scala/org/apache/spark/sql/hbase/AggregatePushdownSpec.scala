@@ -167,7 +167,7 @@ class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       val region = plan.scan.regions.head
       val spec = HBaseAggregateRDD.spec(plan, region)
       def scan(attribute: Array[Byte]): Seq[Result] = withTable(table) { htable =>
-        val s = HBaseScanRDD.scanFor(plan.scan.request.table, region.ranges, plan.scan.request.limits,
+        val s = HBaseScanRDD.scanFor(plan.scan.request, region.ranges,
           Seq(HBaseAggregateRDD.filter(plan, region)))
         s.setAttribute(AggregateSpec.ATTRIBUTE, attribute)
         val scanner = htable.getScanner(s)

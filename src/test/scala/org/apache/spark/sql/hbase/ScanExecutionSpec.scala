@@ -197,8 +197,8 @@ class ScanExecutionSpec extends HBaseSuite {
       val everyRow = Seq(RowRange(Array.emptyByteArray, Array.emptyByteArray))
       val request = ScanRequest(definition, HBaseClusterConf.fromSession(spark), DataTypeUtils.toAttributes(definition.schema),
         definition.columns, Nil, ScanLimits(100, None))
-      val withHBaseFilters = HBaseScanRDD.scanFor(definition, everyRow, request.limits, HBaseScanRDD.cellFilter(definition, onlyW).toSeq)
-      val withServerJar = HBaseScanRDD.scanFor(definition, everyRow, request.limits,
+      val withHBaseFilters = HBaseScanRDD.scanFor(request, everyRow, HBaseScanRDD.cellFilter(definition, onlyW).toSeq)
+      val withServerJar = HBaseScanRDD.scanFor(request, everyRow,
         Seq(HBaseScanRDD.serverFilter(request, ServerFilter(None, Nil), onlyW)))
       withHBaseFilters.getCaching shouldBe 100
       withTable(t) { htable =>

@@ -42,6 +42,32 @@ class SqlSurfaceSpec extends HBaseSuite {
     }
   }
 
+  describe("CREATE TABLE ... FAMILIES") {
+    it("creates the HBase families with the settings given, which DESCRIBE shows") {
+      val t = uniqueName("families")
+      sql(s"""CREATE TABLE $t (k INT, a STRING, b STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a, b=g.b])
+             |FAMILIES (f (VERSIONS = 7, TTL = 86400, KEEP_DELETED_CELLS = true, MIN_VERSIONS = 1),
+             |          g (COMPRESSION = 'gz', DATA_BLOCK_ENCODING = FAST_DIFF, BLOOMFILTER = ROWCOL))""".stripMargin)
+      val family = withAdmin(_.getDescriptor(TableName.valueOf(t))).getColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("f"))
+      (family.getMaxVersions, family.getTimeToLive, family.getMinVersions) shouldBe ((7, 86400, 1))
+      val shown = described(t)
+      shown("Family f") shouldBe "VERSIONS 7, MIN_VERSIONS 1, TTL 86400, KEEP_DELETED_CELLS TRUE, COMPRESSION NONE, " +
+        "DATA_BLOCK_ENCODING NONE, BLOOMFILTER ROW"
+      shown("Family g") shouldBe "VERSIONS 1, MIN_VERSIONS 0, TTL FOREVER, KEEP_DELETED_CELLS FALSE, COMPRESSION GZ, " +
+        "DATA_BLOCK_ENCODING FAST_DIFF, BLOOMFILTER ROWCOL"
+    }
+
+    it("is refused for an HBase table that exists, leaving no mapping") {
+      val t = uniqueName("familiesexisting")
+      createHBaseTable(t, Seq("f"))
+      val error = intercept[HBaseSqlException](sql(
+        s"CREATE TABLE $t (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a]) FAMILIES (f (VERSIONS = 3))"))
+      error.getMessage should include(s"HBase table '$t' exists; FAMILIES sets up the families of a table CREATE TABLE makes")
+      catalog.SessionCatalogs.of(spark).get(t) shouldBe None
+      withAdmin(_.getDescriptor(TableName.valueOf(t))).getColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("f")).getMaxVersions shouldBe 1
+    }
+  }
+
   describe("ALTER TABLE") {
     it("adds a mapped column that reads the cells already in HBase, and drops it again") {
       val t = uniqueName("alter")

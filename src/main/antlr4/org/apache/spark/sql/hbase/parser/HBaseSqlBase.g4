@@ -26,6 +26,7 @@ hbaseStatement
         '(' tableElement (',' tableElement)* ')'
         MAPPED BY '(' hbaseTable=hbaseTableName (',' COLS '=' '[' (columnMapping (',' columnMapping)*)? ']')? ')'
         (IN format=identifier (DELIMITER delimiter=stringLit)?)?
+        (FAMILIES '(' familyOptions (',' familyOptions)* ')')?
         (SPLIT ON '(' splitPoint (',' splitPoint)* ')')?                  #createTable
     | DROP TABLE (IF EXISTS)? table=multipartIdentifier                   #dropTable
     | ALTER TABLE table=multipartIdentifier ADD COLUMN? columnDefinition
@@ -42,6 +43,14 @@ hbaseStatement
 
 loadOption
     : (key=identifier | quotedKey=stringLit) '='? value=stringLit
+    ;
+
+familyOptions
+    : family=identifier '(' familyOption (',' familyOption)* ')'
+    ;
+
+familyOption
+    : key=identifier '=' (number=INTEGER_VALUE | text=stringLit | word=identifier)
     ;
 
 tableElement
@@ -96,7 +105,7 @@ stringLit
 
 nonReserved
     : ADD | ALTER | BY | COLS | COLUMN | COMMENT | CREATE | DATA | DELIMITER | DESC | DESCRIBE | DROP | EXISTS
-    | EXTENDED | FIELDS | FROM | IF | IN | INDEXES | INPATH | INTO | KEY | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
+    | EXTENDED | FAMILIES | FIELDS | FROM | IF | IN | INDEXES | INPATH | INTO | KEY | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
     | OPTIONS | OVERWRITE | PARALLEL | PRIMARY | SHOW | SPLIT | TABLE | TABLES | TERMINATED
     ;
 
@@ -114,6 +123,7 @@ DESCRIBE: 'DESCRIBE';
 DROP: 'DROP';
 EXISTS: 'EXISTS';
 EXTENDED: 'EXTENDED';
+FAMILIES: 'FAMILIES';
 FIELDS: 'FIELDS';
 FROM: 'FROM';
 IF: 'IF';

@@ -66,7 +66,7 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
     val cluster = request.cluster
     val connection = HBaseConnections.borrow(cluster)
     val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-    val scan = HBaseScanRDD.scanFor(table, region.ranges, request.limits, Seq(HBaseAggregateRDD.filter(plan, region)))
+    val scan = HBaseScanRDD.scanFor(request, region.ranges, Seq(HBaseAggregateRDD.filter(plan, region)))
     spec.attachTo(scan)
     val scanner = htable.getScanner(scan)
     context.addTaskCompletionListener[Unit](_ => { scanner.close(); htable.close(); HBaseConnections.release(cluster) })

@@ -103,10 +103,10 @@ object HBaseScanRDD extends Logging {
         regionScan.ranges.grouped(request.limits.caching).flatMap { batch =>
           metrics.gets += batch.size
           metrics.rowsScanned += batch.size
-          htable.get(batch.map(r => getFor(table, filter, r.start)).asJava).iterator.filterNot(_.isEmpty)
+          htable.get(batch.map(r => getFor(request, filter, r.start)).asJava).iterator.filterNot(_.isEmpty)
         }
       } else {
-        val scan = scanFor(table, regionScan.ranges, request.limits,
+        val scan = scanFor(request, regionScan.ranges,
           if (regionScan.server.isDefined) filter.toSeq else rangeFilter(regionScan.ranges).toSeq ++ filter)
         scan.setScanMetricsEnabled(true)
         val scanner = try htable.getScanner(scan) catch {
@@ -144,19 +144,23 @@ object HBaseScanRDD extends Logging {
       if (allCells) null else cells.map(c => Utf8.bytes(c.qualifier)).toArray)
   }
 
-  def getFor(table: HBaseTableDef, filter: Option[Filter], row: Array[Byte]): Get = {
+  def getFor(request: ScanRequest, filter: Option[Filter], row: Array[Byte]): Get = {
     val get = new Get(row)
-    table.rowFamilies.foreach(f => get.addFamily(Utf8.bytes(f)))
+    request.table.rowFamilies.foreach(f => get.addFamily(Utf8.bytes(f)))
+    request.asOf.foreach(millis => get.setTimeRange(0L, millis + 1))
     filter.foreach(get.setFilter)
     get
   }
 
   /** One scan from the first range's start to the last range's stop, through `filters`. */
-  def scanFor(table: HBaseTableDef, ranges: Seq[RowRange], limits: ScanLimits, filters: Seq[Filter]): Scan = {
+  def scanFor(request: ScanRequest, ranges: Seq[RowRange], filters: Seq[Filter]): Scan = {
+    val limits = request.limits
     val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
     limits.maxRows.filter(_ > 0).foreach(scan.setLimit)
     scan.setCaching(limits.maxRows.fold(limits.caching)(n => math.max(1, math.min(n, limits.caching))))
-    table.rowFamilies.foreach(f => scan.addFamily(Utf8.bytes(f)))
+    request.table.rowFamilies.foreach(f => scan.addFamily(Utf8.bytes(f)))
+    // Each cell's newest version written at or before that time.
+    request.asOf.foreach(millis => scan.setTimeRange(0L, millis + 1))
     filters match {
       case Seq() =>
       case Seq(one) => scan.setFilter(one)

@@ -9,7 +9,7 @@ import org.antlr.v4.runtime.misc.Interval
 import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat}
+import org.apache.spark.sql.hbase.catalog.{CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat}
 import org.apache.spark.sql.hbase.execution.command._
 import org.apache.spark.sql.hbase.parser.HBaseSqlBaseParser._
 import org.apache.spark.sql.types.DataType
@@ -39,7 +39,16 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     val splitKeys = SplitPoints.encode(definition,
       ctx.splitPoint().asScala.toSeq.map(_.splitValue().asScala.toSeq.map(v => originalText(v))),
       text => delegate.parseExpression(text))
-    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null, splitKeys)
+    val familyOptions = ctx.familyOptions().asScala.toSeq.map { f =>
+      val families = (definition.families ++ definition.markerFamily).distinct
+      FamilyOptions.of(name, families, identifier(f.family), f.familyOption().asScala.toSeq.map { o =>
+        identifier(o.key) -> Option(o.number).map(_.getText).orElse(Option(o.text).map(string)).getOrElse(identifier(o.word))
+      })
+    }
+    familyOptions.groupBy(_.family).collectFirst { case (family, given) if given.size > 1 => family }.foreach { family =>
+      throw error(s"CREATE TABLE $name: FAMILIES names '$family' more than once", ctx)
+    }
+    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null, splitKeys, familyOptions)
   }
 
   override def visitAddColumn(ctx: AddColumnContext): LogicalPlan = {

@@ -14,7 +14,8 @@ import org.apache.spark.sql.types.{BooleanType, DateType, NumericType, Timestamp
  * A SQL table mapped onto HBase, as it appears in a logical plan. `limit` caps the rows any
  * region must return, recorded by [[HBaseLimitPushdown]] for the planner. `sizeInBytes` is what
  * HBase said the table holds when it was resolved, and `statistics` what its range indexes knew,
- * for Spark's optimizer (unknown size: very large).
+ * for Spark's optimizer (unknown size: very large). `asOf` (epoch milliseconds) reads the table
+ * as it was then: each cell's newest version written at or before that time.
  */
 case class HBaseRelation(
     table: HBaseTableDef,
@@ -22,7 +23,8 @@ case class HBaseRelation(
     output: Seq[AttributeReference],
     limit: Option[Int] = None,
     sizeInBytes: Option[BigInt] = None,
-    statistics: Option[TableStatistics] = None)
+    statistics: Option[TableStatistics] = None,
+    asOf: Option[Long] = None)
   extends LeafNode with MultiInstanceRelation {
 
   /** The key attributes in row key order. */
@@ -54,10 +56,13 @@ case class HBaseRelation(
 
   override def simpleString(maxFields: Int): String =
     s"HBaseRelation ${table.name} [${table.hbaseTable}] key (${table.keyColumns.mkString(", ")})" +
-      limit.fold("")(n => s" limit $n")
+      asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}") + limit.fold("")(n => s" limit $n")
 }
 
 object HBaseRelation {
+  /** An as-of time as EXPLAIN shows it: UTC, to the millisecond, and the epoch milliseconds HBase compares. */
+  def describeAsOf(millis: Long): String = s"${java.time.Instant.ofEpochMilli(millis)} ($millis ms)"
+
   def apply(table: HBaseTableDef, cluster: HBaseClusterConf): HBaseRelation =
     HBaseRelation(table, cluster, DataTypeUtils.toAttributes(table.schema))
 }

@@ -62,7 +62,8 @@ object HBaseScanPlanner {
     }
     val keys = if (settings.pushdown) relation.prunableKeys else Nil
     val keyRows = ScanRanges(keyRanges, codec)
-    val (rows, indexUses) = condition.filter(_ => settings.pushdown && settings.rangeIndex)
+    // An index describes the rows as they are now, not as they were.
+    val (rows, indexUses) = condition.filter(_ => settings.pushdown && settings.rangeIndex && relation.asOf.isEmpty)
       .fold((keyRows, Seq.empty[RangeIndexUse]))(where => byRangeIndexes(relation, where, keyRows, facts))
     val narrowed = if (indexUses.isEmpty) None else Some(rows)
     val regions = ScanPlan(facts.regions, keyRanges, keys, codec, condition, narrowed).copy(rangeIndexes = indexUses)
@@ -77,7 +78,7 @@ object HBaseScanPlanner {
     val driverRead = max > 0 && (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max) ||
       indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
     val request = ScanRequest(table, relation.cluster, read, read.map(relation.columnOf), output,
-      ScanLimits(settings.fetchSize, relation.limit))
+      ScanLimits(settings.fetchSize, relation.limit), relation.asOf)
     val keyOrder = if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
     TableScanPlan(request, keyRanges, scan, driverRead, keyOrder, wholeKey = keyOrder.size == relation.keyAttributes.size)
   }

@@ -1,8 +1,8 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{TableOutputResolver, UnresolvedRelation}
-import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Literal}
+import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, RelationTimeTravel, TableOutputResolver, TimeTravelSpec, UnresolvedRelation}
+import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Expression, Literal}
 import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.LogicalRelation
@@ -14,8 +14,9 @@ import org.apache.spark.sql.hbase.source.HBaseSourceRelation
 
 /**
  * Resolves single-part table names that Spark's own catalog did not know to our HBase tables,
- * and turns an INSERT into one of them into our write command once its query is resolved.
- * Spark's catalog goes first, so a Spark table or view of the same name wins.
+ * read as of a time under TIMESTAMP AS OF, and turns an INSERT into one of them into our write
+ * command once its query is resolved. Spark's catalog goes first, so a Spark table or view of the
+ * same name wins.
  */
 case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan] {
 
@@ -26,10 +27,30 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
       case _ => insert
     }
     case u: UnresolvedRelation => lookup(u).getOrElse(u)
+    case travel @ RelationTimeTravel(u: UnresolvedRelation, timestamp, version) if timestamp.forall(_.resolved) =>
+      lookup(u).map { relation =>
+        if (version.isDefined) {
+          throw new HBaseSqlException(s"VERSION AS OF is not supported on HBase table '${relation.table.name}': " +
+            "HBase keeps the versions of each cell by time; read it as it was with TIMESTAMP AS OF")
+        }
+        asOf(relation, asOfMillis(timestamp))
+      }.getOrElse(travel)
     case l: LogicalRelation if l.relation.isInstanceOf[HBaseSourceRelation] =>
       val source = l.relation.asInstanceOf[HBaseSourceRelation]
-      sized(HBaseRelation(source.table, source.cluster, l.output.map(_.asInstanceOf[AttributeReference])))
+      val relation = sized(HBaseRelation(source.table, source.cluster, l.output.map(_.asInstanceOf[AttributeReference])))
+      source.asOfMillis.fold(relation)(asOf(relation, _))
   }
+
+  /** Epoch milliseconds of a TIMESTAMP AS OF expression, evaluated and checked as Spark does for its tables. */
+  private def asOfMillis(timestamp: Option[Expression]): Long =
+    TimeTravelSpec.create(timestamp, None, conf.sessionLocalTimeZone) match {
+      case Some(AsOfTimestamp(micros)) => Math.floorDiv(micros, 1000L)
+      case other => throw new IllegalStateException(s"TIMESTAMP AS OF gave $other")
+    }
+
+  /** What the range indexes know is about the rows as they are now. */
+  private def asOf(relation: HBaseRelation, millis: Long): HBaseRelation =
+    relation.copy(asOf = Some(millis), statistics = None)
 
   /** HBase tables have one-part names. */
   private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = u.multipartIdentifier match {

@@ -9,7 +9,8 @@ final case class ScanLimits(caching: Int, maxRows: Option[Int])
 
 /**
  * What every region of one scan reads: the attributes `read`, stored as table `columns`, of
- * which `emitted` leave the scan.
+ * which `emitted` leave the scan; with `asOf` (epoch milliseconds), each cell's newest version
+ * written at or before that time.
  */
 final case class ScanRequest(
     table: HBaseTableDef,
@@ -17,7 +18,8 @@ final case class ScanRequest(
     read: Seq[Attribute],
     columns: Seq[HBaseColumn],
     emitted: Seq[Attribute],
-    limits: ScanLimits) {
+    limits: ScanLimits,
+    asOf: Option[Long] = None) {
 
   def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))
 
@@ -76,7 +78,8 @@ final case class TableScanPlan(
       s"$skip, in region servers ${perRegion(server.map(s => conjunction(s.pushed)))}"
     }
     val indexes = scan.rangeIndexes.map(u => s", $u").mkString
-    s"${table.name} [${table.hbaseTable}] regions ${regions.size} of ${scan.regionsTotal}, $ranges$indexes, " +
+    val asOf = request.asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}")
+    s"${table.name} [${table.hbaseTable}]$asOf regions ${regions.size} of ${scan.regionsTotal}, $ranges$indexes, " +
       s"${scan.gets} Gets and ${scan.scans} scans, residual $residual$serverPart"
   }
 }

@@ -1,6 +1,9 @@
 package org.apache.spark.sql.hbase.source
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.spark.sql.{DataFrame, SaveMode, SQLContext}
+import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, TimeTravelSpec}
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
@@ -8,11 +11,13 @@ import org.apache.spark.sql.hbase.execution.load.BulkLoad
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.sources.{BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider}
 import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /**
  * `spark.read.format("hbase").option("table", "t").load()` and
  * `df.write.format("hbase").option("table", "t").mode("append").save()`, for pipelines without SQL.
- * Both go through the same relation, planner and write path as SQL on table `t`.
+ * Both go through the same relation, planner and write path as SQL on table `t`. A read with
+ * `.option("asOfTimestamp", "2026-11-24 10:00:00")` reads the table as TIMESTAMP AS OF does.
  */
 class HBaseDataSource extends RelationProvider with CreatableRelationProvider with DataSourceRegister {
 
@@ -23,7 +28,7 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
     val name = HBaseDataSource.tableOption(parameters)
     val table = catalog.get(name).getOrElse(throw new HBaseSqlException(
       s"HBase table '$name' does not exist; create it with CREATE TABLE $name (...) MAPPED BY (...)"))
-    HBaseSourceRelation(table, catalog.cluster)(sqlContext)
+    HBaseSourceRelation(table, catalog.cluster, HBaseDataSource.asOfMillis(sqlContext, parameters))(sqlContext)
   }
 
   override def createRelation(
@@ -33,6 +38,9 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
       data: DataFrame): BaseRelation = {
     val relation = createRelation(sqlContext, parameters).asInstanceOf[HBaseSourceRelation]
     val name = relation.table.name
+    if (relation.asOfMillis.isDefined) {
+      throw new HBaseSqlException(s"Writing to HBase table '$name': option asOfTimestamp applies to reads only")
+    }
     mode match {
       case SaveMode.Append if parameters.get("bulkload").exists(_.equalsIgnoreCase("true")) =>
         bulkLoad(relation, data)
@@ -60,13 +68,29 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
 }
 
 object HBaseDataSource {
+  val AsOfTimestampOption = "asOfTimestamp"
+
+  /** The option's timestamp, read as Spark reads TIMESTAMP '...' in the session's time zone, as epoch milliseconds. */
+  def asOfMillis(sqlContext: SQLContext, parameters: Map[String, String]): Option[Long] = {
+    val options = new CaseInsensitiveStringMap(parameters.asJava)
+    if (options.containsKey("asOfVersion") || options.containsKey("versionAsOf")) {
+      throw new HBaseSqlException(s"HBase table '${tableOption(parameters)}': reading a version is not supported; " +
+        s"HBase keeps the versions of each cell by time, so use option $AsOfTimestampOption")
+    }
+    TimeTravelSpec.fromOptions(options, AsOfTimestampOption, "asOfVersion", sqlContext.sparkSession.sessionState.conf.sessionLocalTimeZone).map {
+      case AsOfTimestamp(micros) => Math.floorDiv(micros, 1000L)
+      case other => throw new IllegalStateException(s"$AsOfTimestampOption gave $other")
+    }
+  }
+
   def tableOption(parameters: Map[String, String]): String =
     parameters.get("table").orElse(parameters.get("path")).filter(_.nonEmpty).getOrElse(
       throw new HBaseSqlException("format(\"hbase\") needs the table: .option(\"table\", \"name\") or .load(\"name\")"))
 }
 
 /** What Spark's data source resolution yields; our resolution rule swaps it for `HBaseRelation`. */
-case class HBaseSourceRelation(table: HBaseTableDef, cluster: HBaseClusterConf)(@transient val sqlContext: SQLContext)
+case class HBaseSourceRelation(table: HBaseTableDef, cluster: HBaseClusterConf, asOfMillis: Option[Long])(
+    @transient val sqlContext: SQLContext)
   extends BaseRelation {
   override def schema: StructType = table.schema
 }

@@ -11,7 +11,7 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.catalog.{FamilyOptions, HBaseTableDef, SessionCatalogs}
 import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.server.ServerJar
@@ -23,7 +23,8 @@ import org.apache.spark.sql.hbase.server.ServerJar
  * claim is withdrawn, leaving the catalog as it was. A key-only table over an existing HBase table
  * keeps its marker cells in that table's first family.
  */
-case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boolean, splitKeys: Seq[Array[Byte]] = Nil)
+case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boolean, splitKeys: Seq[Array[Byte]] = Nil,
+    familyOptions: Seq[FamilyOptions] = Nil)
   extends LeafRunnableCommand with Logging {
 
   override def run(session: SparkSession): Seq[Row] = {
@@ -65,7 +66,10 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
       }
       def create(withAggregator: Boolean): Boolean = {
         val builder = TableDescriptorBuilder.newBuilder(name)
-        (stored.families ++ stored.markerFamily).distinct.foreach(f => builder.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f)))
+        (stored.families ++ stored.markerFamily).distinct.foreach { f =>
+          builder.setColumnFamily(FamilySettings.applied(ColumnFamilyDescriptorBuilder.newBuilder(Utf8.bytes(f)),
+            familyOptions.find(_.family == f)).build())
+        }
         if (withAggregator) builder.setCoprocessor(ServerJar.AGGREGATE_OBSERVER)
         try {
           if (splitKeys.isEmpty) admin.createTable(builder.build()) else admin.createTable(builder.build(), splitKeys.toArray)
@@ -82,6 +86,10 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
       create(withAggregator = aggregator)
     }
     if (!created) {
+      if (familyOptions.nonEmpty) {
+        throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; " +
+          "FAMILIES sets up the families of a table CREATE TABLE makes. Change an existing table's families with the HBase shell's alter")
+      }
       if (splitKeys.nonEmpty) {
         logWarning(s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; SPLIT ON is ignored")
       }

@@ -1,14 +1,19 @@
 package org.apache.spark.sql.hbase.execution.command
 
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor
+
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.catalog.{SessionCatalogs, TableFormat}
+import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs, TableFormat}
+import org.apache.spark.sql.hbase.codec.Utf8
+import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.execution.HBaseRegions
 import org.apache.spark.sql.types.StringType
 
-/** DESCRIBE of an HBase table: its columns with their key position or cell, then the mapping and range indexes. */
+/** DESCRIBE of an HBase table: its columns with their key position or cell, then the mapping, its families' HBase settings and range indexes. */
 case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
 
   override val output: Seq[Attribute] = Seq(
@@ -36,6 +41,17 @@ case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) exten
         Row("Row marker family", table.rowMarkerFamily,
           if (table.isKeyOnly) "key-only: every HBase row is a row; new rows get an empty cell here" else "rows with no value keep an empty cell here"),
         Row("Regions", HBaseRegions.of(SessionCatalogs.of(session).cluster, table.hbaseTable).size.toString, null)) ++
+      families(session, table).map(f => Row(s"Family ${Utf8.string(f.getName)}", FamilySettings.describe(f), null)) ++
       table.indexes.map(i => Row(s"Range index ${i.name}", s"minmax (${i.columns.mkString(", ")})", s"chunkRows ${i.chunkRows}"))
   }
+
+  /** The HBase settings of the families the table reads (all of a key-only table's). */
+  private def families(session: SparkSession, table: HBaseTableDef): Seq[ColumnFamilyDescriptor] =
+    HBaseConnections.withConnection(SessionCatalogs.of(session).cluster) { connection =>
+      val admin = connection.getAdmin
+      try {
+        val all = admin.getDescriptor(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)).getColumnFamilies.toSeq
+        if (table.isKeyOnly) all else all.filter(f => table.rowFamilies.contains(Utf8.string(f.getName)))
+      } finally admin.close()
+    }
 }
