@@ -11,6 +11,7 @@ TEXT = "bad_text"          # StringFormat, key (a STRING, b INT)
 HB_ONLY = "bad_hbase_only"  # an HBase table with family 'present' only, mapped by nothing
 VIEW = "bad_view"          # a temporary view over BASE
 KEY_ONLY = "bad_key_only"  # key-only: (a STRING, b STRING), key (a, b)
+TIMED = "bad_timed"        # (k INT, v INT, v_at TIMESTAMP = WRITETIME(f.v)), key k
 
 
 def hbase_table_names(spark):
@@ -39,6 +40,8 @@ def tables(spark):
     spark.sql(f"DROP TABLE {HB_ONLY}")
     spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW {VIEW} AS SELECT * FROM {BASE}")
     spark.sql(f"CREATE TABLE IF NOT EXISTS {KEY_ONLY} (a STRING, b STRING, PRIMARY KEY (a, b)) MAPPED BY ({KEY_ONLY})")
+    spark.sql(f"CREATE TABLE IF NOT EXISTS {TIMED} (k INT, v INT, v_at TIMESTAMP, PRIMARY KEY (k)) "
+              f"MAPPED BY ({TIMED}, COLS=[v=f.v, v_at=WRITETIME(f.v)])")
     return spark
 
 
@@ -83,6 +86,12 @@ SQL_CASES = [
     (good_create(tail=" FAMILIES (f (VERSION = 3))"), "unknown option 'VERSION'; the options are VERSIONS, MIN_VERSIONS, TTL"),
     (good_create(tail=" FAMILIES (f (VERSIONS = 3, VERSIONS = 4))"), "VERSIONS is given more than once"),
     (good_create(tail=" FAMILIES (f (VERSIONS = 3), f (TTL = 5))"), "FAMILIES names 'f' more than once"),
+    (good_create(cols="k INT, v STRING, t STRING", mapping="v=f.v, t=WRITETIME(f.v)"),
+     "column 't': WRITETIME(f.v) is a TIMESTAMP, or a BIGINT of milliseconds since the epoch, not STRING"),
+    (good_create(cols="k INT, v STRING, t TIMESTAMP", mapping="v=f.v, t=WRITETIME(f.x)"),
+     "column 't': WRITETIME(f.x) needs the cell f.x mapped to a column of table 't_new'"),
+    (good_create(cols="k INT, v STRING, t TIMESTAMP NOT NULL", mapping="v=f.v, t=WRITETIME(f.v)"),
+     "write-time column 't' cannot be NOT NULL"),
     # CREATE TABLE: against what exists
     (good_create(name=BASE), f"table '{BASE}' already exists"),
     (f"CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[v=absent.v])",
@@ -116,6 +125,12 @@ SQL_CASES = [
     (f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (y = f.x)", "MAPPED BY names column 'y' but the new column is 'x'"),
     (f"ALTER TABLE {BASE} ADD COLUMN x ARRAY<INT> MAPPED BY (x = f.x)", "type ARRAY<INT> is not supported"),
     ("ALTER TABLE no_such_table ADD COLUMN x INT MAPPED BY (x = f.x)", "HBase table 'no_such_table' does not exist"),
+    (f"ALTER TABLE {BASE} ADD COLUMN x BIGINT MAPPED BY (x = WRITETIME(f.zz))",
+     f"WRITETIME(f.zz) needs the cell f.zz mapped to a column of table '{BASE}'"),
+    (f"ALTER TABLE {TIMED} DROP COLUMN v", f"column 'v_at' is the write time of its cell f.v; DROP COLUMN v_at first"),
+    # Write times
+    (f"INSERT INTO {TIMED} (k, v_at) VALUES (1, now())", f"'v_at' is the write time of cell f.v, which HBase sets"),
+    (f"UPDATE {TIMED} SET v_at = now()", f"UPDATE {TIMED} SET v_at: 'v_at' is the write time of cell f.v"),
     # DELETE, UPDATE
     ("DELETE FROM no_such_table WHERE k = 1", "`no_such_table` cannot be found"),
     ("UPDATE no_such_table SET v = 'x'", "`no_such_table` cannot be found"),

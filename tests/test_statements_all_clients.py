@@ -115,7 +115,7 @@ def test_an_aggregate_runs_in_the_region_servers_through_every_client(client, sp
 
 
 @pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
-def test_delete_update_key_only_tables_and_reads_as_of_a_time_through_every_client(client, spark, hbase, request):
+def test_delete_update_key_only_tables_reads_as_of_a_time_and_write_times_through_every_client(client, spark, hbase, request):
     t, edges = f"c_{uuid.uuid4().hex[:8]}", f"c_{uuid.uuid4().hex[:8]}"
     spark.sql(f"CREATE TABLE {t} (region STRING, id INT, amount DOUBLE, note STRING, PRIMARY KEY (region, id)) "
               f"MAPPED BY ({t}, COLS=[amount=f.amount, note=g.note]) "
@@ -135,6 +135,8 @@ def test_delete_update_key_only_tables_and_reads_as_of_a_time_through_every_clie
         f"SELECT * FROM {t} ORDER BY region, id",
         f"SELECT * FROM {edges} ORDER BY src, dst",
         f"SELECT * FROM {t} TIMESTAMP AS OF timestamp_millis({before}) ORDER BY region, id",
+        f"ALTER TABLE {t} ADD COLUMN amount_at BIGINT MAPPED BY (amount_at = WRITETIME(f.amount))",
+        f"SELECT region, id, CAST(amount_at >= {before} AS STRING) FROM {t} WHERE amount_at >= {before} ORDER BY region, id",
     ]
     if client == "pyspark":
         results = [[[str(v) if v is not None else "NULL" for v in r] for r in spark.sql(s).collect()] for s in statements]
@@ -147,3 +149,4 @@ def test_delete_update_key_only_tables_and_reads_as_of_a_time_through_every_clie
         ["emea", "1", "20.0", "doubled"], ["emea", "2", "40.0", "NULL"], ["us", "4", "7.0", "NULL"],
         ["emea", "1", "10.0", "a"], ["emea", "2", "20.0", "b"], ["us", "3", "5.5", "c"], ["us", "4", "7.0", "NULL"]]
     assert [parts for parts in lines if len(parts) == 2] == [["a", "b"], ["b", "a"]]
+    assert [parts for parts in lines if len(parts) == 3] == [["emea", "1", "true"], ["emea", "2", "true"]]

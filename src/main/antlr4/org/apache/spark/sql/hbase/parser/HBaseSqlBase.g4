@@ -80,8 +80,10 @@ splitValue
     : (~(',' | '(' | ')'))+
     ;
 
+// A cell's value, or with WRITETIME the time that value was written.
 columnMapping
     : column=identifier '=' family=identifier '.' qualifier=identifier
+    | column=identifier '=' WRITETIME '(' family=identifier '.' qualifier=identifier ')'
     ;
 
 hbaseTableName
@@ -106,7 +108,7 @@ stringLit
 nonReserved
     : ADD | ALTER | BY | COLS | COLUMN | COMMENT | CREATE | DATA | DELIMITER | DESC | DESCRIBE | DROP | EXISTS
     | EXTENDED | FAMILIES | FIELDS | FROM | IF | IN | INDEXES | INPATH | INTO | KEY | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
-    | OPTIONS | OVERWRITE | PARALLEL | PRIMARY | SHOW | SPLIT | TABLE | TABLES | TERMINATED
+    | OPTIONS | OVERWRITE | PARALLEL | PRIMARY | SHOW | SPLIT | TABLE | TABLES | TERMINATED | WRITETIME
     ;
 
 ADD: 'ADD';
@@ -148,6 +150,7 @@ SPLIT: 'SPLIT';
 TABLE: 'TABLE';
 TABLES: 'TABLES';
 TERMINATED: 'TERMINATED';
+WRITETIME: 'WRITETIME';
 
 STRING
     : '\'' ( ~('\''|'\\') | ('\\' .) | '\'\'' )* '\''

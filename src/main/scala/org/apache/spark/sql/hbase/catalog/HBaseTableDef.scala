@@ -54,14 +54,34 @@ final case class CellRef(family: String, qualifier: String) {
   override def toString: String = s"$family.$qualifier"
 }
 
-/** A SQL column; key columns have no cell, every other column maps to exactly one cell. */
+/** Where a mapped column's values come from: a cell's value, or the time that value was written. */
+final case class CellMapping(cell: CellRef, writeTime: Boolean = false) {
+  override def toString: String = if (writeTime) s"WRITETIME($cell)" else cell.toString
+}
+
+/**
+ * A SQL column. Key columns are parts of the row key; a value column holds one cell's value
+ * (`cell`); a write-time column holds the timestamp of another column's cell (`writeTimeOf`),
+ * which HBase sets when the cell is written, so it is read-only.
+ */
 final case class HBaseColumn(
     name: String,
     dataType: DataType,
     nullable: Boolean,
     cell: Option[CellRef],
-    comment: Option[String] = None) {
-  def isKey: Boolean = cell.isEmpty
+    comment: Option[String] = None,
+    writeTimeOf: Option[CellRef] = None) {
+  def isKey: Boolean = cell.isEmpty && writeTimeOf.isEmpty
+
+  def isWriteTime: Boolean = writeTimeOf.isDefined
+
+  /** The cell a read needs for this column: its value's or its write time's. */
+  def readsCell: Option[CellRef] = cell.orElse(writeTimeOf)
+}
+
+object HBaseColumn {
+  /** The types a write-time column may have: TIMESTAMP, or BIGINT for milliseconds since the epoch as HBase stores them. */
+  val WriteTimeTypes: Seq[DataType] = Seq(TimestampType, LongType)
 }
 
 /**
@@ -85,12 +105,18 @@ final case class HBaseTableDef(
 
   def keys: Seq[HBaseColumn] = keyColumns.map(column)
 
-  def values: Seq[HBaseColumn] = columns.filterNot(_.isKey)
+  /** The columns whose values are stored in cells. */
+  def values: Seq[HBaseColumn] = columns.filter(_.cell.isDefined)
+
+  /** The columns a write gives values for: all but the write times, which HBase sets. */
+  def writable: Seq[HBaseColumn] = columns.filterNot(_.isWriteTime)
 
   /** The families of the mapped cells. */
   def families: Seq[String] = values.flatMap(_.cell).map(_.family).distinct
 
   def isKeyOnly: Boolean = values.isEmpty
+
+  def writeTimes: Seq[HBaseColumn] = columns.filter(_.isWriteTime)
 
   def rowMarkerFamily: String = markerFamily.getOrElse(families.head)
 
@@ -103,11 +129,15 @@ final case class HBaseTableDef(
   def withColumn(column: HBaseColumn): HBaseTableDef = {
     def fail(msg: String) = throw new HBaseSqlException(s"ALTER TABLE $name ADD COLUMN ${column.name}: $msg")
     if (hasColumn(column.name)) fail(s"table '$name' already has a column '${column.name}'")
-    values.find(_.cell == column.cell).foreach(c => fail(s"cell ${column.cell.get} is already mapped to column '${c.name}'"))
-    if (!SupportedTypes.isSupported(column.dataType)) {
-      fail(s"type ${column.dataType.sql} is not supported; supported: ${SupportedTypes.describe}")
-    }
     if (!column.nullable) fail("a new column must allow NULL: the rows already stored have no value for it")
+    column.writeTimeOf match {
+      case Some(cell) => HBaseTableDef.writeTimeProblem(this, column.dataType, cell).foreach(fail)
+      case None =>
+        values.find(_.cell == column.cell).foreach(c => fail(s"cell ${column.cell.get} is already mapped to column '${c.name}'"))
+        if (!SupportedTypes.isSupported(column.dataType)) {
+          fail(s"type ${column.dataType.sql} is not supported; supported: ${SupportedTypes.describe}")
+        }
+    }
     copy(columns = columns :+ column)
   }
 
@@ -121,6 +151,10 @@ final case class HBaseTableDef(
     if (column.isKey) {
       throw new HBaseSqlException(
         s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is a key column; the row key is (${keyColumns.mkString(", ")})")
+    }
+    writeTimes.find(w => column.cell.isDefined && w.writeTimeOf == column.cell).foreach { w =>
+      throw new HBaseSqlException(s"ALTER TABLE $name DROP COLUMN $colName: column '${w.name}' is the write time of " +
+        s"its cell ${column.cell.get}; DROP COLUMN ${w.name} first")
     }
     val dropped = copy(columns = columns.filterNot(_ eq column))
     // Rows whose values were all NULL keep their marker cell where it is.
@@ -150,7 +184,7 @@ object HBaseTableDef {
       hbaseTable: HBaseTableName,
       columns: Seq[(String, DataType, Boolean, Option[String])],
       keyColumns: Seq[String],
-      mappings: Seq[(String, CellRef)],
+      mappings: Seq[(String, CellMapping)],
       format: TableFormat): HBaseTableDef = {
     def fail(msg: String) = throw new HBaseSqlException(s"CREATE TABLE $name: $msg")
     def norm(s: String) = s.toLowerCase(Locale.ROOT)
@@ -173,23 +207,42 @@ object HBaseTableDef {
       if (!byName.contains(norm(col))) fail(s"COLS maps '$col=$cell' but column '$col' is not defined")
       if (keySet.contains(norm(col))) fail(s"key column '$col' is part of the row key and cannot be mapped to '$cell' in COLS")
     }
-    mappings.groupBy(_._2).collect { case (cell, ms) if ms.size > 1 => (cell, ms.map(_._1)) }
-      .headOption.foreach { case (cell, cols) => fail(s"columns ${cols.mkString(", ")} share the cell $cell in COLS") }
-    val cellOf = mappings.map { case (c, cell) => norm(c) -> cell }.toMap
+    mappings.groupBy(_._2).collect { case (mapping, ms) if ms.size > 1 => (mapping, ms.map(_._1)) }
+      .headOption.foreach { case (mapping, cols) => fail(s"columns ${cols.mkString(", ")} share ${if (mapping.writeTime) mapping else s"the cell $mapping"} in COLS") }
+    val cellOf = mappings.collect { case (c, CellMapping(cell, false)) => norm(c) -> cell }.toMap
+    val writeTimeOf = mappings.collect { case (c, CellMapping(cell, true)) => norm(c) -> cell }.toMap
 
     val defined = columns.map { case (colName, dataType, notNull, comment) =>
       val isKey = keySet.contains(norm(colName))
-      if (!isKey && !cellOf.contains(norm(colName))) {
+      if (!isKey && !cellOf.contains(norm(colName)) && !writeTimeOf.contains(norm(colName))) {
         fail(s"column '$colName' is neither in PRIMARY KEY nor mapped in COLS=[$colName=family.qualifier]")
       }
       if (!SupportedTypes.isSupported(dataType)) {
         fail(s"column '$colName' has unsupported type ${dataType.sql}; supported: ${SupportedTypes.describe}")
       }
-      HBaseColumn(colName, dataType, nullable = !isKey && !notNull, cellOf.get(norm(colName)), comment)
+      HBaseColumn(colName, dataType, nullable = !isKey && !notNull, cellOf.get(norm(colName)), comment,
+        writeTimeOf.get(norm(colName)))
     }
     val canonicalKeys = keyColumns.map(k => byName(norm(k))._1)
-    HBaseTableDef(name, hbaseTable, defined, canonicalKeys, format,
-      markerFamily = if (mappings.isEmpty) Some(KeyOnlyMarkerFamily) else None)
+    val definition = HBaseTableDef(name, hbaseTable, defined, canonicalKeys, format,
+      markerFamily = if (cellOf.isEmpty) Some(KeyOnlyMarkerFamily) else None)
+    definition.writeTimes.foreach { w =>
+      if (!w.nullable) fail(s"write-time column '${w.name}' cannot be NOT NULL: a row without the cell ${w.writeTimeOf.get} has no write time")
+      writeTimeProblem(definition.copy(columns = definition.columns.filterNot(_ eq w)), w.dataType, w.writeTimeOf.get)
+        .foreach(problem => fail(s"column '${w.name}': $problem"))
+    }
+    definition
+  }
+
+  /** What stops a column of `dataType` from holding the write time of `cell` in `table`, if anything. */
+  def writeTimeProblem(table: HBaseTableDef, dataType: DataType, cell: CellRef): Option[String] = {
+    if (!HBaseColumn.WriteTimeTypes.contains(dataType)) {
+      Some(s"WRITETIME($cell) is a TIMESTAMP, or a BIGINT of milliseconds since the epoch, not ${dataType.sql}")
+    } else if (!table.values.exists(_.cell.contains(cell))) {
+      Some(s"WRITETIME($cell) needs the cell $cell mapped to a column of table '${table.name}'")
+    } else {
+      table.writeTimes.find(_.writeTimeOf.contains(cell)).map(w => s"the write time of $cell is already column '${w.name}'")
+    }
   }
 
   /** The family of a key-only table's marker cells when CREATE TABLE makes its HBase table. */

@@ -29,6 +29,7 @@ object RangeIndexDef {
       if (!table.hasColumn(c)) fail(s"column '$c' does not exist in table '${table.name}'")
       val column = table.column(c)
       if (column.isKey) fail(s"'${column.name}' is a key column; key ranges already prune by it")
+      if (column.isWriteTime) fail(s"'${column.name}' is the write time of cell ${column.writeTimeOf.get}; an index holds values")
       column.name
     }
     val chunkRows = options.foldLeft(DefaultChunkRows) {

@@ -15,7 +15,8 @@ import org.apache.spark.sql.types.DataType
  * As Iceberg's format versions do, a version says what a reader must understand: a definition is
  * written in the lowest version that holds it, so that older plugins keep reading what they can
  * honour, and fields a reader does not know are ignored. Version 2 adds `markerFamily` (key-only
- * tables, and tables whose first family was dropped).
+ * tables, and tables whose first family was dropped) and write-time columns (`writeTimeOf`),
+ * which a version 1 reader would take for key columns.
  */
 object TableDefJson {
   val FormatVersion = 2
@@ -24,7 +25,7 @@ object TableDefJson {
 
   def toJson(table: HBaseTableDef): String = {
     val root = mapper.createObjectNode()
-    root.put("version", if (table.markerFamily.isDefined) 2 else 1)
+    root.put("version", if (table.markerFamily.isDefined || table.writeTimes.nonEmpty) 2 else 1)
     root.put("name", table.name)
     root.put("hbaseNamespace", table.hbaseTable.namespace)
     root.put("hbaseTable", table.hbaseTable.name)
@@ -44,6 +45,11 @@ object TableDefJson {
       c.cell.foreach { cell =>
         node.put("family", cell.family)
         node.put("qualifier", cell.qualifier)
+      }
+      c.writeTimeOf.foreach { cell =>
+        val of = node.putObject("writeTimeOf")
+        of.put("family", cell.family)
+        of.put("qualifier", cell.qualifier)
       }
       c.comment.foreach(node.put("comment", _))
     }
@@ -84,7 +90,8 @@ object TableDefJson {
         dataType = DataType.fromJson(mapper.writeValueAsString(c.get("type"))),
         nullable = c.path("nullable").asBoolean(true),
         cell = cell,
-        comment = Option(c.get("comment")).map(_.asText()))
+        comment = Option(c.get("comment")).map(_.asText()),
+        writeTimeOf = Option(c.get("writeTimeOf")).map(w => CellRef(text(w, "family"), text(w, "qualifier"))))
     }.toSeq
     val indexes = Option(root.get("indexes")).map(_.elements().asScala.map { i =>
       if (text(i, "type") != RangeIndexDef.Type) throw new HBaseSqlException(s"Catalog entry has an index of unknown type: $json")

@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.server.ColumnOrder
+import org.apache.spark.sql.types.{DataType, TimestampType}
 
 /** Turns table rows into HBase mutations and HBase Results back into table rows. */
 final class RowCodec(val table: HBaseTableDef) extends Serializable {
@@ -14,7 +15,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   private val valueCodec = ValueCodec.forFormat(table.format)
   private val keyOrdinals: Array[Int] = table.keys.map(k => table.columns.indexOf(k)).toArray
   private val valueColumns: Array[(HBaseColumn, Int)] =
-    table.columns.zipWithIndex.filterNot(_._1.isKey).toArray
+    table.columns.zipWithIndex.filter(_._1.cell.isDefined).toArray
   /** Family and qualifier of each value column, in table column order. */
   val families: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.family) }
   val qualifiers: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.qualifier) }
@@ -129,14 +130,16 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   /**
    * Decodes the requested columns, in the given order, from one HBase row. A Result's cells are
    * sorted by column, newest version first, so one pass over them finds every requested cell.
+   * A write-time column is its cell's timestamp (milliseconds), as a TIMESTAMP or a BIGINT.
    */
   def decoder(required: Seq[HBaseColumn]): Result => InternalRow = {
     val keyIndex = required.map(c => table.keys.indexOf(c)).toArray
     val types = required.map(_.dataType).toArray
+    val writeTime = required.map(_.isWriteTime).toArray
     val needsKey = keyIndex.exists(_ >= 0)
-    val cellColumns = required.indices.filter(i => required(i).cell.isDefined).toArray
-    val familyOf = cellColumns.map(i => i -> Utf8.bytes(required(i).cell.get.family)).toMap
-    val qualifierOf = cellColumns.map(i => i -> Utf8.bytes(required(i).cell.get.qualifier)).toMap
+    val cellColumns = required.indices.filter(i => required(i).readsCell.isDefined).toArray
+    val familyOf = cellColumns.map(i => i -> Utf8.bytes(required(i).readsCell.get.family)).toMap
+    val qualifierOf = cellColumns.map(i => i -> Utf8.bytes(required(i).readsCell.get.qualifier)).toMap
     val positions = ColumnOrder.sort(cellColumns, familyOf(_), qualifierOf(_))
     val families = positions.map(familyOf)
     val qualifiers = positions.map(qualifierOf)
@@ -159,7 +162,9 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
         val order = ColumnOrder.compare(families(k), qualifiers(k), cell)
         if (order == 0) {
           val i = positions(k)
-          values(i) = valueCodec.decode(types(i), cell.getValueArray, cell.getValueOffset, cell.getValueLength)
+          values(i) =
+            if (writeTime(i)) RowCodec.writeTimeValue(types(i), cell.getTimestamp)
+            else valueCodec.decode(types(i), cell.getValueArray, cell.getValueOffset, cell.getValueLength)
           k += 1 // the cell stays: the next requested column may be the same one
         } else if (order < 0) k += 1 // no cell for this column: NULL
         else c += 1
@@ -172,4 +177,9 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
 object RowCodec {
   val RowMarkerQualifier: Array[Byte] = Array.emptyByteArray
 
+  /** A cell's timestamp (epoch milliseconds) as a write-time column of `dataType` holds it. */
+  def writeTimeValue(dataType: DataType, millis: Long): Any = dataType match {
+    case TimestampType => Math.multiplyExact(millis, 1000L)
+    case _ => millis
+  }
 }

@@ -94,7 +94,7 @@ object HBaseAggregateRDD {
     val codec = KeyCodec.forTable(table)
     val boxes = region.server.flatMap(_.boxes).map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
     val pushed = region.server.toSeq.flatMap(_.pushed)
-    val cells = (plan.columns ++ pushed.flatMap(_.references).map(request.columnOf)).flatMap(_.cell).distinct
+    val cells = (plan.columns ++ pushed.flatMap(_.references).map(request.columnOf)).flatMap(_.readsCell).distinct
     new SkipScanFilter(codec.sliceLayout, boxes, Array.empty[Operand], null,
       cells.map(c => Utf8.bytes(c.family)).toArray, cells.map(c => Utf8.bytes(c.qualifier)).toArray)
   }

@@ -136,7 +136,7 @@ object HBaseScanRDD extends Logging {
     val codec = KeyCodec.forTable(table)
     val boxes = server.boxes.map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
     val predicate = new ServerPredicates(table, codec, request.columnOf).build(server.pushed)
-    val cells = returned.flatMap(_.cell).distinct
+    val cells = returned.flatMap(_.readsCell).distinct
     val allCells = table.values.flatMap(_.cell).forall(cells.contains)
     new SkipScanFilter(codec.sliceLayout, boxes,
       predicate.fold(Array.empty[Operand])(_.operands.toArray), predicate.map(_.predicate).orNull,
@@ -148,6 +148,7 @@ object HBaseScanRDD extends Logging {
     val get = new Get(row)
     request.table.rowFamilies.foreach(f => get.addFamily(Utf8.bytes(f)))
     request.asOf.foreach(millis => get.setTimeRange(0L, millis + 1))
+    writtenSince(request)(get.setColumnFamilyTimeRange)
     filter.foreach(get.setFilter)
     get
   }
@@ -161,12 +162,21 @@ object HBaseScanRDD extends Logging {
     request.table.rowFamilies.foreach(f => scan.addFamily(Utf8.bytes(f)))
     // Each cell's newest version written at or before that time.
     request.asOf.foreach(millis => scan.setTimeRange(0L, millis + 1))
+    writtenSince(request)(scan.setColumnFamilyTimeRange)
     filters match {
       case Seq() =>
       case Seq(one) => scan.setFilter(one)
       case many => scan.setFilter(new FilterList(FilterList.Operator.MUST_PASS_ALL, many.asJava))
     }
     scan
+  }
+
+  /** Each narrowed family's time range: from its time on, up to the as-of time (HBase's ranges exclude their end). */
+  private def writtenSince(request: ScanRequest)(setRange: (Array[Byte], Long, Long) => Any): Unit = {
+    val until = request.asOf.fold(Long.MaxValue)(_ + 1)
+    request.writtenSince.foreach { case (family, since) =>
+      setRange(Utf8.bytes(family), math.min(math.max(0L, since), until), until)
+    }
   }
 
   /** Several ranges in one region, without the server jar: one scan that seeks from range to range. */
@@ -181,7 +191,7 @@ object HBaseScanRDD extends Logging {
    * With no value column needed, the first cell's key alone does.
    */
   def cellFilter(table: HBaseTableDef, required: Seq[HBaseColumn]): Option[Filter] = {
-    val neededCells = required.flatMap(_.cell).distinct
+    val neededCells = required.flatMap(_.readsCell).distinct
     val allCells = table.columns.flatMap(_.cell)
     if (neededCells.isEmpty) Some(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
     else if (allCells.forall(neededCells.contains)) None

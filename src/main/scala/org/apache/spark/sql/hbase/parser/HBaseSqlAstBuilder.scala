@@ -9,7 +9,7 @@ import org.antlr.v4.runtime.misc.Interval
 import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat}
+import org.apache.spark.sql.hbase.catalog.{CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat}
 import org.apache.spark.sql.hbase.execution.command._
 import org.apache.spark.sql.hbase.parser.HBaseSqlBaseParser._
 import org.apache.spark.sql.types.DataType
@@ -28,9 +28,7 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     val primaryKeys = elements.filter(_.PRIMARY() != null)
     if (primaryKeys.size > 1) throw error("PRIMARY KEY is given more than once", primaryKeys(1))
     val keyColumns = primaryKeys.flatMap(_.keyColumns.asScala.map(identifier))
-    val mappings = ctx.columnMapping().asScala.toSeq.map { m =>
-      identifier(m.column) -> CellRef(identifier(m.family), identifier(m.qualifier))
-    }
+    val mappings = ctx.columnMapping().asScala.toSeq.map(m => identifier(m.column) -> cellMapping(m))
     val format = Option(ctx.format)
       .map(f => TableFormat.parse(identifier(f), Option(ctx.delimiter).map(string)))
       .getOrElse(TableFormat.Binary)
@@ -59,11 +57,15 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
       throw error(s"ALTER TABLE $name ADD: MAPPED BY names column '$mapped' but the new column is '${identifier(c.name)}'",
         ctx.columnMapping())
     }
+    val mapping = cellMapping(ctx.columnMapping())
     val column = HBaseColumn(identifier(c.name), dataTypeOf(c), nullable = c.NOT() == null,
-      Some(CellRef(identifier(ctx.columnMapping().family), identifier(ctx.columnMapping().qualifier))),
-      Option(c.comment).map(s => string(s)))
+      Some(mapping.cell).filterNot(_ => mapping.writeTime), Option(c.comment).map(s => string(s)),
+      Some(mapping.cell).filter(_ => mapping.writeTime))
     AddHBaseColumnCommand(name, column)
   }
+
+  private def cellMapping(m: ColumnMappingContext): CellMapping =
+    CellMapping(CellRef(identifier(m.family), identifier(m.qualifier)), writeTime = m.WRITETIME() != null)
 
   override def visitDropColumn(ctx: DropColumnContext): LogicalPlan =
     hbaseCandidate(ctx.table).map(DropHBaseColumnCommand(_, identifier(ctx.column), sparkPlan)).getOrElse(sparkPlan)

@@ -39,7 +39,8 @@ object ScanSettings {
  *  5. where a collect reads: on the driver for lookups, single regions, and the few rows a
  *     range index leaves;
  *  6. how much each region returns: a LIMIT with no filter below it caps every region;
- *  7. the order rows come in: by the row key, as far as the output holds its leading columns.
+ *  7. the order rows come in: by the row key, as far as the output holds its leading columns;
+ *  8. the families read only from a time on, by lower bounds on write times ([[WrittenSince]]).
  */
 object HBaseScanPlanner {
 
@@ -77,8 +78,13 @@ object HBaseScanPlanner {
     val max = settings.driverReadMaxKeyRanges
     val driverRead = max > 0 && (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max) ||
       indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
-    val request = ScanRequest(table, relation.cluster, read, read.map(relation.columnOf), output,
-      ScanLimits(settings.fetchSize, relation.limit), relation.asOf)
+    val columns = read.map(relation.columnOf)
+    val writtenSince = condition.filter(_ => settings.pushdown).fold(Map.empty[String, Long]) { where =>
+      def columnOf(a: Attribute) = relation.output.find(_.exprId == a.exprId).map(relation.columnOf)
+      WrittenSince.plan(where, (columns ++ where.references.toSeq.flatMap(columnOf)).distinct, columnOf)
+    }
+    val request = ScanRequest(table, relation.cluster, read, columns, output,
+      ScanLimits(settings.fetchSize, relation.limit), relation.asOf, writtenSince)
     val keyOrder = if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
     TableScanPlan(request, keyRanges, scan, driverRead, keyOrder, wholeKey = keyOrder.size == relation.keyAttributes.size)
   }

@@ -76,8 +76,14 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
     if (insert.overwrite) throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '${table.name}'; use INSERT INTO")
     if (insert.partitionSpec.nonEmpty) throw new HBaseSqlException(s"HBase table '${table.name}' has no partitions; remove PARTITION (...)")
 
+    // Write times are set by HBase: the query gives the other columns, and the write holds NULL for them.
+    val writable = relation.output.zip(table.columns).filterNot(_._2.isWriteTime)
     val query = if (insert.userSpecifiedCols.isEmpty) insert.query else {
       val named = insert.userSpecifiedCols.map(table.column)
+      named.find(_.isWriteTime).foreach { c =>
+        throw new HBaseSqlException(s"INSERT INTO ${table.name} (${c.name}): '${c.name}' is the write time of cell " +
+          s"${c.writeTimeOf.get}, which HBase sets when the cell is written; leave it out")
+      }
       if (named.size != insert.query.output.size) {
         throw new HBaseSqlException(s"INSERT INTO ${table.name} names ${named.size} columns but the query gives ${insert.query.output.size}")
       }
@@ -85,13 +91,20 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
         throw new HBaseSqlException(s"INSERT INTO ${table.name} must give key column '${k.name}'")
       }
       val byColumn = named.zip(insert.query.output).toMap
-      Project(relation.output.zip(table.columns).map { case (attr, column) =>
+      Project(writable.map { case (attr, column) =>
         byColumn.get(column).map(a => Alias(a, attr.name)())
           .getOrElse(Alias(Literal(null, attr.dataType), attr.name)())
       }, insert.query)
     }
     // Key columns are checked for NULL by the codec, whose error names the table and column.
-    val expected = relation.output.map(_.withNullability(true))
-    TableOutputResolver.resolveOutputColumns(table.name, expected, query, byName = false, conf)
+    val expected = writable.map(_._1.withNullability(true))
+    val aligned = TableOutputResolver.resolveOutputColumns(table.name, expected, query, byName = false, conf)
+    if (table.writeTimes.isEmpty) aligned
+    else {
+      val values = aligned.output.iterator
+      Project(relation.output.zip(table.columns).map { case (attr, column) =>
+        if (column.isWriteTime) Alias(Literal(null, attr.dataType), attr.name)() else values.next()
+      }, aligned)
+    }
   }
 }

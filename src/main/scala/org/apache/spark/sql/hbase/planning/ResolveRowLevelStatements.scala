@@ -80,6 +80,10 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
           throw new HBaseSqlException(s"UPDATE $table SET ${column.name}: '${column.name}' is a key column, and a row's key " +
             "is its identity in HBase; DELETE the row and INSERT it with the new key instead")
         }
+        column.writeTimeOf.foreach { cell =>
+          throw new HBaseSqlException(s"UPDATE $table SET ${column.name}: '${column.name}' is the write time of cell $cell, " +
+            "which HBase sets when the cell is written; it is read-only")
+        }
         if (assignment.value.exists(computedAcrossRows)) {
           throw new HBaseSqlException(s"UPDATE $table SET ${column.name}: the new value ${assignment.value.sql} is " +
             "computed across rows (an aggregate, window or generator); a scalar subquery can give such a value")

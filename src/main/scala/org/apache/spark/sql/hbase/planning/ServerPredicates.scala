@@ -67,6 +67,8 @@ final class ServerPredicates(table: HBaseTableDef, codec: KeyCodec, columnOf: At
     if (column.isKey) {
       val dim = table.keys.indexOf(column)
       if (codec.sliceCheck(dim) == SliceCheck.Opaque) None else Some(Operand.key(dim))
+    } else if (column.isWriteTime) {
+      None // a region server reads values, not timestamps
     } else {
       val cell = column.cell.get
       cellType(column.dataType).map { case (t, precision, scale) =>

@@ -10,7 +10,8 @@ final case class ScanLimits(caching: Int, maxRows: Option[Int])
 /**
  * What every region of one scan reads: the attributes `read`, stored as table `columns`, of
  * which `emitted` leave the scan; with `asOf` (epoch milliseconds), each cell's newest version
- * written at or before that time.
+ * written at or before that time. The families in `writtenSince` are read only from the epoch
+ * milliseconds given, up to `asOf`.
  */
 final case class ScanRequest(
     table: HBaseTableDef,
@@ -19,7 +20,8 @@ final case class ScanRequest(
     columns: Seq[HBaseColumn],
     emitted: Seq[Attribute],
     limits: ScanLimits,
-    asOf: Option[Long] = None) {
+    asOf: Option[Long] = None,
+    writtenSince: Map[String, Long] = Map.empty) {
 
   def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))
 
@@ -79,7 +81,9 @@ final case class TableScanPlan(
     }
     val indexes = scan.rangeIndexes.map(u => s", $u").mkString
     val asOf = request.asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}")
+    val since = request.writtenSince.toSeq.sortBy(_._1)
+      .map { case (family, millis) => s", family $family written since ${HBaseRelation.describeAsOf(millis)}" }.mkString
     s"${table.name} [${table.hbaseTable}]$asOf regions ${regions.size} of ${scan.regionsTotal}, $ranges$indexes, " +
-      s"${scan.gets} Gets and ${scan.scans} scans, residual $residual$serverPart"
+      s"${scan.gets} Gets and ${scan.scans} scans$since, residual $residual$serverPart"
   }
 }

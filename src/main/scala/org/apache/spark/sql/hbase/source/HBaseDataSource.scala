@@ -3,6 +3,7 @@ package org.apache.spark.sql.hbase.source
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.{DataFrame, SaveMode, SQLContext}
+import org.apache.spark.sql.functions.lit
 import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, TimeTravelSpec}
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
@@ -58,10 +59,13 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
   private def bulkLoad(relation: HBaseSourceRelation, data: DataFrame): Unit = {
     val table = relation.table
     val names = data.columns.map(_.toLowerCase(java.util.Locale.ROOT)).toSet
-    table.columns.find(c => !names.contains(c.name.toLowerCase(java.util.Locale.ROOT))).foreach { c =>
+    table.writable.find(c => !names.contains(c.name.toLowerCase(java.util.Locale.ROOT))).foreach { c =>
       throw new HBaseSqlException(s"Bulk load into '${table.name}': the DataFrame has no column '${c.name}'")
     }
-    val aligned = data.select(table.columns.map(c => data.col(s"`${c.name}`").cast(c.dataType).as(c.name)): _*)
+    // HBase sets write times: a DataFrame's column of that name is not loaded.
+    val aligned = data.select(table.columns.map { c =>
+      (if (c.isWriteTime) lit(null) else data.col(s"`${c.name}`")).cast(c.dataType).as(c.name)
+    }: _*)
     val rows = aligned.queryExecution.toRdd.map(_.copy()).zipWithUniqueId().map { case (row, id) => (id, row) }
     BulkLoad(table, relation.cluster, rows, parallel = false, WriteRecording.of(data.sparkSession, relation.cluster, table))
   }

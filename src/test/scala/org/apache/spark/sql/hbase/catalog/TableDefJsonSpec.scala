@@ -12,7 +12,7 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
     Seq(("id", LongType, false, None), ("region", StringType, false, Some("sales region")),
       ("total", DecimalType(12, 2), false, None), ("placed", TimestampType, true, None)),
     Seq("region", "id"),
-    Seq("total" -> CellRef("f", "t"), "placed" -> CellRef("g", "p")),
+    Seq("total" -> CellMapping(CellRef("f", "t")), "placed" -> CellMapping(CellRef("g", "p"))),
     TableFormat.Binary)
 
   describe("the stored form of a table definition") {
@@ -37,6 +37,12 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
       json should include("\"version\":2")
       json should include("\"markerFamily\":\"f\"")
       TableDefJson.fromJson(json) shouldBe keyOnly
+
+      val timed = table.withColumn(HBaseColumn("total_at", TimestampType, nullable = true, None, writeTimeOf = Some(CellRef("f", "t"))))
+      val timedJson = TableDefJson.toJson(timed)
+      timedJson should include("\"version\":2")
+      timedJson should include("\"writeTimeOf\":{\"family\":\"f\",\"qualifier\":\"t\"}")
+      TableDefJson.fromJson(timedJson) shouldBe timed
     }
 
     it("ignores fields it does not know, as optional additions of a later version") {

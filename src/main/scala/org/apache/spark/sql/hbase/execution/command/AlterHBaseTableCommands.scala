@@ -15,7 +15,7 @@ private[command] object AlterDefinition {
     }
 }
 
-/** ALTER TABLE t ADD [COLUMN] c TYPE MAPPED BY (c = cf.cq). The family must exist in HBase. */
+/** ALTER TABLE t ADD [COLUMN] c TYPE MAPPED BY (c = cf.cq), or (c = WRITETIME(cf.cq)). The family must exist in HBase. */
 case class AddHBaseColumnCommand(table: String, column: HBaseColumn) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
@@ -25,7 +25,7 @@ case class AddHBaseColumnCommand(table: String, column: HBaseColumn) extends Lea
     val updated = current.withColumn(column)
     HBaseConnections.withConnection(catalog.cluster) { connection =>
       val admin = connection.getAdmin
-      try MappedFamilies.requirePresent(admin, current.hbaseTable, Seq(column.cell.get.family), statement)
+      try MappedFamilies.requirePresent(admin, current.hbaseTable, column.readsCell.map(_.family).toSeq, statement)
       finally admin.close()
     }
     AlterDefinition(catalog, current, updated, statement)

@@ -26,6 +26,7 @@ case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) exten
     case Some(table) =>
       val columns = table.columns.map { c =>
         val mapping = c.cell.map(cell => s"cell $cell")
+          .orElse(c.writeTimeOf.map(cell => s"write time of cell $cell (read-only)"))
           .getOrElse(s"row key part ${table.keyColumns.indexOf(c.name) + 1} of ${table.keyColumns.size}")
         Row(c.name, c.dataType.sql + (if (c.nullable) "" else " NOT NULL"), (mapping +: c.comment.toSeq).mkString("; "))
       }

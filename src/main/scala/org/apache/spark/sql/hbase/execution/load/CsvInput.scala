@@ -54,8 +54,9 @@ object CsvInput {
 
     /** What is wrong with a line of `fields` fields when the table has another number of columns. */
     def fieldCountProblem(fields: Int): String = {
-      val columns = table.columns.size
-      s"$fields field${if (fields == 1) "" else "s"}, ${if (fields > columns) "more" else "fewer"} than the table's $columns columns"
+      val columns = table.writable.size
+      s"$fields field${if (fields == 1) "" else "s"}, ${if (fields > columns) "more" else "fewer"} than the table's $columns columns" +
+        (if (table.writeTimes.isEmpty) "" else s" (write times, set by HBase, are not loaded)")
     }
   }
 
@@ -95,16 +96,18 @@ object CsvInput {
       val file = fileIndex(split.asInstanceOf[FileSplit].getPath.toUri.getPath).toLong << OffsetBits
       val options = format.parserOptions(timeZone)
       val tokenizer = new CsvParser(options.asParserSettings)
-      val columns = table.columns.toArray
+      // One field per writable column; converted rows hold every column, NULL for write times.
+      val columns = table.writable.toArray
+      val converted = columns.map(table.columns.indexOf(_))
       val fields = new GenericInternalRow(columns.length)
       val convert = UnsafeProjection.create(conversions)
       var line = new Array[Byte](1024)
       // The first thing wrong with a row, in column order; null when nothing is.
-      def firstProblem(converted: InternalRow): String = {
+      def firstProblem(row: InternalRow): String = {
         var i = 0
         while (i < columns.length) {
           val c = columns(i)
-          val (raw, value) = (fields.isNullAt(i), converted.isNullAt(i))
+          val (raw, value) = (fields.isNullAt(i), row.isNullAt(converted(i)))
           if (raw && c.isKey) return s"key column '${c.name}' is empty"
           if (raw && !c.nullable) return s"column '${c.name}' is NOT NULL but empty"
           if (!raw && value) {
@@ -149,10 +152,13 @@ object CsvInput {
 
   /** Each column's value from its field, as a string, by SQL's casts: NULL where it does not convert. */
   private def converters(session: SparkSession, format: Format): Seq[Expression] = {
-    val strings = StructType(format.table.columns.map(c => StructField(c.name, StringType)))
+    val table = format.table
+    val strings = StructType(table.writable.map(c => StructField(c.name, StringType)))
     val converted = session.asInstanceOf[classic.SparkSession]
       .internalCreateDataFrame(session.sparkContext.emptyRDD[InternalRow], strings)
-      .select(format.table.columns.map(c => convert(col(quote(c.name)), c.dataType, format.csvOptions)): _*)
+      .select(table.columns.map { c =>
+        if (c.isWriteTime) lit(null).cast(c.dataType).as(c.name) else convert(col(quote(c.name)), c.dataType, format.csvOptions)
+      }: _*)
     // Functions such as try_to_timestamp only stand for the expressions that compute them.
     val project = ReplaceExpressions(converted.queryExecution.analyzed).asInstanceOf[Project]
     BindReferences.bindReferences(project.projectList.map(_.asInstanceOf[Expression]), project.child.output)
