@@ -150,3 +150,28 @@ def test_delete_update_key_only_tables_reads_as_of_a_time_and_write_times_throug
         ["emea", "1", "10.0", "a"], ["emea", "2", "20.0", "b"], ["us", "3", "5.5", "c"], ["us", "4", "7.0", "NULL"]]
     assert [parts for parts in lines if len(parts) == 2] == [["a", "b"], ["b", "a"]]
     assert [parts for parts in lines if len(parts) == 3] == [["emea", "1", "true"], ["emea", "2", "true"]]
+
+
+@pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
+def test_tables_named_through_the_hbase_catalog_through_every_client(client, spark, hbase, request):
+    t = f"c_{uuid.uuid4().hex[:8]}"
+    statements = [
+        f"CREATE TABLE hbase.{t} (k STRING, v INT, PRIMARY KEY (k)) MAPPED BY ({t}, COLS=[v=f.v])",
+        f"INSERT INTO hbase.default.{t} VALUES ('a', 1), ('b', 2)",
+        f"UPDATE hbase.{t} SET v = v * 10 WHERE k = 'b'",
+        f"SHOW TABLES IN hbase LIKE '{t}'",
+        f"SELECT k, v FROM hbase.{t} ORDER BY k",
+        f"DROP TABLE hbase.{t}",
+        f"SHOW TABLES IN hbase LIKE '{t}'",
+    ]
+    if client == "pyspark":
+        lines = [[str(v).lower() if isinstance(v, bool) else str(v) for v in r]
+                 for s in statements for r in spark.sql(s).collect()]
+    else:
+        lines = [[p.strip() for p in line.split("\t")]
+                 for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()]
+    # spark-sql prints SHOW TABLES as Hive does: the names alone.
+    shown = [["default", t, "false"]] if client != "spark-sql" else []
+    assert [parts for parts in lines if len(parts) == 1] == [["1"]] + ([[t]] if client == "spark-sql" else [])
+    assert [parts for parts in lines if len(parts) == 2] == [["a", "1"], ["b", "20"]]
+    assert [parts for parts in lines if len(parts) == 3] == shown

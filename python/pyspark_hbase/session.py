@@ -6,6 +6,9 @@ from typing import Dict, List, Optional, Union
 from . import _paths
 
 EXTENSION_CLASS = "org.apache.spark.sql.hbase.HBaseSparkSessionExtension"
+CATALOG_CLASS = "org.apache.spark.sql.hbase.connector.HBaseSparkCatalog"
+CATALOG_NAME = "hbase"
+CATALOG_KEY = f"spark.sql.catalog.{CATALOG_NAME}"
 
 
 class HBaseSessionError(RuntimeError):
@@ -33,9 +36,10 @@ def _spark_key(key: str) -> str:
 
 def spark_conf(hbase_conf: Optional[Dict[str, str]] = None,
                data_dir: Union[str, os.PathLike, None] = None) -> Dict[str, str]:
-    """Every Spark setting HBase SQL needs: jar, extension and HBase address."""
+    """Every Spark setting HBase SQL needs: jar, extension, the `hbase` catalog and HBase address."""
     jars = ",".join(str(j) for j in _paths.plugin_jars())
-    return {"spark.jars": jars, "spark.sql.extensions": EXTENSION_CLASS, **hbase_settings(hbase_conf, data_dir)}
+    return {"spark.jars": jars, "spark.sql.extensions": EXTENSION_CLASS,
+            CATALOG_KEY: CATALOG_CLASS, **hbase_settings(hbase_conf, data_dir)}
 
 
 def submit_args(hbase_conf: Optional[Dict[str, str]] = None,
@@ -52,8 +56,8 @@ def enable_hbase(builder_or_session, hbase_conf: Optional[Dict[str, str]] = None
                  data_dir: Union[str, os.PathLike, None] = None):
     """Make a Spark session speak HBase SQL.
 
-    Given `SparkSession.builder`, returns it configured with the plugin jar, the extension and the
-    HBase address. Given a running session that already has the extension, points it at HBase;
+    Given `SparkSession.builder`, returns it configured with the plugin jar, the extension, the
+    `hbase` catalog (unless the builder already names one so) and the HBase address. Given a running session that already has the extension, points it at HBase;
     a running session without it cannot gain a parser, so that raises HBaseSessionError.
     """
     from pyspark.sql import SparkSession
@@ -64,6 +68,8 @@ def enable_hbase(builder_or_session, hbase_conf: Optional[Dict[str, str]] = None
     for key, value in spark_conf(hbase_conf, data_dir).items():
         if key == "spark.sql.extensions":
             value = _merge_extensions(_builder_option(builder, key), value)
+        elif key == CATALOG_KEY and _builder_option(builder, key):
+            continue  # a catalog the user named hbase stays theirs
         builder = builder.config(key, value)
     return builder
 
@@ -79,6 +85,8 @@ def _enable_running(spark, hbase_conf, data_dir):
             "or start pyspark/spark-submit with the flags printed by `spark-hbase conf`.")
     for key, value in hbase_settings(hbase_conf, data_dir).items():
         spark.conf.set(key, value)
+    if not spark.conf.get(CATALOG_KEY, None):
+        spark.conf.set(CATALOG_KEY, CATALOG_CLASS)
     return spark
 
 

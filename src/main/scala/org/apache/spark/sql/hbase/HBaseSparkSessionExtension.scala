@@ -2,7 +2,7 @@ package org.apache.spark.sql.hbase
 
 import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.hbase.parser.HBaseSqlParser
-import org.apache.spark.sql.hbase.planning.{HBaseLimitPushdown, HBaseStrategy, ResolveHBaseRelations, ResolveRangeIndexStatements, ResolveRowLevelStatements}
+import org.apache.spark.sql.hbase.planning.{HBaseLimitPushdown, HBaseStrategy, ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveRangeIndexStatements, ResolveRowLevelStatements}
 
 /**
  * The entry point: `spark.sql.extensions=org.apache.spark.sql.hbase.HBaseSparkSessionExtension`.
@@ -15,6 +15,7 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
     extensions.injectResolutionRule(session => ResolveRangeIndexStatements(session))
     extensions.injectResolutionRule(_ => ResolveRowLevelStatements)
+    extensions.injectResolutionRule(_ => ResolveHBaseCatalogStatements)
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
     extensions.injectPlannerStrategy(session => HBaseStrategy(session))
   }

@@ -14,6 +14,7 @@ object HBaseSparkSession {
       .master("local[2]")
       .appName("spark-hbase-sql tests")
       .config("spark.sql.extensions", classOf[HBaseSparkSessionExtension].getName)
+      .config("spark.sql.catalog.hbase", classOf[connector.HBaseSparkCatalog].getName)
       .config("spark.ui.enabled", "false")
       .config("spark.sql.shuffle.partitions", "2")
       .getOrCreate()

@@ -81,9 +81,9 @@ object SessionCatalogs {
 
   private val catalogs = scala.collection.concurrent.TrieMap.empty[(HBaseClusterConf, String), HBaseCatalog]
 
-  def of(session: SparkSession): HBaseCatalog = {
-    val cluster = HBaseClusterConf.fromSession(session)
-    val metaTable = session.conf.get(HBaseSQLConf.CatalogTable.key, HBaseSQLConf.CatalogTable.defaultValueString)
+  def of(session: SparkSession): HBaseCatalog =
+    of(HBaseClusterConf.fromSession(session), session.conf.get(HBaseSQLConf.CatalogTable.key, HBaseSQLConf.CatalogTable.defaultValueString))
+
+  def of(cluster: HBaseClusterConf, metaTable: String): HBaseCatalog =
     catalogs.getOrElseUpdate((cluster, metaTable), new HBaseCatalog(cluster, TableName.valueOf(metaTable)))
-  }
 }

@@ -10,6 +10,7 @@ import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat}
+import org.apache.spark.sql.hbase.connector.HBaseSparkCatalog
 import org.apache.spark.sql.hbase.execution.command._
 import org.apache.spark.sql.hbase.parser.HBaseSqlBaseParser._
 import org.apache.spark.sql.types.DataType
@@ -20,7 +21,7 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
   def visitHbaseStatement(ctx: HbaseStatementContext): LogicalPlan = visit(ctx).asInstanceOf[LogicalPlan]
 
   override def visitCreateTable(ctx: CreateTableContext): LogicalPlan = {
-    val name = singleName(ctx.table, "CREATE TABLE")
+    val (catalogName, name) = catalogAndName(ctx.table, "CREATE TABLE")
     val elements = ctx.tableElement().asScala.toSeq
     val columns = elements.flatMap(e => Option(e.columnDefinition())).map { c =>
       (identifier(c.name), dataTypeOf(c), c.NOT() != null, Option(c.comment).map(s => string(s)))
@@ -46,7 +47,7 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     familyOptions.groupBy(_.family).collectFirst { case (family, given) if given.size > 1 => family }.foreach { family =>
       throw error(s"CREATE TABLE $name: FAMILIES names '$family' more than once", ctx)
     }
-    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null, splitKeys, familyOptions)
+    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null, splitKeys, familyOptions, catalogName)
   }
 
   override def visitAddColumn(ctx: AddColumnContext): LogicalPlan = {
@@ -110,6 +111,18 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
 
   /** The same statement as Spark would plan it, for tables that are not ours. */
   private def sparkPlan: LogicalPlan = delegate.parsePlan(sqlText)
+
+  /** A table of the session's HBase catalog (`t`), or of the HBase catalog named first (`hbase.t`, `hbase.default.t`). */
+  private def catalogAndName(ctx: MultipartIdentifierContext, statement: String): (Option[String], String) =
+    ctx.parts.asScala.map(identifier).toSeq match {
+      case Seq(name) => (None, name)
+      case Seq(catalog, name) => (Some(catalog), name)
+      case Seq(catalog, namespace, name) if namespace.equalsIgnoreCase(HBaseSparkCatalog.Namespace) => (Some(catalog), name)
+      case Seq(catalog, namespace, _) =>
+        throw error(s"$statement: catalog '$catalog' has no namespace '$namespace'; HBase tables are in namespace " +
+          s"${HBaseSparkCatalog.Namespace}", ctx)
+      case parts => throw error(s"$statement: '${parts.mkString(".")}' is not a table name: write t, catalog.t or catalog.default.t", ctx)
+    }
 
   private def singleName(ctx: MultipartIdentifierContext, statement: String): String =
     ctx.parts.asScala.map(identifier).toSeq match {

@@ -3,11 +3,13 @@ package org.apache.spark.sql.hbase.planning
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, RelationTimeTravel, TableOutputResolver, TimeTravelSpec, UnresolvedRelation}
 import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Expression, Literal}
-import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{AppendData, InsertIntoStatement, LogicalPlan, OverwriteByExpression, OverwritePartitionsDynamic, Project, V2WriteCommand}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.LogicalRelation
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.connector.HBaseCatalogTable
 import org.apache.spark.sql.hbase.execution.{HBaseTableSizes, InsertIntoHBaseTableCommand}
 import org.apache.spark.sql.hbase.index.{RangeIndexStore, TableStatistics}
 import org.apache.spark.sql.hbase.source.HBaseSourceRelation
@@ -16,16 +18,33 @@ import org.apache.spark.sql.hbase.source.HBaseSourceRelation
  * Resolves single-part table names that Spark's own catalog did not know to our HBase tables,
  * read as of a time under TIMESTAMP AS OF, and turns an INSERT into one of them into our write
  * command once its query is resolved. Spark's catalog goes first, so a Spark table or view of the
- * same name wins.
+ * same name wins. Tables of an HBase catalog (`hbase.t`), which Spark resolves itself, become the
+ * same relation and write command.
  */
 case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
     case insert: InsertIntoStatement => insert.table match {
       case u: UnresolvedRelation => lookup(u).map(r => insert.copy(table = r)).getOrElse(insert)
-      case r: HBaseRelation if insert.query.resolved => InsertIntoHBaseTableCommand(r, alignQuery(r, insert))
+      case r: HBaseRelation if insert.query.resolved =>
+        val table = r.table.name
+        if (insert.overwrite) throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
+        if (insert.partitionSpec.nonEmpty) throw new HBaseSqlException(s"HBase table '$table' has no partitions; remove PARTITION (...)")
+        InsertIntoHBaseTableCommand(r, alignQuery(r, insert.query, insert.userSpecifiedCols))
       case _ => insert
     }
+    // Tables named through an HBase catalog (hbase.t): Spark has planned the write, by position
+    // or by the names given, and left lining up the columns to us.
+    case append: AppendData if append.query.resolved && isCatalogTable(append.table) =>
+      val relation = catalogTableRelation(append.table.asInstanceOf[DataSourceV2Relation])
+      InsertIntoHBaseTableCommand(relation,
+        alignQuery(relation, append.query, if (append.isByName) append.query.output.map(_.name) else Nil))
+    case overwrite @ (_: OverwriteByExpression | _: OverwritePartitionsDynamic)
+        if isCatalogTable(overwrite.asInstanceOf[V2WriteCommand].table) =>
+      throw new HBaseSqlException(
+        s"INSERT OVERWRITE is not supported on HBase table '${overwrite.asInstanceOf[V2WriteCommand].table
+          .asInstanceOf[DataSourceV2Relation].table.name()}'; use INSERT INTO")
+    case v2: DataSourceV2Relation if isCatalogTable(v2) => catalogTableRelation(v2)
     case u: UnresolvedRelation => lookup(u).getOrElse(u)
     case travel @ RelationTimeTravel(u: UnresolvedRelation, timestamp, version) if timestamp.forall(_.resolved) =>
       lookup(u).map { relation =>
@@ -70,31 +89,44 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
       statistics = TableStatistics.of(table, builds))
   }
 
-  /** Lines the query up with the table's columns, casting as Spark's own INSERT does. */
-  private def alignQuery(relation: HBaseRelation, insert: InsertIntoStatement): LogicalPlan = {
+  private def isCatalogTable(plan: LogicalPlan): Boolean = plan match {
+    case v2: DataSourceV2Relation => v2.table.isInstanceOf[HBaseCatalogTable]
+    case _ => false
+  }
+
+  /** A table of an HBase catalog as Spark resolved it, as our relation. */
+  private def catalogTableRelation(v2: DataSourceV2Relation): HBaseRelation = {
+    val table = v2.table.asInstanceOf[HBaseCatalogTable]
+    val relation = sized(HBaseRelation(table.definition, table.cluster, v2.output))
+    table.asOf.fold(relation)(asOf(relation, _))
+  }
+
+  /**
+   * Lines the query up with the table's columns, casting as Spark's own INSERT does: by position,
+   * or by the names given (the others NULL).
+   */
+  private def alignQuery(relation: HBaseRelation, insertQuery: LogicalPlan, userSpecifiedCols: Seq[String]): LogicalPlan = {
     val table = relation.table
-    if (insert.overwrite) throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '${table.name}'; use INSERT INTO")
-    if (insert.partitionSpec.nonEmpty) throw new HBaseSqlException(s"HBase table '${table.name}' has no partitions; remove PARTITION (...)")
 
     // Write times are set by HBase: the query gives the other columns, and the write holds NULL for them.
     val writable = relation.output.zip(table.columns).filterNot(_._2.isWriteTime)
-    val query = if (insert.userSpecifiedCols.isEmpty) insert.query else {
-      val named = insert.userSpecifiedCols.map(table.column)
+    val query = if (userSpecifiedCols.isEmpty) insertQuery else {
+      val named = userSpecifiedCols.map(table.column)
       named.find(_.isWriteTime).foreach { c =>
         throw new HBaseSqlException(s"INSERT INTO ${table.name} (${c.name}): '${c.name}' is the write time of cell " +
           s"${c.writeTimeOf.get}, which HBase sets when the cell is written; leave it out")
       }
-      if (named.size != insert.query.output.size) {
-        throw new HBaseSqlException(s"INSERT INTO ${table.name} names ${named.size} columns but the query gives ${insert.query.output.size}")
+      if (named.size != insertQuery.output.size) {
+        throw new HBaseSqlException(s"INSERT INTO ${table.name} names ${named.size} columns but the query gives ${insertQuery.output.size}")
       }
       table.keys.filterNot(named.contains).headOption.foreach { k =>
         throw new HBaseSqlException(s"INSERT INTO ${table.name} must give key column '${k.name}'")
       }
-      val byColumn = named.zip(insert.query.output).toMap
+      val byColumn = named.zip(insertQuery.output).toMap
       Project(writable.map { case (attr, column) =>
         byColumn.get(column).map(a => Alias(a, attr.name)())
           .getOrElse(Alias(Literal(null, attr.dataType), attr.name)())
-      }, insert.query)
+      }, insertQuery)
     }
     // Key columns are checked for NULL by the codec, whose error names the table and column.
     val expected = writable.map(_._1.withNullability(true))

@@ -14,6 +14,7 @@ import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.{FamilyOptions, HBaseTableDef, SessionCatalogs}
 import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.connector.HBaseSparkCatalog
 import org.apache.spark.sql.hbase.server.ServerJar
 
 /**
@@ -24,11 +25,11 @@ import org.apache.spark.sql.hbase.server.ServerJar
  * keeps its marker cells in that table's first family.
  */
 case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boolean, splitKeys: Seq[Array[Byte]] = Nil,
-    familyOptions: Seq[FamilyOptions] = Nil)
+    familyOptions: Seq[FamilyOptions] = Nil, catalogName: Option[String] = None)
   extends LeafRunnableCommand with Logging {
 
   override def run(session: SparkSession): Seq[Row] = {
-    val catalog = SessionCatalogs.of(session)
+    val catalog = catalogName.fold(SessionCatalogs.of(session))(HBaseSparkCatalog.storeOf(session, _, s"CREATE TABLE ${definition.name}"))
     val stored = if (definition.isKeyOnly) HBaseConnections.withConnection(catalog.cluster)(keyOnlyOverExisting) else definition
     if (!catalog.create(stored)) {
       if (ifNotExists) return Seq.empty

@@ -9,46 +9,65 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs, TableFormat}
 import org.apache.spark.sql.hbase.codec.Utf8
-import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.execution.HBaseRegions
 import org.apache.spark.sql.types.StringType
 
-/** DESCRIBE of an HBase table: its columns with their key position or cell, then the mapping, its families' HBase settings and range indexes. */
+/** DESCRIBE of a one-part name: the HBase table of that name, or else whatever Spark's own DESCRIBE finds. */
 case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
 
-  override val output: Seq[Attribute] = Seq(
+  override val output: Seq[Attribute] = DescribeMappedTableCommand.Output.map(_.newInstance())
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val catalog = SessionCatalogs.of(session)
+    catalog.get(name) match {
+      case None => SparkFallback.run(session, sparkPlan).map(r => Row(r.get(0), r.get(1), r.get(2)))
+      case Some(table) => DescribeMappedTableCommand.rows(table, catalog.cluster)
+    }
+  }
+}
+
+/** DESCRIBE of an HBase table named through a catalog. */
+case class DescribeMappedTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf) extends LeafRunnableCommand {
+
+  override val output: Seq[Attribute] = DescribeMappedTableCommand.Output.map(_.newInstance())
+
+  override def run(session: SparkSession): Seq[Row] = DescribeMappedTableCommand.rows(table, cluster)
+}
+
+/** What DESCRIBE shows of an HBase table: its columns with their key position or cell, then the mapping, its families' HBase settings and range indexes. */
+object DescribeMappedTableCommand {
+  val Output: Seq[AttributeReference] = Seq(
     AttributeReference("col_name", StringType, nullable = false)(),
     AttributeReference("data_type", StringType, nullable = false)(),
     AttributeReference("comment", StringType, nullable = true)())
 
-  override def run(session: SparkSession): Seq[Row] = SessionCatalogs.of(session).get(name) match {
-    case None => SparkFallback.run(session, sparkPlan).map(r => Row(r.get(0), r.get(1), r.get(2)))
-    case Some(table) =>
-      val columns = table.columns.map { c =>
-        val mapping = c.cell.map(cell => s"cell $cell")
-          .orElse(c.writeTimeOf.map(cell => s"write time of cell $cell (read-only)"))
-          .getOrElse(s"row key part ${table.keyColumns.indexOf(c.name) + 1} of ${table.keyColumns.size}")
-        Row(c.name, c.dataType.sql + (if (c.nullable) "" else " NOT NULL"), (mapping +: c.comment.toSeq).mkString("; "))
-      }
-      columns ++ Seq(
-        Row("", "", null),
-        Row("# HBase mapping", "", null),
-        Row("HBase table", table.hbaseTable.toString, null),
-        Row("Primary key", table.keyColumns.mkString(", "), null),
-        Row("Format", table.format match {
-          case TableFormat.StringFormat(delimiter) => s"StringFormat (key delimiter '$delimiter')"
-          case other => other.name
-        }, null),
-        Row("Row marker family", table.rowMarkerFamily,
-          if (table.isKeyOnly) "key-only: every HBase row is a row; new rows get an empty cell here" else "rows with no value keep an empty cell here"),
-        Row("Regions", HBaseRegions.of(SessionCatalogs.of(session).cluster, table.hbaseTable).size.toString, null)) ++
-      families(session, table).map(f => Row(s"Family ${Utf8.string(f.getName)}", FamilySettings.describe(f), null)) ++
-      table.indexes.map(i => Row(s"Range index ${i.name}", s"minmax (${i.columns.mkString(", ")})", s"chunkRows ${i.chunkRows}"))
+  def rows(table: HBaseTableDef, cluster: HBaseClusterConf): Seq[Row] = {
+    val columns = table.columns.map { c =>
+      val mapping = c.cell.map(cell => s"cell $cell")
+        .orElse(c.writeTimeOf.map(cell => s"write time of cell $cell (read-only)"))
+        .getOrElse(s"row key part ${table.keyColumns.indexOf(c.name) + 1} of ${table.keyColumns.size}")
+      Row(c.name, c.dataType.sql + (if (c.nullable) "" else " NOT NULL"), (mapping +: c.comment.toSeq).mkString("; "))
+    }
+    columns ++ Seq(
+      Row("", "", null),
+      Row("# HBase mapping", "", null),
+      Row("HBase table", table.hbaseTable.toString, null),
+      Row("Primary key", table.keyColumns.mkString(", "), null),
+      Row("Format", table.format match {
+        case TableFormat.StringFormat(delimiter) => s"StringFormat (key delimiter '$delimiter')"
+        case other => other.name
+      }, null),
+      Row("Row marker family", table.rowMarkerFamily,
+        if (table.isKeyOnly) "key-only: every HBase row is a row; new rows get an empty cell here" else "rows with no value keep an empty cell here"),
+      Row("Regions", HBaseRegions.of(cluster, table.hbaseTable).size.toString, null)) ++
+    families(cluster, table).map(f => Row(s"Family ${Utf8.string(f.getName)}", FamilySettings.describe(f), null)) ++
+    table.indexes.map(i => Row(s"Range index ${i.name}", s"minmax (${i.columns.mkString(", ")})", s"chunkRows ${i.chunkRows}"))
   }
 
   /** The HBase settings of the families the table reads (all of a key-only table's). */
-  private def families(session: SparkSession, table: HBaseTableDef): Seq[ColumnFamilyDescriptor] =
-    HBaseConnections.withConnection(SessionCatalogs.of(session).cluster) { connection =>
+  private def families(cluster: HBaseClusterConf, table: HBaseTableDef): Seq[ColumnFamilyDescriptor] =
+    HBaseConnections.withConnection(cluster) { connection =>
       val admin = connection.getAdmin
       try {
         val all = admin.getDescriptor(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)).getColumnFamilies.toSeq

@@ -15,7 +15,7 @@ private[command] object RangeIndexes {
 
   /** Forgets every range index of a dropped table. */
   def forgetAll(session: SparkSession, catalog: HBaseCatalog, table: HBaseTableDef): Unit = if (table.indexes.nonEmpty) {
-    val store = RangeIndexStore.of(session)
+    val store = RangeIndexStore.of(catalog.cluster, session.conf.get(HBaseSQLConf.IndexTable.key, HBaseSQLConf.IndexTable.defaultValueString))
     table.indexes.foreach(index => store.dropChunks(table, index)(_ => true))
     releaseGuardIfUnused(catalog, table)
   }

@@ -1,0 +1,30 @@
+package org.apache.spark.sql.hbase.connector
+
+import java.util
+
+import org.apache.spark.sql.connector.catalog.{SupportsWrite, Table, TableCapability}
+import org.apache.spark.sql.connector.write.{LogicalWriteInfo, WriteBuilder}
+import org.apache.spark.sql.hbase.catalog.HBaseTableDef
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.types.StructType
+
+/**
+ * An HBase table as Spark's catalog API hands it over. It only carries the definition: the
+ * analyzer turns reads of it into our relation and writes into our write command
+ * ([[org.apache.spark.sql.hbase.planning.ResolveHBaseCatalogTables]]), so Spark never scans or
+ * writes it itself. It accepts any schema so that our own rules line an INSERT's columns up, as
+ * for one-part names (write times left out).
+ */
+final case class HBaseCatalogTable(definition: HBaseTableDef, cluster: HBaseClusterConf, asOf: Option[Long])
+  extends Table with SupportsWrite {
+
+  override def name(): String = definition.name
+
+  override def schema(): StructType = definition.schema
+
+  override def capabilities(): util.Set[TableCapability] =
+    util.EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.ACCEPT_ANY_SCHEMA)
+
+  override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder =
+    throw new IllegalStateException(s"HBase table '${definition.name}' is written by spark-hbase-sql's own command")
+}

@@ -1,0 +1,134 @@
+package org.apache.spark.sql.hbase.connector
+
+import java.util
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.{NoSuchNamespaceException, NoSuchTableException}
+import org.apache.spark.sql.connector.catalog._
+import org.apache.spark.sql.connector.expressions.Transform
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.execution.command.DropHBaseTableCommand
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+/**
+ * Spark's name for the HBase tables of one cluster:
+ * `spark.sql.catalog.hbase=org.apache.spark.sql.hbase.connector.HBaseSparkCatalog` makes
+ * `hbase.t` and `hbase.default.t` name the HBase table `t`, for SELECT, INSERT, DELETE, UPDATE,
+ * DESCRIBE, DROP TABLE, SHOW TABLES IN hbase and USE hbase. Its tables are those of the session's
+ * cluster unless its options name another: `spark.sql.catalog.prod.hbase.zookeeper.quorum=...`
+ * (any `hbase.*` or `zookeeper.*` HBase property) points catalog `prod` at a second cluster.
+ * Its one namespace is `default`. Tables are created with CREATE TABLE ... MAPPED BY, which
+ * Spark's own CREATE TABLE cannot say.
+ */
+class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
+  private var catalogName: String = _
+  private var clusterSettings: Map[String, String] = Map.empty
+  private var catalogTable: Option[String] = None
+
+  override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
+    catalogName = name
+    val settings = options.asCaseSensitiveMap().asScala.toMap
+    clusterSettings = settings.filter { case (k, _) => k.startsWith("hbase.") || k.startsWith("zookeeper.") }
+    catalogTable = settings.collectFirst { case (k, v) if k.equalsIgnoreCase(HBaseSparkCatalog.CatalogTableOption) => v }
+  }
+
+  override def name(): String = catalogName
+
+  /** The definitions of this catalog's cluster; the session's settings, overlaid with the catalog's own. */
+  def store: HBaseCatalog = {
+    val session = SparkSession.active
+    val cluster = HBaseClusterConf(HBaseClusterConf.fromSession(session).settings ++ clusterSettings)
+    SessionCatalogs.of(cluster, catalogTable.getOrElse(session.conf.get(HBaseSQLConf.CatalogTable.key,
+      HBaseSQLConf.CatalogTable.defaultValueString)))
+  }
+
+  private def isDefault(namespace: Array[String]): Boolean =
+    namespace.isEmpty || (namespace.length == 1 && namespace(0).equalsIgnoreCase(HBaseSparkCatalog.Namespace))
+
+  private def requireNamespace(namespace: Array[String]): Unit =
+    if (!isDefault(namespace)) throw new NoSuchNamespaceException(Array(catalogName) ++ namespace)
+
+  override def listTables(namespace: Array[String]): Array[Identifier] = {
+    requireNamespace(namespace)
+    store.list().map(t => Identifier.of(Array(HBaseSparkCatalog.Namespace), t.name)).toArray
+  }
+
+  override def loadTable(ident: Identifier): Table = load(ident, asOf = None)
+
+  override def loadTable(ident: Identifier, timestamp: Long): Table = load(ident, Some(Math.floorDiv(timestamp, 1000L)))
+
+  override def loadTable(ident: Identifier, version: String): Table = {
+    val table = load(ident, None)
+    throw new HBaseSqlException(s"VERSION AS OF is not supported on HBase table '${table.name()}': " +
+      "HBase keeps the versions of each cell by time; read it as it was with TIMESTAMP AS OF")
+  }
+
+  private def load(ident: Identifier, asOf: Option[Long]): HBaseCatalogTable = {
+    val catalog = if (isDefault(ident.namespace())) Some(store) else None
+    catalog.flatMap(c => c.get(ident.name()).map(HBaseCatalogTable(_, c.cluster, asOf)))
+      .getOrElse(throw new NoSuchTableException(catalogName +: ident.namespace().toSeq :+ ident.name()))
+  }
+
+  override def createTable(ident: Identifier, schema: StructType, partitions: Array[Transform],
+      properties: util.Map[String, String]): Table =
+    throw new HBaseSqlException(s"CREATE TABLE $catalogName.${ident.name()}: an HBase table needs its mapping; " +
+      s"write CREATE TABLE $catalogName.${ident.name()} (..., PRIMARY KEY (...)) MAPPED BY (htable, COLS=[...])")
+
+  override def alterTable(ident: Identifier, changes: TableChange*): Table =
+    throw new HBaseSqlException(s"ALTER TABLE $catalogName.${ident.name()}: HBase tables change with " +
+      "ALTER TABLE t ADD COLUMN c TYPE MAPPED BY (c = family.qualifier) and ALTER TABLE t DROP COLUMN c")
+
+  override def dropTable(ident: Identifier): Boolean =
+    isDefault(ident.namespace()) && DropHBaseTableCommand.drop(SparkSession.active, store, ident.name())
+
+  override def renameTable(oldIdent: Identifier, newIdent: Identifier): Unit =
+    throw new HBaseSqlException(s"ALTER TABLE $catalogName.${oldIdent.name()} RENAME: HBase tables cannot be renamed; " +
+      "DROP TABLE (which keeps the HBase data) and CREATE TABLE ... MAPPED BY the same HBase table")
+
+  override def listNamespaces(): Array[Array[String]] = Array(Array(HBaseSparkCatalog.Namespace))
+
+  override def listNamespaces(namespace: Array[String]): Array[Array[String]] = {
+    requireNamespace(namespace)
+    Array.empty
+  }
+
+  override def loadNamespaceMetadata(namespace: Array[String]): util.Map[String, String] = {
+    requireNamespace(namespace)
+    new util.HashMap[String, String]()
+  }
+
+  override def createNamespace(namespace: Array[String], metadata: util.Map[String, String]): Unit =
+    throw new HBaseSqlException(s"CREATE NAMESPACE ${(catalogName +: namespace).mkString(".")}: the HBase tables of " +
+      s"catalog '$catalogName' are all in its one namespace, ${HBaseSparkCatalog.Namespace}")
+
+  override def alterNamespace(namespace: Array[String], changes: NamespaceChange*): Unit =
+    throw new HBaseSqlException(s"ALTER NAMESPACE ${(catalogName +: namespace).mkString(".")}: namespaces of catalog " +
+      s"'$catalogName' have no properties to change")
+
+  override def dropNamespace(namespace: Array[String], cascade: Boolean): Boolean =
+    throw new HBaseSqlException(s"DROP NAMESPACE ${(catalogName +: namespace).mkString(".")}: the one namespace of " +
+      s"catalog '$catalogName' cannot be dropped")
+
+  override def defaultNamespace(): Array[String] = Array(HBaseSparkCatalog.Namespace)
+}
+
+object HBaseSparkCatalog {
+  val Namespace = "default"
+  val CatalogTableOption = "catalogTable"
+
+  /** The definitions of the HBase catalog registered as `name`; `statement` leads the error when there is none. */
+  def storeOf(session: SparkSession, name: String, statement: String): HBaseCatalog = {
+    val manager = session.sessionState.catalogManager
+    val registered = if (manager.isCatalogRegistered(name)) Some(manager.catalog(name)) else None
+    registered match {
+      case Some(hbase: HBaseSparkCatalog) => hbase.store
+      case _ => throw new HBaseSqlException(s"$statement: '$name' is not an HBase catalog; register one with " +
+        s"spark.sql.catalog.$name=${classOf[HBaseSparkCatalog].getName}")
+    }
+  }
+}

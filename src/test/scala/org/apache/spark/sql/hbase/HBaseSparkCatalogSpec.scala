@@ -1,0 +1,118 @@
+package org.apache.spark.sql.hbase
+
+import org.apache.spark.sql.{AnalysisException, Row}
+
+/** HBase tables named through Spark's catalog API: `hbase.t`, `hbase.default.t`, and other catalogs. */
+class HBaseSparkCatalogSpec extends HBaseSuite {
+
+  private def rows(query: String): Seq[Row] = sql(query).collect().toSeq
+
+  private def table(): String = {
+    val t = uniqueName("cat")
+    sql(s"CREATE TABLE hbase.$t (k INT, s STRING, v INT, v_at TIMESTAMP, PRIMARY KEY (k, s)) " +
+      s"MAPPED BY ($t, COLS=[v=f.v, v_at=WRITETIME(f.v)]) FAMILIES (f (VERSIONS = 3)) SPLIT ON ((50))")
+    t
+  }
+
+  describe("the hbase catalog") {
+    it("names the same tables as one-part names, read with key ranges and skip scans, and as of a time") {
+      val t = table()
+      sql(s"INSERT INTO $t VALUES ${(1 to 99).map(k => s"($k, 'x', $k)").mkString(", ")}")
+      val before = System.currentTimeMillis()
+      Thread.sleep(5)
+      sql(s"UPDATE hbase.$t SET v = -v WHERE k = 7")
+      for (name <- Seq(s"hbase.$t", s"hbase.default.$t", s"`hbase`.`default`.`$t`")) withClue(name) {
+        val keyed = sql(s"SELECT k, v FROM $name WHERE k IN (7, 70) AND s = 'x'")
+        keyed.collect().toSeq.sortBy(_.getInt(0)) shouldBe Seq(Row(7, -7), Row(70, 70))
+        execution.ScanMetrics.of(keyed)("rowsScanned") shouldBe 2
+        val skip = sql(s"SELECT count(*) FROM $name WHERE s = 'x' AND k > 90")
+        skip.collect().toSeq shouldBe Seq(Row(9L))
+      }
+      rows(s"SELECT v FROM hbase.default.$t TIMESTAMP AS OF timestamp_millis($before) WHERE k = 7") shouldBe Seq(Row(7))
+      withConf("spark.sql.session.timeZone" -> "UTC") {
+        val literal = java.time.Instant.ofEpochMilli(before).toString.replace("T", " ").stripSuffix("Z")
+        rows(s"SELECT v FROM hbase.$t TIMESTAMP AS OF '$literal' WHERE k = 7") shouldBe Seq(Row(7))
+      }
+      // Spark takes `hbase.t` for a query on files of format hbase while a time expression is still unresolved.
+      intercept[AnalysisException](sql(s"SELECT v FROM hbase.$t TIMESTAMP AS OF timestamp_millis($before)"))
+        .getCondition shouldBe "UNSUPPORTED_DATASOURCE_FOR_DIRECT_QUERY"
+      rows(s"SELECT a.k FROM hbase.$t a JOIN $t b ON a.k = b.k AND a.v <> b.v") shouldBe Nil
+      intercept[HBaseSqlException](sql(s"SELECT * FROM hbase.$t VERSION AS OF 2")).getMessage should startWith(
+        s"VERSION AS OF is not supported on HBase table '$t'")
+    }
+
+    it("writes through INSERT by position and by name, the DataFrame writer, DELETE and UPDATE") {
+      val t = table()
+      sql(s"INSERT INTO hbase.$t VALUES (1, 'a', 10)")
+      sql(s"INSERT INTO hbase.default.$t (s, k) VALUES ('b', 2)")
+      sql(s"INSERT INTO hbase.$t SELECT 3 AS k, 'c' AS s, 30L AS v")
+      spark.createDataFrame(java.util.List.of(Row("d", 4, 40)),
+        org.apache.spark.sql.types.StructType.fromDDL("s STRING, k INT, v INT")).writeTo(s"hbase.$t").append()
+      rows(s"SELECT k, s, v, v_at IS NULL FROM $t ORDER BY k") shouldBe
+        Seq(Row(1, "a", 10, false), Row(2, "b", null, true), Row(3, "c", 30, false), Row(4, "d", 40, false))
+      rows(s"DELETE FROM hbase.$t WHERE k = 2") shouldBe Seq(Row(1L))
+      rows(s"UPDATE hbase.default.$t SET v = v + 1 WHERE s = 'c'") shouldBe Seq(Row(1L))
+      rows(s"SELECT k, v FROM hbase.$t ORDER BY k") shouldBe Seq(Row(1, 10), Row(3, 31), Row(4, 40))
+      intercept[HBaseSqlException](sql(s"INSERT OVERWRITE hbase.$t VALUES (1, 'a', 1)")).getMessage shouldBe
+        s"INSERT OVERWRITE is not supported on HBase table '$t'; use INSERT INTO"
+      intercept[HBaseSqlException](sql(s"INSERT INTO hbase.$t (k, s, v_at) VALUES (5, 'e', now())")).getMessage should
+        include("'v_at' is the write time of cell f.v")
+    }
+
+    it("creates, describes, lists and drops tables, and USE makes its names the one-part ones") {
+      val t = table()
+      val described = rows(s"DESCRIBE TABLE hbase.$t").map(r => r.getString(0) -> (r.getString(1), r.getString(2))).toMap
+      described("v") shouldBe ("INT", "cell f.v")
+      described("HBase table") shouldBe (t, null)
+      described("Family f")._1 should startWith("VERSIONS 3")
+      rows("SHOW NAMESPACES IN hbase") shouldBe Seq(Row("default"))
+      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Seq(Row("default", t, false))
+      try {
+        sql("USE hbase")
+        sql(s"INSERT INTO $t VALUES (1, 'a', 1)")
+        rows(s"SELECT k FROM $t") shouldBe Seq(Row(1))
+        rows(s"SHOW TABLES LIKE '$t'") shouldBe Seq(Row("default", t, false))
+      } finally sql("USE spark_catalog.default")
+      sql(s"DROP TABLE hbase.$t")
+      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Nil
+      hbaseTableExists(t) shouldBe true
+      sql(s"DROP TABLE IF EXISTS hbase.$t")
+      intercept[AnalysisException](sql(s"DROP TABLE hbase.$t")).getCondition shouldBe "TABLE_OR_VIEW_NOT_FOUND"
+    }
+
+    it("refuses what it cannot do, naming the catalog, namespace or table") {
+      val t = table()
+      intercept[AnalysisException](sql(s"SELECT * FROM hbase.nope.$t")).getCondition shouldBe "TABLE_OR_VIEW_NOT_FOUND"
+      intercept[AnalysisException](sql("SHOW TABLES IN hbase.nope")).getCondition shouldBe "SCHEMA_NOT_FOUND"
+      intercept[HBaseSqlException](sql(s"CREATE TABLE nocat.x (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v])"))
+        .getMessage shouldBe "CREATE TABLE x: 'nocat' is not an HBase catalog; register one with " +
+        "spark.sql.catalog.nocat=org.apache.spark.sql.hbase.connector.HBaseSparkCatalog"
+      intercept[HBaseSqlException](sql(s"CREATE TABLE hbase.nope.x (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v])"))
+        .getMessage should startWith("CREATE TABLE: catalog 'hbase' has no namespace 'nope'")
+      intercept[HBaseSqlException](sql("CREATE TABLE hbase.plain (k INT) USING parquet")).getMessage should startWith(
+        "CREATE TABLE hbase.plain: an HBase table needs its mapping")
+      intercept[HBaseSqlException](sql("CREATE NAMESPACE hbase.other")).getMessage should include("its one namespace, default")
+      intercept[HBaseSqlException](sql(s"ALTER TABLE hbase.$t RENAME TO hbase.y")).getMessage should include("cannot be renamed")
+      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Seq(Row("default", t, false))
+      hbaseTableExists("x") shouldBe false
+    }
+  }
+
+  describe("a second HBase catalog") {
+    it("keeps its own tables, which join and copy with the first catalog's") {
+      withConf("spark.sql.catalog.other" -> classOf[connector.HBaseSparkCatalog].getName,
+          "spark.sql.catalog.other.catalogTable" -> "spark_hbase_sql:other_catalog") {
+        val t = table()
+        val copy = uniqueName("copy")
+        sql(s"CREATE TABLE other.$copy (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($copy, COLS=[v=f.v])")
+        rows(s"SHOW TABLES IN other LIKE '$copy'") shouldBe Seq(Row("default", copy, false))
+        rows(s"SHOW TABLES IN hbase LIKE '$copy'") shouldBe Nil
+        sql(s"INSERT INTO hbase.$t VALUES (1, 'a', 10), (2, 'b', 20)")
+        sql(s"INSERT INTO other.$copy SELECT k, s, v * 2 FROM hbase.$t")
+        rows(s"SELECT a.k, a.v, b.v FROM hbase.$t a JOIN other.$copy b USING (k, s) ORDER BY a.k") shouldBe
+          Seq(Row(1, 10, 20), Row(2, 20, 40))
+        sql(s"DROP TABLE other.$copy")
+      }
+    }
+  }
+}
