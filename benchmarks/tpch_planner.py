@@ -102,7 +102,7 @@ def load(spark, data, scale, regions):
     max_key = spark.sql("SELECT max(o_orderkey) FROM src_orders").first()[0]
     splits = [max_key * i // regions for i in range(1, regions)]
     expected = {lineitem: spark.table("src_lineitem").count(), orders: spark.table("src_orders").count()}
-    existing = {r.tableName for r in spark.sql("SHOW TABLES").collect()}
+    existing = {r.tableName for r in spark.sql("SHOW TABLES IN hbase").collect()}
     timings = {}
     for name, columns, key, source in [(lineitem, LINEITEM_COLUMNS, ["l_orderkey", "l_linenumber"], "src_lineitem"),
                                        (orders, ORDERS_COLUMNS, ["o_orderkey"], "src_orders")]:

@@ -30,8 +30,9 @@ def test_sql_round_trip_through_hbase(spark, table_name):
     assert rows == [("Lima", 1, 19.0, "fog"), ("Oslo", 1, -1.0, "snow"), ("Oslo", 2, -3.5, None)]
     cold = spark.sql(f"SELECT day FROM {table_name} WHERE city = 'Oslo' AND temp < -2").collect()
     assert [r.day for r in cold] == [2]
-    listed = {(r.namespace, r.tableName) for r in spark.sql("SHOW TABLES").collect()}
-    assert ("", table_name) in listed
+    listed = {(r.namespace, r.tableName) for r in spark.sql("SHOW TABLES IN hbase").collect()}
+    assert ("default", table_name) in listed
+    assert table_name not in {r.tableName for r in spark.sql("SHOW TABLES").collect()}, "Spark's own tables only"
 
 
 def test_dataframe_api_reads_an_hbase_table(spark, table_name):
@@ -49,7 +50,7 @@ def test_drop_table_keeps_the_hbase_data(spark, table_name):
     spark.sql(ddl)
     spark.sql(f"INSERT INTO {table_name} VALUES (1, 10), (2, 20)")
     spark.sql(f"DROP TABLE {table_name}")
-    assert table_name not in {r.tableName for r in spark.sql("SHOW TABLES").collect()}
+    assert table_name not in {r.tableName for r in spark.sql("SHOW TABLES IN hbase").collect()}
     spark.sql(ddl)
     assert [tuple(r) for r in spark.sql(f"SELECT * FROM {table_name}").collect()] == [(1, 10), (2, 20)]
 
@@ -61,7 +62,7 @@ def test_bad_ddl_gives_an_analysis_error_naming_the_column(spark, table_name):
         spark.sql(f"CREATE TABLE {table_name} (k INT, v INT, w INT, PRIMARY KEY (k)) "
                   f"MAPPED BY ({table_name}, COLS=[v=f.v])")
     assert "column 'w'" in str(error.value)
-    assert table_name not in {r.tableName for r in spark.sql("SHOW TABLES").collect()}
+    assert table_name not in {r.tableName for r in spark.sql("SHOW TABLES IN hbase").collect()}
 
 
 def test_enable_hbase_on_a_running_session_with_the_extension_points_it_at_hbase(spark, hbase):

@@ -71,7 +71,7 @@ def test_tables_and_rows_survive_an_hbase_restart(hbase, table_name):
     assert spark_hbase("local", "status", *data_dir_args(hbase)).returncode == 1
     assert spark_hbase("local", "start", *data_dir_args(hbase)).returncode == 0
 
-    out = spark_hbase("sql", *data_dir_args(hbase), "-e", f"SHOW TABLES; SELECT k, n FROM {table_name};")
+    out = spark_hbase("sql", *data_dir_args(hbase), "-e", f"SHOW TABLES IN hbase; SELECT k, n FROM {table_name};")
     assert out.returncode == 0, out.stderr
-    assert f"\t{table_name}\tfalse" in out.stdout
+    assert f"\n{table_name}\n" in f"\n{out.stdout}", "spark-sql prints SHOW TABLES as Hive does: names alone"
     assert "x\t1\ny\t2\n" in out.stdout

@@ -34,7 +34,7 @@ def script(t1, t2):
         f"INSERT INTO {t2} VALUES ('a', 'x')",
         f"DROP TABLE {t2}",
         f"DESCRIBE {t1}",
-        "SHOW TABLES",
+        "SHOW TABLES IN hbase",
         f"SELECT region, id, note FROM {t1} ORDER BY region, id",
     ]
 
@@ -52,7 +52,9 @@ def run_pyspark(spark, statements):
 
 def parse_tsv_run(stdout, t1, t2):
     lines = [line.split("\t") for line in stdout.strip().splitlines()]
-    shown = {(parts[0], parts[1]) for parts in lines if len(parts) == 3 and parts[0] == "" and parts[2] == "false"}
+    # spark-sql prints SHOW TABLES as Hive does, the names alone; beeline prints every column.
+    shown = {(parts[0], parts[1]) for parts in lines if len(parts) == 3 and parts[0] == "default" and parts[2] == "false"}
+    shown |= {("default", parts[0]) for parts in lines if len(parts) == 1 and parts[0] in (t1, t2)}
     described = {parts[0].strip(): parts[1].strip() for parts in lines if len(parts) == 3}
     rows = [[p.strip() for p in parts] for parts in lines[-len(EXPECTED_ROWS):]]
     return rows, shown, described
@@ -90,7 +92,7 @@ def test_every_statement_through_every_client(client, spark, hbase, request):
         stdout = run_cli(client, ";\n".join(statements) + ";", hbase, request)
         rows, shown, described = parse_tsv_run(stdout, t1, t2)
     assert rows == EXPECTED_ROWS
-    assert ("", t1) in shown and ("", t2) not in shown
+    assert ("default", t1) in shown and ("default", t2) not in shown
     assert described["note"] == "STRING" and "amount" not in described
     assert described["Regions"] == "2"
 

@@ -20,7 +20,7 @@ DEMO_STATEMENTS = [
 ]
 
 DEMO_QUERIES = [
-    "SHOW TABLES",
+    "SHOW TABLES IN hbase",
     "SELECT * FROM demo_orders",
     "SELECT region, count(*) AS orders, sum(amount) AS total FROM demo_orders "
     "WHERE amount IS NOT NULL GROUP BY region ORDER BY region",

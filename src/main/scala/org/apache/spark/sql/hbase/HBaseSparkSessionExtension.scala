@@ -15,7 +15,7 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
     extensions.injectResolutionRule(session => ResolveRangeIndexStatements(session))
     extensions.injectResolutionRule(_ => ResolveRowLevelStatements)
-    extensions.injectResolutionRule(_ => ResolveHBaseCatalogStatements)
+    extensions.injectResolutionRule(session => ResolveHBaseCatalogStatements(session))
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
     extensions.injectPlannerStrategy(session => HBaseStrategy(session))
   }

@@ -98,6 +98,34 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
     }
   }
 
+  describe("one-part names") {
+    it("are Spark's first for every statement: a temp view of the same name is read, described and dropped") {
+      val t = table()
+      sql(s"INSERT INTO $t VALUES (1, 'a', 10)")
+      sql(s"CREATE OR REPLACE TEMPORARY VIEW $t AS SELECT 'view' AS what")
+      rows(s"SELECT * FROM $t") shouldBe Seq(Row("view"))
+      rows(s"DESCRIBE $t").map(_.getString(0)) shouldBe Seq("what")
+      sql(s"DROP TABLE $t") // the view, as Spark would
+      rows(s"SELECT k, v FROM $t") shouldBe Seq(Row(1, 10))
+      rows(s"DESCRIBE $t").map(_.getString(0)) should contain("HBase table")
+      sql(s"DROP TABLE $t")
+      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Nil
+      intercept[AnalysisException](sql(s"DROP TABLE $t")).getCondition shouldBe "TABLE_OR_VIEW_NOT_FOUND"
+      sql(s"DROP TABLE IF EXISTS $t")
+    }
+
+    it("leave HBase alone for Spark's own tables: SHOW TABLES, DESCRIBE and DROP work with HBase unreachable") {
+      val p = uniqueName("parquet")
+      withConf("spark.hbase.zookeeper.property.clientPort" -> "1", "spark.hbase.client.retries.number" -> "1") {
+        sql(s"CREATE TABLE $p (a INT) USING parquet")
+        rows("SHOW TABLES").map(_.getString(1)) should contain(p)
+        rows(s"DESCRIBE $p").map(_.getString(0)) shouldBe Seq("a")
+        sql(s"DROP TABLE $p")
+        rows("SHOW TABLES").map(_.getString(1)) should not contain p
+      }
+    }
+  }
+
   describe("a second HBase catalog") {
     it("keeps its own tables, which join and copy with the first catalog's") {
       withConf("spark.sql.catalog.other" -> classOf[connector.HBaseSparkCatalog].getName,

@@ -28,13 +28,10 @@ hbaseStatement
         (IN format=identifier (DELIMITER delimiter=stringLit)?)?
         (FAMILIES '(' familyOptions (',' familyOptions)* ')')?
         (SPLIT ON '(' splitPoint (',' splitPoint)* ')')?                  #createTable
-    | DROP TABLE (IF EXISTS)? table=multipartIdentifier                   #dropTable
     | ALTER TABLE table=multipartIdentifier ADD COLUMN? columnDefinition
         MAPPED BY '(' columnMapping ')'                                   #addColumn
     | ALTER TABLE table=multipartIdentifier DROP COLUMN? column=identifier #dropColumn
-    | SHOW TABLES (LIKE? pattern=stringLit)?                              #showTables
     | SHOW INDEXES (ON | FROM | IN) table=multipartIdentifier              #showIndexes
-    | (DESC | DESCRIBE) TABLE? EXTENDED? table=multipartIdentifier        #describeTable
     | LOAD DATA PARALLEL? LOCAL? INPATH path=stringLit OVERWRITE?
         INTO TABLE table=multipartIdentifier
         (FIELDS TERMINATED BY delimiter=stringLit)?

@@ -71,17 +71,8 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
   override def visitDropColumn(ctx: DropColumnContext): LogicalPlan =
     hbaseCandidate(ctx.table).map(DropHBaseColumnCommand(_, identifier(ctx.column), sparkPlan)).getOrElse(sparkPlan)
 
-  override def visitDropTable(ctx: DropTableContext): LogicalPlan =
-    hbaseCandidate(ctx.table).map(DropHBaseTableCommand(_, sparkPlan)).getOrElse(sparkPlan)
-
   override def visitShowIndexes(ctx: ShowIndexesContext): LogicalPlan =
     ShowRangeIndexesCommand(singleName(ctx.table, "SHOW INDEXES"))
-
-  override def visitShowTables(ctx: ShowTablesContext): LogicalPlan =
-    ShowHBaseTablesCommand(Option(ctx.pattern).map(string), sparkPlan)
-
-  override def visitDescribeTable(ctx: DescribeTableContext): LogicalPlan =
-    hbaseCandidate(ctx.table).map(DescribeHBaseTableCommand(_, sparkPlan)).getOrElse(sparkPlan)
 
   override def visitLoadData(ctx: LoadDataContext): LogicalPlan = hbaseCandidate(ctx.table) match {
     case None => sparkPlan

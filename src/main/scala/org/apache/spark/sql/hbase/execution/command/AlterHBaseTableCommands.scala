@@ -38,7 +38,7 @@ case class DropHBaseColumnCommand(table: String, column: String, sparkPlan: Logi
 
   override def run(session: SparkSession): Seq[Row] = {
     val catalog = SessionCatalogs.of(session)
-    catalog.get(table) match {
+    (if (SparkFallback.ownsName(session, table)) None else catalog.get(table)) match {
       case None => SparkFallback.run(session, sparkPlan)
       case Some(current) =>
         AlterDefinition(catalog, current, current.withoutColumn(column), s"ALTER TABLE $table DROP COLUMN $column")

@@ -1,16 +1,22 @@
 package org.apache.spark.sql.hbase.execution.command
 
 import org.apache.spark.sql.{Row, SparkSession}
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
 
-/** DROP TABLE of an HBase table removes only the mapping and its range indexes; the HBase table and its data stay. */
-case class DropHBaseTableCommand(name: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
+/**
+ * DROP TABLE of an HBase table named by one part, when Spark's own catalog has no table or view
+ * of that name: removes only the mapping and its range indexes; the HBase table and its data stay.
+ */
+case class DropHBaseTableCommand(name: String, ifExists: Boolean) extends LeafRunnableCommand {
 
-  override def run(session: SparkSession): Seq[Row] =
-    if (DropHBaseTableCommand.drop(session, SessionCatalogs.of(session), name)) Seq.empty
-    else SparkFallback.run(session, sparkPlan)
+  override def run(session: SparkSession): Seq[Row] = {
+    if (!DropHBaseTableCommand.drop(session, SessionCatalogs.of(session), name) && !ifExists) {
+      throw new HBaseSqlException(s"DROP TABLE $name: HBase table '$name' does not exist")
+    }
+    Seq.empty
+  }
 }
 
 object DropHBaseTableCommand {

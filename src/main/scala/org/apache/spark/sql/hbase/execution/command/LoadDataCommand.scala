@@ -37,7 +37,7 @@ case class LoadDataCommand(
 
   override def run(session: SparkSession): Seq[Row] = {
     val catalog = SessionCatalogs.of(session)
-    val table = catalog.get(name) match {
+    val table = (if (SparkFallback.ownsName(session, name)) None else catalog.get(name)) match {
       case Some(t) => t
       case None => return sparkPlan.filter(_ => !parallel && delimiter.isEmpty && options.isEmpty) match {
         case Some(plan) => SparkFallback.run(session, plan); Seq.empty

@@ -5,29 +5,14 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs, TableFormat}
+import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, TableFormat}
 import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.execution.HBaseRegions
 import org.apache.spark.sql.types.StringType
 
-/** DESCRIBE of a one-part name: the HBase table of that name, or else whatever Spark's own DESCRIBE finds. */
-case class DescribeHBaseTableCommand(name: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
-
-  override val output: Seq[Attribute] = DescribeMappedTableCommand.Output.map(_.newInstance())
-
-  override def run(session: SparkSession): Seq[Row] = {
-    val catalog = SessionCatalogs.of(session)
-    catalog.get(name) match {
-      case None => SparkFallback.run(session, sparkPlan).map(r => Row(r.get(0), r.get(1), r.get(2)))
-      case Some(table) => DescribeMappedTableCommand.rows(table, catalog.cluster)
-    }
-  }
-}
-
-/** DESCRIBE of an HBase table named through a catalog. */
+/** DESCRIBE of an HBase table, named by one part or through an HBase catalog. */
 case class DescribeMappedTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf) extends LeafRunnableCommand {
 
   override val output: Seq[Attribute] = DescribeMappedTableCommand.Output.map(_.newInstance())
