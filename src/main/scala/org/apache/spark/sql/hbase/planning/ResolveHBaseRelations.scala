@@ -39,11 +39,9 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
       val relation = catalogTableRelation(append.table.asInstanceOf[DataSourceV2Relation])
       InsertIntoHBaseTableCommand(relation,
         alignQuery(relation, append.query, if (append.isByName) append.query.output.map(_.name) else Nil))
-    case overwrite @ (_: OverwriteByExpression | _: OverwritePartitionsDynamic)
-        if isCatalogTable(overwrite.asInstanceOf[V2WriteCommand].table) =>
-      throw new HBaseSqlException(
-        s"INSERT OVERWRITE is not supported on HBase table '${overwrite.asInstanceOf[V2WriteCommand].table
-          .asInstanceOf[DataSourceV2Relation].table.name()}'; use INSERT INTO")
+    case overwrite: V2WriteCommand if isOverwrite(overwrite) && isCatalogTable(overwrite.table) =>
+      val table = overwrite.table.asInstanceOf[DataSourceV2Relation].table.name()
+      throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
     case v2: DataSourceV2Relation if isCatalogTable(v2) => catalogTableRelation(v2)
     case u: UnresolvedRelation => lookup(u).getOrElse(u)
     case travel @ RelationTimeTravel(u: UnresolvedRelation, timestamp, version) if timestamp.forall(_.resolved) =>
@@ -87,6 +85,11 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
       .map { case (g, i) => store.chunks(table, i, g) }
     relation.copy(sizeInBytes = HBaseTableSizes.cached(relation.cluster, table.hbaseTable),
       statistics = TableStatistics.of(table, builds))
+  }
+
+  private def isOverwrite(write: V2WriteCommand): Boolean = write match {
+    case _: OverwriteByExpression | _: OverwritePartitionsDynamic => true
+    case _ => false
   }
 
   private def isCatalogTable(plan: LogicalPlan): Boolean = plan match {
