@@ -81,8 +81,11 @@ object SessionCatalogs {
 
   private val catalogs = scala.collection.concurrent.TrieMap.empty[(HBaseClusterConf, String), HBaseCatalog]
 
-  def of(session: SparkSession): HBaseCatalog =
-    of(HBaseClusterConf.fromSession(session), session.conf.get(HBaseSQLConf.CatalogTable.key, HBaseSQLConf.CatalogTable.defaultValueString))
+  def of(session: SparkSession): HBaseCatalog = of(HBaseClusterConf.fromSession(session), metaTable(session))
+
+  /** The HBase table of a session's definitions. */
+  def metaTable(session: SparkSession): String =
+    session.conf.get(HBaseSQLConf.CatalogTable.key, HBaseSQLConf.CatalogTable.defaultValueString)
 
   def of(cluster: HBaseClusterConf, metaTable: String): HBaseCatalog =
     catalogs.getOrElseUpdate((cluster, metaTable), new HBaseCatalog(cluster, TableName.valueOf(metaTable)))

@@ -8,7 +8,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{NoSuchNamespaceException, NoSuchTableException}
 import org.apache.spark.sql.connector.catalog._
 import org.apache.spark.sql.connector.expressions.Transform
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.command.DropHBaseTableCommand
@@ -43,8 +43,7 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
   def store: HBaseCatalog = {
     val session = SparkSession.active
     val cluster = HBaseClusterConf(HBaseClusterConf.fromSession(session).settings ++ clusterSettings)
-    SessionCatalogs.of(cluster, catalogTable.getOrElse(session.conf.get(HBaseSQLConf.CatalogTable.key,
-      HBaseSQLConf.CatalogTable.defaultValueString)))
+    SessionCatalogs.of(cluster, catalogTable.getOrElse(SessionCatalogs.metaTable(session)))
   }
 
   private def isDefault(namespace: Array[String]): Boolean =

@@ -20,9 +20,9 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
     case DescribeRelation(ResolvedTable(_, _, table: HBaseCatalogTable, _), _, _) =>
       DescribeMappedTableCommand(table.definition, table.cluster)
-    case DescribeRelation(UnresolvedTableOrView(Seq(name), _, _, _), _, _) if hbaseTable(name).isDefined =>
+    case describe @ DescribeRelation(UnresolvedTableOrView(Seq(name), _, _, _), _, _) =>
       val catalog = SessionCatalogs.of(session)
-      DescribeMappedTableCommand(catalog.get(name).get, catalog.cluster)
+      catalog.get(name).map(DescribeMappedTableCommand(_, catalog.cluster)).getOrElse(describe)
     case drop @ DropTable(ResolvedIdentifier(catalog, ident), ifExists, _)
         if catalog.name() == CatalogManager.SESSION_CATALOG_NAME && ident.namespace().toSeq == currentDatabase &&
           !session.sessionState.catalog.tableExists(TableIdentifier(ident.name(), Some(ident.namespace().head))) =>
