@@ -171,6 +171,13 @@ SQL_CASES = [
     (f"INSERT OVERWRITE hbase.{BASE} VALUES (1, 'x', 2)", f"INSERT OVERWRITE is not supported on HBase table '{BASE}'"),
     (f"SELECT * FROM hbase.{BASE} VERSION AS OF 1", f"VERSION AS OF is not supported on HBase table '{BASE}'"),
     ("DROP TABLE hbase.no_such_table", "cannot be found"),
+    (f"ALTER TABLE nocat.{BASE} ADD COLUMN x INT MAPPED BY (x = f.x)",
+     f"ALTER TABLE nocat.{BASE} ADD COLUMN x: 'nocat' is not an HBase catalog"),
+    ("ALTER TABLE hbase.no_such_table DROP COLUMN v",
+     "ALTER TABLE hbase.no_such_table DROP COLUMN v: HBase table 'hbase.no_such_table' does not exist"),
+    (f"LOAD DATA LOCAL INPATH '/nonexistent' INTO TABLE hbase.nope.{BASE}",
+     f"LOAD DATA INTO TABLE hbase.nope.{BASE}: catalog 'hbase' has no namespace 'nope'"),
+    ("SHOW INDEXES ON hbase.no_such_table", "SHOW INDEXES ON hbase.no_such_table: HBase table 'hbase.no_such_table' does not exist"),
     # DROP, SELECT
     ("DROP TABLE no_such_table", "no_such_table"),
     (f"SELECT nope FROM {BASE}", "nope"),

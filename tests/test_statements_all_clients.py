@@ -155,12 +155,18 @@ def test_delete_update_key_only_tables_reads_as_of_a_time_and_write_times_throug
 
 
 @pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
-def test_tables_named_through_the_hbase_catalog_through_every_client(client, spark, hbase, request):
+def test_tables_named_through_the_hbase_catalog_through_every_client(client, spark, hbase, request, tmp_path):
     t = f"c_{uuid.uuid4().hex[:8]}"
+    (tmp_path / "c.csv").write_text("c,3,z\n")
     statements = [
         f"CREATE TABLE hbase.{t} (k STRING, v INT, PRIMARY KEY (k)) MAPPED BY ({t}, COLS=[v=f.v])",
-        f"INSERT INTO hbase.default.{t} VALUES ('a', 1), ('b', 2)",
+        f"ALTER TABLE hbase.{t} ADD COLUMN w STRING MAPPED BY (w = f.w)",
+        f"INSERT INTO hbase.default.{t} VALUES ('a', 1, 'x'), ('b', 2, 'y')",
+        f"LOAD DATA LOCAL INPATH '{tmp_path}' INTO TABLE hbase.{t}",
         f"UPDATE hbase.{t} SET v = v * 10 WHERE k = 'b'",
+        f"CREATE INDEX by_v ON hbase.{t} (v)",
+        f"SHOW INDEXES ON hbase.{t}",
+        f"ALTER TABLE hbase.default.{t} DROP COLUMN w",
         f"SHOW TABLES IN hbase LIKE '{t}'",
         f"SELECT k, v FROM hbase.{t} ORDER BY k",
         f"DROP TABLE hbase.{t}",
@@ -175,5 +181,6 @@ def test_tables_named_through_the_hbase_catalog_through_every_client(client, spa
     # spark-sql prints SHOW TABLES as Hive does: the names alone.
     shown = [["default", t, "false"]] if client != "spark-sql" else []
     assert [parts for parts in lines if len(parts) == 1] == [["1"]] + ([[t]] if client == "spark-sql" else [])
-    assert [parts for parts in lines if len(parts) == 2] == [["a", "1"], ["b", "20"]]
+    assert [parts for parts in lines if len(parts) == 2] == [["1", "0"], ["a", "1"], ["b", "20"], ["c", "3"]]
     assert [parts for parts in lines if len(parts) == 3] == shown
+    assert [parts[:3] + parts[-1:] for parts in lines if len(parts) == 7] == [["by_v", "minmax", "v", "ready"]]

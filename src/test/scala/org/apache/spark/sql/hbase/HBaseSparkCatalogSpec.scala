@@ -98,6 +98,55 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
     }
   }
 
+  describe("catalog names in our own statements") {
+    it("load, alter, index and analyze a table that only its catalog name reaches") {
+      withConf("spark.sql.catalog.other" -> classOf[connector.HBaseSparkCatalog].getName,
+          "spark.sql.catalog.other.catalogTable" -> "spark_hbase_sql:other_catalog") {
+        val t = uniqueName("other")
+        sql(s"CREATE TABLE other.$t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((50))")
+        val dir = java.nio.file.Files.createTempDirectory("catalog-load")
+        java.nio.file.Files.write(dir.resolve("a.csv"), (1 to 99).map(k => s"$k,x,$k").mkString("", "\n", "\n").getBytes("UTF-8"))
+        rows(s"LOAD DATA LOCAL INPATH '$dir' INTO TABLE other.$t") shouldBe Seq(Row(99L, 0L))
+        java.nio.file.Files.write(dir.resolve("a.csv"), (1 to 99).map(k => s"$k;y;${-k}").mkString("", "\n", "\n").getBytes("UTF-8"))
+        rows(s"LOAD DATA PARALLEL LOCAL INPATH '$dir' INTO TABLE other.default.$t FIELDS TERMINATED BY ';'") shouldBe Seq(Row(99L, 0L))
+        sql(s"ALTER TABLE other.$t ADD COLUMN w STRING MAPPED BY (w = f.w)")
+        sql(s"UPDATE other.$t SET w = concat('w', k) WHERE k = 7 AND s = 'x'")
+        val keyed = sql(s"SELECT k, s, v, w FROM other.$t WHERE k IN (7, 70) AND s = 'x'")
+        keyed.collect().toSeq.sortBy(_.getInt(0)) shouldBe Seq(Row(7, "x", 7, "w7"), Row(70, "x", 70, null))
+        execution.ScanMetrics.of(keyed)("rowsScanned") shouldBe 2
+        val skip = sql(s"SELECT k, v FROM other.$t WHERE s = 'y' AND k > 90")
+        skip.collect().toSeq.sortBy(_.getInt(0)) shouldBe (91 to 99).map(k => Row(k, -k))
+        execution.ScanMetrics.of(skip)("rowsRead") shouldBe 9
+        rows(s"SELECT count(*), sum(v) FROM other.$t WHERE s = 'y'") shouldBe Seq(Row(99L, -(1 to 99).sum.toLong))
+
+        sql(s"CREATE INDEX by_v ON other.$t (v) OPTIONS (chunkRows = 20)")
+        rows(s"SHOW INDEXES ON other.$t").map(r => (r.getString(0), r.getString(2), r.getInt(4) == r.getInt(5))) shouldBe
+          Seq(("by_v", "v", true))
+        sql(s"ANALYZE TABLE other.default.$t COMPUTE STATISTICS")
+        rows(s"SELECT k FROM other.$t WHERE v BETWEEN 40 AND 42 ORDER BY k") shouldBe Seq(Row(40), Row(41), Row(42))
+        sql(s"DROP INDEX by_v ON other.$t")
+        rows(s"SHOW INDEXES ON other.default.$t") shouldBe Nil
+        sql(s"ALTER TABLE other.default.$t DROP COLUMN w")
+        rows(s"DESCRIBE other.$t").map(_.getString(0)).takeWhile(_.nonEmpty) shouldBe Seq("k", "s", "v")
+
+        // The session's own HBase tables and Spark's tables are other names.
+        intercept[HBaseSqlException](sql(s"SHOW INDEXES ON $t")).getMessage shouldBe
+          s"SHOW INDEXES ON $t: HBase table '$t' does not exist"
+        intercept[HBaseSqlException](sql(s"ALTER TABLE other.nope DROP COLUMN w")).getMessage shouldBe
+          "ALTER TABLE other.nope DROP COLUMN w: HBase table 'other.nope' does not exist"
+        intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$dir' INTO TABLE other.nope")).getMessage shouldBe
+          "LOAD DATA INTO TABLE other.nope: HBase table 'other.nope' does not exist"
+        intercept[HBaseSqlException](sql(s"ALTER TABLE other.nope.$t ADD COLUMN w STRING MAPPED BY (w = f.w)")).getMessage should
+          startWith("ALTER TABLE: catalog 'other' has no namespace 'nope'")
+        intercept[HBaseSqlException](sql(s"SHOW INDEXES ON nocat.$t")).getMessage should
+          startWith(s"SHOW INDEXES ON nocat.$t: 'nocat' is not an HBase catalog")
+        intercept[AnalysisException](sql(s"LOAD DATA LOCAL INPATH '$dir' INTO TABLE default.$t")).getCondition shouldBe
+          "TABLE_OR_VIEW_NOT_FOUND"
+        sql(s"DROP TABLE other.$t")
+      }
+    }
+  }
+
   describe("one-part names") {
     it("are Spark's first for every statement: a temp view of the same name is read, described and dropped") {
       val t = table()

@@ -120,14 +120,18 @@ object HBaseSparkCatalog {
   val Namespace = "default"
   val CatalogTableOption = "catalogTable"
 
-  /** The definitions of the HBase catalog registered as `name`; `statement` leads the error when there is none. */
-  def storeOf(session: SparkSession, name: String, statement: String): HBaseCatalog = {
+  /** The HBase catalog registered as `name`, if that catalog is one. */
+  def named(session: SparkSession, name: String): Option[HBaseSparkCatalog] = {
     val manager = session.sessionState.catalogManager
-    val registered = if (manager.isCatalogRegistered(name)) Some(manager.catalog(name)) else None
-    registered match {
-      case Some(hbase: HBaseSparkCatalog) => hbase.store
-      case _ => throw new HBaseSqlException(s"$statement: '$name' is not an HBase catalog; register one with " +
-        s"spark.sql.catalog.$name=${classOf[HBaseSparkCatalog].getName}")
+    if (!manager.isCatalogRegistered(name)) None
+    else manager.catalog(name) match {
+      case hbase: HBaseSparkCatalog => Some(hbase)
+      case _ => None
     }
   }
+
+  /** The definitions of the HBase catalog registered as `name`; `statement` leads the error when there is none. */
+  def storeOf(session: SparkSession, name: String, statement: String): HBaseCatalog =
+    named(session, name).map(_.store).getOrElse(throw new HBaseSqlException(s"$statement: '$name' is not an HBase catalog; " +
+      s"register one with spark.sql.catalog.$name=${classOf[HBaseSparkCatalog].getName}"))
 }

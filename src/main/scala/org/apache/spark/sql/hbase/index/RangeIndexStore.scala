@@ -7,8 +7,6 @@ import org.apache.hadoop.hbase.client._
 import org.apache.hadoop.hbase.filter.{FilterList, KeyOnlyFilter, PrefixFilter}
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, HBaseTableName, MetadataTables, RangeIndexDef}
 import org.apache.spark.sql.hbase.codec.{KeyBounds, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
@@ -147,9 +145,6 @@ object RangeIndexStore {
   private val built = new java.util.concurrent.ConcurrentHashMap[Any, Seq[ChunkStats]]()
 
   private val stores = scala.collection.concurrent.TrieMap.empty[(HBaseClusterConf, String), RangeIndexStore]
-
-  def of(session: SparkSession): RangeIndexStore =
-    of(HBaseClusterConf.fromSession(session), session.conf.get(HBaseSQLConf.IndexTable.key, HBaseSQLConf.IndexTable.defaultValueString))
 
   def of(cluster: HBaseClusterConf, name: String): RangeIndexStore =
     stores.getOrElseUpdate((cluster, name), new RangeIndexStore(cluster, TableName.valueOf(name)))

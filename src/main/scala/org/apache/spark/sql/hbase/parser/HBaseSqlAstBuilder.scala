@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat}
-import org.apache.spark.sql.hbase.connector.HBaseSparkCatalog
+import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.execution.command._
 import org.apache.spark.sql.hbase.parser.HBaseSqlBaseParser._
 import org.apache.spark.sql.types.DataType
@@ -21,7 +21,8 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
   def visitHbaseStatement(ctx: HbaseStatementContext): LogicalPlan = visit(ctx).asInstanceOf[LogicalPlan]
 
   override def visitCreateTable(ctx: CreateTableContext): LogicalPlan = {
-    val (catalogName, name) = catalogAndName(ctx.table, "CREATE TABLE")
+    val ident = hbaseTable(ctx.table, "CREATE TABLE")
+    val name = ident.name
     val elements = ctx.tableElement().asScala.toSeq
     val columns = elements.flatMap(e => Option(e.columnDefinition())).map { c =>
       (identifier(c.name), dataTypeOf(c), c.NOT() != null, Option(c.comment).map(s => string(s)))
@@ -47,11 +48,12 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     familyOptions.groupBy(_.family).collectFirst { case (family, given) if given.size > 1 => family }.foreach { family =>
       throw error(s"CREATE TABLE $name: FAMILIES names '$family' more than once", ctx)
     }
-    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null, splitKeys, familyOptions, catalogName)
+    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null, splitKeys, familyOptions, ident.catalog)
   }
 
   override def visitAddColumn(ctx: AddColumnContext): LogicalPlan = {
-    val name = singleName(ctx.table, "ALTER TABLE")
+    val table = hbaseTable(ctx.table, "ALTER TABLE")
+    val name = table.toString
     val c = ctx.columnDefinition()
     val mapped = identifier(ctx.columnMapping().column)
     if (!mapped.equalsIgnoreCase(identifier(c.name))) {
@@ -62,37 +64,30 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     val column = HBaseColumn(identifier(c.name), dataTypeOf(c), nullable = c.NOT() == null,
       Some(mapping.cell).filterNot(_ => mapping.writeTime), Option(c.comment).map(s => string(s)),
       Some(mapping.cell).filter(_ => mapping.writeTime))
-    AddHBaseColumnCommand(name, column)
+    AddHBaseColumnCommand(table, column)
   }
 
   private def cellMapping(m: ColumnMappingContext): CellMapping =
     CellMapping(CellRef(identifier(m.family), identifier(m.qualifier)), writeTime = m.WRITETIME() != null)
 
   override def visitDropColumn(ctx: DropColumnContext): LogicalPlan =
-    hbaseCandidate(ctx.table).map(DropHBaseColumnCommand(_, identifier(ctx.column), sparkPlan)).getOrElse(sparkPlan)
+    DropHBaseColumnCommand(parts(ctx.table), identifier(ctx.column), sparkPlan)
 
   override def visitShowIndexes(ctx: ShowIndexesContext): LogicalPlan =
-    ShowRangeIndexesCommand(singleName(ctx.table, "SHOW INDEXES"))
+    ShowRangeIndexesCommand(hbaseTable(ctx.table, "SHOW INDEXES"))
 
-  override def visitLoadData(ctx: LoadDataContext): LogicalPlan = hbaseCandidate(ctx.table) match {
-    case None => sparkPlan
-    case Some(name) =>
-      val options = ctx.loadOption().asScala.toSeq.map { o =>
-        Option(o.key).map(identifier).getOrElse(string(o.quotedKey)) -> string(o.value)
-      }
-      val duplicated = options.groupBy(_._1.toLowerCase(java.util.Locale.ROOT)).collectFirst { case (k, vs) if vs.size > 1 => k }
-      duplicated.foreach(k => throw error(s"LOAD DATA OPTIONS: option '$k' is given more than once", ctx))
-      val spark = scala.util.Try(delegate.parsePlan(sqlText)).toOption // Spark's own LOAD DATA, for its tables
-      LoadDataCommand(name, string(ctx.path), local = ctx.LOCAL() != null, parallel = ctx.PARALLEL() != null,
-        overwrite = ctx.OVERWRITE() != null, Option(ctx.delimiter).map(string), options.toMap, spark)
+  override def visitLoadData(ctx: LoadDataContext): LogicalPlan = {
+    val options = ctx.loadOption().asScala.toSeq.map { o =>
+      Option(o.key).map(identifier).getOrElse(string(o.quotedKey)) -> string(o.value)
+    }
+    val duplicated = options.groupBy(_._1.toLowerCase(java.util.Locale.ROOT)).collectFirst { case (k, vs) if vs.size > 1 => k }
+    duplicated.foreach(k => throw error(s"LOAD DATA OPTIONS: option '$k' is given more than once", ctx))
+    val spark = scala.util.Try(delegate.parsePlan(sqlText)).toOption // Spark's own LOAD DATA, for its tables
+    LoadDataCommand(parts(ctx.table), string(ctx.path), local = ctx.LOCAL() != null, parallel = ctx.PARALLEL() != null,
+      overwrite = ctx.OVERWRITE() != null, Option(ctx.delimiter).map(string), options.toMap, spark)
   }
 
-  /** A name that may denote an HBase table: HBase tables have one-part names. */
-  private def hbaseCandidate(ctx: MultipartIdentifierContext): Option[String] =
-    ctx.parts.asScala.map(identifier).toSeq match {
-      case Seq(name) => Some(name)
-      case _ => None
-    }
+  private def parts(ctx: MultipartIdentifierContext): Seq[String] = ctx.parts.asScala.map(identifier).toSeq
 
   private def dataTypeOf(c: ColumnDefinitionContext): DataType =
     try delegate.parseDataType(originalText(c.dataType())) catch {
@@ -103,23 +98,9 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
   /** The same statement as Spark would plan it, for tables that are not ours. */
   private def sparkPlan: LogicalPlan = delegate.parsePlan(sqlText)
 
-  /** A table of the session's HBase catalog (`t`), or of the HBase catalog named first (`hbase.t`, `hbase.default.t`). */
-  private def catalogAndName(ctx: MultipartIdentifierContext, statement: String): (Option[String], String) =
-    ctx.parts.asScala.map(identifier).toSeq match {
-      case Seq(name) => (None, name)
-      case Seq(catalog, name) => (Some(catalog), name)
-      case Seq(catalog, namespace, name) if namespace.equalsIgnoreCase(HBaseSparkCatalog.Namespace) => (Some(catalog), name)
-      case Seq(catalog, namespace, _) =>
-        throw error(s"$statement: catalog '$catalog' has no namespace '$namespace'; HBase tables are in namespace " +
-          s"${HBaseSparkCatalog.Namespace}", ctx)
-      case parts => throw error(s"$statement: '${parts.mkString(".")}' is not a table name: write t, catalog.t or catalog.default.t", ctx)
-    }
-
-  private def singleName(ctx: MultipartIdentifierContext, statement: String): String =
-    ctx.parts.asScala.map(identifier).toSeq match {
-      case Seq(name) => name
-      case parts => throw error(s"$statement: HBase tables have one-part names, not '${parts.mkString(".")}'", ctx)
-    }
+  /** A table of the session's HBase definitions (`t`), or of the HBase catalog named first (`c.t`, `c.default.t`). */
+  private def hbaseTable(ctx: MultipartIdentifierContext, statement: String): HBaseTableIdent =
+    HBaseTableIdent.parse(parts(ctx), statement).fold(message => throw error(message, ctx), identity)
 
   private def hbaseTableName(ctx: HbaseTableNameContext): HBaseTableName =
     if (ctx.quoted != null) HBaseTableName.parse(string(ctx.quoted))

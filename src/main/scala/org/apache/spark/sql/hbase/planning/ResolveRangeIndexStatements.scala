@@ -1,11 +1,12 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedTable, UnresolvedTableOrView}
+import org.apache.spark.sql.catalyst.analysis.{ResolvedTable, UnresolvedTable, UnresolvedTableOrView}
 import org.apache.spark.sql.catalyst.plans.logical.{AnalyzeColumn, AnalyzeTable, CreateIndex, DropIndex, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableIdent}
 import org.apache.spark.sql.hbase.execution.command.{AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand}
 
 /**
@@ -31,14 +32,17 @@ case class ResolveRangeIndexStatements(session: SparkSession) extends Rule[Logic
     case AnalyzeColumn(HBaseTable(table), _, _) => AnalyzeHBaseTableCommand(table)
   }
 
-  /** A one-part table name Spark did not resolve and our catalog knows. */
+  /** A table of an HBase catalog (`hbase.t`), or a one-part name Spark did not resolve and the session's HBase tables have. */
   private object HBaseTable {
-    def unapply(plan: LogicalPlan): Option[String] = plan match {
+    def unapply(plan: LogicalPlan): Option[HBaseTableIdent] = plan match {
+      case ResolvedTable(catalog: HBaseSparkCatalog, _, table: HBaseCatalogTable, _) =>
+        Some(HBaseTableIdent(Some(catalog.name()), table.name()))
       case UnresolvedTable(Seq(name), _, _) => known(name)
       case UnresolvedTableOrView(Seq(name), _, _, _) => known(name)
       case _ => None
     }
 
-    private def known(name: String): Option[String] = SessionCatalogs.of(session).get(name).map(_.name)
+    private def known(name: String): Option[HBaseTableIdent] =
+      SessionCatalogs.of(session).get(name).map(table => HBaseTableIdent(None, table.name))
   }
 }

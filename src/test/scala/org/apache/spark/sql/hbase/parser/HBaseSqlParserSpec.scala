@@ -97,8 +97,19 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     }
 
     it("leaves names with a Spark database to Spark") {
-      Seq("DROP TABLE db.t", "DESCRIBE TABLE db.t", "ALTER TABLE db.t DROP COLUMN c").foreach { sql =>
+      Seq("DROP TABLE db.t", "DESCRIBE TABLE db.t").foreach { sql =>
         same(parser.parsePlan(sql)) shouldBe same(spark.parsePlan(sql))
+      }
+    }
+
+    it("keeps Spark's plan of ALTER TABLE ... DROP COLUMN for when the first part of the name is not an HBase catalog") {
+      // Only the session knows its catalogs, so the command decides when it runs.
+      val sql = "ALTER TABLE db.t DROP COLUMN c"
+      parser.parsePlan(sql) match {
+        case DropHBaseColumnCommand(table, column, sparkPlan) =>
+          (table, column) shouldBe (Seq("db", "t"), "c")
+          same(sparkPlan) shouldBe same(spark.parsePlan(sql))
+        case other => fail(s"expected DropHBaseColumnCommand, got $other")
       }
     }
   }
@@ -130,7 +141,7 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
       parser.parsePlan(
         """LOAD DATA PARALLEL LOCAL INPATH '/tmp/a b.csv' INTO TABLE t FIELDS TERMINATED BY '|'
           |OPTIONS (header 'true', 'nullValue' = 'NA', onBadRow 'skip')""".stripMargin) match {
-        case LoadDataCommand(name, path, local, parallel, overwrite, delimiter, options, _) =>
+        case LoadDataCommand(Seq(name), path, local, parallel, overwrite, delimiter, options, _) =>
           (name, path, local, parallel, overwrite, delimiter) shouldBe ("t", "/tmp/a b.csv", true, true, false, Some("|"))
           options shouldBe Map("header" -> "true", "nullValue" -> "NA", "onBadRow" -> "skip")
         case other => fail(s"expected LoadDataCommand, got $other")
@@ -141,8 +152,14 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
       }
     }
 
-    it("leaves LOAD DATA into a two-part name, or with PARTITION, to Spark") {
-      same(parser.parsePlan("LOAD DATA INPATH 'p' INTO TABLE db.t")) shouldBe same(spark.parsePlan("LOAD DATA INPATH 'p' INTO TABLE db.t"))
+    it("keeps Spark's plan of LOAD DATA into a two-part name, and leaves LOAD DATA with PARTITION to Spark") {
+      val twoPart = "LOAD DATA INPATH 'p' INTO TABLE db.t"
+      parser.parsePlan(twoPart) match {
+        case c: LoadDataCommand =>
+          c.table shouldBe Seq("db", "t")
+          c.sparkPlan.map(same) shouldBe Some(same(spark.parsePlan(twoPart)))
+        case other => fail(s"expected LoadDataCommand, got $other")
+      }
       val partitioned = "LOAD DATA INPATH 'p' INTO TABLE t PARTITION (d = 1)"
       same(parser.parsePlan(partitioned)) shouldBe same(spark.parsePlan(partitioned))
     }

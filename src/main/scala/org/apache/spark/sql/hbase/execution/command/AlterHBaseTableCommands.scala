@@ -4,8 +4,9 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseColumn, HBaseTableDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 
 /** Changes a table definition atomically: it fails, changing nothing, if another session got there first. */
 private[command] object AlterDefinition {
@@ -16,12 +17,12 @@ private[command] object AlterDefinition {
 }
 
 /** ALTER TABLE t ADD [COLUMN] c TYPE MAPPED BY (c = cf.cq), or (c = WRITETIME(cf.cq)). The family must exist in HBase. */
-case class AddHBaseColumnCommand(table: String, column: HBaseColumn) extends LeafRunnableCommand {
+case class AddHBaseColumnCommand(table: HBaseTableIdent, column: HBaseColumn) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"ALTER TABLE $table ADD COLUMN ${column.name}"
-    val catalog = SessionCatalogs.of(session)
-    val current = catalog.get(table).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$table' does not exist"))
+    val catalog = table.store(session, statement)
+    val current = catalog.get(table.name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$table' does not exist"))
     val updated = current.withColumn(column)
     HBaseConnections.withConnection(catalog.cluster) { connection =>
       val admin = connection.getAdmin
@@ -34,14 +35,14 @@ case class AddHBaseColumnCommand(table: String, column: HBaseColumn) extends Lea
 }
 
 /** ALTER TABLE t DROP [COLUMN] c: forgets the mapping; the cells stay in HBase. */
-case class DropHBaseColumnCommand(table: String, column: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
+case class DropHBaseColumnCommand(table: Seq[String], column: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
-    val catalog = SessionCatalogs.of(session)
-    (if (SparkFallback.ownsName(session, table)) None else catalog.get(table)) match {
+    val statement = s"ALTER TABLE ${table.mkString(".")} DROP COLUMN $column"
+    HBaseTableIdent.sparkFirst(session, table, statement) match {
       case None => SparkFallback.run(session, sparkPlan)
-      case Some(current) =>
-        AlterDefinition(catalog, current, current.withoutColumn(column), s"ALTER TABLE $table DROP COLUMN $column")
+      case Some((catalog, current)) =>
+        AlterDefinition(catalog, current, current.withoutColumn(column), statement)
         Seq.empty
     }
   }

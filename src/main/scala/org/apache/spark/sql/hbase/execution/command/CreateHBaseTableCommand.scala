@@ -11,10 +11,10 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
-import org.apache.spark.sql.hbase.catalog.{FamilyOptions, HBaseTableDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.catalog.{FamilyOptions, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.connector.HBaseSparkCatalog
+import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.server.ServerJar
 
 /**
@@ -29,7 +29,7 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
   extends LeafRunnableCommand with Logging {
 
   override def run(session: SparkSession): Seq[Row] = {
-    val catalog = catalogName.fold(SessionCatalogs.of(session))(HBaseSparkCatalog.storeOf(session, _, s"CREATE TABLE ${definition.name}"))
+    val catalog = HBaseTableIdent(catalogName, definition.name).store(session, s"CREATE TABLE ${definition.name}")
     val stored = if (definition.isKeyOnly) HBaseConnections.withConnection(catalog.cluster)(keyOnlyOverExisting) else definition
     if (!catalog.create(stored)) {
       if (ifNotExists) return Seq.empty

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.execution.HBaseTableSizes
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput}
 import org.apache.spark.sql.hbase.index.WriteRecording
@@ -21,7 +21,7 @@ import org.apache.spark.sql.types.LongType
  * LOAD DATA runs.
  */
 case class LoadDataCommand(
-    name: String,
+    table: Seq[String],
     path: String,
     local: Boolean,
     parallel: Boolean,
@@ -36,9 +36,9 @@ case class LoadDataCommand(
     AttributeReference("rows_skipped", LongType, nullable = false)())
 
   override def run(session: SparkSession): Seq[Row] = {
-    val catalog = SessionCatalogs.of(session)
-    val table = (if (SparkFallback.ownsName(session, name)) None else catalog.get(name)) match {
-      case Some(t) => t
+    val name = table.mkString(".")
+    val (catalog, definition) = HBaseTableIdent.sparkFirst(session, table, s"LOAD DATA INTO TABLE $name") match {
+      case Some(found) => found
       case None => return sparkPlan.filter(_ => !parallel && delimiter.isEmpty && options.isEmpty) match {
         case Some(plan) => SparkFallback.run(session, plan); Seq.empty
         case None => throw new HBaseSqlException(
@@ -67,16 +67,16 @@ case class LoadDataCommand(
     }
     val location = if (local && !path.contains(":")) "file://" + new java.io.File(path).getAbsolutePath else path
 
-    val format = CsvInput.Format(table, sep, header, csvOptions)
+    val format = CsvInput.Format(definition, sep, header, csvOptions)
     val skipped = session.sparkContext.longAccumulator("rows skipped")
     // Without PARALLEL, a bad row fails the load before anything is loaded (see BulkLoad); with it,
     // runs of input in key order before the bad row may already be in the table.
     val loadedSoFar = if (parallel) "rows before it may have been loaded" else "nothing was loaded"
     val rows = CsvInput.read(session, location, path, format, CsvInput.OnBadRow(skipBadRows, skipped,
       where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")))
-    val loaded = try BulkLoad(table, catalog.cluster, rows, parallel,
-      WriteRecording.of(session, catalog.cluster, table), rereading = () => skipped.reset())
-      finally HBaseTableSizes.forget(catalog.cluster, table.hbaseTable)
+    val loaded = try BulkLoad(definition, catalog.cluster, rows, parallel,
+      WriteRecording.of(session, catalog.cluster, definition), rereading = () => skipped.reset())
+      finally HBaseTableSizes.forget(catalog.cluster, definition.hbaseTable)
     Seq(Row(loaded, skipped.sum))
   }
 }

@@ -4,19 +4,27 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeIndexDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeIndexDef}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.index.{RangeIndexBuild, RangeIndexStore, WriteGuard}
 import org.apache.spark.sql.types.{IntegerType, StringType}
 
 private[command] object RangeIndexes {
   def table(catalog: HBaseCatalog, name: String, statement: String): HBaseTableDef =
-    catalog.get(name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$name' does not exist"))
+    table(catalog, HBaseTableIdent(None, name), statement)
+
+  def table(catalog: HBaseCatalog, ident: HBaseTableIdent, statement: String): HBaseTableDef =
+    catalog.get(ident.name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$ident' does not exist"))
+
+  /** The range index statistics of the tables of `catalog`, kept in its cluster. */
+  def store(session: SparkSession, catalog: HBaseCatalog): RangeIndexStore =
+    RangeIndexStore.of(catalog.cluster, session.sessionState.conf.getConf(HBaseSQLConf.IndexTable))
 
   /** Forgets every range index of a dropped table. */
   def forgetAll(session: SparkSession, catalog: HBaseCatalog, table: HBaseTableDef): Unit = if (table.indexes.nonEmpty) {
-    val store = RangeIndexStore.of(catalog.cluster, session.conf.get(HBaseSQLConf.IndexTable.key, HBaseSQLConf.IndexTable.defaultValueString))
-    table.indexes.foreach(index => store.dropChunks(table, index)(_ => true))
+    val statistics = store(session, catalog)
+    table.indexes.foreach(index => statistics.dropChunks(table, index)(_ => true))
     releaseGuardIfUnused(catalog, table)
   }
 
@@ -47,13 +55,13 @@ private[command] object RangeIndexes {
  * The index is claimed in the catalog, then built; if that fails, the claim is withdrawn and the
  * built chunks removed.
  */
-case class CreateRangeIndexCommand(tableName: String, indexName: String, indexType: Option[String],
+case class CreateRangeIndexCommand(tableName: HBaseTableIdent, indexName: String, indexType: Option[String],
     columns: Seq[String], options: Map[String, String], ifNotExists: Boolean) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"CREATE INDEX $indexName ON $tableName"
-    val catalog = SessionCatalogs.of(session)
-    val store = RangeIndexStore.of(session)
+    val catalog = tableName.store(session, statement)
+    val store = RangeIndexes.store(session, catalog)
     val table = RangeIndexes.table(catalog, tableName, statement)
     if (table.index(indexName).isDefined) {
       if (ifNotExists) return Seq.empty
@@ -76,18 +84,18 @@ case class CreateRangeIndexCommand(tableName: String, indexName: String, indexTy
 }
 
 /** DROP INDEX [IF EXISTS] i ON [TABLE] t: forgets the index and its statistics. */
-case class DropRangeIndexCommand(tableName: String, indexName: String, ifExists: Boolean) extends LeafRunnableCommand {
+case class DropRangeIndexCommand(tableName: HBaseTableIdent, indexName: String, ifExists: Boolean) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"DROP INDEX $indexName ON $tableName"
-    val catalog = SessionCatalogs.of(session)
+    val catalog = tableName.store(session, statement)
     val table = RangeIndexes.table(catalog, tableName, statement)
     table.index(indexName) match {
       case None if ifExists =>
       case None => throw new HBaseSqlException(s"$statement: table '${table.name}' has no index '$indexName'")
       case Some(index) =>
         RangeIndexes.update(catalog, table.name, statement)(_.withoutIndex(indexName))
-        RangeIndexStore.of(session).dropChunks(table, index)(_ => true)
+        RangeIndexes.store(session, catalog).dropChunks(table, index)(_ => true)
         RangeIndexes.releaseGuardIfUnused(catalog, table)
     }
     Seq.empty
@@ -95,7 +103,7 @@ case class DropRangeIndexCommand(tableName: String, indexName: String, ifExists:
 }
 
 /** SHOW INDEXES ON t: each range index, its columns, chunks and how many the planner may use now. */
-case class ShowRangeIndexesCommand(tableName: String) extends LeafRunnableCommand {
+case class ShowRangeIndexesCommand(tableName: HBaseTableIdent) extends LeafRunnableCommand {
 
   override val output: Seq[Attribute] = Seq(
     AttributeReference("name", StringType, nullable = false)(),
@@ -107,8 +115,10 @@ case class ShowRangeIndexesCommand(tableName: String) extends LeafRunnableComman
     AttributeReference("state", StringType, nullable = false)())
 
   override def run(session: SparkSession): Seq[Row] = {
-    val table = RangeIndexes.table(SessionCatalogs.of(session), tableName, s"SHOW INDEXES ON $tableName")
-    val store = RangeIndexStore.of(session)
+    val statement = s"SHOW INDEXES ON $tableName"
+    val catalog = tableName.store(session, statement)
+    val table = RangeIndexes.table(catalog, tableName, statement)
+    val store = RangeIndexes.store(session, catalog)
     val skew = session.sessionState.conf.getConf(HBaseSQLConf.IndexClockSkew)
     table.indexes.map { index =>
       val chunks = store.usable(table, index, skew)
@@ -122,14 +132,14 @@ case class ShowRangeIndexesCommand(tableName: String) extends LeafRunnableComman
 }
 
 /** ANALYZE TABLE t COMPUTE STATISTICS [FOR COLUMNS ...]: rebuilds the table's range indexes. */
-case class AnalyzeHBaseTableCommand(tableName: String) extends LeafRunnableCommand {
+case class AnalyzeHBaseTableCommand(tableName: HBaseTableIdent) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"ANALYZE TABLE $tableName"
-    val catalog = SessionCatalogs.of(session)
-    val store = RangeIndexStore.of(session)
+    val catalog = tableName.store(session, statement)
+    val store = RangeIndexes.store(session, catalog)
     RangeIndexes.table(catalog, tableName, statement).indexes.foreach { index =>
-      RangeIndexBuild.rebuild(session, catalog, store, tableName, index.name, statement)
+      RangeIndexBuild.rebuild(session, catalog, store, tableName.name, index.name, statement)
     }
     Seq.empty
   }
