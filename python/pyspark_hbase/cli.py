@@ -11,7 +11,7 @@ from typing import Callable, List, Optional
 from pyspark_hbase import __version__
 from pyspark_hbase._paths import PathsError
 from pyspark_hbase.session import HBaseSessionError
-from pyspark_hbase.thriftserver import ThriftServerError
+from pyspark_hbase.daemons import ServerError, SparkServer
 from pyspark_hbase.local import DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT, LocalHBase, LocalHBaseError
 
 
@@ -163,42 +163,56 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction") -> None:
     demo.set_defaults(func=_demo)
 
 
-def _thriftserver(args: argparse.Namespace) -> int:
-    from .thriftserver import ThriftServer
-    server = ThriftServer(args.data_dir)
+def _server(make: Callable[[Optional[str]], "SparkServer"], args: argparse.Namespace) -> int:
+    server = make(args.data_dir)
     if args.action == "start":
         print(server.start(timeout=args.timeout))
         print(f"  log: {server.log_file}", file=sys.stderr)
         return 0
     if args.action == "stop":
-        print("Thrift server stopped" if server.stop() else "Thrift server was not running")
+        print(f"{server.name} stopped" if server.stop() else f"{server.name} was not running")
         return 0
     if server.is_running():
-        print(server.jdbc_url)
+        print(server.address)
         return 0
     print("not running", file=sys.stderr)
     return 1
 
 
-def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
-    from .thriftserver import DEFAULT_START_TIMEOUT as THRIFT_TIMEOUT
-    thrift = subparsers.add_parser(
-        "thriftserver", help="run Spark's Thrift JDBC server with HBase SQL on 127.0.0.1",
-        description="Start, stop or check Spark's Thrift JDBC server (HiveThriftServer2) with the "
-                    "plugin, talking to the local HBase (or HBASE_CONF_DIR when set). `start` waits "
-                    "until it accepts connections and prints the JDBC URL for beeline.")
-    actions = thrift.add_subparsers(dest="action", metavar="ACTION")
+def _add_server_parser(subparsers: "argparse._SubParsersAction", command: str, make, help_text: str,
+                       description: str, url_text: str) -> None:
+    server = subparsers.add_parser(command, help=help_text, description=description)
+    actions = server.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     common = _data_dir_parent()
-    start = actions.add_parser("start", parents=[common], help="start and print the JDBC URL")
-    start.add_argument("--timeout", type=float, default=THRIFT_TIMEOUT, metavar="SECONDS")
-    for name, text in (("stop", "stop the server"), ("status", "print the JDBC URL and exit 0 while up")):
+    start = actions.add_parser("start", parents=[common], help=f"start and print the {url_text}")
+    start.add_argument("--timeout", type=float, default=SparkServer.default_start_timeout, metavar="SECONDS",
+                       help=f"give up (and stop it) after this long (default {SparkServer.default_start_timeout:g})")
+    for name, text in (("stop", "stop the server"), ("status", f"print the {url_text} and exit 0 while up")):
         actions.add_parser(name, parents=[common], help=text)
-    thrift.set_defaults(func=_thriftserver)
+    server.set_defaults(func=lambda args: _server(make, args))
+
+
+def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
+    from .thriftserver import ThriftServer
+    _add_server_parser(
+        subparsers, "thriftserver", ThriftServer, "run Spark's Thrift JDBC server with HBase SQL on 127.0.0.1",
+        "Start, stop or check Spark's Thrift JDBC server (HiveThriftServer2) with the plugin, talking to "
+        "the local HBase (or HBASE_CONF_DIR when set). `start` waits until it accepts connections and "
+        "prints the JDBC URL for beeline.", "JDBC URL")
+
+
+def add_connect_parser(subparsers: "argparse._SubParsersAction") -> None:
+    from .connect import ConnectServer
+    _add_server_parser(
+        subparsers, "connect", ConnectServer, "run Spark's Connect server with HBase SQL on 127.0.0.1",
+        "Start, stop or check Spark's Connect server with the plugin, talking to the local HBase (or "
+        "HBASE_CONF_DIR when set). `start` waits until it accepts connections and prints the sc:// URL "
+        "for SparkSession.builder.remote(...).", "sc:// URL")
 
 
 SUBCOMMANDS: List[Callable[["argparse._SubParsersAction"], None]] = [
-    add_local_parser, add_conf_parser, add_sql_parser, add_demo_parser, add_thriftserver_parser]
+    add_local_parser, add_conf_parser, add_sql_parser, add_demo_parser, add_thriftserver_parser, add_connect_parser]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -222,7 +236,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     try:
         return int(func(args) or 0)
-    except (LocalHBaseError, CliError, HBaseSessionError, PathsError, ThriftServerError) as e:
+    except (LocalHBaseError, CliError, HBaseSessionError, PathsError, ServerError) as e:
         print(f"spark-hbase: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -21,33 +21,26 @@ SPARK_HBASE_LOCAL_LOG_LEVEL (default WARN) sets the level of HBase, Hadoop and Z
 """
 
 import datetime
-import json
 import os
 import signal
 import socket
 import subprocess
 import time
 import xml.etree.ElementTree as ET
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Set, Tuple, Union
 
 from pyspark_hbase import _paths
+from pyspark_hbase.daemons import (HOST, LOG_TAIL_LINES, accepts, locked, pick_free_ports, process_has_arg,
+                                   read_state, signal_group, tail, wait_until, write_state)
 
-try:
-    import fcntl
-except ImportError:  # Windows: no lock, HBase standalone isn't supported there anyway.
-    fcntl = None
-
-HOST = "127.0.0.1"
 HBASE_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster"
 REGION_SERVER_MAIN_CLASS = "org.apache.hadoop.hbase.regionserver.HRegionServer"
 LOCAL_FILE_SYSTEM_CLASS = "org.apache.spark.sql.hbase.local.SingleLocalFileSystem"
 DEFAULT_START_TIMEOUT = 180.0
 DEFAULT_STOP_TIMEOUT = 60.0
 DEFAULT_HEAP = "1g"
-LOG_TAIL_LINES = 20
 LOG_ROTATE_BYTES = 50 * 1024 * 1024
 
 # HBase 2.6 and its shaded netty reach into JDK internals; Java 17 denies that by default.
@@ -69,34 +62,6 @@ _PORT_NAMES = ("zookeeper", "master", "regionserver")
 # (source: hbase-local/src/main/java). Open ports are not enough; its class comment says why.
 PROBE_CLASS = "org.apache.spark.sql.hbase.local.LocalHBaseProbe"
 ACCESS_TOOL_CLASS = "org.apache.spark.sql.hbase.local.AccessTool"
-
-
-def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
-    """Is `pid` alive with `arg` on its command line (so not a zombie, not a recycled pid)?
-
-    With `whole` false, `arg` may also be part of one argument.
-    """
-    if not pid:
-        return False
-    try:
-        # Reap it if it is our own dead child, else it lingers as a zombie.
-        os.waitpid(pid, os.WNOHANG)
-    except (ChildProcessError, OSError):
-        pass
-    if Path("/proc/self/cmdline").exists():
-        try:
-            args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            return False
-        wanted = arg.encode()
-        return wanted in args if whole else any(wanted in a for a in args)
-    try:  # No /proc (macOS): trust the pid file.
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
 
 
 class LocalHBaseError(RuntimeError):
@@ -158,28 +123,6 @@ def _is_server_jar(entry: str) -> bool:
     return name.startswith("spark-hbase-sql-server") and name.endswith(".jar")
 
 
-def _pick_free_ports(n: int) -> List[int]:
-    socks = []
-    try:
-        # Hold all sockets open until done so the kernel hands out distinct ports.
-        for _ in range(n):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            socks.append(s)
-            s.bind((HOST, 0))
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
-def _accepts(port: int, timeout: float = 1.0) -> bool:
-    try:
-        with socket.create_connection((HOST, port), timeout=timeout):
-            return True
-    except OSError:
-        return False
-
-
 def zk_ruok(port: int, host: str = HOST, timeout: float = 1.0) -> bool:
     """ZooKeeper's four-letter health check; HBase's embedded ZooKeeper allows it."""
     try:
@@ -212,17 +155,6 @@ def _write_site_xml(path: Path, props: Dict[str, str], source: Path) -> None:
     tmp = path.with_suffix(".tmp")
     ET.ElementTree(root).write(tmp, encoding="utf-8", xml_declaration=True)
     os.replace(tmp, path)
-
-
-def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - 64 * 1024))
-            data = f.read().decode("utf-8", "replace")
-    except OSError:
-        return "(no log written)"
-    return "\n".join(data.splitlines()[-lines:])
 
 
 class LocalHBase:
@@ -263,15 +195,10 @@ class LocalHBase:
     # ---- state --------------------------------------------------------------------------
 
     def _read_state(self) -> dict:
-        try:
-            return json.loads(self.state_file.read_text())
-        except (OSError, ValueError):
-            return {}
+        return read_state(self.state_file)
 
     def _write_state(self, state: dict) -> None:
-        tmp = self.state_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
-        os.replace(tmp, self.state_file)
+        write_state(self.state_file, state)
 
     @property
     def ports(self) -> Dict[str, int]:
@@ -324,16 +251,16 @@ class LocalHBase:
             return []
         master = self.pid
         servers = [{"number": 1, "port": ports["regionserver"], "pid": master,
-                    "up": master is not None and _accepts(ports["regionserver"]), "server_jar": True}]
+                    "up": master is not None and accepts(ports["regionserver"]), "server_jar": True}]
         for number, rs in sorted(self._extra_servers().items()):
             alive = self._extra_alive(number, rs.get("pid"))
             servers.append({"number": number, "port": rs["port"], "pid": rs.get("pid") if alive else None,
-                            "up": alive and _accepts(rs["port"]), "server_jar": rs.get("server_jar", True)})
+                            "up": alive and accepts(rs["port"]), "server_jar": rs.get("server_jar", True)})
         return servers
 
     def _answers(self, ports: Dict[str, int]) -> bool:
         return (zk_ruok(ports["zookeeper"])
-                and _accepts(ports["master"]) and _accepts(ports["regionserver"]))
+                and accepts(ports["master"]) and accepts(ports["regionserver"]))
 
     def is_running(self) -> bool:
         """True once `start` saw HBase ready, while its JVM lives and its ports answer."""
@@ -360,14 +287,9 @@ class LocalHBase:
 
     # ---- start --------------------------------------------------------------------------
 
-    @contextmanager
-    def _lock(self) -> Iterator[None]:
+    def _lock(self):
         """Serializes start/stop of one data dir across processes."""
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.data_dir / ".lock", "w") as f:
-            if fcntl is not None:
-                fcntl.flock(f, fcntl.LOCK_EX)
-            yield
+        return locked(self.data_dir)
 
     def _choose_ports(self) -> Dict[str, int]:
         old = self.ports
@@ -375,7 +297,7 @@ class LocalHBase:
                 and len({old[n] for n in _PORT_NAMES}) == len(_PORT_NAMES) \
                 and all(_port_free(old[n]) for n in _PORT_NAMES):
             return {n: old[n] for n in _PORT_NAMES}
-        return dict(zip(_PORT_NAMES, _pick_free_ports(len(_PORT_NAMES))))
+        return dict(zip(_PORT_NAMES, pick_free_ports(len(_PORT_NAMES))))
 
     @property
     def kerberos(self) -> Optional[Kerberos]:
@@ -475,7 +397,7 @@ class LocalHBase:
         taken = set(self.ports.values()) | {rs["port"] for n, rs in servers.items() if int(n) != number}
         port = (servers.get(str(number)) or {}).get("port")
         if not port or port in taken or not _port_free(port):
-            port = next(p for p in _pick_free_ports(len(taken) + 1) if p not in taken)
+            port = next(p for p in pick_free_ports(len(taken) + 1) if p not in taken)
         self._log(f"starting region server {number} on port {port}")
         with open(self.log_file, "ab") as log:
             proc = subprocess.Popen(
@@ -494,7 +416,7 @@ class LocalHBase:
         pid = rs.get("pid")
         if self._extra_alive(number, pid):
             self._log(f"killing region server {number} (pid {pid})")
-            self._signal_group(pid, signal.SIGKILL)
+            signal_group(pid, signal.SIGKILL)
             self._wait_gone_extra(number, pid, 10)
             # A dying JVM loses its command line before its sockets: wait for the port too, so
             # that a restart gets it back and HBase takes the new server for the old one at once.
@@ -502,32 +424,18 @@ class LocalHBase:
             while not _port_free(rs["port"]) and time.monotonic() < deadline:
                 time.sleep(0.1)
 
-    def _signal_group(self, pid: int, sig: int) -> None:
-        try:
-            os.killpg(pid, sig)  # a session leader: takes any children along
-        except OSError:
-            try:
-                os.kill(pid, sig)
-            except OSError:
-                pass
-
     def _wait_gone_extra(self, number: int, pid: int, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while self._extra_alive(number, pid):
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.1)
-        return True
+        return wait_until(lambda: not self._extra_alive(number, pid), timeout)
 
     def _stop_extra_servers(self, sig: int, timeout: float) -> None:
         """Signals every region server of its own, then waits, killing those still up."""
         servers = [(n, rs.get("pid")) for n, rs in self._extra_servers().items()
                    if self._extra_alive(n, rs.get("pid"))]
         for _, pid in servers:
-            self._signal_group(pid, sig)
+            signal_group(pid, sig)
         for number, pid in servers:
             if not self._wait_gone_extra(number, pid, timeout):
-                self._signal_group(pid, signal.SIGKILL)
+                signal_group(pid, signal.SIGKILL)
                 self._wait_gone_extra(number, pid, 10)
 
     def _log(self, message: str) -> None:
@@ -639,7 +547,7 @@ class LocalHBase:
         self._log(f"start failed: {message}")
         return LocalHBaseError(
             f"{message}\nlog file: {self.log_file}\n"
-            f"--- last {LOG_TAIL_LINES} log lines ---\n{_tail(self.log_file)}")
+            f"--- last {LOG_TAIL_LINES} log lines ---\n{tail(self.log_file)}")
 
     # ---- readiness ----------------------------------------------------------------------
 
@@ -688,7 +596,7 @@ class LocalHBase:
                     if rc == 0:
                         return
                     if rc is not None:
-                        raise self._fail(f"HBase did not become ready: {_tail(probe_out, 5)}")
+                        raise self._fail(f"HBase did not become ready: {tail(probe_out, 5)}")
                 if time.monotonic() > deadline:
                     raise self._fail(f"HBase did not become ready within {timeout:g} s")
                 time.sleep(0.2)
@@ -715,15 +623,10 @@ class LocalHBase:
     # ---- stop ---------------------------------------------------------------------------
 
     def _wait_gone(self, pid: int, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while self._alive(pid):
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.1)
-        return True
+        return wait_until(lambda: not self._alive(pid), timeout)
 
     def _kill(self, pid: int) -> None:
-        self._signal_group(pid, signal.SIGKILL)
+        signal_group(pid, signal.SIGKILL)
         self._wait_gone(pid, 10)
 
     def stop(self, timeout: float = DEFAULT_STOP_TIMEOUT) -> bool:

@@ -12,8 +12,28 @@ def scan_metrics(df):
     The counts are summed over every HBase scan in ``df``'s plan, as of the last action run on
     ``df`` itself (``collect()``, ``toPandas()``, ``foreach()``, a write). Before any action they
     are all 0. ``df.count()`` and ``df.show()`` run a derived DataFrame, not ``df``, so they do not
-    count here. Works with adaptive query execution on.
+    count here. Works with adaptive query execution on, and through Spark Connect, where the
+    server sends each executed plan's metrics to the client.
     """
+    if type(df).__module__.startswith("pyspark.sql.connect"):
+        return _connect_scan_metrics(df)
     jvm = df.sparkSession._jvm
     values = jvm.org.apache.spark.sql.hbase.execution.ScanMetrics.asJava(df._jdf)
     return {name: int(values.get(name)) for name in METRIC_NAMES}
+
+
+def _connect_scan_metrics(df):
+    counts = dict.fromkeys(METRIC_NAMES, 0)
+    info = df.executionInfo  # None before the first action
+    if info is None or info.metrics is None:
+        return counts
+    try:
+        _, nodes = info.metrics.extract_graph()
+    except AssertionError:  # no plan metrics were sent
+        return counts
+    for node in nodes.values():
+        if node.name.startswith("HBase"):  # HBaseSQLTableScan, HBaseAggregateScan
+            for metric in node.metrics:
+                if metric.name in counts:
+                    counts[metric.name] += int(metric.value)
+    return counts

@@ -62,6 +62,15 @@ def enable_hbase(builder_or_session, hbase_conf: Optional[Dict[str, str]] = None
     """
     from pyspark.sql import SparkSession
 
+    if _is_connect_client(builder_or_session):
+        raise HBaseSessionError(
+            "this is a Spark Connect client, which has no Spark driver of its own to load the plugin "
+            "into: the Connect server needs it. Start one with the plugin and connect to the URL it "
+            "prints:\n"
+            "    spark-hbase connect start\n"
+            "    spark = SparkSession.builder.remote(\"sc://127.0.0.1:<port>\").getOrCreate()\n"
+            "or start your own server with start-connect-server.sh and the flags printed by "
+            "`spark-hbase conf`.")
     if isinstance(builder_or_session, SparkSession):
         return _enable_running(builder_or_session, hbase_conf, data_dir)
     builder = builder_or_session
@@ -88,6 +97,16 @@ def _enable_running(spark, hbase_conf, data_dir):
     if not spark.conf.get(CATALOG_KEY, None):
         spark.conf.set(CATALOG_KEY, CATALOG_CLASS)
     return spark
+
+
+def _is_connect_client(builder_or_session) -> bool:
+    """A Connect session, or a builder that will make one (`.remote(url)`, SPARK_REMOTE)."""
+    if type(builder_or_session).__module__.startswith("pyspark.sql.connect"):
+        return True
+    if not hasattr(builder_or_session, "getOrCreate"):
+        return False
+    return bool(_builder_option(builder_or_session, "spark.remote") or os.environ.get("SPARK_REMOTE")
+                or os.environ.get("SPARK_CONNECT_MODE_ENABLED") == "1")
 
 
 def _builder_option(builder, key: str) -> Optional[str]:

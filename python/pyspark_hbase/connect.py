@@ -1,0 +1,28 @@
+"""Spark Connect server with HBase SQL, on 127.0.0.1: `spark-hbase connect start|stop|status`.
+
+Clients connect with `SparkSession.builder.remote("sc://127.0.0.1:<port>")` and need no JVM;
+the server runs the plugin. Its files live under <data dir>/connect/.
+"""
+
+from pathlib import Path
+from typing import List, Union
+
+from .daemons import HOST, SparkServer
+from .local import LocalHBase
+
+
+class ConnectServer(SparkServer):
+    name = "Spark Connect server"
+    main_class = "org.apache.spark.sql.connect.service.SparkConnectServer"
+
+    def __init__(self, data_dir: Union[str, Path, None] = None):
+        local_dir = LocalHBase(data_dir).data_dir
+        super().__init__(local_dir / "connect", local_dir if data_dir is not None else None)
+
+    def url(self, port: int) -> str:
+        return f"sc://{HOST}:{port}"
+
+    def server_args(self, port: int) -> List[str]:
+        return ["--conf", f"spark.connect.grpc.binding.address={HOST}",
+                "--conf", f"spark.connect.grpc.binding.port={port}",
+                "spark-internal"]
