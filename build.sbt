@@ -1,7 +1,8 @@
 import sbtassembly.AssemblyPlugin.autoImport._
 
 ThisBuild / organization := "io.github.sparkhbasesql"
-ThisBuild / version := "0.1.0-SNAPSHOT"
+// The one place the version is written; Python reads the same file.
+ThisBuild / version := IO.read(file("python/pyspark_hbase/VERSION")).trim
 ThisBuild / scalaVersion := "2.13.18"
 ThisBuild / javacOptions ++= Seq("--release", "17")
 ThisBuild / scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked")
@@ -55,6 +56,7 @@ lazy val server = (project in file("server"))
   )
 
 lazy val writeClasspath = taskKey[File]("Write the embedded HBase classpath to hbase-local/target/hbase-local.classpath")
+lazy val writeLock = taskKey[File]("Write the embedded HBase's Maven jars, pinned, to hbase-local/target/hbase-local.lock")
 
 /** Classpath of the embedded standalone HBase: Maven Central jars plus our server jar. */
 lazy val hbaseLocal = (project in file("hbase-local"))
@@ -74,12 +76,29 @@ lazy val hbaseLocal = (project in file("hbase-local"))
       "org.apache.logging.log4j" % "log4j-slf4j-impl" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"),
+    // ResolveJars runs on pyspark's own jars (Spark's Ivy resolver, for an installed wheel): compiled
+    // against them, and left out of the embedded HBase's classpath.
+    Compile / unmanagedJars ++= sparkJarsDir.toSeq.flatMap(d =>
+      (d * ("spark-common-utils_*.jar" || "ivy-*.jar" || "scala-library-*.jar")).classpath),
     excludeDependencies ++= Seq(ExclusionRule("org.slf4j", "slf4j-reload4j"), ExclusionRule("ch.qos.reload4j")),
-    writeClasspath := writeClasspathTo("hbase-local.classpath").value
+    writeClasspath := writeClasspathTo("hbase-local.classpath").value,
+    writeLock := {
+      // Every Maven jar of the classpath above, pinned, for a wheel to fetch without sbt; not the
+      // platform-specific native netty jars (classifiers), which netty does without.
+      val ours = organization.value
+      val pinned = (Runtime / fullClasspath).value
+        .filter(_.get(artifact.key).forall(_.classifier.isEmpty))
+        .flatMap(_.get(moduleID.key))
+        .filter(m => m.organization != ours)
+        .map(m => s"${m.organization}:${m.name}:${m.revision}").distinct.sorted
+      val out = target.value / "hbase-local.lock"
+      IO.write(out, pinned.mkString("", "\n", "\n"))
+      out
+    }
   )
 
 def writeClasspathTo(fileName: String) = Def.task {
-  val cp = (Runtime / fullClasspath).value.files.map(_.getAbsolutePath)
+  val cp = (Runtime / fullClasspath).value.files.filterNot(f => sparkJarsDir.contains(f.getParentFile)).map(_.getAbsolutePath)
   val out = target.value / fileName
   IO.write(out, cp.mkString(java.io.File.pathSeparator))
   out

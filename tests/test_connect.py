@@ -29,9 +29,11 @@ def connect_url(hbase):
 
 @pytest.fixture(scope="module")
 def remote(connect_url):
-    from pyspark.sql import SparkSession
+    # The Connect session's own builder: SparkSession.builder.remote() refuses to make one in a
+    # process that already runs a classic session, as this test run does for other modules.
+    from pyspark.sql.connect.session import SparkSession as RemoteSparkSession
 
-    session = SparkSession.builder.remote(connect_url).getOrCreate()
+    session = RemoteSparkSession.builder.remote(connect_url).getOrCreate()
     try:
         yield session
     finally:

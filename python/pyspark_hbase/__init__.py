@@ -1,6 +1,8 @@
 """PySpark helpers for spark-hbase-sql (Spark SQL over HBase)."""
 
-__version__ = "0.1.0"
+from pathlib import Path as _Path
+
+__version__ = (_Path(__file__).parent / "VERSION").read_text().strip()
 
 from .metrics import METRIC_NAMES, scan_metrics  # noqa: E402
 from .session import EXTENSION_CLASS, HBaseSessionError, enable_hbase  # noqa: E402

@@ -2,8 +2,10 @@
 
 Environment overrides (useful outside a source checkout):
   SPARK_HBASE_HOME             root of the spark-hbase-sql checkout (the dir with build.sbt)
-  SPARK_HBASE_LOCAL_DIR        data dir of the embedded HBase (default <repo>/.hbase-local)
+  SPARK_HBASE_LOCAL_DIR        data dir of the embedded HBase (default <repo>/.hbase-local,
+                               or ~/.spark-hbase/local from a wheel)
   SPARK_HBASE_LOCAL_CLASSPATH  classpath file of the embedded HBase
+  SPARK_HBASE_CACHE            where a wheel keeps the HBase jars it fetches (~/.spark-hbase/cache)
 """
 
 import os
@@ -48,7 +50,10 @@ def _require_root(what: str) -> Path:
 
 
 def conf_dir() -> Path:
-    """The checked-in conf/ dir with the static hbase-site.xml and log4j2.properties."""
+    """The static hbase-site.xml and log4j2.properties: the checkout's conf/, or the wheel's copy."""
+    packaged = _PACKAGE_DIR / "conf"
+    if repo_root() is None and (packaged / "hbase-site.xml").is_file():
+        return packaged
     return _require_root("conf/hbase-site.xml") / "conf"
 
 
@@ -63,10 +68,37 @@ def default_local_dir() -> Path:
 
 
 def hbase_classpath_file() -> Path:
+    """The embedded HBase's classpath file: written by the checkout's build, or, from a wheel,
+    by fetching the pinned HBase jars from Maven Central into the cache on first use."""
     env = os.environ.get("SPARK_HBASE_LOCAL_CLASSPATH")
     if env:
         return Path(env).expanduser().resolve()
+    if repo_root() is None and _packaged_hbase_local().is_dir():
+        from .maven import packaged_hbase_classpath
+        return packaged_hbase_classpath()
     return _require_root("the embedded HBase classpath") / "hbase-local" / "target" / "hbase-local.classpath"
+
+
+def _packaged_hbase_local() -> Path:
+    return packaged_jars_dir() / "hbase_local"
+
+
+def cache_dir() -> Path:
+    """Where a wheel keeps what it fetches: $SPARK_HBASE_CACHE, else ~/.spark-hbase/cache."""
+    env = os.environ.get("SPARK_HBASE_CACHE")
+    return Path(env).expanduser().resolve() if env else Path.home() / ".spark-hbase" / "cache"
+
+
+def server_jar() -> Path:
+    """The jar to put on every region server: packaged with the wheel, else built in the checkout."""
+    packaged = sorted((packaged_jars_dir() / "server").glob("spark-hbase-sql-server-*.jar"))
+    if packaged:
+        return packaged[-1]
+    root = _require_root("the server jar")
+    built = sorted((root / "server" / "target").glob("spark-hbase-sql-server-*.jar"))
+    if not built:
+        raise PathsError(f"the server jar is not built; run `cd {root} && ./build/sbt server/package`")
+    return built[-1]
 
 
 def read_classpath(path: Optional[Path] = None) -> List[str]:

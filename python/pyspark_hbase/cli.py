@@ -150,6 +150,20 @@ def add_sql_parser(subparsers: "argparse._SubParsersAction") -> None:
     sql.set_defaults(func=_sql, accepts_extra=True)
 
 
+def _server_jar(args: argparse.Namespace) -> int:
+    from ._paths import server_jar
+    print(server_jar())
+    return 0
+
+
+def add_server_jar_parser(subparsers: "argparse._SubParsersAction") -> None:
+    jar = subparsers.add_parser(
+        "server-jar", help="print the path of the server jar to copy to the region servers",
+        description="Print the path of the server jar (filters and coprocessors; HBase only). Copy it "
+                    "to every region server's lib/ dir (or hbase.dynamic.jars.dir) and restart them.")
+    jar.set_defaults(func=_server_jar)
+
+
 def _demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
     run_demo(data_dir=args.data_dir)
@@ -212,7 +226,8 @@ def add_connect_parser(subparsers: "argparse._SubParsersAction") -> None:
 
 
 SUBCOMMANDS: List[Callable[["argparse._SubParsersAction"], None]] = [
-    add_local_parser, add_conf_parser, add_sql_parser, add_demo_parser, add_thriftserver_parser, add_connect_parser]
+    add_local_parser, add_conf_parser, add_sql_parser, add_demo_parser, add_thriftserver_parser, add_connect_parser,
+    add_server_jar_parser]
 
 
 def build_parser() -> argparse.ArgumentParser:
