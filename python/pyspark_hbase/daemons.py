@@ -14,7 +14,7 @@ import subprocess
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional
 
 try:
     import fcntl
@@ -228,7 +228,3 @@ class SparkServer:
             state["pid"] = None
             write_state(self.state_file, state)
             return True
-
-    def status(self) -> Dict[str, object]:
-        state = read_state(self.state_file)
-        return {"running": self.is_running(), "pid": state.get("pid"), "url": self.address, "log": str(self.log_file)}
