@@ -6,6 +6,7 @@ pyspark's own jars) fetches exactly those with Spark's Ivy resolver from Maven C
 cache, checking the repository's checksums, and writes the classpath file. Later starts reuse it.
 """
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -29,11 +30,13 @@ def packaged_hbase_classpath() -> Path:
     if not lock.is_file() or not own:
         raise _paths.PathsError(f"this installation has no embedded HBase files in {packaged}; reinstall the wheel")
     cache = _paths.cache_dir()
-    classpath = cache / f"hbase-local-{__version__}.classpath"
+    # Named after the lock's content too, so that a wheel pinning other jars never reuses these.
+    key = f"{__version__}-{hashlib.sha256(lock.read_bytes()).hexdigest()[:12]}"
+    classpath = cache / f"hbase-local-{key}.classpath"
     if classpath.is_file():
         return classpath
     cache.mkdir(parents=True, exist_ok=True)
-    fetched = cache / f"hbase-local-{__version__}.jars"
+    fetched = cache / f"hbase-local-{key}.jars"
     pinned = [line for line in lock.read_text().splitlines() if line.strip() and not line.startswith("#")]
     print(f"Fetching the {len(pinned)} pinned jars of the embedded HBase from Maven Central into {cache} "
           "(first start only)", file=sys.stderr, flush=True)
