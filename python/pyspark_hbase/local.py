@@ -469,11 +469,14 @@ class LocalHBase:
                 if missing:
                     java, classpath, _ = self._runtime()
                     t0 = time.monotonic()
+                    launched_ms = int(time.time() * 1000)
                     for number in missing:
                         self._start_region_server(java, classpath, number, server_jar=number not in plain)
+                    servers = self._extra_servers()
                     self._wait_ready(java, classpath, None, pid, self.ports, t0, timeout,
-                                     region_servers=1 + sum(1 for n, rs in self._extra_servers().items()
-                                                            if self._extra_alive(n, rs.get("pid"))))
+                                     region_servers=1 + sum(1 for n, rs in servers.items()
+                                                            if self._extra_alive(n, rs.get("pid"))),
+                                     restarted=(launched_ms, [servers[n]["port"] for n in missing]))
                 return pid
             # Alive but not known ready (e.g. its launcher died): same deal as a fresh start.
             # Outside the try: a missing build is no reason to kill that HBase.
@@ -563,15 +566,20 @@ class LocalHBase:
             raise LocalHBaseError(str(e)) from None
         return java, classpath, classpath_file
 
-    def _run_probe(self, java: str, classpath: List[str], out: Path,
-                   seconds: int, region_servers: int) -> subprocess.Popen:
+    def _run_probe(self, java: str, classpath: List[str], out: Path, seconds: int, region_servers: int,
+                   restarted: Optional[Tuple[int, List[int]]]) -> subprocess.Popen:
+        launched = [str(restarted[0]), *map(str, restarted[1])] if restarted else []
         with open(out, "wb") as f:
             return subprocess.Popen(
-                [*self._tool_jvm(java, classpath, "probe.log"), PROBE_CLASS, str(seconds), str(region_servers)],
+                [*self._tool_jvm(java, classpath, "probe.log"), PROBE_CLASS, str(seconds), str(region_servers),
+                 *launched],
                 cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT)
 
     def _wait_ready(self, java: str, classpath: List[str], proc: Optional[subprocess.Popen],
-                    pid: int, ports: Dict[str, int], t0: float, timeout: float, region_servers: int) -> None:
+                    pid: int, ports: Dict[str, int], t0: float, timeout: float, region_servers: int,
+                    restarted: Optional[Tuple[int, List[int]]] = None) -> None:
+        """Waits for the probe. `restarted` is (launch time in epoch ms, ports) of region servers just
+        started beside a running master; the dead ones they replace may still count as live."""
         deadline = t0 + timeout
 
         def server_died() -> Optional[str]:
@@ -590,7 +598,7 @@ class LocalHBase:
                 # Launch the probe JVM only once ZooKeeper is up, so it doesn't slow HBase's boot.
                 if probe is None and zk_ruok(ports["zookeeper"], timeout=0.5):
                     seconds = max(1, int(deadline - time.monotonic()) + 1)
-                    probe = self._run_probe(java, classpath, probe_out, seconds, region_servers)
+                    probe = self._run_probe(java, classpath, probe_out, seconds, region_servers, restarted)
                 if probe is not None:
                     rc = probe.poll()
                     if rc == 0:

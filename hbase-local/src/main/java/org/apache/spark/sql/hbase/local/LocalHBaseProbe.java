@@ -30,9 +30,12 @@ import org.apache.hadoop.hbase.client.Table;
  * until they are reassigned.
  *
  * <p>With several region servers, it also waits for all of them to report, then has the balancer
- * spread the regions over them once.
+ * spread the regions over them once. A region server just started on the port of one that was
+ * killed is waited for by its port and start code: until HBase notices the kill, the dead one
+ * still counts as live.
  *
- * <p>Usage: {@code LocalHBaseProbe <seconds> [<region servers>]}; prints READY or NOT READY: reason.
+ * <p>Usage: {@code LocalHBaseProbe <seconds> [<region servers> [<started after ms> <port>...]]};
+ * prints READY or NOT READY: reason.
  */
 public final class LocalHBaseProbe {
   private static final TableName ACL_TABLE = TableName.valueOf("hbase", "acl");
@@ -40,12 +43,18 @@ public final class LocalHBaseProbe {
   private LocalHBaseProbe() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 1 || args.length > 2) {
-      System.err.println("usage: LocalHBaseProbe <seconds> [<region servers>]");
+    if (args.length < 1 || args.length == 3) {
+      System.err.println(
+          "usage: LocalHBaseProbe <seconds> [<region servers> [<started after ms> <port>...]]");
       System.exit(1);
     }
     long deadline = System.currentTimeMillis() + Long.parseLong(args[0]) * 1000L;
     int regionServers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+    long startedAfter = args.length > 2 ? Long.parseLong(args[2]) : 0L;
+    Set<Integer> startedPorts = new HashSet<>();
+    for (int i = 3; i < args.length; i++) {
+      startedPorts.add(Integer.parseInt(args[i]));
+    }
     boolean balanced = regionServers == 1;
     Configuration conf = SuperuserLogin.clientConf();
     // One short attempt per round; the loop below does the retrying.
@@ -68,7 +77,8 @@ public final class LocalHBaseProbe {
           c = ConnectionFactory.createConnection(conf);
         }
         if (c != null) {
-          ready = check(c, regionServers, SuperuserLogin.authorizationOn(conf));
+          ready = check(c, regionServers, startedAfter, startedPorts,
+              SuperuserLogin.authorizationOn(conf));
           if (ready && !balanced) {
             try (Admin admin = c.getAdmin()) {
               admin.balance();
@@ -96,10 +106,13 @@ public final class LocalHBaseProbe {
   }
 
   /**
-   * True if the master, hbase:meta, {@code regionServers} region servers and every region of every
-   * enabled table are available, and with {@code authorization}, HBase's ACL table.
+   * True if the master, hbase:meta, {@code regionServers} region servers (among them one started
+   * after {@code startedAfter} on each of {@code startedPorts}) and every region of every enabled
+   * table are available, and with {@code authorization}, HBase's ACL table.
    */
-  static boolean check(Connection c, int regionServers, boolean authorization) throws Exception {
+  static boolean check(
+      Connection c, int regionServers, long startedAfter, Set<Integer> startedPorts,
+      boolean authorization) throws Exception {
     try (Admin admin = c.getAdmin()) {
       admin.listNamespaceDescriptors();
       // The AccessController refuses every grant and check until its table is online.
@@ -110,7 +123,19 @@ public final class LocalHBaseProbe {
           ResultScanner scanner = meta.getScanner(new Scan().setLimit(1))) {
         scanner.next();
       }
-      Set<ServerName> live = new HashSet<>(admin.getRegionServers());
+      Set<ServerName> live = new HashSet<>();
+      for (ServerName server : admin.getRegionServers()) {
+        // The earlier server on a restarted one's port is dead, whatever HBase still thinks.
+        if (!startedPorts.contains(server.getPort()) || server.getStartcode() >= startedAfter) {
+          live.add(server);
+        }
+      }
+      for (int port : startedPorts) {
+        if (live.stream().noneMatch(server -> server.getPort() == port)) {
+          throw new IllegalStateException(
+              "the region server started on port " + port + " has not reported yet");
+        }
+      }
       if (live.size() < regionServers) {
         throw new IllegalStateException(live.size() + " of " + regionServers + " region servers up");
       }
