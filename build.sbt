@@ -1,6 +1,17 @@
 import sbtassembly.AssemblyPlugin.autoImport._
 
 ThisBuild / organization := "io.github.sparkhbasesql"
+ThisBuild / organizationName := "spark-hbase-sql"
+ThisBuild / homepage := Some(url("https://github.com/spark-hbase-sql/spark-hbase-sql"))
+ThisBuild / licenses := List("Apache-2.0" -> url("https://www.apache.org/licenses/LICENSE-2.0.txt"))
+ThisBuild / scmInfo := Some(ScmInfo(
+  url("https://github.com/spark-hbase-sql/spark-hbase-sql"),
+  "scm:git:https://github.com/spark-hbase-sql/spark-hbase-sql.git"))
+ThisBuild / developers := List(
+  Developer("spark-hbase-sql", "The spark-hbase-sql developers", "dev@spark-hbase-sql.invalid",
+    url("https://github.com/spark-hbase-sql")))
+ThisBuild / description := "Spark SQL over Apache HBase: a Catalyst extension with key-range planning and server-side skip scans and aggregates"
+ThisBuild / versionScheme := Some("early-semver")
 // The one place the version is written; Python reads the same file.
 ThisBuild / version := IO.read(file("python/pyspark_hbase/VERSION")).trim
 ThisBuild / scalaVersion := "2.13.18"
@@ -47,6 +58,8 @@ lazy val server = (project in file("server"))
     crossPaths := false,
     exportJars := true,
     autoScalaLibrary := false,
+    // Its Javadoc is published; the methods are documented where it helps, not every parameter.
+    Compile / doc / javacOptions ++= Seq("-Xdoclint:all,-missing"),
     libraryDependencies ++= Seq(
       "org.apache.hbase" % "hbase-client" % hbaseVersion % Provided,
       // RegionObserver and RegionScanner, for the aggregation coprocessor.
@@ -156,6 +169,16 @@ lazy val core = (project in file("."))
     },
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
     assembly / aggregate := false,
+    // Published as one jar, the assembly, with no dependencies for --packages to fetch: the shaded
+    // HBase client and the server classes are inside, and Spark and Scala are the cluster's.
+    Compile / packageBin := assembly.value,
+    pomPostProcess := { node =>
+      import scala.xml.transform.{RewriteRule, RuleTransformer}
+      new RuleTransformer(new RewriteRule {
+        override def transform(n: scala.xml.Node): Seq[scala.xml.Node] =
+          if (n.label == "dependencies") Seq.empty else n
+      }).transform(node).head
+    },
     assembly / assemblyJarName := s"spark-hbase-sql-assembly-${version.value}.jar",
     assembly / assemblyOption ~= (_.withIncludeScala(false)),
     assembly / assemblyExcludedJars := {

@@ -66,7 +66,7 @@ public final class RowPredicate {
     return leaf(IS_NULL, operand);
   }
 
-  /** operand OP literal, OP one of "=", "<", "<=", ">", ">=", "<=>". */
+  /** operand OP literal, OP one of {@code =, <, <=, >, >=, <=>}. */
   public static RowPredicate compare(String op, int operand, byte[] literal) {
     byte kind;
     switch (op) {
