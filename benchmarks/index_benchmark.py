@@ -6,7 +6,8 @@ event_time grows with seq, code is random), builds a range index on (event_time,
 one session each query with the index used and with spark.sql.hbase.index.enabled=false, run for run
 in turn after the same untimed warm-up runs, checking that both return the same rows. It then times INSERT and LOAD
 DATA into a table with an index against the same table without one, and writes
-benchmarks/results/index.json, .md and .png.
+benchmarks/results/index.json, .md and .png. `./benchmarks/run chart index` draws the .png again from
+the .json without running anything.
 """
 
 import argparse
@@ -17,7 +18,8 @@ import platform
 import statistics
 import time
 
-from tpch_planner import RESULTS, WORK, bar_chart, log, start_session, timed_runs
+from charts import bar_chart
+from tpch_planner import RESULTS, WORK, log, start_session, timed_runs
 
 INDEX_OFF = {"spark.sql.hbase.index.enabled": "false"}
 MODES = [("index used", {}), ("index unused", INDEX_OFF)]
@@ -246,10 +248,11 @@ def markdown(report):
 
 
 def chart(report, path):
-    """Median seconds of each query with the index used and unused, rows collected into Python."""
-    bar_chart(path, f"Range index: {report['tableRows']:,} readings, {SENSORS} regions",
-              [q["query"] for q in report["queries"]],
-              [(mode, [q["modes"][mode]["seconds"] for q in report["queries"]]) for mode, _ in MODES], size=(9, 5))
+    """Median seconds of each query with the index used and unused, with every run, rows collected into Python."""
+    bar_chart(path, f"Range index: {report['tableRows']:,} readings, {SENSORS} regions, rows collected into Python",
+              [f"{q['query']}\n({q['rows']:,} rows)" for q in report["queries"]],
+              [(mode, [q["modes"][mode]["seconds"] for q in report["queries"]],
+                [q["modes"][mode]["runs"] for q in report["queries"]]) for mode, _ in MODES], size=(9, 5))
 
 
 def rewrite(report_path):

@@ -6,7 +6,8 @@ with the server jar's coprocessor (the default), with spark.sql.hbase.coprocesso
 aggregates the rows HBase returns) and with spark.sql.hbase.pushdown=false (every row read). The rows
 are checked to be the same all three ways. It then compares full scans into Spark with a plain HBase
 client scanning the same table (RawScan.java), and writes benchmarks/results/aggregate-sf<scale>.json,
-.md and .png.
+.md and .png. `./benchmarks/run chart aggregate` draws the .png again from the .json without running
+the queries.
 """
 
 import json
@@ -17,7 +18,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from tpch_planner import (PUSHDOWN_OFF, RESULTS, bar_chart, generate, load, log, scale_and_regions_arguments, start_session,
+from charts import bar_chart
+from tpch_planner import (PUSHDOWN_OFF, RESULTS, generate, load, log, scale_and_regions_arguments, start_session,
                           timed_runs)
 
 COPROCESSOR_OFF = {"spark.sql.hbase.coprocessor": "false"}
@@ -240,10 +242,11 @@ def markdown(report):
 
 
 def chart(report, path):
-    """Median seconds of each query in each mode, on a log scale (they span orders of magnitude)."""
+    """Median seconds of each query in each mode, with every run, on a log scale (they span orders of magnitude)."""
     labels = [f"{q['query']}\n({'region servers' if q['pushed'] else 'Spark'} aggregate)" for q in report["queries"]]
     bar_chart(path, f"Aggregates over TPC-H lineitem, scale {report['scale']}, {report['regions']} regions", labels,
-              [(mode, [q["modes"][mode]["seconds"] for q in report["queries"]]) for mode, _ in MODES], log_scale=True)
+              [(mode, [q["modes"][mode]["seconds"] for q in report["queries"]],
+                [q["modes"][mode]["runs"] for q in report["queries"]]) for mode, _ in MODES], log_scale=True)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ reports its median, so that a slow spell of the machine falls on every route ali
 ImportTsv (MapReduce, local runner) plus its bulk loader is timed on the same rows as a TSV with a
 single string key, as it needs. Each table is deleted from HBase after its run, and each run starts after
 a pause of a few seconds. The HBase is the benchmark's own, started empty. Writes
-benchmarks/results/load-sf<scale>.json and .md.
+benchmarks/results/load-sf<scale>.json, .md and .png; `./benchmarks/run chart load` draws the .png again
+from the .json without loading anything.
 """
 
 import argparse
@@ -20,6 +21,7 @@ import time
 import uuid
 from pathlib import Path
 
+from charts import bar_chart, ratio
 from tpch_planner import LINEITEM_COLUMNS, RESULTS, WORK, log, start_session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,9 +226,20 @@ def main():
         every = ", ".join(f"{t:.1f}" for t in runs[route])
         lines.append(f"| {route} | {seconds:.1f} | {every} | {rows / seconds:,.0f} | {puts / seconds:.1f}x |")
     (RESULTS / f"load-sf{scale}.md").write_text("\n".join(lines) + "\n")
+    chart(report, RESULTS / f"load-sf{scale}.png")
     print("\n".join(lines))
     if hbase:
         hbase.stop()
+
+
+def chart(report, path):
+    """Median seconds of each route, with every round's run."""
+    routes = list(report["seconds"])
+    bar_chart(path, f"Loading TPC-H lineitem scale {report['scale']} ({report['rows']:,} rows of CSV) into "
+                    f"{report['regions']} regions",
+              [f"{route}\n({ratio(report['speedup'][route])} the speed of Puts)" for route in routes],
+              [(f"median of {report['repeat']} rounds", [report["seconds"][r] for r in routes],
+                [report["runs"][r] for r in routes])], xlabel="route", size=(10, 5.5))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ Run through benchmarks/run, which installs what this needs. It generates the dat
 tpchgen-cli, starts an embedded HBase under benchmarks/work (unless HBASE_CONF_DIR names one),
 loads the tables once (INSERT ... SELECT, kept for later runs), times every query with
 spark.sql.hbase.pushdown on and off in the same session, and writes
-benchmarks/results/planner-sf<scale>.json and .md.
+benchmarks/results/planner-sf<scale>.json, .md and .png. `./benchmarks/run chart planner` draws the .png
+again from the .json without running the queries.
 """
 
 import argparse
@@ -15,6 +16,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from charts import bar_chart, ratio
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "benchmarks" / "work"
@@ -142,31 +145,6 @@ def compact(spark, name):
         jvm.org.apache.spark.sql.hbase.connection.HBaseConnections.release(cluster)
 
 
-def bar_chart(path, title, labels, series, size=(11, 5.5), log_scale=False):
-    """Grouped bars of median seconds: `series` is [(name, one value per label)]; on a log scale when they span
-    orders of magnitude."""
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import FuncFormatter, NullFormatter
-
-    width = 0.8 / len(series)
-    figure = Figure(figsize=size)
-    axes = figure.subplots()
-    for i, (name, values) in enumerate(series):
-        offset = (i - (len(series) - 1) / 2) * width
-        bars = axes.bar([x + offset for x in range(len(labels))], values, width, label=name)
-        axes.bar_label(bars, fmt="%.2f", fontsize=7)
-    axes.set_xticks(range(len(labels)), labels, fontsize=8)
-    if log_scale:
-        axes.set_yscale("log")
-        axes.yaxis.set_major_formatter(FuncFormatter(lambda seconds, _: f"{seconds:g}"))
-        axes.yaxis.set_minor_formatter(NullFormatter())
-    axes.set_ylabel("median seconds" + (" (log scale)" if log_scale else ""))
-    axes.set_title(title)
-    axes.legend()
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-
-
 def timed_runs(spark, query, settings, repeat, warm_up=True, action=lambda df: df.collect()):
     """Every run's seconds of action(df) under these session settings, with what the last run returned and its
     scan metrics. The action is collect() unless given: one that keeps the rows in the JVM measures the scan alone."""
@@ -186,12 +164,6 @@ def timed_runs(spark, query, settings, repeat, warm_up=True, action=lambda df: d
     for key in settings:
         spark.conf.unset(key)
     return times, result, metrics
-
-
-def timed(spark, query, settings, repeat, warm_up=True):
-    """Median seconds of collect() under these session settings, with the rows and scan metrics of the last run."""
-    times, rows, metrics = timed_runs(spark, query, settings, repeat, warm_up)
-    return statistics.median(times), rows, metrics
 
 
 PUSHDOWN_OFF = {"spark.sql.hbase.pushdown": "false"}
@@ -226,14 +198,15 @@ def main():
     ]
     results = []
     for name, query, selective in queries:
-        on_time, on_rows, on_metrics = timed(spark, query, {}, args.repeat)
+        on_runs, on_rows, on_metrics = timed_runs(spark, query, {}, args.repeat)
         # A full scan needs no warm-up.
-        off_time, off_rows, off_metrics = timed(spark, query, PUSHDOWN_OFF, args.repeat_off, warm_up=False)
+        off_runs, off_rows, off_metrics = timed_runs(spark, query, PUSHDOWN_OFF, args.repeat_off, warm_up=False)
+        on_time, off_time = statistics.median(on_runs), statistics.median(off_runs)
         assert sorted(map(tuple, on_rows)) == sorted(map(tuple, off_rows)), f"{name}: results differ"
         matched = on_rows[0][0] if query.startswith("SELECT count(*)") else len(on_rows)
         results.append({"query": name, "sql": query, "selective": selective, "rowsMatched": matched,
-                        "pushdownOn": {"seconds": on_time, **on_metrics},
-                        "pushdownOff": {"seconds": off_time, **off_metrics},
+                        "pushdownOn": {"seconds": on_time, "runs": on_runs, **on_metrics},
+                        "pushdownOff": {"seconds": off_time, "runs": off_runs, **off_metrics},
                         "speedup": off_time / on_time})
         log(f"{name}: {matched} rows, on {on_time * 1000:.0f} ms (rowsRead {on_metrics['rowsRead']}), "
             f"off {off_time * 1000:.0f} ms (rowsRead {off_metrics['rowsRead']}), {off_time / on_time:.0f}x")
@@ -244,6 +217,7 @@ def main():
               "planning": planning, "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
     (RESULTS / f"planner-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
     (RESULTS / f"planner-sf{scale}.md").write_text(markdown(report))
+    chart(report, RESULTS / f"planner-sf{scale}.png")
     print(markdown(report))
     if hbase:
         hbase.stop()
@@ -274,6 +248,17 @@ def markdown(report):
         lines += ["", "Load with INSERT ... SELECT (Puts): " +
                   ", ".join(f"{k} {v:.1f} s" for k, v in report["loadSeconds"].items()) + "."]
     return "\n".join(lines) + "\n"
+
+
+def chart(report, path):
+    """Median ms of each query with pushdown on and off, on a log scale: from a lookup's milliseconds to a full
+    scan's seconds. Runs are dotted where the JSON has them (older results keep medians only)."""
+    queries = report["queries"]
+    bar_chart(path, f"Pushdown on and off, TPC-H scale {report['scale']}, {report['regions']} regions",
+              [f"{q['query']}\n(speedup {ratio(q['speedup'])})" for q in queries],
+              [(name, [q[key]["seconds"] for q in queries], [q[key].get("runs") for q in queries])
+               for name, key in (("pushdown on", "pushdownOn"), ("pushdown off", "pushdownOff"))],
+              unit="ms", log_scale=True)
 
 
 if __name__ == "__main__":

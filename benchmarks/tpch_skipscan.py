@@ -4,14 +4,18 @@ Run through benchmarks/run, which installs what this needs. It uses the tables o
 benchmark (loading them first if no earlier run did) and times each query three ways in the same
 session: with the server jar's SkipScanFilter (the default), with spark.sql.hbase.customfilter=false
 (HBase's own filters, the residual checked by Spark), and with spark.sql.hbase.pushdown=false
-(every row read, Spark filters). It writes benchmarks/results/skipscan-sf<scale>.json and .md.
+(every row read, Spark filters). It writes benchmarks/results/skipscan-sf<scale>.json, .md and .png;
+`./benchmarks/run chart skipscan` draws the .png again from the .json without running the queries.
 """
 
 import json
 import os
+import statistics
 import time
 
-from tpch_planner import PUSHDOWN_OFF, RESULTS, generate, load, log, scale_and_regions_arguments, start_session, timed
+from charts import bar_chart
+from tpch_planner import (PUSHDOWN_OFF, RESULTS, generate, load, log, scale_and_regions_arguments, start_session,
+                          timed_runs)
 
 MODES = [
     ("server jar", {}),
@@ -38,8 +42,9 @@ def main():
     for name, query in queries:
         runs = {}
         for mode, settings in MODES:
-            seconds, rows, metrics = timed(spark, query, settings, args.repeat, warm_up=mode != "pushdown off")
-            runs[mode] = {"seconds": seconds, "rows": sorted(map(tuple, rows)), **metrics}
+            times, rows, metrics = timed_runs(spark, query, settings, args.repeat, warm_up=mode != "pushdown off")
+            runs[mode] = {"seconds": statistics.median(times), "runs": times, "rows": sorted(map(tuple, rows)),
+                          **metrics}
         reference = runs["pushdown off"]["rows"]
         assert all(r["rows"] == reference for r in runs.values()), f"{name}: results differ between modes"
         matched = len(reference)
@@ -55,6 +60,7 @@ def main():
               "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
     (RESULTS / f"skipscan-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
     (RESULTS / f"skipscan-sf{scale}.md").write_text(markdown(report))
+    chart(report, RESULTS / f"skipscan-sf{scale}.png")
     print(markdown(report))
     if hbase:
         hbase.stop()
@@ -73,6 +79,17 @@ def markdown(report):
                      f"{off['seconds'] * 1000:.0f} ms | {off['rowsRead']} | {plain['seconds'] / on['seconds']:.1f}x | "
                      f"{off['seconds'] / on['seconds']:.1f}x |")
     return "\n".join(lines) + "\n"
+
+
+def chart(report, path):
+    """Median ms of each query in each mode; runs are dotted where the JSON has them (older results keep medians
+    only)."""
+    queries = report["queries"]
+    bar_chart(path, f"Skip scan and filters in the region server, TPC-H lineitem scale {report['scale']}, "
+                    f"{report['regions']} regions",
+              [f"{q['query']}\n({q['rowsMatched']:,} rows)" for q in queries],
+              [(mode, [q["modes"][mode]["seconds"] for q in queries], [q["modes"][mode].get("runs") for q in queries])
+               for mode, _ in MODES], unit="ms")
 
 
 if __name__ == "__main__":
