@@ -148,7 +148,7 @@ def writes(spark, rows, repeat):
     for how in ("INSERT", "LOAD DATA"):
         runs = {False: [], True: []}
 
-        def write(indexed):
+        def write(indexed, how=how):
             name = f"write_{'indexed' if indexed else 'plain'}"
             create_readings(spark, name)
             if indexed:

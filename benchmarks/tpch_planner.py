@@ -227,7 +227,7 @@ def run_planning_benchmark():
     log("planning microbenchmark (sbt Test/runMain)")
     out = subprocess.run([str(ROOT / "build" / "sbt"), "Test/runMain org.apache.spark.sql.hbase.bench.PlanningBenchmark"],
                          cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=True).stdout
-    line = next(l for l in out.splitlines() if '"benchmark": "planning"' in l)
+    line = next(ln for ln in out.splitlines() if '"benchmark": "planning"' in ln)
     return json.loads(line[line.index("{"):])
 
 

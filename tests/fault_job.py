@@ -58,8 +58,8 @@ def regions_of(table):
     """[(start row, encoded name, port of its server)], in key order."""
     locator = connection.getRegionLocator(TableName.valueOf(table))
     try:
-        locations = [(bytes(l.getRegion().getStartKey()), l.getRegion().getEncodedName(), l.getServerName().getPort())
-                     for l in locator.getAllRegionLocations()]
+        locations = [(bytes(loc.getRegion().getStartKey()), loc.getRegion().getEncodedName(),
+                      loc.getServerName().getPort()) for loc in locator.getAllRegionLocations()]
     finally:
         locator.close()
     return sorted(locations)
