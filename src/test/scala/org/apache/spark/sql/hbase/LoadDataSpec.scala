@@ -303,6 +303,27 @@ class LoadDataSpec extends HBaseSuite {
       metrics("badRows").value should be > 4L
       (metrics("rowsSkipped").value, metrics("rowsLoaded").value, metrics("regionsLoaded").value) shouldBe ((4L, 36L, 2L))
     }
+
+    it("describes its Spark jobs by the load and the table, and puts back the description it found") {
+      val t = table()
+      val descriptions = new java.util.concurrent.ConcurrentLinkedQueue[String]()
+      val listener = new org.apache.spark.scheduler.SparkListener {
+        override def onJobStart(e: org.apache.spark.scheduler.SparkListenerJobStart): Unit =
+          Option(e.properties).flatMap(p => Option(p.getProperty("spark.job.description"))).foreach(descriptions.add)
+      }
+      spark.sparkContext.setJobDescription("the caller's own")
+      try {
+        val descending = csv("descending.csv", (40 to 1 by -1).map(i => s"$i,n$i,,$i"): _*)
+        listening(listener) {
+          sql(s"LOAD DATA LOCAL INPATH '${input()}' INTO TABLE $t OPTIONS (onBadRow 'skip')").collect()
+          sql(s"LOAD DATA PARALLEL LOCAL INPATH '$descending' INTO TABLE $t").collect()
+        }
+        spark.sparkContext.getLocalProperty("spark.job.description") shouldBe "the caller's own"
+      } finally spark.sparkContext.setJobDescription(null)
+      import scala.jdk.CollectionConverters._
+      descriptions.asScala.toSeq should contain allOf(s"LOAD DATA into $t: writing HFiles",
+        s"LOAD DATA into $t: writing and loading HFiles", s"LOAD DATA into $t: input not in key order, sorting it and writing and loading HFiles")
+    }
   }
 
   /**

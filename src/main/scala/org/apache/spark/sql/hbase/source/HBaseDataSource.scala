@@ -68,7 +68,7 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
     }: _*)
     val rows = aligned.queryExecution.toRdd.map(_.copy()).zipWithUniqueId().map { case (row, id) => (id, row) }
     BulkLoad(table, relation.cluster, rows, parallel = false, WriteRecording.of(data.sparkSession, relation.cluster, table),
-      LoadMetrics.unshown(data.sparkSession.sparkContext))
+      LoadMetrics.unshown(data.sparkSession.sparkContext), s"Bulk load into ${table.name}")
   }
 }
 

@@ -20,7 +20,8 @@ import org.apache.spark.sql.types.LongType
  * delimited text files into an HBase table, as HFiles (see [[BulkLoad]]). OPTIONS are those of
  * Spark's CSV reader (header, quote, escape, nullValue, dateFormat, timestampFormat, ...) plus
  * `onBadRow` ('fail', the default, or 'skip'). For a table that is not an HBase table, Spark's own
- * LOAD DATA runs. Its [[LoadMetrics]] are on its node of the plan.
+ * LOAD DATA runs. Its progress shows as Spark's does: jobs described as "LOAD DATA into t: ...",
+ * and its [[LoadMetrics]] on its node of the plan.
  */
 case class LoadDataCommand(
     table: Seq[String],
@@ -80,7 +81,7 @@ case class LoadDataCommand(
     val rows = CsvInput.read(session, location, path, format, CsvInput.OnBadRow(skipBadRows,
       where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")), counted)
     val loaded = try BulkLoad(definition, catalog.cluster, rows, parallel,
-      WriteRecording.of(session, catalog.cluster, definition), counted)
+      WriteRecording.of(session, catalog.cluster, definition), counted, s"LOAD DATA into $name")
       finally HBaseTableSizes.forget(catalog.cluster, definition.hbaseTable)
     Seq(Row(loaded, counted.rowsSkipped.value))
   }

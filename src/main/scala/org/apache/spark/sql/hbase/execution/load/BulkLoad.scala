@@ -7,7 +7,7 @@ import org.apache.hadoop.fs.Path
 import org.apache.hadoop.fs.permission.FsPermission
 import org.apache.hadoop.hbase.TableName
 
-import org.apache.spark.{SparkException, TaskContext}
+import org.apache.spark.{SparkContext, SparkException, TaskContext}
 import org.apache.spark.rdd.{RDD, ShuffledRDD}
 import org.apache.spark.serializer.KryoSerializer
 import org.apache.spark.sql.catalyst.InternalRow
@@ -35,7 +35,8 @@ import org.apache.spark.sql.hbase.index.{RecordedWrites, WriteRecording}
  * loaded (see [[RecordedWrites]]); without PARALLEL, the marks' leases start again just before
  * the load.
  *
- * The work and its outcome are counted in [[LoadMetrics]].
+ * The work and its outcome are counted in [[LoadMetrics]], and the Spark jobs are described by
+ * what they do (e.g. "LOAD DATA into t: writing HFiles"), for the Spark UI and listeners.
  */
 object BulkLoad {
   val StagingPrefix = "spark-hbase-load-"
@@ -63,10 +64,11 @@ object BulkLoad {
   /**
    * `rows` are in table column order, each with its place in the input (a row may be reused for
    * the next: each is encoded before the next is read); returns the rows loaded. When they turn
-   * out not to come in key order, they are read a second time.
+   * out not to come in key order, they are read a second time. `statement` names the load in the
+   * jobs' descriptions.
    */
   def apply(table: HBaseTableDef, cluster: HBaseClusterConf, rows: RDD[(Long, InternalRow)], parallel: Boolean,
-      recording: Option[WriteRecording], metrics: LoadMetrics): Long = {
+      recording: Option[WriteRecording], metrics: LoadMetrics, statement: String): Long = {
     val conf = cluster.toConfiguration
     val tableName = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
     val startKeys = HBaseRegions.of(cluster, table.hbaseTable).map(_.startKey).toArray
@@ -82,16 +84,19 @@ object BulkLoad {
     }
     emptyStaging()
     val sc = rows.sparkContext
+    val writing = if (parallel) "writing and loading HFiles" else "writing HFiles"
     try {
       val loadInTasks = if (parallel) Some(tableName.getNameAsString) else None
       val badRowsAtStart = metrics.badRows.value
-      val (runs, badRowsBefore) = SortedRuns.write(keyed, startKeys, job, loadInTasks) match {
+      val (runs, badRowsBefore) = describingJobs(sc, s"$statement: $writing")(SortedRuns.write(keyed, startKeys, job, loadInTasks)) match {
         case Some(inKeyOrder) => (inKeyOrder, badRowsAtStart)
         case None =>
           emptyStaging()
           // The bad rows of the reading thrown away are not the load's skipped rows.
           val badRowsSoFar = metrics.badRows.value
-          (shuffleAndWrite(keyed, startKeys, job, loadInTasks), badRowsSoFar)
+          (describingJobs(sc, s"$statement: input not in key order, sorting it and $writing") {
+            shuffleAndWrite(keyed, startKeys, job, loadInTasks)
+          }, badRowsSoFar)
       }
       // With PARALLEL, every task has loaded its own files already.
       val regions = if (parallel) runs.flatMap(_.regions).toSet else {
@@ -109,6 +114,13 @@ object BulkLoad {
       // A bad row fails its task; report the row's problem, not the job's failure around it.
       case e: SparkException => throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
     } finally fs.delete(staging, true)
+  }
+
+  /** Runs `body` with its Spark jobs described as `description`, then puts back the description before. */
+  private def describingJobs[T](sc: SparkContext, description: String)(body: => T): T = {
+    val before = sc.getLocalProperty(SparkContext.SPARK_JOB_DESCRIPTION)
+    sc.setJobDescription(description)
+    try body finally sc.setJobDescription(before)
   }
 
   /** Rows in any order: shuffled into one partition per region and sorted there. */
