@@ -109,6 +109,39 @@ def test_cli_status_when_never_started(tmp_path):
     assert done.stdout == "" and "not running" in done.stderr
 
 
+def test_cli_start_says_what_it_waits_for_and_the_api_stays_quiet(tmp_path, capfd):
+    data = tmp_path / "data"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        str(REPO / "python"), os.environ.get("PYTHONPATH")])))
+    hbase = LocalHBase(data, classpath_file=CLASSPATH_FILE)
+    try:
+        # One stream, so that the order of progress (stderr) and outcome (stdout) shows.
+        done = subprocess.run([sys.executable, "-m", "pyspark_hbase", "local", "start", "--data-dir", str(data)],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout
+        lines = done.stdout.splitlines()
+        ready = next((i for i, line in enumerate(lines) if line.startswith("HBase started in")), None)
+        assert ready is not None, lines
+        waiting = lines[:ready]
+        assert waiting and all(line.startswith("waiting for ") and line.endswith(" s)") for line in waiting), lines
+        assert waiting[0].startswith(f"waiting for ZooKeeper on 127.0.0.1:{hbase.zk_port} ("), lines
+        reasons = [line.rsplit(" (", 1)[0] for line in waiting]
+        assert all(a != b for a, b in zip(reasons, reasons[1:])), f"a reason told twice in a row: {lines}"
+        # The probe said each reason once, as it changed, and what it waited for ended.
+        probe = (data / "logs" / "probe.out").read_text().splitlines()
+        assert probe[-1] == "READY" and probe[:-1], probe
+        assert all(line.startswith("WAITING for ") for line in probe[:-1]), probe
+        assert all(a != b for a, b in zip(probe, probe[1:])), probe
+
+        hbase.stop()
+        capfd.readouterr()
+        hbase.start(timeout=180)
+        assert capfd.readouterr() == ("", ""), "LocalHBase.start printed without a progress callback"
+    finally:
+        hbase.stop()
+    assert _jvms_for(data) == []
+
+
 # ---- one real HBase for the rest of the module -----------------------------------------------
 
 @pytest.fixture(scope="module")

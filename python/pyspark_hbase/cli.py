@@ -6,6 +6,7 @@ it sets `func` (args -> exit code) as the parser default.
 
 import argparse
 import sys
+import time
 from typing import Callable, List, Optional
 
 from pyspark_hbase import __version__
@@ -34,8 +35,14 @@ def _local(args: argparse.Namespace) -> LocalHBase:
 def _local_start(args: argparse.Namespace) -> int:
     hbase = _local(args)
     already = hbase.pid
+    began = time.monotonic()
+
+    # On stderr, so that stdout stays the outcome alone.
+    def show_progress(waiting: str) -> None:
+        print(f"{waiting} ({time.monotonic() - began:.0f} s)", file=sys.stderr, flush=True)
+
     pid = hbase.start(timeout=args.timeout, region_servers=args.region_servers,
-                      without_server_jar=args.without_server_jar)
+                      without_server_jar=args.without_server_jar, progress=show_progress)
     if already == pid:
         print(f"HBase already running (pid {pid}), ZooKeeper at {hbase.zk_address}")
     else:
@@ -92,7 +99,8 @@ def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
     actions.required = True
     common = _data_dir_parent()
 
-    start = actions.add_parser("start", parents=[common], help="start HBase and wait until it is ready")
+    start = actions.add_parser("start", parents=[common],
+                               help="start HBase and wait until it is ready, saying on stderr what it waits for")
     start.add_argument("--timeout", type=float, default=DEFAULT_START_TIMEOUT, metavar="SECONDS",
                        help=f"give up (and kill HBase) after this long (default {DEFAULT_START_TIMEOUT:g})")
     start.add_argument("--region-servers", type=int, default=1, metavar="N",

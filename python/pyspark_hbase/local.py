@@ -15,6 +15,7 @@ and checks their rights (SASL, AccessController, TokenProvider for delegation to
     <data dir>/zookeeper/   ZooKeeper snapshots and logs
     <data dir>/tmp/         hbase.tmp.dir and java.io.tmpdir
     <data dir>/logs/hbase.log, <data dir>/logs/regionserver-<n>.log (n = 2..N)
+    <data dir>/logs/probe.out  what the readiness probe waited for, as `start(progress=...)` tells it
     <data dir>/hbase.pid, <data dir>/hbase-local.json (pids, ports, start time)
 
 SPARK_HBASE_LOCAL_LOG_LEVEL (default WARN) sets the level of HBase, Hadoop and ZooKeeper logging.
@@ -29,7 +30,7 @@ import time
 import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Set, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple, Union
 
 from pyspark_hbase import _paths
 from pyspark_hbase.daemons import (HOST, LOG_TAIL_LINES, accepts, locked, pick_free_ports, process_has_arg,
@@ -61,6 +62,10 @@ _PORT_NAMES = ("zookeeper", "master", "regionserver")
 # Readiness probe: a small HBase client in its own JVM, built by sbt into hbase-local/target/classes
 # (source: hbase-local/src/main/java). Open ports are not enough; its class comment says why.
 PROBE_CLASS = "org.apache.spark.sql.hbase.local.LocalHBaseProbe"
+# The probe prints this, then what it waits for, each time that changes.
+PROBE_WAITING = "WAITING for "
+# Progress lines come at most this often: a start goes through a dozen states in a few seconds.
+PROGRESS_INTERVAL = 2.0
 ACCESS_TOOL_CLASS = "org.apache.spark.sql.hbase.local.AccessTool"
 
 
@@ -132,6 +137,49 @@ def zk_ruok(port: int, host: str = HOST, timeout: float = 1.0) -> bool:
             return s.recv(4) == b"imok"
     except OSError:
         return False
+
+
+class _WaitReport:
+    """Tells `progress` what the start waits for: each change, at most every PROGRESS_INTERVAL s.
+
+    A change within the interval is told when it is over, unless a newer one replaced it.
+    """
+
+    def __init__(self, progress: Optional[Callable[[str], None]]):
+        self._progress = progress
+        self.waiting_for: Optional[str] = None
+        self._told: Optional[str] = None
+        self._told_at = -PROGRESS_INTERVAL
+
+    def waiting(self, what: Optional[str] = None) -> None:
+        """Notes `what` (if given) as what the start waits for now, and tells it if it is time."""
+        if what is not None:
+            self.waiting_for = what
+        now = time.monotonic()
+        if (self._progress is not None and self.waiting_for is not None and self.waiting_for != self._told
+                and now - self._told_at >= PROGRESS_INTERVAL):
+            self._progress(f"waiting for {self.waiting_for}")
+            self._told, self._told_at = self.waiting_for, now
+
+
+class _NewLines:
+    """The complete lines a process has written to a file since the last call, as it writes them."""
+
+    def __init__(self, path: Path):
+        self._path = path
+        self._offset = 0
+        self._partial = b""
+
+    def __call__(self) -> List[str]:
+        try:
+            with open(self._path, "rb") as f:
+                f.seek(self._offset)
+                data = f.read()
+        except OSError:
+            return []
+        self._offset += len(data)
+        *lines, self._partial = (self._partial + data).split(b"\n")
+        return [line.decode("utf-8", "replace").rstrip("\r") for line in lines]
 
 
 def _read_site_xml(path: Path) -> Dict[str, str]:
@@ -444,13 +492,16 @@ class LocalHBase:
             f.write(f"{_now_iso()} ===== spark-hbase local: {message}\n")
 
     def start(self, timeout: float = DEFAULT_START_TIMEOUT, region_servers: int = 1,
-              without_server_jar: Iterable[int] = (), kerberos: Optional[Kerberos] = None) -> int:
+              without_server_jar: Iterable[int] = (), kerberos: Optional[Kerberos] = None,
+              progress: Optional[Callable[[str], None]] = None) -> int:
         """Start HBase unless it already runs; wait until it serves clients. Returns the master's pid.
 
         With `region_servers` N, region servers 2..N that are not up (never started, or killed) are
         started too, and `start` waits until all N serve regions. Those it starts whose numbers are
         in `without_server_jar` run without the server jar. `kerberos` secures an HBase that
-        starts now; one that already runs keeps the setup it started with.
+        starts now; one that already runs keeps the setup it started with. While it waits,
+        `progress` (if given) is called with what it waits for, e.g. "waiting for the master to
+        initialize", each time that changes, at most every PROGRESS_INTERVAL seconds.
         """
         if region_servers < 1:
             raise LocalHBaseError(f"region_servers must be at least 1, not {region_servers}")
@@ -462,7 +513,7 @@ class LocalHBase:
             pid = self.pid
             if pid is None:
                 self.pid_file.unlink(missing_ok=True)
-                return self._start_new(timeout, region_servers, plain, kerberos)
+                return self._start_new(timeout, region_servers, plain, kerberos, progress)
             if self.is_running():
                 missing = [n for n in range(2, region_servers + 1) if not self._extra_alive(
                     n, self._extra_servers().get(n, {}).get("pid"))]
@@ -476,7 +527,8 @@ class LocalHBase:
                     self._wait_ready(java, classpath, None, pid, self.ports, t0, timeout,
                                      region_servers=1 + sum(1 for n, rs in servers.items()
                                                             if self._extra_alive(n, rs.get("pid"))),
-                                     restarted=(launched_ms, [servers[n]["port"] for n in missing]))
+                                     restarted=(launched_ms, [servers[n]["port"] for n in missing]),
+                                     progress=progress)
                 return pid
             # Alive but not known ready (e.g. its launcher died): same deal as a fresh start.
             # Outside the try: a missing build is no reason to kill that HBase.
@@ -485,7 +537,7 @@ class LocalHBase:
             state["pid"] = pid
             try:
                 self._wait_ready(java, classpath, None, pid, self.ports, time.monotonic(), timeout,
-                                 region_servers=1)
+                                 region_servers=1, progress=progress)
             except BaseException:
                 self._kill(pid)
                 self.pid_file.unlink(missing_ok=True)
@@ -495,7 +547,7 @@ class LocalHBase:
             return pid
 
     def _start_new(self, timeout: float, region_servers: int, plain: Set[int],
-                   kerberos: Optional[Kerberos]) -> int:
+                   kerberos: Optional[Kerberos], progress: Optional[Callable[[str], None]]) -> int:
         java, classpath, classpath_file = self._runtime()
         for sub in ("hbase", "zookeeper", "tmp", "logs"):
             (self.data_dir / sub).mkdir(parents=True, exist_ok=True)
@@ -530,7 +582,7 @@ class LocalHBase:
         try:
             for number in range(2, region_servers + 1):
                 self._start_region_server(java, classpath, number, server_jar=number not in plain)
-            self._wait_ready(java, classpath, proc, proc.pid, ports, t0, timeout, region_servers)
+            self._wait_ready(java, classpath, proc, proc.pid, ports, t0, timeout, region_servers, progress=progress)
         except BaseException:
             self._stop_extra_servers(signal.SIGKILL, 10)
             self._kill(proc.pid)
@@ -569,18 +621,25 @@ class LocalHBase:
     def _run_probe(self, java: str, classpath: List[str], out: Path, seconds: int, region_servers: int,
                    restarted: Optional[Tuple[int, List[int]]]) -> subprocess.Popen:
         launched = [str(restarted[0]), *map(str, restarted[1])] if restarted else []
+        # By number, so that the probe can say which region server it waits for.
+        numbered = {1: self.ports["regionserver"], **{
+            n: rs["port"] for n, rs in self._extra_servers().items() if self._extra_alive(n, rs.get("pid"))}}
         with open(out, "wb") as f:
             return subprocess.Popen(
-                [*self._tool_jvm(java, classpath, "probe.log"), PROBE_CLASS, str(seconds), str(region_servers),
-                 *launched],
+                [*self._tool_jvm(java, classpath, "probe.log"),
+                 "-Dspark.hbase.local.regionServers=" + ",".join(f"{n}:{port}" for n, port in sorted(numbered.items())),
+                 PROBE_CLASS, str(seconds), str(region_servers), *launched],
                 cwd=self.data_dir, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT)
 
     def _wait_ready(self, java: str, classpath: List[str], proc: Optional[subprocess.Popen],
                     pid: int, ports: Dict[str, int], t0: float, timeout: float, region_servers: int,
-                    restarted: Optional[Tuple[int, List[int]]] = None) -> None:
-        """Waits for the probe. `restarted` is (launch time in epoch ms, ports) of region servers just
-        started beside a running master; the dead ones they replace may still count as live."""
+                    restarted: Optional[Tuple[int, List[int]]] = None,
+                    progress: Optional[Callable[[str], None]] = None) -> None:
+        """Waits for the probe, telling `progress` what it waits for. `restarted` is (launch time in
+        epoch ms, ports) of region servers just started beside a running master; the dead ones they
+        replace may still count as live."""
         deadline = t0 + timeout
+        report = _WaitReport(progress)
 
         def server_died() -> Optional[str]:
             if proc is not None:
@@ -590,23 +649,33 @@ class LocalHBase:
 
         probe = None
         probe_out = self.data_dir / "logs" / "probe.out"
+        probe_lines = _NewLines(probe_out)
         try:
             while True:
                 died = server_died()
                 if died:
                     raise self._fail(died)
                 # Launch the probe JVM only once ZooKeeper is up, so it doesn't slow HBase's boot.
-                if probe is None and zk_ruok(ports["zookeeper"], timeout=0.5):
-                    seconds = max(1, int(deadline - time.monotonic()) + 1)
-                    probe = self._run_probe(java, classpath, probe_out, seconds, region_servers, restarted)
+                if probe is None:
+                    if zk_ruok(ports["zookeeper"], timeout=0.5):
+                        seconds = max(1, int(deadline - time.monotonic()) + 1)
+                        probe = self._run_probe(java, classpath, probe_out, seconds, region_servers, restarted)
+                        report.waiting("HBase to answer its clients")
+                    else:
+                        report.waiting(f"ZooKeeper on {HOST}:{ports['zookeeper']}")
                 if probe is not None:
+                    for line in probe_lines():
+                        if line.startswith(PROBE_WAITING):
+                            report.waiting(line[len(PROBE_WAITING):])
                     rc = probe.poll()
                     if rc == 0:
                         return
                     if rc is not None:
                         raise self._fail(f"HBase did not become ready: {tail(probe_out, 5)}")
+                report.waiting()
                 if time.monotonic() > deadline:
-                    raise self._fail(f"HBase did not become ready within {timeout:g} s")
+                    raise self._fail(f"HBase did not become ready within {timeout:g} s"
+                                     + (f" (waiting for {report.waiting_for})" if report.waiting_for else ""))
                 time.sleep(0.2)
         finally:
             if probe is not None and probe.poll() is None:

@@ -233,6 +233,99 @@ class LoadDataSpec extends HBaseSuite {
     }
   }
 
+  /** The metrics of the LOAD DATA node of a statement's executed plan, by name. */
+  private def loadMetrics(statement: org.apache.spark.sql.DataFrame): Map[String, org.apache.spark.sql.execution.metric.SQLMetric] = {
+    val executed = statement.queryExecution.executedPlan match {
+      case result: org.apache.spark.sql.execution.CommandResultExec => result.commandPhysicalPlan
+      case other => other
+    }
+    executed.collectFirst {
+      case org.apache.spark.sql.execution.command.ExecutedCommandExec(load: execution.command.LoadDataCommand) => load.metrics
+    }.getOrElse(fail(s"no LOAD DATA node in the plan:\n$executed"))
+  }
+
+  /** The sizes of the HFiles in the regions of a table made by `table()`. */
+  private def storeFileSizes(t: String): Seq[Long] = {
+    val conf = cluster.toConfiguration
+    val name = org.apache.hadoop.hbase.TableName.valueOf(t)
+    val tableDir = org.apache.hadoop.hbase.util.CommonFSUtils.getTableDir(org.apache.hadoop.hbase.util.CommonFSUtils.getRootDir(conf), name)
+    val fs = tableDir.getFileSystem(conf)
+    for {
+      region <- fs.listStatus(tableDir).toSeq if region.isDirectory && !region.getPath.getName.startsWith(".")
+      family <- fs.listStatus(region.getPath).toSeq if Set("f", "g").contains(family.getPath.getName)
+      file <- fs.listStatus(family.getPath).toSeq if file.isFile && !file.getPath.getName.startsWith(".")
+    } yield file.getLen
+  }
+
+  describe("the progress of a load") {
+    // Keys 1 to 20 in order, three lines of them bad: 17 rows into two regions of two families each.
+    def input(): Path = csv("progress.csv", (1 to 20).map { i =>
+      if (i % 7 == 0) s"$i,bad,2020-13-45,1" else if (i == 10) "ten,bad,,1" else s"$i,n$i,2020-01-01,$i"
+    }: _*)
+
+    it("shows as SQL metrics on its node of the plan and in the SQL tab: rows read, loaded and skipped, HFiles, bytes and regions") {
+      Seq(false, true).foreach { parallel =>
+        withClue(if (parallel) "PARALLEL: " else "") {
+          val t = table("SPLIT ON ((10))")
+          val statement = sql(s"LOAD DATA ${if (parallel) "PARALLEL " else ""}LOCAL INPATH '${input()}' INTO TABLE $t " +
+            "OPTIONS (onBadRow 'skip')")
+          statement.head() shouldBe Row(17L, 3L)
+          sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 17L
+          val stored = storeFileSizes(t)
+          stored should have size 4
+          val metrics = loadMetrics(statement)
+          metrics.map { case (name, metric) => name -> metric.value } -- Seq("writeTime", "loadTime") shouldBe Map(
+            "rowsRead" -> 20L, "badRows" -> 3L, "rowsSkipped" -> 3L, "rowsLoaded" -> 17L, "regionsLoaded" -> 2L,
+            "hfilesWritten" -> 4L, "bytesWritten" -> stored.sum)
+          metrics("writeTime").value should be > 0L
+          metrics("loadTime").value should be > 0L
+
+          // The SQL tab adds up what the tasks reported and what the driver posted.
+          spark.sparkContext.listenerBus.waitUntilEmpty()
+          val store = spark.sharedState.statusStore
+          val load = store.executionsList().find(_.metrics.exists(_.accumulatorId == metrics("rowsLoaded").id))
+            .getOrElse(fail("the SQL tab has no LOAD DATA"))
+          val shown = store.executionMetrics(load.executionId)
+          Seq("rowsRead" -> "20", "badRows" -> "3", "rowsSkipped" -> "3", "rowsLoaded" -> "17", "regionsLoaded" -> "2",
+            "hfilesWritten" -> "4").foreach { case (name, value) => (name -> shown(metrics(name).id)) shouldBe (name -> value) }
+        }
+      }
+    }
+
+    it("counts the rows of input out of key order as read twice, and its bad rows as skipped once") {
+      val t = table("SPLIT ON ((10))")
+      // Descending keys: a run per row, too many to write without sorting.
+      val file = csv("descending.csv", (40 to 1 by -1).map(i => if (i % 10 == 0) s"$i,bad,2020-13-45,1" else s"$i,n$i,,$i"): _*)
+      val statement = sql(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t OPTIONS (onBadRow 'skip')")
+      statement.head() shouldBe Row(36L, 4L)
+      val metrics = loadMetrics(statement)
+      metrics("rowsRead").value should be > 40L
+      metrics("badRows").value should be > 4L
+      (metrics("rowsSkipped").value, metrics("rowsLoaded").value, metrics("regionsLoaded").value) shouldBe ((4L, 36L, 2L))
+    }
+
+    it("describes its Spark jobs by the load and the table, and puts back the description it found") {
+      val t = table()
+      val descriptions = new java.util.concurrent.ConcurrentLinkedQueue[String]()
+      val listener = new org.apache.spark.scheduler.SparkListener {
+        override def onJobStart(e: org.apache.spark.scheduler.SparkListenerJobStart): Unit =
+          Option(e.properties).flatMap(p => Option(p.getProperty("spark.job.description"))).foreach(descriptions.add)
+      }
+      spark.sparkContext.setJobDescription("the caller's own")
+      try {
+        val descending = csv("descending.csv", (40 to 1 by -1).map(i => s"$i,n$i,,$i"): _*)
+        listening(listener) {
+          sql(s"LOAD DATA LOCAL INPATH '${input()}' INTO TABLE $t OPTIONS (onBadRow 'skip')").collect()
+          sql(s"LOAD DATA PARALLEL LOCAL INPATH '$descending' INTO TABLE $t").collect()
+        }
+        spark.sparkContext.getLocalProperty("spark.job.description") shouldBe "the caller's own"
+      } finally spark.sparkContext.setJobDescription(null)
+      import scala.jdk.CollectionConverters._
+      descriptions.asScala.toSeq should contain allOf(s"LOAD DATA into $t: writing HFiles",
+        s"LOAD DATA into $t: writing and loading HFiles", s"LOAD DATA into $t: input not in key order, sorting it and writing and loading HFiles")
+    }
+  }
+
   /**
    * Runs `body` on HFiles for rows 1 to `rows` of table `t` (name n<i>, score i), written outside
    * LOAD DATA into a staging directory of their own, which is removed afterwards.
@@ -248,7 +341,7 @@ class LoadDataSpec extends HBaseSuite {
     }
     val storage = execution.load.FamilyStorage.of(cluster, org.apache.hadoop.hbase.TableName.valueOf(t))
     val files = new execution.load.RegionHFiles(conf, staging, rowCodec, storage, "written-by-test", System.currentTimeMillis(),
-      recorded = None)
+      recorded = None, execution.load.LoadMetrics.local())
     try {
       files.write(keyed.iterator) shouldBe rows
       body(files.close())

@@ -15,7 +15,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec, RowCodec}
 import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, ScanMetrics}
-import org.apache.spark.sql.hbase.execution.load.{FamilyStorage, LoadKey, RegionHFiles}
+import org.apache.spark.sql.hbase.execution.load.{FamilyStorage, LoadKey, LoadMetrics, RegionHFiles}
 import org.apache.spark.sql.hbase.server.{ServerJar, WriteMark}
 import org.apache.spark.sql.types.{IntegerType, LongType}
 import org.apache.spark.unsafe.types.UTF8String
@@ -248,7 +248,8 @@ class RangeIndexSpec extends HBaseSuite {
         def bulkLoad(fileName: String, sensor: Int, seq: Int, time: Long): Unit = {
           val row = InternalRow(sensor, seq, time, 3, UTF8String.fromString("outside"))
           val files = new RegionHFiles(cluster.toConfiguration, new Path(Files.createTempDirectory("outside-load").toUri),
-            codec, FamilyStorage.of(cluster, hbaseName(t)), fileName, System.currentTimeMillis(), recorded = None)
+            codec, FamilyStorage.of(cluster, hbaseName(t)), fileName, System.currentTimeMillis(), recorded = None,
+            LoadMetrics.local())
           files.write(Iterator((LoadKey(codec.rowKey(row), 0), codec.cellValues(row))))
           RegionHFiles.bulkLoad(cluster.toConfiguration, hbaseName(t), files.close().map { case (f, p) => f -> Seq(p) })
         }

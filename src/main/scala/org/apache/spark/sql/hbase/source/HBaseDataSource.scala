@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, TimeTravelSpec}
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.load.BulkLoad
+import org.apache.spark.sql.hbase.execution.load.{BulkLoad, LoadMetrics}
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.sources.{BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider}
 import org.apache.spark.sql.types.StructType
@@ -67,7 +67,8 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
       (if (c.isWriteTime) lit(null) else data.col(s"`${c.name}`")).cast(c.dataType).as(c.name)
     }: _*)
     val rows = aligned.queryExecution.toRdd.map(_.copy()).zipWithUniqueId().map { case (row, id) => (id, row) }
-    BulkLoad(table, relation.cluster, rows, parallel = false, WriteRecording.of(data.sparkSession, relation.cluster, table))
+    BulkLoad(table, relation.cluster, rows, parallel = false, WriteRecording.of(data.sparkSession, relation.cluster, table),
+      LoadMetrics.unshown(data.sparkSession.sparkContext), s"Bulk load into ${table.name}")
   }
 }
 

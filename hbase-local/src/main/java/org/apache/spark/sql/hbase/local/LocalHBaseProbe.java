@@ -3,9 +3,14 @@ package org.apache.spark.sql.hbase.local;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HRegionLocation;
@@ -32,15 +37,33 @@ import org.apache.hadoop.hbase.client.Table;
  * <p>With several region servers, it also waits for all of them to report, then has the balancer
  * spread the regions over them once. A region server just started on the port of one that was
  * killed is waited for by its port and start code: until HBase notices the kill, the dead one
- * still counts as live.
+ * still counts as live. The system property {@value #REGION_SERVERS} ({@code 1:port,2:port,...})
+ * names the region servers by number, for the messages.
  *
  * <p>Usage: {@code LocalHBaseProbe <seconds> [<region servers> [<started after ms> <port>...]]};
- * prints READY or NOT READY: reason.
+ * prints {@code WAITING for <what>} each time what it waits for changes (the launcher shows these
+ * while it waits), then READY or NOT READY: reason.
  */
 public final class LocalHBaseProbe {
+  static final String REGION_SERVERS = "spark.hbase.local.regionServers";
   private static final TableName ACL_TABLE = TableName.valueOf("hbase", "acl");
 
-  private LocalHBaseProbe() {}
+  private final int regionServers;
+  private final long startedAfter;
+  private final Set<Integer> startedPorts;
+  private final boolean authorization;
+  private final Map<Integer, Integer> numberByPort;
+  /** What the check in progress waits for if it fails: set before each step. */
+  private String waitingFor = "a connection to HBase";
+
+  private LocalHBaseProbe(int regionServers, long startedAfter, Set<Integer> startedPorts,
+      boolean authorization, Map<Integer, Integer> numberByPort) {
+    this.regionServers = regionServers;
+    this.startedAfter = startedAfter;
+    this.startedPorts = startedPorts;
+    this.authorization = authorization;
+    this.numberByPort = numberByPort;
+  }
 
   public static void main(String[] args) throws Exception {
     if (args.length < 1 || args.length == 3) {
@@ -67,7 +90,11 @@ public final class LocalHBaseProbe {
     conf.setInt("zookeeper.recovery.retry.intervalmill", 200);
     String zkHost = conf.get("hbase.zookeeper.quorum");
     int zkPort = conf.getInt("hbase.zookeeper.property.clientPort", 2181);
-    String last = "ZooKeeper does not answer on " + zkHost + ":" + zkPort;
+    LocalHBaseProbe probe = new LocalHBaseProbe(regionServers, startedAfter, startedPorts,
+        SuperuserLogin.authorizationOn(conf), numbersByPort(System.getProperty(REGION_SERVERS, "")));
+    String reason = "ZooKeeper on " + zkHost + ":" + zkPort;
+    String lastError = null;
+    String shown = null;
     boolean ready = false;
     Connection c = null;
     while (!ready && System.currentTimeMillis() < deadline) {
@@ -77,9 +104,10 @@ public final class LocalHBaseProbe {
           c = ConnectionFactory.createConnection(conf);
         }
         if (c != null) {
-          ready = check(c, regionServers, startedAfter, startedPorts,
-              SuperuserLogin.authorizationOn(conf));
+          reason = probe.check(c);
+          ready = reason == null;
           if (ready && !balanced) {
+            reason = "the balancer to spread the regions over the region servers";
             try (Admin admin = c.getAdmin()) {
               admin.balance();
             }
@@ -88,7 +116,8 @@ public final class LocalHBaseProbe {
           }
         }
       } catch (Exception e) {
-        last = e.toString();
+        reason = probe.waitingFor;
+        lastError = e.toString();
         // Reuse the connection while it works: each new one is a ZooKeeper session and an RPC
         // connection for a server that is busy starting.
         if (c != null && (c.isClosed() || c.isAborted())) {
@@ -96,33 +125,44 @@ public final class LocalHBaseProbe {
         }
       }
       if (!ready) {
+        if (!reason.equals(shown)) {
+          System.out.println("WAITING for " + reason);
+          System.out.flush();
+          shown = reason;
+        }
         Thread.sleep(300);
       }
     }
-    System.out.println(ready ? "READY" : "NOT READY: " + last);
+    System.out.println(ready ? "READY" : "NOT READY: waiting for " + reason
+        + (lastError == null ? "" : " (last error: " + lastError + ")"));
     System.out.flush();
     // The HBase client leaves non-daemon threads behind.
     System.exit(ready ? 0 : 2);
   }
 
   /**
-   * True if the master, hbase:meta, {@code regionServers} region servers (among them one started
-   * after {@code startedAfter} on each of {@code startedPorts}) and every region of every enabled
-   * table are available, and with {@code authorization}, HBase's ACL table.
+   * Null once the master, hbase:meta, the region servers (among them one started after
+   * {@code startedAfter} on each of {@code startedPorts}) and every region of every enabled table
+   * are available, and with {@code authorization}, HBase's ACL table; else what is still awaited.
+   * Throws when a step fails: {@link #waitingFor} then says what that step waits for.
    */
-  static boolean check(
-      Connection c, int regionServers, long startedAfter, Set<Integer> startedPorts,
-      boolean authorization) throws Exception {
+  String check(Connection c) throws Exception {
+    waitingFor = "the master to initialize";
     try (Admin admin = c.getAdmin()) {
       admin.listNamespaceDescriptors();
       // The AccessController refuses every grant and check until its table is online.
-      if (authorization && !admin.isTableAvailable(ACL_TABLE)) {
-        throw new IllegalStateException(ACL_TABLE + " not available yet");
+      if (authorization) {
+        waitingFor = ACL_TABLE + " to come online";
+        if (!admin.isTableAvailable(ACL_TABLE)) {
+          return waitingFor;
+        }
       }
+      waitingFor = TableName.META_TABLE_NAME + " to come online";
       try (Table meta = c.getTable(TableName.META_TABLE_NAME);
           ResultScanner scanner = meta.getScanner(new Scan().setLimit(1))) {
         scanner.next();
       }
+      waitingFor = "the region servers to report";
       Set<ServerName> live = new HashSet<>();
       for (ServerName server : admin.getRegionServers()) {
         // The earlier server on a restarted one's port is dead, whatever HBase still thinks.
@@ -130,15 +170,18 @@ public final class LocalHBaseProbe {
           live.add(server);
         }
       }
-      for (int port : startedPorts) {
-        if (live.stream().noneMatch(server -> server.getPort() == port)) {
-          throw new IllegalStateException(
-              "the region server started on port " + port + " has not reported yet");
-        }
+      List<String> notStarted = missing(live, startedPorts);
+      if (!notStarted.isEmpty()) {
+        return String.join(", ", notStarted) + " to report";
       }
       if (live.size() < regionServers) {
-        throw new IllegalStateException(live.size() + " of " + regionServers + " region servers up");
+        List<String> missing = missing(live, numberByPort.keySet());
+        return missing.isEmpty()
+            ? (regionServers - live.size()) + " more of " + regionServers + " region servers to report"
+            : String.join(", ", missing) + " to report";
       }
+      waitingFor = "the regions to be assigned";
+      int unassigned = 0;
       for (TableName table : admin.listTableNames()) {
         if (!admin.isTableEnabled(table)) {
           continue;
@@ -146,20 +189,56 @@ public final class LocalHBaseProbe {
         try (RegionLocator locator = c.getRegionLocator(table)) {
           for (HRegionLocation loc : locator.getAllRegionLocations()) {
             if (!live.contains(loc.getServerName())) {
-              throw new IllegalStateException(
-                  loc.getRegion().getRegionNameAsString() + " not assigned yet");
+              unassigned++;
             }
           }
         }
       }
+      if (unassigned > 0) {
+        return unassigned + (unassigned == 1 ? " region" : " regions") + " to be assigned";
+      }
+      waitingFor = "the regions in transition";
       int inTransition = admin.getClusterMetrics(
               EnumSet.of(ClusterMetrics.Option.REGIONS_IN_TRANSITION))
           .getRegionStatesInTransition().size();
       if (inTransition > 0) {
-        throw new IllegalStateException(inTransition + " regions in transition");
+        return inTransition + (inTransition == 1 ? " region" : " regions") + " in transition";
       }
-      return true;
+      return null;
     }
+  }
+
+  /** The region servers on {@code ports} that are not among the {@code live} ones, by port. */
+  private List<String> missing(Set<ServerName> live, Set<Integer> ports) {
+    List<String> missing = new ArrayList<>();
+    new TreeSet<>(ports).forEach(port -> {
+      if (live.stream().noneMatch(server -> server.getPort() == port)) {
+        missing.add(regionServer(port));
+      }
+    });
+    return missing;
+  }
+
+  private String regionServer(int port) {
+    Integer number = numberByPort.get(port);
+    return (number == null ? "the region server" : "region server " + number) + " on port " + port;
+  }
+
+  /** {@code 1:16020,2:16030} as port to number; empty for an empty string. */
+  static Map<Integer, Integer> numbersByPort(String numbered) {
+    Map<Integer, Integer> byPort = new TreeMap<>();
+    for (String entry : numbered.split(",")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      String[] parts = entry.split(":");
+      if (parts.length != 2) {
+        throw new IllegalArgumentException(
+            REGION_SERVERS + ": '" + entry + "' is not <number>:<port> (in '" + numbered + "')");
+      }
+      byPort.put(Integer.parseInt(parts[1].trim()), Integer.parseInt(parts[0].trim()));
+    }
+    return byPort;
   }
 
   /** ZooKeeper's four-letter health check; HBase's embedded ZooKeeper allows it. */

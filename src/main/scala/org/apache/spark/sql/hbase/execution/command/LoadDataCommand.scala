@@ -2,14 +2,16 @@ package org.apache.spark.sql.hbase.execution.command
 
 import java.util.Locale
 
+import org.apache.spark.SparkContext
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.execution.HBaseTableSizes
-import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput}
+import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput, LoadMetrics}
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.types.LongType
 
@@ -18,7 +20,8 @@ import org.apache.spark.sql.types.LongType
  * delimited text files into an HBase table, as HFiles (see [[BulkLoad]]). OPTIONS are those of
  * Spark's CSV reader (header, quote, escape, nullValue, dateFormat, timestampFormat, ...) plus
  * `onBadRow` ('fail', the default, or 'skip'). For a table that is not an HBase table, Spark's own
- * LOAD DATA runs.
+ * LOAD DATA runs. Its progress shows as Spark's does: jobs described as "LOAD DATA into t: ...",
+ * and its [[LoadMetrics]] on its node of the plan.
  */
 case class LoadDataCommand(
     table: Seq[String],
@@ -30,6 +33,9 @@ case class LoadDataCommand(
     options: Map[String, String],
     sparkPlan: Option[LogicalPlan])
   extends LeafRunnableCommand {
+
+  /** What the load read, wrote and loaded (see [[LoadMetrics]]), on the command's node of the plan. */
+  override lazy val metrics: Map[String, SQLMetric] = LoadMetrics.create(SparkContext.getOrCreate())
 
   override val output: Seq[Attribute] = Seq(
     AttributeReference("rows_loaded", LongType, nullable = false)(),
@@ -68,15 +74,15 @@ case class LoadDataCommand(
     val location = if (local && !path.contains(":")) "file://" + new java.io.File(path).getAbsolutePath else path
 
     val format = CsvInput.Format(definition, sep, header, csvOptions)
-    val skipped = session.sparkContext.longAccumulator("rows skipped")
+    val counted = LoadMetrics.of(metrics)
     // Without PARALLEL, a bad row fails the load before anything is loaded (see BulkLoad); with it,
     // runs of input in key order before the bad row may already be in the table.
     val loadedSoFar = if (parallel) "rows before it may have been loaded" else "nothing was loaded"
-    val rows = CsvInput.read(session, location, path, format, CsvInput.OnBadRow(skipBadRows, skipped,
-      where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")))
+    val rows = CsvInput.read(session, location, path, format, CsvInput.OnBadRow(skipBadRows,
+      where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")), counted)
     val loaded = try BulkLoad(definition, catalog.cluster, rows, parallel,
-      WriteRecording.of(session, catalog.cluster, definition), rereading = () => skipped.reset())
+      WriteRecording.of(session, catalog.cluster, definition), counted, s"LOAD DATA into $name")
       finally HBaseTableSizes.forget(catalog.cluster, definition.hbaseTable)
-    Seq(Row(loaded, skipped.sum))
+    Seq(Row(loaded, counted.rowsSkipped.value))
   }
 }

@@ -7,10 +7,11 @@ import org.apache.hadoop.fs.Path
 import org.apache.hadoop.fs.permission.FsPermission
 import org.apache.hadoop.hbase.TableName
 
-import org.apache.spark.{SparkException, TaskContext}
+import org.apache.spark.{SparkContext, SparkException, TaskContext}
 import org.apache.spark.rdd.{RDD, ShuffledRDD}
 import org.apache.spark.serializer.KryoSerializer
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.RowCodec
@@ -33,6 +34,9 @@ import org.apache.spark.sql.hbase.index.{RecordedWrites, WriteRecording}
  * With `recording`, each set of files is recorded for the table's range indexes before it is
  * loaded (see [[RecordedWrites]]); without PARALLEL, the marks' leases start again just before
  * the load.
+ *
+ * The work and its outcome are counted in [[LoadMetrics]], and the Spark jobs are described by
+ * what they do (e.g. "LOAD DATA into t: writing HFiles"), for the Spark UI and listeners.
  */
 object BulkLoad {
   val StagingPrefix = "spark-hbase-load-"
@@ -59,18 +63,18 @@ object BulkLoad {
 
   /**
    * `rows` are in table column order, each with its place in the input (a row may be reused for
-   * the next: each is encoded before the next is read); returns the rows loaded.
-   * When they turn out not to come in key order, they are read a second time, after `rereading`
-   * (which resets what the first reading counted).
+   * the next: each is encoded before the next is read); returns the rows loaded. When they turn
+   * out not to come in key order, they are read a second time. `statement` names the load in the
+   * jobs' descriptions.
    */
   def apply(table: HBaseTableDef, cluster: HBaseClusterConf, rows: RDD[(Long, InternalRow)], parallel: Boolean,
-      recording: Option[WriteRecording], rereading: () => Unit = () => ()): Long = {
+      recording: Option[WriteRecording], metrics: LoadMetrics, statement: String): Long = {
     val conf = cluster.toConfiguration
     val tableName = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
     val startKeys = HBaseRegions.of(cluster, table.hbaseTable).map(_.startKey).toArray
     val staging = new Path(stagingRoot(conf), s"$StagingPrefix${UUID.randomUUID()}")
     val job = LoadJob(cluster, new RowCodec(table), FamilyStorage.of(cluster, tableName), staging.toString, System.currentTimeMillis(),
-      recording)
+      recording, metrics)
     val keyed = rows.mapPartitions(_.map { case (order, row) => (LoadKey(job.codec.rowKey(row), order), job.codec.cellValues(row)) })
     val fs = staging.getFileSystem(conf)
     def emptyStaging(): Unit = {
@@ -79,25 +83,44 @@ object BulkLoad {
       fs.setPermission(staging, new FsPermission("777"))
     }
     emptyStaging()
+    val sc = rows.sparkContext
+    val writing = if (parallel) "writing and loading HFiles" else "writing HFiles"
     try {
       val loadInTasks = if (parallel) Some(tableName.getNameAsString) else None
-      val runs = SortedRuns.write(keyed, startKeys, job, loadInTasks).getOrElse {
-        emptyStaging()
-        rereading()
-        shuffleAndWrite(keyed, startKeys, job, loadInTasks)
+      val badRowsAtStart = metrics.badRows.value
+      val (runs, badRowsBefore) = describingJobs(sc, s"$statement: $writing")(SortedRuns.write(keyed, startKeys, job, loadInTasks)) match {
+        case Some(inKeyOrder) => (inKeyOrder, badRowsAtStart)
+        case None =>
+          emptyStaging()
+          // The bad rows of the reading thrown away are not the load's skipped rows.
+          val badRowsSoFar = metrics.badRows.value
+          (describingJobs(sc, s"$statement: input not in key order, sorting it and $writing") {
+            shuffleAndWrite(keyed, startKeys, job, loadInTasks)
+          }, badRowsSoFar)
       }
       // With PARALLEL, every task has loaded its own files already.
-      if (!parallel) {
+      val regions = if (parallel) runs.flatMap(_.regions).toSet else {
         recording.foreach(_.store.renewMarks(table.hbaseTable, runs.flatMap(_.marks)))
-        RegionHFiles.bulkLoad(conf, tableName, runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
-          family -> parts.flatMap(_._2).map(new Path(_))
-        })
+        SQLMetrics.withTimingNs(metrics.loadTime) {
+          RegionHFiles.bulkLoad(conf, tableName, runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
+            family -> parts.flatMap(_._2).map(new Path(_))
+          })
+        }
       }
-      runs.map(_.rows).sum
+      val loaded = runs.map(_.rows).sum
+      metrics.reportOutcome(sc, loaded, metrics.badRows.value - badRowsBefore, regions.size, loadedByDriver = !parallel)
+      loaded
     } catch {
       // A bad row fails its task; report the row's problem, not the job's failure around it.
       case e: SparkException => throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
     } finally fs.delete(staging, true)
+  }
+
+  /** Runs `body` with its Spark jobs described as `description`, then puts back the description before. */
+  private def describingJobs[T](sc: SparkContext, description: String)(body: => T): T = {
+    val before = sc.getLocalProperty(SparkContext.SPARK_JOB_DESCRIPTION)
+    sc.setJobDescription(description)
+    try body finally sc.setJobDescription(before)
   }
 
   /** Rows in any order: shuffled into one partition per region and sorted there. */
@@ -113,24 +136,33 @@ object BulkLoad {
       try {
         val count = files.write(partition.map { case (key, values) => (key, unpackValues(values)) })
         val paths = files.close()
-        loadInTasks.foreach(table => RegionHFiles.bulkLoad(job.cluster.toConfiguration, TableName.valueOf(table),
-          paths.map { case (f, p) => f -> Seq(p) }))
-        Iterator(WrittenRun(count, paths.map { case (f, p) => f -> Seq(p.toString) }, files.markId.toSeq))
+        val regions = loadInTasks.fold(Set.empty[String])(table => job.bulkLoad(table, paths.map { case (f, p) => f -> Seq(p) }))
+        Iterator(WrittenRun(count, paths.map { case (f, p) => f -> Seq(p.toString) }, files.markId.toSeq, regions))
       } catch { case e: Throwable => files.abort(); throw e }
     }.collect().toSeq
   }
 }
 
-/** What every task of one load shares: where to write, how to encode, the cells' timestamp, and where to record rows. */
+/**
+ * What every task of one load shares: where to write, how to encode, the cells' timestamp, where to
+ * record rows, and what to count.
+ */
 private[load] final case class LoadJob(cluster: HBaseClusterConf, codec: RowCodec, storage: Map[String, FamilyStorage],
-    staging: String, timestamp: Long, recording: Option[WriteRecording]) {
+    staging: String, timestamp: Long, recording: Option[WriteRecording], metrics: LoadMetrics) {
   /** The HFiles of one task's part, named after it and its attempt so that a retry never collides. */
   def files(part: String): RegionHFiles = {
     val attempt = Option(TaskContext.get()).map(_.attemptNumber()).getOrElse(0)
     new RegionHFiles(cluster.toConfiguration, new Path(staging), codec, storage, s"$part-attempt-$attempt", timestamp,
-      recording.map(_.writer(codec.table)))
+      recording.map(_.writer(codec.table)), metrics)
   }
+
+  /** Loads HFiles from a task (PARALLEL); returns the regions they went into. */
+  def bulkLoad(table: String, files: Map[String, Seq[Path]]): Set[String] =
+    SQLMetrics.withTimingNs(metrics.loadTime)(RegionHFiles.bulkLoad(cluster.toConfiguration, TableName.valueOf(table), files))
 }
 
-/** HFiles one task wrote, by family, with how many rows they hold and the marks they are recorded under. */
-private[load] final case class WrittenRun(rows: Long, files: Map[String, Seq[String]], marks: Seq[String])
+/**
+ * HFiles one task wrote, by family, with how many rows they hold, the marks they are recorded
+ * under, and the regions (start keys in hex) they were loaded into, when the task loaded them.
+ */
+private[load] final case class WrittenRun(rows: Long, files: Map[String, Seq[String]], marks: Seq[String], regions: Set[String])

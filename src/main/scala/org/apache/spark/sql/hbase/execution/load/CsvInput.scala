@@ -21,7 +21,7 @@ import org.apache.spark.sql.hbase.catalog.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
-import org.apache.spark.util.{LongAccumulator, SerializableConfiguration}
+import org.apache.spark.util.SerializableConfiguration
 
 /**
  * Delimited text files read as the rows of a table, each with its place in the input (file and
@@ -61,17 +61,19 @@ object CsvInput {
   }
 
   /**
-   * What to do with a bad row: count it in `skipped` and go on, or throw `failure` of where it is
-   * (file and line) and what is wrong with it.
+   * What to do with a bad row: skip it and go on, or throw `failure` of where it is (file and line)
+   * and what is wrong with it.
    */
-  final case class OnBadRow(skip: Boolean, skipped: LongAccumulator, failure: String => Exception)
+  final case class OnBadRow(skip: Boolean, failure: String => Exception)
 
   /**
    * The good rows, in table column order, each with its order in the input: the file's index
    * above [[OffsetBits]], the line's byte offset below. A row may be reused for the next one.
-   * `shownPath` is the path as the statement gave it, for messages.
+   * `shownPath` is the path as the statement gave it, for messages. Rows read and bad rows are
+   * counted in `metrics` as they are read.
    */
-  def read(session: SparkSession, path: String, shownPath: String, format: Format, onBadRow: OnBadRow): RDD[(Long, InternalRow)] = {
+  def read(session: SparkSession, path: String, shownPath: String, format: Format, onBadRow: OnBadRow,
+      metrics: LoadMetrics): RDD[(Long, InternalRow)] = {
     val table = format.table
     val hadoopConf = new Configuration(session.sparkContext.hadoopConfiguration)
     val files = inputFiles(path, hadoopConf)
@@ -118,12 +120,14 @@ object CsvInput {
         null
       }
       def bad(order: Long, what: String): Option[Nothing] = {
-        if (onBadRow.skip) { onBadRow.skipped.add(1); None }
+        metrics.badRows += 1
+        if (onBadRow.skip) None
         else throw onBadRow.failure(s"${describe(order, filePaths, serializableConf.value)}: $what")
       }
       records.flatMap { case (offset, text) =>
         if (format.skips(text) || (format.header && offset.get == 0)) None
         else {
+          metrics.rowsRead += 1
           val order = file + offset.get
           // The tokenizer ends a record at a line break, or else at the end of its input, which it
           // signals with an exception: a line break after every line saves one exception per row.

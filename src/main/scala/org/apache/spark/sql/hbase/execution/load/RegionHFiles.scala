@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase.execution.load
 
 import scala.collection.mutable
+import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
@@ -11,6 +12,7 @@ import org.apache.hadoop.hbase.regionserver.{HStoreFile, StoreFileWriter}
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles
 import org.apache.hadoop.hbase.util.Bytes
 
+import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
 import org.apache.spark.sql.hbase.index.RecordedWrites
 
@@ -19,10 +21,11 @@ import org.apache.spark.sql.hbase.index.RecordedWrites
  * `staging/<family>/`, the layout HBase's bulk loader takes. Of several rows with the same key
  * the last one wins; a NULL value becomes a delete marker, so loading a row replaces it whole,
  * as INSERT does. For a table with range indexes, the rows are `recorded`, and the files named
- * after the mark they are recorded under.
+ * after the mark they are recorded under. The files, their bytes and the time writing them are
+ * counted in `metrics`.
  */
 final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, storage: Map[String, FamilyStorage],
-    fileName: String, timestamp: Long, recorded: Option[RecordedWrites]) {
+    fileName: String, timestamp: Long, recorded: Option[RecordedWrites], metrics: LoadMetrics) {
   HFileWriterMetrics.install()
   private val fs: FileSystem = staging.getFileSystem(conf)
   private val writers = mutable.LinkedHashMap.empty[String, StoreFileWriter]
@@ -45,7 +48,8 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
     rows
   }
 
-  private def writeRow(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit = {
+  // Timed per row, not per call: the rows come from a lazy iterator that reads and sorts the input.
+  private def writeRow(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit = SQLMetrics.withTimingNs(metrics.writeTime) {
     // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
     if (values.forall(_ == null)) {
       writer(Utf8.string(codec.markerFamily)).append(new KeyValue(rowKey, codec.markerFamily, RowCodec.RowMarkerQualifier, timestamp,
@@ -81,12 +85,16 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
    */
   def close(): Map[String, Path] = {
     val files = writers.map { case (family, w) =>
-      w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(timestamp))
-      w.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(false))
-      w.appendTrackedTimestampsToMetadata()
-      w.close()
+      SQLMetrics.withTimingNs(metrics.writeTime) {
+        w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(timestamp))
+        w.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(false))
+        w.appendTrackedTimestampsToMetadata()
+        w.close()
+      }
       fs.setPermission(w.getPath, new FsPermission("666"))
       fs.setPermission(w.getPath.getParent, new FsPermission("777"))
+      metrics.hfilesWritten += 1
+      metrics.bytesWritten += fs.getFileStatus(w.getPath).getLen
       family -> w.getPath
     }.toMap
     writers.clear()
@@ -103,12 +111,16 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
 }
 
 object RegionHFiles {
-  /** Hands HFiles to the region servers; HBase splits a file again if its region has split since. */
-  def bulkLoad(conf: Configuration, table: TableName, files: Map[String, Seq[Path]]): Unit = {
+  /**
+   * Hands HFiles to the region servers; HBase splits a file again if its region has split since.
+   * Returns the regions they went into, by start key in hex.
+   */
+  def bulkLoad(conf: Configuration, table: TableName, files: Map[String, Seq[Path]]): Set[String] = {
     val byFamily = new java.util.TreeMap[Array[Byte], java.util.List[Path]](Bytes.BYTES_COMPARATOR)
     files.foreach { case (family, paths) =>
       if (paths.nonEmpty) byFamily.put(Utf8.bytes(family), new java.util.ArrayList[Path](java.util.Arrays.asList(paths: _*)))
     }
-    if (!byFamily.isEmpty) BulkLoadHFiles.create(conf).bulkLoad(table, byFamily)
+    if (byFamily.isEmpty) Set.empty
+    else BulkLoadHFiles.create(conf).bulkLoad(table, byFamily).values.asScala.map(start => Bytes.toHex(Bytes.getBytes(start))).toSet
   }
 }

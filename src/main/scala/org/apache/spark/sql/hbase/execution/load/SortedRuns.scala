@@ -3,7 +3,6 @@ package org.apache.spark.sql.hbase.execution.load
 import scala.collection.mutable
 
 import org.apache.hadoop.fs.Path
-import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.rdd.RDD
@@ -58,9 +57,9 @@ private[load] object SortedRuns {
             files.close().foreach { case (family, path) => paths(family) = paths.getOrElse(family, Nil) :+ path.toString }
             marks ++= files.markId
           }
-          loadInTasks.foreach(table => RegionHFiles.bulkLoad(job.cluster.toConfiguration, TableName.valueOf(table),
-            paths.toMap.map { case (family, files) => family -> files.map(new Path(_)) }))
-          runs += Run(first, last, WrittenRun(rows, paths.toMap, marks.toSeq))
+          val regions = loadInTasks.fold(Set.empty[String])(table =>
+            job.bulkLoad(table, paths.toMap.map { case (family, files) => family -> files.map(new Path(_)) }))
+          runs += Run(first, last, WrittenRun(rows, paths.toMap, marks.toSeq, regions))
         }
         if (input.hasNext) { written.foreach(_.abort()); Iterator(None) } else Iterator(Some(runs.toSeq))
       } catch { case e: Throwable => written.foreach(_.abort()); throw e }
