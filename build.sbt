@@ -12,11 +12,13 @@ ThisBuild / developers := List(
     url("https://github.com/spark-hbase-sql")))
 ThisBuild / description := "Spark SQL over Apache HBase: a Catalyst extension with key-range planning and server-side skip scans and aggregates"
 ThisBuild / versionScheme := Some("early-semver")
+// Dependencies resolve through project/repositories; scalafmt fetches its own version from these.
+ThisBuild / resolvers += Resolver.mavenCentral
 // The one place the version is written; Python reads the same file.
 ThisBuild / version := IO.read(file("python/pyspark_hbase/VERSION")).trim
 ThisBuild / scalaVersion := "2.13.18"
 ThisBuild / javacOptions ++= Seq("--release", "17")
-ThisBuild / scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked")
+ThisBuild / scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked", "-Werror")
 
 val hbaseVersion = "2.6.4-hadoop3"
 val sparkVersion = "4.3.0"
@@ -168,6 +170,8 @@ lazy val core = (project in file("."))
       TestHBase.testOptions(baseDirectory.value, streams.value.log)
     },
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+    // Scaladoc's own warnings (a link it cannot resolve) are no reason to stop a release.
+    Compile / doc / scalacOptions ~= (_.filterNot(_ == "-Werror")),
     assembly / aggregate := false,
     // Published as one jar, the assembly, with no dependencies for --packages to fetch: the shaded
     // HBase client and the server classes are inside, and Spark and Scala are the cluster's.
