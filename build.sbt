@@ -6,11 +6,18 @@ ThisBuild / homepage := Some(url("https://github.com/spark-hbase-sql/spark-hbase
 ThisBuild / licenses := List("Apache-2.0" -> url("https://www.apache.org/licenses/LICENSE-2.0.txt"))
 ThisBuild / scmInfo := Some(ScmInfo(
   url("https://github.com/spark-hbase-sql/spark-hbase-sql"),
-  "scm:git:https://github.com/spark-hbase-sql/spark-hbase-sql.git"))
+  "scm:git:https://github.com/spark-hbase-sql/spark-hbase-sql.git"
+))
 ThisBuild / developers := List(
-  Developer("spark-hbase-sql", "The spark-hbase-sql developers", "dev@spark-hbase-sql.invalid",
-    url("https://github.com/spark-hbase-sql")))
-ThisBuild / description := "Spark SQL over Apache HBase: a Catalyst extension with key-range planning and server-side skip scans and aggregates"
+  Developer(
+    "spark-hbase-sql",
+    "The spark-hbase-sql developers",
+    "dev@spark-hbase-sql.invalid",
+    url("https://github.com/spark-hbase-sql")
+  )
+)
+ThisBuild / description :=
+  "Spark SQL over Apache HBase: a Catalyst extension with key-range planning and server-side skip scans and aggregates"
 ThisBuild / versionScheme := Some("early-semver")
 // Dependencies resolve through project/repositories; scalafmt fetches its own version from these.
 ThisBuild / resolvers += Resolver.mavenCentral
@@ -36,22 +43,36 @@ lazy val sparkJarsDir: Option[File] = {
 
 lazy val sparkProvided: Seq[Setting[_]] = sparkJarsDir match {
   case Some(dir) => Seq(
-    Compile / unmanagedJars ++= (dir * "*.jar").classpath,
-    Test / unmanagedJars ++= (dir * "*.jar").classpath)
+      Compile / unmanagedJars ++= (dir * "*.jar").classpath,
+      Test / unmanagedJars ++= (dir * "*.jar").classpath
+    )
   case None => Seq(libraryDependencies ++= Seq(
-    "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
-    "org.apache.spark" %% "spark-hive-thriftserver" % sparkVersion % Provided))
+      "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
+      "org.apache.spark" %% "spark-hive-thriftserver" % sparkVersion % Provided
+    ))
 }
 
 // Region servers need these flags on Java 17, and so does Spark.
 lazy val java17Opens = Seq(
-  "java.lang", "java.lang.invoke", "java.lang.reflect", "java.io", "java.net", "java.nio",
-  "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "sun.nio.ch", "sun.nio.cs",
-  "sun.security.action", "sun.util.calendar", "jdk.internal.misc"
+  "java.lang",
+  "java.lang.invoke",
+  "java.lang.reflect",
+  "java.io",
+  "java.net",
+  "java.nio",
+  "java.util",
+  "java.util.concurrent",
+  "java.util.concurrent.atomic",
+  "sun.nio.ch",
+  "sun.nio.cs",
+  "sun.security.action",
+  "sun.util.calendar",
+  "jdk.internal.misc"
 ).map(p => s"--add-opens=java.base/$p=ALL-UNNAMED") ++ Seq(
   "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
   "-Dio.netty.tryReflectionSetAccessible=true",
-  "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true")
+  "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true"
+)
 
 /** Server-side classes: HBase only, no Scala, so the jar can sit on a region server. */
 lazy val server = (project in file("server"))
@@ -67,11 +88,14 @@ lazy val server = (project in file("server"))
       // RegionObserver and RegionScanner, for the aggregation coprocessor.
       "org.apache.hbase" % "hbase-server" % hbaseVersion % Provided,
       "junit" % "junit" % "4.13.2" % Test,
-      "com.github.sbt" % "junit-interface" % "0.13.3" % Test)
+      "com.github.sbt" % "junit-interface" % "0.13.3" % Test
+    )
   )
 
-lazy val writeClasspath = taskKey[File]("Write the embedded HBase classpath to hbase-local/target/hbase-local.classpath")
-lazy val writeLock = taskKey[File]("Write the embedded HBase's Maven jars, pinned, to hbase-local/target/hbase-local.lock")
+lazy val writeClasspath =
+  taskKey[File]("Write the embedded HBase classpath to hbase-local/target/hbase-local.classpath")
+lazy val writeLock =
+  taskKey[File]("Write the embedded HBase's Maven jars, pinned, to hbase-local/target/hbase-local.lock")
 
 /** Classpath of the embedded standalone HBase: Maven Central jars plus our server jar. */
 lazy val hbaseLocal = (project in file("hbase-local"))
@@ -90,11 +114,13 @@ lazy val hbaseLocal = (project in file("hbase-local"))
       "org.apache.hadoop" % "hadoop-mapreduce-client-common" % hadoopVersion,
       "org.apache.logging.log4j" % "log4j-slf4j-impl" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
-      "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"),
+      "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"
+    ),
     // ResolveJars runs on pyspark's own jars (Spark's Ivy resolver, for an installed wheel): compiled
     // against them, and left out of the embedded HBase's classpath.
     Compile / unmanagedJars ++= sparkJarsDir.toSeq.flatMap(d =>
-      (d * ("spark-common-utils_*.jar" || "ivy-*.jar" || "scala-library-*.jar")).classpath),
+      (d * ("spark-common-utils_*.jar" || "ivy-*.jar" || "scala-library-*.jar")).classpath
+    ),
     excludeDependencies ++= Seq(ExclusionRule("org.slf4j", "slf4j-reload4j"), ExclusionRule("ch.qos.reload4j")),
     writeClasspath := writeClasspathTo("hbase-local.classpath").value,
     writeLock := {
@@ -113,7 +139,9 @@ lazy val hbaseLocal = (project in file("hbase-local"))
   )
 
 def writeClasspathTo(fileName: String) = Def.task {
-  val cp = (Runtime / fullClasspath).value.files.filterNot(f => sparkJarsDir.contains(f.getParentFile)).map(_.getAbsolutePath)
+  val cp = (Runtime / fullClasspath).value.files.filterNot(f => sparkJarsDir.contains(f.getParentFile)).map(
+    _.getAbsolutePath
+  )
   val out = target.value / fileName
   IO.write(out, cp.mkString(java.io.File.pathSeparator))
   out
@@ -138,7 +166,8 @@ lazy val kerberosLocal = (project in file("kerberos-local"))
       "junit" % "junit" % "4.13.2",
       "org.apache.logging.log4j" % "log4j-slf4j-impl" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
-      "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"),
+      "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"
+    ),
     excludeDependencies ++= Seq(ExclusionRule("org.slf4j", "slf4j-reload4j"), ExclusionRule("ch.qos.reload4j")),
     writeClasspath := writeClasspathTo("kerberos-local.classpath").value
   )
@@ -157,11 +186,15 @@ lazy val core = (project in file("."))
       "io.opentelemetry" % "opentelemetry-context" % "1.49.0",
       "io.opentelemetry.semconv" % "opentelemetry-semconv" % "1.29.0-alpha",
       "org.scalatest" %% "scalatest" % scalatestVersion % Test,
-      "org.scalatestplus" %% "scalacheck-1-18" % s"$scalatestVersion.0" % Test),
+      "org.scalatestplus" %% "scalacheck-1-18" % s"$scalatestVersion.0" % Test
+    ),
     Test / fork := true,
     Test / parallelExecution := false,
-    Test / javaOptions ++= java17Opens ++ Seq("-Xmx3g", "-Dspark.ui.enabled=false",
-      s"-Dlog4j2.configurationFile=${(baseDirectory.value / "conf" / "log4j2.properties").getAbsolutePath}"),
+    Test / javaOptions ++= java17Opens ++ Seq(
+      "-Xmx3g",
+      "-Dspark.ui.enabled=false",
+      s"-Dlog4j2.configurationFile=${(baseDirectory.value / "conf" / "log4j2.properties").getAbsolutePath}"
+    ),
     Test / envVars ++= sys.env.filter(_._1.startsWith("SPARK_HBASE")) +
       ("HBASE_CONF_DIR" -> TestHBase.confDir(baseDirectory.value).getAbsolutePath),
     // The embedded HBase runs once per test run, with our server jar's classes on its classpath.
@@ -192,7 +225,9 @@ lazy val core = (project in file("."))
     assembly / assemblyMergeStrategy := {
       case PathList("META-INF", "MANIFEST.MF") => MergeStrategy.discard
       case PathList("META-INF", "services", _*) => MergeStrategy.filterDistinctLines
-      case PathList("META-INF", xs @ _*) if xs.lastOption.exists(n => n.endsWith(".SF") || n.endsWith(".DSA") || n.endsWith(".RSA")) => MergeStrategy.discard
+      case PathList("META-INF", xs @ _*)
+          if xs.lastOption.exists(n => n.endsWith(".SF") || n.endsWith(".DSA") || n.endsWith(".RSA")) =>
+        MergeStrategy.discard
       case PathList("module-info.class") => MergeStrategy.discard
       case PathList("META-INF", "versions", _, "module-info.class") => MergeStrategy.discard
       case x => MergeStrategy.first

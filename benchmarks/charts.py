@@ -38,12 +38,20 @@ def bar_chart(path, title, groups, series, unit="s", log_scale=False, size=(11, 
                 dots = axes.scatter([x + o for o in offsets], values, s=14, color="black", zorder=3, label="each run")
             top = max([median, *values])
             # Above the highest run, so that no dot hides the number.
-            axes.annotate(number(median, unit), (x, top), xytext=(0, 2), textcoords="offset points",
-                          ha="center", va="bottom", fontsize=7)
+            axes.annotate(
+                number(median, unit),
+                (x, top),
+                xytext=(0, 2),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=7,
+            )
             values_drawn += [median, *values]
             tops.append(top)
-    axes.set_xticks(range(len(groups)), ["\n".join(balanced(line, wrap) for line in g.split("\n")) for g in groups],
-                    fontsize=8)
+    axes.set_xticks(
+        range(len(groups)), ["\n".join(balanced(line, wrap) for line in g.split("\n")) for g in groups], fontsize=8
+    )
     axes.set_xlabel(xlabel)
     if log_scale:
         axes.set_yscale("log")
@@ -94,8 +102,13 @@ def redraw(names):
     import tpch_planner
     import tpch_skipscan
 
-    charts = {"planner": tpch_planner.chart, "skipscan": tpch_skipscan.chart, "load": tpch_load.chart,
-              "aggregate": tpch_aggregate.chart, "index": index_benchmark.chart}
+    charts = {
+        "planner": tpch_planner.chart,
+        "skipscan": tpch_skipscan.chart,
+        "load": tpch_load.chart,
+        "aggregate": tpch_aggregate.chart,
+        "index": index_benchmark.chart,
+    }
     unknown = set(names) - set(charts)
     if unknown:
         raise SystemExit(f"no chart for {', '.join(sorted(unknown))}; these have one: {', '.join(charts)}")

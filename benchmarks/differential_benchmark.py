@@ -33,31 +33,54 @@ def main():
     print(f"running {', '.join(SPECS)} with {args.cases} cases each", flush=True)
     t0 = time.monotonic()
     lines = []
-    with subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True) as sbt:
+    with subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    ) as sbt:
         for line in sbt.stdout:
             lines.append(line.rstrip("\n"))
             if SUMMARY.search(line) or FINISHED.match(line) or "Tests:" in line:
                 print(line, end="", flush=True)
     minutes = (time.monotonic() - t0) / 60
-    runs = [{"what": m["what"].strip(), "cases": int(m["cases"]), "differ": int(m["differ"])}
-            for m in map(SUMMARY.search, lines) if m]
-    report = {"cases": args.cases, "specs": SPECS, "runs": runs, "differ": sum(r["differ"] for r in runs),
-              "minutes": round(minutes, 1), "sbtExit": sbt.returncode, "machine": f"{os.cpu_count()} cores",
-              "date": time.strftime("%Y-%m-%d"), "command": f"./benchmarks/run differential --cases {args.cases}"}
+    runs = [
+        {"what": m["what"].strip(), "cases": int(m["cases"]), "differ": int(m["differ"])}
+        for m in map(SUMMARY.search, lines)
+        if m
+    ]
+    report = {
+        "cases": args.cases,
+        "specs": SPECS,
+        "runs": runs,
+        "differ": sum(r["differ"] for r in runs),
+        "minutes": round(minutes, 1),
+        "sbtExit": sbt.returncode,
+        "machine": f"{os.cpu_count()} cores",
+        "date": time.strftime("%Y-%m-%d"),
+        "command": f"./benchmarks/run differential --cases {args.cases}",
+    }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"differential-{args.cases}.json").write_text(json.dumps(report, indent=2) + "\n")
     (RESULTS / f"differential-{args.cases}.md").write_text(markdown(report))
     print(markdown(report))
     if len(runs) < 4:  # the index spec reports once per table
-        raise SystemExit("a spec ended before it reported its cases (an error rather than a difference): "
-                         "see the sbt output above")
+        raise SystemExit(
+            "a spec ended before it reported its cases (an error rather than a difference): see the sbt output above"
+        )
     raise SystemExit(0 if report["differ"] == 0 and sbt.returncode == 0 else 1)
 
 
 def markdown(report):
-    lines = [f"`{report['command']}`, {report['date']}, {report['machine']}, {report['minutes']} minutes in all:", "",
-             "| differential run | cases | answers that differ |", "|---|---|---|"]
+    lines = [
+        f"`{report['command']}`, {report['date']}, {report['machine']}, {report['minutes']} minutes in all:",
+        "",
+        "| differential run | cases | answers that differ |",
+        "|---|---|---|",
+    ]
     lines += [f"| {r['what']} | {r['cases']} | {r['differ']} |" for r in report["runs"]]
     return "\n".join(lines) + "\n"
 

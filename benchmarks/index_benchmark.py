@@ -69,8 +69,10 @@ def queries(table, rows):
 
     def time_range(fraction):
         first = START + per_sensor // 2
-        return (f"event_time >= timestamp_seconds({first}) AND "
-                f"event_time < timestamp_seconds({first + int(per_sensor * fraction)})")
+        return (
+            f"event_time >= timestamp_seconds({first}) AND "
+            f"event_time < timestamp_seconds({first + int(per_sensor * fraction)})"
+        )
 
     return [
         ("0.1 % range on event_time", f"SELECT * FROM {table} WHERE {time_range(0.001)}"),
@@ -101,10 +103,18 @@ def run_queries(spark, table, rows, repeat):
                 runs[mode]["jvm"] += timed_runs(spark, query, settings, 1, warm_up=False, action=jvm)[0]
         for mode, _ in MODES:
             python, in_jvm = runs[mode]["python"], runs[mode]["jvm"]
-            entry["modes"][mode].update({"seconds": statistics.median(python), "runs": python,
-                                         "jvmSeconds": statistics.median(in_jvm), "jvmRuns": in_jvm})
-            log(f"{label}, {mode}: {statistics.median(python):.2f} s ({', '.join(f'{t:.2f}' for t in python)}); "
-                f"rows kept in the JVM {statistics.median(in_jvm):.2f} s; {entry['modes'][mode]}")
+            entry["modes"][mode].update(
+                {
+                    "seconds": statistics.median(python),
+                    "runs": python,
+                    "jvmSeconds": statistics.median(in_jvm),
+                    "jvmRuns": in_jvm,
+                }
+            )
+            log(
+                f"{label}, {mode}: {statistics.median(python):.2f} s ({', '.join(f'{t:.2f}' for t in python)}); "
+                f"rows kept in the JVM {statistics.median(in_jvm):.2f} s; {entry['modes'][mode]}"
+            )
         if answers["index used"] != answers["index unused"]:
             raise SystemExit(f"{label}: the index changed the answer")
         entry["rows"] = len(answers["index used"])
@@ -121,19 +131,28 @@ def explain_line(spark, query):
 def join(spark, repeat):
     """A small HBase table joined with a larger DataFrame: Spark broadcasts the HBase side."""
     spark.sql("DROP TABLE IF EXISTS sensor_sites")
-    spark.sql("CREATE TABLE sensor_sites (sensor INT, site STRING, PRIMARY KEY (sensor)) "
-              "MAPPED BY (sensor_sites, COLS=[site=f.s])")
+    spark.sql(
+        "CREATE TABLE sensor_sites (sensor INT, site STRING, PRIMARY KEY (sensor)) "
+        "MAPPED BY (sensor_sites, COLS=[site=f.s])"
+    )
     spark.sql(f"INSERT INTO sensor_sites SELECT CAST(id AS INT), CONCAT('site-', id % 4) FROM range({SENSORS})")
-    spark.range(2_000_000).selectExpr(f"CAST(id % {SENSORS} AS INT) AS sensor", "id AS reading") \
-        .createOrReplaceTempView("recent_readings")
-    query = ("SELECT s.site, count(*) AS n FROM recent_readings r JOIN sensor_sites s ON r.sensor = s.sensor "
-             "GROUP BY s.site")
+    spark.range(2_000_000).selectExpr(
+        f"CAST(id % {SENSORS} AS INT) AS sensor", "id AS reading"
+    ).createOrReplaceTempView("recent_readings")
+    query = (
+        "SELECT s.site, count(*) AS n FROM recent_readings r JOIN sensor_sites s ON r.sensor = s.sensor GROUP BY s.site"
+    )
     times, result, _ = timed_runs(spark, query, {}, repeat)
     plan = spark.sql(query)._jdf.queryExecution().executedPlan().toString()
     broadcast = "BroadcastHashJoin" in plan or "BroadcastExchange" in plan
     log(f"join: {statistics.median(times):.2f} s, broadcast: {broadcast}")
-    return {"query": query, "seconds": statistics.median(times), "runs": times, "broadcast": broadcast,
-            "rows": len(result)}
+    return {
+        "query": query,
+        "seconds": statistics.median(times),
+        "runs": times,
+        "broadcast": broadcast,
+        "rows": len(result),
+    }
 
 
 def writes(spark, rows, repeat):
@@ -163,15 +182,17 @@ def writes(spark, rows, repeat):
         # One untimed write each, then the two modes in turn, run for run, so that drift hits both alike.
         for indexed in (False, True):
             write(indexed)
-        for i in range(repeat):
+        for _ in range(repeat):
             for indexed in (False, True):
                 runs[indexed].append(write(indexed))
         results[how] = {}
         for indexed in (False, True):
             mode = "with index" if indexed else "without index"
             results[how][mode] = {"seconds": statistics.median(runs[indexed]), "runs": runs[indexed]}
-            log(f"{how} of {rows} rows {mode}: {statistics.median(runs[indexed]):.2f} s "
-                f"({', '.join(f'{t:.2f}' for t in runs[indexed])})")
+            log(
+                f"{how} of {rows} rows {mode}: {statistics.median(runs[indexed]):.2f} s "
+                f"({', '.join(f'{t:.2f}' for t in runs[indexed])})"
+            )
         results[how]["slowdown"] = results[how]["with index"]["seconds"] / results[how]["without index"]["seconds"]
     return results
 
@@ -184,27 +205,50 @@ def targets(report):
             continue  # no chunk can be ruled out: the index cannot help, and its target is the slowdown below
         used = q["modes"]["index used"]
         bound = 2 * q["rows"] + CHUNK_ROWS * used["regionsScanned"]
-        found.append({"target": f"{q['query']}: rows the region servers read, with the index, at most 2 x rows matched "
-                                "+ one chunk per region read",
-                      "value": f"{used['rowsScanned']} against 2 x {q['rows']} + {CHUNK_ROWS} x "
-                               f"{used['regionsScanned']} = {bound}",
-                      "met": used["rowsScanned"] <= bound})
+        found.append(
+            {
+                "target": f"{q['query']}: rows the region servers read, with the index, at most 2 x rows matched "
+                "+ one chunk per region read",
+                "value": f"{used['rowsScanned']} against 2 x {q['rows']} + {CHUNK_ROWS} x "
+                f"{used['regionsScanned']} = {bound}",
+                "met": used["rowsScanned"] <= bound,
+            }
+        )
     narrow = by_label["0.1 % range on event_time"]
     for measure, key in (("rows collected into Python", "seconds"), ("rows kept in the JVM", "jvmSeconds")):
         speedup = narrow["modes"]["index unused"][key] / narrow["modes"]["index used"][key]
-        found.append({"target": f"0.1 % range at least {SPEEDUP_TARGET:.0f}x faster with the index, {measure}",
-                      "value": f"{speedup:.1f}x", "met": speedup >= SPEEDUP_TARGET})
+        found.append(
+            {
+                "target": f"0.1 % range at least {SPEEDUP_TARGET:.0f}x faster with the index, {measure}",
+                "value": f"{speedup:.1f}x",
+                "met": speedup >= SPEEDUP_TARGET,
+            }
+        )
     blind = by_label["equality on the random code"]
     for measure, key in (("rows collected into Python", "seconds"), ("rows kept in the JVM", "jvmSeconds")):
         ratio = blind["modes"]["index used"][key] / blind["modes"]["index unused"][key]
-        found.append({"target": f"where the index cannot help (equality on a random column), at most 5 % slower, "
-                                f"{measure}",
-                      "value": f"{ratio:.2f}x the time", "met": ratio <= SLOWDOWN_LIMIT})
+        found.append(
+            {
+                "target": f"where the index cannot help (equality on a random column), at most 5 % slower, {measure}",
+                "value": f"{ratio:.2f}x the time",
+                "met": ratio <= SLOWDOWN_LIMIT,
+            }
+        )
     for how, w in report["writes"].items():
-        found.append({"target": f"{how} into a table with a range index at most 15 % slower",
-                      "value": f"{w['slowdown']:.2f}x the time", "met": w["slowdown"] <= WRITE_SLOWDOWN_LIMIT})
-    found.append({"target": "the join broadcasts the small HBase table", "value": str(report["join"]["broadcast"]),
-                  "met": report["join"]["broadcast"]})
+        found.append(
+            {
+                "target": f"{how} into a table with a range index at most 15 % slower",
+                "value": f"{w['slowdown']:.2f}x the time",
+                "met": w["slowdown"] <= WRITE_SLOWDOWN_LIMIT,
+            }
+        )
+    found.append(
+        {
+            "target": "the join broadcasts the small HBase table",
+            "value": str(report["join"]["broadcast"]),
+            "met": report["join"]["broadcast"],
+        }
+    )
     return found
 
 
@@ -213,35 +257,59 @@ def seconds_list(times):
 
 
 def markdown(report):
-    lines = [f"{report['tableRows']:,} readings, {SENSORS} regions (one sensor each), chunks of {CHUNK_ROWS} rows "
-             f"(index built in {report['buildSeconds']:.1f} s), median of {report['repeat']} runs after "
-             f"{WARM_UPS} untimed ones, rows collected into Python, "
-             f"{report['machine']}, {report['date']}.", "",
-             "| query | rows | mode | median s | runs (s) | time / index used | rows kept in the JVM: median s | runs (s) "
-             "| time / index used | chunksSkipped | rowsScanned | rowsRead |",
-             "|---|---:|---|---:|---|---:|---:|---|---:|---:|---:|---:|"]
+    lines = [
+        f"{report['tableRows']:,} readings, {SENSORS} regions (one sensor each), chunks of {CHUNK_ROWS} rows "
+        f"(index built in {report['buildSeconds']:.1f} s), median of {report['repeat']} runs after "
+        f"{WARM_UPS} untimed ones, rows collected into Python, "
+        f"{report['machine']}, {report['date']}.",
+        "",
+        "| query | rows | mode | median s | runs (s) | time / index used | rows kept in the JVM: median s | runs (s) "
+        "| time / index used | chunksSkipped | rowsScanned | rowsRead |",
+        "|---|---:|---|---:|---|---:|---:|---|---:|---:|---:|---:|",
+    ]
     for q in report["queries"]:
         used = q["modes"]["index used"]["seconds"]
         for i, (mode, _) in enumerate(MODES):
             r = q["modes"][mode]
             first = [q["query"], str(q["rows"])] if i == 0 else ["", ""]
             jvm_used = q["modes"]["index used"]["jvmSeconds"]
-            lines.append("| " + " | ".join(first + [mode, f"{r['seconds']:.2f}", seconds_list(r["runs"]),
-                                                    f"{r['seconds'] / used:.1f}x", f"{r['jvmSeconds']:.2f}",
-                                                    seconds_list(r["jvmRuns"]), f"{r['jvmSeconds'] / jvm_used:.1f}x",
-                                                    str(r["chunksSkipped"]), str(r["rowsScanned"]),
-                                                    str(r["rowsRead"])]) + " |")
+            lines.append(
+                "| "
+                + " | ".join(
+                    first
+                    + [
+                        mode,
+                        f"{r['seconds']:.2f}",
+                        seconds_list(r["runs"]),
+                        f"{r['seconds'] / used:.1f}x",
+                        f"{r['jvmSeconds']:.2f}",
+                        seconds_list(r["jvmRuns"]),
+                        f"{r['jvmSeconds'] / jvm_used:.1f}x",
+                        str(r["chunksSkipped"]),
+                        str(r["rowsScanned"]),
+                        str(r["rowsRead"]),
+                    ]
+                )
+                + " |"
+            )
     lines += ["", "EXPLAIN with the index:", ""]
     lines += [f"- {q['query']}: `{q['explain']}`" for q in report["queries"]]
     j = report["join"]
-    lines += ["", f"Join of the {SENSORS}-row HBase table with a 2,000,000-row DataFrame: {j['seconds']:.2f} s "
-                  f"({seconds_list(j['runs'])}), broadcast: {j['broadcast']}.", "",
-              f"Writes of {report['writeRows']:,} rows into a fresh table, one untimed write per mode, then the modes in turn:", "",
-              "| write | without index, median s | runs (s) | with index, median s | runs (s) | with / without |",
-              "|---|---:|---|---:|---|---:|"]
+    lines += [
+        "",
+        f"Join of the {SENSORS}-row HBase table with a 2,000,000-row DataFrame: {j['seconds']:.2f} s "
+        f"({seconds_list(j['runs'])}), broadcast: {j['broadcast']}.",
+        "",
+        f"Writes of {report['writeRows']:,} rows into a fresh table, one untimed write per mode, then the modes in turn:",
+        "",
+        "| write | without index, median s | runs (s) | with index, median s | runs (s) | with / without |",
+        "|---|---:|---|---:|---|---:|",
+    ]
     for how, w in report["writes"].items():
-        lines.append(f"| {how} | {w['without index']['seconds']:.2f} | {seconds_list(w['without index']['runs'])} | "
-                     f"{w['with index']['seconds']:.2f} | {seconds_list(w['with index']['runs'])} | {w['slowdown']:.2f} |")
+        lines.append(
+            f"| {how} | {w['without index']['seconds']:.2f} | {seconds_list(w['without index']['runs'])} | "
+            f"{w['with index']['seconds']:.2f} | {seconds_list(w['with index']['runs'])} | {w['slowdown']:.2f} |"
+        )
     lines += ["", "Targets:", ""]
     lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
     return "\n".join(lines) + "\n"
@@ -249,10 +317,20 @@ def markdown(report):
 
 def chart(report, path):
     """Median seconds of each query with the index used and unused, with every run, rows collected into Python."""
-    bar_chart(path, f"Range index: {report['tableRows']:,} readings, {SENSORS} regions, rows collected into Python",
-              [f"{q['query']}\n({q['rows']:,} rows)" for q in report["queries"]],
-              [(mode, [q["modes"][mode]["seconds"] for q in report["queries"]],
-                [q["modes"][mode]["runs"] for q in report["queries"]]) for mode, _ in MODES], size=(9, 5))
+    bar_chart(
+        path,
+        f"Range index: {report['tableRows']:,} readings, {SENSORS} regions, rows collected into Python",
+        [f"{q['query']}\n({q['rows']:,} rows)" for q in report["queries"]],
+        [
+            (
+                mode,
+                [q["modes"][mode]["seconds"] for q in report["queries"]],
+                [q["modes"][mode]["runs"] for q in report["queries"]],
+            )
+            for mode, _ in MODES
+        ],
+        size=(9, 5),
+    )
 
 
 def rewrite(report_path):
@@ -275,10 +353,15 @@ def main():
     spark, hbase = start_session("index", {}, fresh_hbase=True)
     try:
         table, build = load(spark, args.rows)
-        report = {"tableRows": args.rows, "buildSeconds": build, "repeat": args.repeat,
-                  "machine": f"{os.cpu_count()} cores, {platform.system()}", "date": time.strftime("%Y-%m-%d"),
-                  "command": f"./benchmarks/run index --rows {args.rows} --write-rows {args.write_rows} "
-                             f"--repeat {args.repeat}"}
+        report = {
+            "tableRows": args.rows,
+            "buildSeconds": build,
+            "repeat": args.repeat,
+            "machine": f"{os.cpu_count()} cores, {platform.system()}",
+            "date": time.strftime("%Y-%m-%d"),
+            "command": f"./benchmarks/run index --rows {args.rows} --write-rows {args.write_rows} "
+            f"--repeat {args.repeat}",
+        }
         report["queries"] = run_queries(spark, table, args.rows, args.repeat)
         report["join"] = join(spark, args.repeat)
         report["writeRows"] = args.write_rows

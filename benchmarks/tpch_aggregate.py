@@ -19,8 +19,16 @@ import time
 from pathlib import Path
 
 from charts import bar_chart
-from tpch_planner import (PUSHDOWN_OFF, RESULTS, generate, load, log, scale_and_regions_arguments, start_session,
-                          timed_runs)
+from tpch_planner import (
+    PUSHDOWN_OFF,
+    RESULTS,
+    generate,
+    load,
+    log,
+    scale_and_regions_arguments,
+    start_session,
+    timed_runs,
+)
 
 COPROCESSOR_OFF = {"spark.sql.hbase.coprocessor": "false"}
 MODES = [
@@ -38,7 +46,9 @@ def queries(lineitem, max_key):
     low, high = max_key // 2, max_key // 2 + max_key // 10  # 10 % of the order keys
     return [
         ("count(*)", f"SELECT count(*) FROM {lineitem}"),
-        ("TPC-H Q1", f"""
+        (
+            "TPC-H Q1",
+            f"""
             SELECT l_returnflag, l_linestatus,
                    sum(l_quantity) AS sum_qty,
                    sum(l_extendedprice) AS sum_base_price,
@@ -51,19 +61,27 @@ def queries(lineitem, max_key):
             FROM {lineitem}
             WHERE l_shipdate <= date '1998-12-01' - interval '90' day
             GROUP BY l_returnflag, l_linestatus
-            ORDER BY l_returnflag, l_linestatus"""),
-        ("TPC-H Q6", f"""
+            ORDER BY l_returnflag, l_linestatus""",
+        ),
+        (
+            "TPC-H Q6",
+            f"""
             SELECT sum(l_extendedprice * l_discount) AS revenue
             FROM {lineitem}
             WHERE l_shipdate >= date '1994-01-01'
               AND l_shipdate < date '1994-01-01' + interval '1' year
               AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01
-              AND l_quantity < 24"""),
-        ("GROUP BY l_orderkey, 10 % key range",
-         f"SELECT l_orderkey, count(*), sum(l_quantity) FROM {lineitem} "
-         f"WHERE l_orderkey BETWEEN {low} AND {high} GROUP BY l_orderkey"),
-        ("GROUP BY l_suppkey",
-         f"SELECT l_suppkey, count(*), sum(l_quantity), max(l_shipdate) FROM {lineitem} GROUP BY l_suppkey"),
+              AND l_quantity < 24""",
+        ),
+        (
+            "GROUP BY l_orderkey, 10 % key range",
+            f"SELECT l_orderkey, count(*), sum(l_quantity) FROM {lineitem} "
+            f"WHERE l_orderkey BETWEEN {low} AND {high} GROUP BY l_orderkey",
+        ),
+        (
+            "GROUP BY l_suppkey",
+            f"SELECT l_suppkey, count(*), sum(l_quantity), max(l_shipdate) FROM {lineitem} GROUP BY l_suppkey",
+        ),
     ]
 
 
@@ -71,8 +89,9 @@ def main():
     args, scale = scale_and_regions_arguments(__doc__)
 
     data = generate(scale)
-    spark, hbase = start_session("aggregate", {"spark.sql.shuffle.partitions": "4",
-                                               "spark.ui.showConsoleProgress": "false"})
+    spark, hbase = start_session(
+        "aggregate", {"spark.sql.shuffle.partitions": "4", "spark.ui.showConsoleProgress": "false"}
+    )
     lineitem, _, max_key, _ = load(spark, data, scale, args.regions)
 
     results = []
@@ -84,9 +103,16 @@ def main():
     full_scan = compare_full_scans(spark, hbase, lineitem, table_rows, count_query, args.repeat)
     spark.stop()
 
-    report = {"scale": scale, "regions": args.regions, "repeat": args.repeat, "tableRows": table_rows,
-              "queries": results, "fullScan": full_scan,
-              "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
+    report = {
+        "scale": scale,
+        "regions": args.regions,
+        "repeat": args.repeat,
+        "tableRows": table_rows,
+        "queries": results,
+        "fullScan": full_scan,
+        "machine": f"{os.cpu_count()} cores",
+        "date": time.strftime("%Y-%m-%d"),
+    }
     report["targets"] = targets(report)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"aggregate-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
@@ -108,19 +134,29 @@ def run_query(spark, name, query, repeat):
     reference = rows["pushdown off"]
     for mode, mode_rows in rows.items():
         if not same_rows(mode_rows, reference):
-            raise RuntimeError(f"{name}: {mode} returns other rows than pushdown off:\n"
-                               f"{mode_rows[:5]}\nagainst\n{reference[:5]}")
+            raise RuntimeError(
+                f"{name}: {mode} returns other rows than pushdown off:\n{mode_rows[:5]}\nagainst\n{reference[:5]}"
+            )
     on, off = modes["coprocessor on"], modes["coprocessor off"]
-    log(f"{name}: {len(reference)} rows, region servers aggregate: {'yes' if pushed else 'no'}; " + "; ".join(
-        f"{m} {r['seconds']:.2f} s, rowsRead {r['rowsRead']}" for m, r in modes.items()))
-    return {"query": name, "sql": " ".join(query.split()), "pushed": pushed, "groups": len(reference),
-            "modes": modes, "speedupOnVsOff": off["seconds"] / on["seconds"]}, reference
+    log(
+        f"{name}: {len(reference)} rows, region servers aggregate: {'yes' if pushed else 'no'}; "
+        + "; ".join(f"{m} {r['seconds']:.2f} s, rowsRead {r['rowsRead']}" for m, r in modes.items())
+    )
+    return {
+        "query": name,
+        "sql": " ".join(query.split()),
+        "pushed": pushed,
+        "groups": len(reference),
+        "modes": modes,
+        "speedupOnVsOff": off["seconds"] / on["seconds"],
+    }, reference
 
 
 def same_rows(rows, expected):
     """Equal row by row: DECIMALs exactly, doubles to a relative 1e-9 (their sums depend on the order of the terms)."""
     return len(rows) == len(expected) and all(
-        len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b)) for a, b in zip(rows, expected))
+        len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b)) for a, b in zip(rows, expected)
+    )
 
 
 def same_value(x, y):
@@ -134,14 +170,21 @@ def compare_full_scans(spark, hbase, lineitem, table_rows, count_query, repeat):
     caching = int(spark.conf.get("spark.sql.hbase.scanner.fetchsize"))
     task_slots = spark.sparkContext.defaultParallelism
     # Every column of every row decoded into Spark rows, counted in the JVM: no aggregate, no transfer to Python.
-    times, counted, metrics = timed_runs(spark, f"SELECT * FROM {lineitem}", COPROCESSOR_OFF, repeat,
-                                         action=lambda df: df._jdf.queryExecution().toRdd().count())
+    times, counted, metrics = timed_runs(
+        spark,
+        f"SELECT * FROM {lineitem}",
+        COPROCESSOR_OFF,
+        repeat,
+        action=lambda df: df._jdf.queryExecution().toRdd().count(),
+    )
     if counted != table_rows:
         raise RuntimeError(f"SELECT * read {counted} rows, count(*) says {table_rows}")
     count_off = count_query["modes"]["coprocessor off"]
     spark_reads = {
-        "count(*), coprocessor off (row keys only)":
-            {**rate(count_off["runs"], table_rows), "rowsRead": count_off["rowsRead"]},
+        "count(*), coprocessor off (row keys only)": {
+            **rate(count_off["runs"], table_rows),
+            "rowsRead": count_off["rowsRead"],
+        },
         "SELECT * into Spark, every column decoded": {**rate(times, table_rows), "rowsRead": metrics["rowsRead"]},
     }
     raw_scans = {}
@@ -154,10 +197,18 @@ def compare_full_scans(spark, hbase, lineitem, table_rows, count_query, repeat):
     baseline = raw_scans[task_slots]
     for read in spark_reads.values():
         read["ofRawScan"] = read["rowsPerSecond"] / baseline["rowsPerSecond"]
-    log("; ".join(f"{name}: {r['seconds']:.2f} s, {r['ofRawScan']:.0%} of the raw scan's rows/s"
-                  for name, r in spark_reads.items()))
-    return {"caching": caching, "taskSlots": task_slots, "sparkReads": spark_reads,
-            "rawScans": {str(t): r for t, r in raw_scans.items()}}
+    log(
+        "; ".join(
+            f"{name}: {r['seconds']:.2f} s, {r['ofRawScan']:.0%} of the raw scan's rows/s"
+            for name, r in spark_reads.items()
+        )
+    )
+    return {
+        "caching": caching,
+        "taskSlots": task_slots,
+        "sparkReads": spark_reads,
+        "rawScans": {str(t): r for t, r in raw_scans.items()},
+    }
 
 
 def rate(times, rows):
@@ -172,11 +223,26 @@ def raw_scan(hbase, table, caching, threads, repeat):
     from pyspark_hbase.local import JAVA17_FLAGS
 
     conf_dir = os.environ.get("HBASE_CONF_DIR") or hbase.conf_dir  # its hbase-site.xml says where ZooKeeper is
-    classpath = os.pathsep.join([str(conf_dir), *map(str, _paths.plugin_jars()),
-                                 str(Path(pyspark.__file__).parent / "jars" / "*")])
-    out = subprocess.run([_paths.java_executable(), *JAVA17_FLAGS, "-cp", classpath,
-                          str(Path(__file__).parent / "RawScan.java"), table, str(caching), str(threads), str(repeat)],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, check=True).stdout
+    classpath = os.pathsep.join(
+        [str(conf_dir), *map(str, _paths.plugin_jars()), str(Path(pyspark.__file__).parent / "jars" / "*")]
+    )
+    out = subprocess.run(
+        [
+            _paths.java_executable(),
+            *JAVA17_FLAGS,
+            "-cp",
+            classpath,
+            str(Path(__file__).parent / "RawScan.java"),
+            table,
+            str(caching),
+            str(threads),
+            str(repeat),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
+    ).stdout
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
@@ -185,22 +251,33 @@ def targets(report):
     found = []
     for q in report["queries"]:
         if q["query"] in SPEEDUP_TARGET_QUERIES:
-            found.append({"target": f"{q['query']} at least {SPEEDUP_TARGET:.0f}x faster with the coprocessor on "
-                                    "than off",
-                          "value": f"{q['speedupOnVsOff']:.1f}x" + not_pushed(q),
-                          "met": q["speedupOnVsOff"] >= SPEEDUP_TARGET})
+            found.append(
+                {
+                    "target": f"{q['query']} at least {SPEEDUP_TARGET:.0f}x faster with the coprocessor on than off",
+                    "value": f"{q['speedupOnVsOff']:.1f}x" + not_pushed(q),
+                    "met": q["speedupOnVsOff"] >= SPEEDUP_TARGET,
+                }
+            )
     for q in report["queries"]:
         on = q["modes"]["coprocessor on"]
         bound = q["groups"] * on["regionsScanned"]
-        found.append({"target": f"{q['query']}: rowsRead with the coprocessor on at most groups x regions scanned",
-                      "value": f"{on['rowsRead']} against {q['groups']} x {on['regionsScanned']} = {bound}"
-                               + not_pushed(q),
-                      "met": on["rowsRead"] <= bound})
+        found.append(
+            {
+                "target": f"{q['query']}: rowsRead with the coprocessor on at most groups x regions scanned",
+                "value": f"{on['rowsRead']} against {q['groups']} x {on['regionsScanned']} = {bound}" + not_pushed(q),
+                "met": on["rowsRead"] <= bound,
+            }
+        )
     full = report["fullScan"]
     for name, read in full["sparkReads"].items():
-        found.append({"target": f"{name}: at least {RAW_SCAN_TARGET:.0%} of the raw HBase scan's rows/s "
-                                f"({full['taskSlots']} threads)",
-                      "value": f"{read['ofRawScan']:.0%}", "met": read["ofRawScan"] >= RAW_SCAN_TARGET})
+        found.append(
+            {
+                "target": f"{name}: at least {RAW_SCAN_TARGET:.0%} of the raw HBase scan's rows/s "
+                f"({full['taskSlots']} threads)",
+                "value": f"{read['ofRawScan']:.0%}",
+                "met": read["ofRawScan"] >= RAW_SCAN_TARGET,
+            }
+        )
     return found
 
 
@@ -213,29 +290,52 @@ def seconds_list(times):
 
 
 def markdown(report):
-    lines = [f"TPC-H scale {report['scale']} ({report['tableRows']} lineitem rows), {report['regions']} regions, "
-             f"median of {report['repeat']} runs, {report['machine']}, {report['date']}.", "",
-             "| query | aggregated in region servers | rows | mode | median s | runs (s) | rowsRead | rowsScanned "
-             "| coprocessor on faster by |",
-             "|---|---|---:|---|---:|---|---:|---:|---:|"]
+    lines = [
+        f"TPC-H scale {report['scale']} ({report['tableRows']} lineitem rows), {report['regions']} regions, "
+        f"median of {report['repeat']} runs, {report['machine']}, {report['date']}.",
+        "",
+        "| query | aggregated in region servers | rows | mode | median s | runs (s) | rowsRead | rowsScanned "
+        "| coprocessor on faster by |",
+        "|---|---|---:|---|---:|---|---:|---:|---:|",
+    ]
     for q in report["queries"]:
         on_seconds = q["modes"]["coprocessor on"]["seconds"]
         for i, (mode, _) in enumerate(MODES):
             r = q["modes"][mode]
             first = [q["query"], "yes" if q["pushed"] else "no", str(q["groups"])] if i == 0 else ["", "", ""]
-            lines.append("| " + " | ".join(first + [mode, f"{r['seconds']:.2f}", seconds_list(r["runs"]),
-                                                    str(r["rowsRead"]), str(r["rowsScanned"]),
-                                                    f"{r['seconds'] / on_seconds:.1f}x"]) + " |")
+            lines.append(
+                "| "
+                + " | ".join(
+                    first
+                    + [
+                        mode,
+                        f"{r['seconds']:.2f}",
+                        seconds_list(r["runs"]),
+                        str(r["rowsRead"]),
+                        str(r["rowsScanned"]),
+                        f"{r['seconds'] / on_seconds:.1f}x",
+                    ]
+                )
+                + " |"
+            )
     full = report["fullScan"]
-    lines += ["", f"Full scans, scanner caching {full['caching']} rows, Spark with {full['taskSlots']} task slots:", "",
-              "| read | median s | runs (s) | rows/s | rowsRead | of the raw scan's rows/s |",
-              "|---|---:|---|---:|---:|---:|"]
+    lines += [
+        "",
+        f"Full scans, scanner caching {full['caching']} rows, Spark with {full['taskSlots']} task slots:",
+        "",
+        "| read | median s | runs (s) | rows/s | rowsRead | of the raw scan's rows/s |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
     for threads, raw in full["rawScans"].items():
-        lines.append(f"| raw HBase client, one scan per region, {threads} thread(s), every cell ({raw['cells']}) | "
-                     f"{raw['seconds']:.2f} | {seconds_list(raw['runs'])} | {raw['rowsPerSecond']:,.0f} | | |")
+        lines.append(
+            f"| raw HBase client, one scan per region, {threads} thread(s), every cell ({raw['cells']}) | "
+            f"{raw['seconds']:.2f} | {seconds_list(raw['runs'])} | {raw['rowsPerSecond']:,.0f} | | |"
+        )
     for name, read in full["sparkReads"].items():
-        lines.append(f"| {name} | {read['seconds']:.2f} | {seconds_list(read['runs'])} | "
-                     f"{read['rowsPerSecond']:,.0f} | {read['rowsRead']} | {read['ofRawScan']:.0%} |")
+        lines.append(
+            f"| {name} | {read['seconds']:.2f} | {seconds_list(read['runs'])} | "
+            f"{read['rowsPerSecond']:,.0f} | {read['rowsRead']} | {read['ofRawScan']:.0%} |"
+        )
     lines += ["", "Targets:", ""]
     lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
     return "\n".join(lines) + "\n"
@@ -244,9 +344,20 @@ def markdown(report):
 def chart(report, path):
     """Median seconds of each query in each mode, with every run, on a log scale (they span orders of magnitude)."""
     labels = [f"{q['query']}\n({'region servers' if q['pushed'] else 'Spark'} aggregate)" for q in report["queries"]]
-    bar_chart(path, f"Aggregates over TPC-H lineitem, scale {report['scale']}, {report['regions']} regions", labels,
-              [(mode, [q["modes"][mode]["seconds"] for q in report["queries"]],
-                [q["modes"][mode]["runs"] for q in report["queries"]]) for mode, _ in MODES], log_scale=True)
+    bar_chart(
+        path,
+        f"Aggregates over TPC-H lineitem, scale {report['scale']}, {report['regions']} regions",
+        labels,
+        [
+            (
+                mode,
+                [q["modes"][mode]["seconds"] for q in report["queries"]],
+                [q["modes"][mode]["runs"] for q in report["queries"]],
+            )
+            for mode, _ in MODES
+        ],
+        log_scale=True,
+    )
 
 
 if __name__ == "__main__":

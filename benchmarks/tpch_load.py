@@ -30,17 +30,30 @@ ROOT = Path(__file__).resolve().parent.parent
 def generate_csv(scale):
     import subprocess
     import sys
+
     out = WORK / f"tpch-csv-sf{scale}"
     if not (out / "lineitem.csv").exists():
         log(f"generating TPC-H lineitem scale {scale} as CSV with tpchgen-cli")
-        subprocess.run([str(Path(sys.executable).parent / "tpchgen-cli"), "csv", "-s", str(scale), "--tables", "lineitem",
-                        "-o", str(out)], check=True)
+        subprocess.run(
+            [
+                str(Path(sys.executable).parent / "tpchgen-cli"),
+                "csv",
+                "-s",
+                str(scale),
+                "--tables",
+                "lineitem",
+                "-o",
+                str(out),
+            ],
+            check=True,
+        )
     return out / "lineitem.csv"
 
 
 def shuffled_copy(csv):
     """The same rows in random order: tpchgen-cli writes them in key order, which LOAD DATA loads without a shuffle."""
     import random
+
     out = csv.with_name("lineitem-shuffled.csv")
     if not out.exists():
         with csv.open() as f:
@@ -56,6 +69,7 @@ def importtsv_input(csv):
     """The file as ImportTsv takes it: tab-separated, unquoted, no header, and one row key column
     (ImportTsv has no composite keys): l_orderkey and l_linenumber as zero-padded digits."""
     import csv as csvlib
+
     out = csv.with_name("lineitem-importtsv.tsv")
     if not out.exists():
         with csv.open(newline="") as f, out.open("w") as tsv:
@@ -64,7 +78,9 @@ def importtsv_input(csv):
             key = (header.index("l_orderkey"), header.index("l_linenumber"))
             values = [i for i in range(len(header)) if i not in key]
             for row in reader:
-                tsv.write("\t".join([f"{int(row[key[0]]):012d}{int(row[key[1]]):02d}"] + [row[i] for i in values]) + "\n")
+                tsv.write(
+                    "\t".join([f"{int(row[key[0]]):012d}{int(row[key[1]]):02d}"] + [row[i] for i in values]) + "\n"
+                )
     return out
 
 
@@ -72,8 +88,10 @@ def run_importtsv(conf_dir, table, tsv, columns, work):
     """HBase's ImportTsv into HFiles (MapReduce, local runner, 2 map and 2 reduce slots), then its bulk loader."""
     import shutil
     import subprocess
+
     from pyspark_hbase import _paths
     from pyspark_hbase.local import JAVA17_FLAGS
+
     classpath = ":".join(_paths.read_classpath() + [str(conf_dir)])
     output = work / "importtsv-output"
     shutil.rmtree(output, ignore_errors=True)
@@ -84,11 +102,28 @@ def run_importtsv(conf_dir, table, tsv, columns, work):
     run_dir.mkdir(parents=True, exist_ok=True)
     log_file = work / "importtsv.log"
     with log_file.open("w") as log_out:
-        subprocess.run(java + ["org.apache.hadoop.hbase.mapreduce.ImportTsv", *mapreduce,
-                               f"-Dimporttsv.columns=HBASE_ROW_KEY,{columns}", f"-Dimporttsv.bulk.output=file://{output}",
-                               table, f"file://{tsv}"], check=True, cwd=run_dir, stdout=log_out, stderr=subprocess.STDOUT)
-        subprocess.run(java + ["org.apache.hadoop.hbase.tool.BulkLoadHFilesTool", f"file://{output}", table],
-                       check=True, cwd=run_dir, stdout=log_out, stderr=subprocess.STDOUT)
+        subprocess.run(
+            java
+            + [
+                "org.apache.hadoop.hbase.mapreduce.ImportTsv",
+                *mapreduce,
+                f"-Dimporttsv.columns=HBASE_ROW_KEY,{columns}",
+                f"-Dimporttsv.bulk.output=file://{output}",
+                table,
+                f"file://{tsv}",
+            ],
+            check=True,
+            cwd=run_dir,
+            stdout=log_out,
+            stderr=subprocess.STDOUT,
+        )
+        subprocess.run(
+            java + ["org.apache.hadoop.hbase.tool.BulkLoadHFilesTool", f"file://{output}", table],
+            check=True,
+            cwd=run_dir,
+            stdout=log_out,
+            stderr=subprocess.STDOUT,
+        )
     shutil.rmtree(output, ignore_errors=True)
 
 
@@ -117,7 +152,9 @@ def main():
 
     def with_admin(use):
         jvm = spark._jvm
-        conf = jvm.org.apache.spark.sql.hbase.connection.HBaseClusterConf.fromSession(spark._jsparkSession).toConfiguration()
+        conf = jvm.org.apache.spark.sql.hbase.connection.HBaseClusterConf.fromSession(
+            spark._jsparkSession
+        ).toConfiguration()
         connection = jvm.org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(conf)
         try:
             admin = connection.getAdmin()
@@ -137,12 +174,16 @@ def main():
             if admin.tableExists(table):
                 admin.disableTable(table)
                 admin.deleteTable(table)
+
         with_admin(delete)
 
     # Tables that earlier runs left behind.
     pattern = "bench_load_.*"
-    for name in with_admin(lambda jvm, admin: [t.getNameAsString() for t in admin.listTableNames(
-            jvm.java.util.regex.Pattern.compile(pattern))]):
+    for name in with_admin(
+        lambda jvm, admin: [
+            t.getNameAsString() for t in admin.listTableNames(jvm.java.util.regex.Pattern.compile(pattern))
+        ]
+    ):
         drop(name)
 
     def fresh_importtsv_table(route):
@@ -151,34 +192,59 @@ def main():
 
         def create(jvm, admin):
             family = jvm.org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("f")
-            descriptor = jvm.org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(
-                jvm.org.apache.hadoop.hbase.TableName.valueOf(name)).setColumnFamily(family).build()
+            descriptor = (
+                jvm.org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(
+                    jvm.org.apache.hadoop.hbase.TableName.valueOf(name)
+                )
+                .setColumnFamily(family)
+                .build()
+            )
             split_keys = [f"{max_key * i // args.regions:012d}" for i in range(1, args.regions)]
             strings = spark.sparkContext._gateway.new_array(jvm.java.lang.String, len(split_keys))
             for i, key in enumerate(split_keys):
                 strings[i] = key
             admin.createTable(descriptor, jvm.org.apache.hadoop.hbase.util.Bytes.toByteArrays(strings))
+
         with_admin(create)
         cells = ", ".join(f"{c}={cell}" for c, _, cell in columns if cell)
         strings = ", ".join(f"{c} STRING" for c, _, cell in columns if cell)
-        spark.sql(f"CREATE TABLE {name} (k STRING, {strings}, PRIMARY KEY (k)) MAPPED BY ({name}, COLS=[{cells}]) IN StringFormat")
+        spark.sql(
+            f"CREATE TABLE {name} (k STRING, {strings}, PRIMARY KEY (k)) MAPPED BY ({name}, COLS=[{cells}]) IN StringFormat"
+        )
         return name
 
     def fresh_table(route):
         name = f"bench_load_{route}_{uuid.uuid4().hex[:8]}"
-        spark.sql(f"CREATE TABLE {name} ({schema}, PRIMARY KEY (l_orderkey, l_linenumber)) "
-                  f"MAPPED BY ({name}, COLS=[{mapping}]) SPLIT ON ({splits})")
+        spark.sql(
+            f"CREATE TABLE {name} ({schema}, PRIMARY KEY (l_orderkey, l_linenumber)) "
+            f"MAPPED BY ({name}, COLS=[{mapping}]) SPLIT ON ({splits})"
+        )
         return name
 
     routes = [
-        ("LOAD DATA", lambda t: spark.sql(f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
-        ("LOAD DATA PARALLEL", lambda t: spark.sql(
-            f"LOAD DATA PARALLEL LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
-        ("LOAD DATA, rows not in key order", lambda t: spark.sql(
-            f"LOAD DATA LOCAL INPATH '{shuffled}' INTO TABLE {t} OPTIONS (header 'true')").collect()),
+        (
+            "LOAD DATA",
+            lambda t: spark.sql(f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')").collect(),
+        ),
+        (
+            "LOAD DATA PARALLEL",
+            lambda t: spark.sql(
+                f"LOAD DATA PARALLEL LOCAL INPATH '{csv}' INTO TABLE {t} OPTIONS (header 'true')"
+            ).collect(),
+        ),
+        (
+            "LOAD DATA, rows not in key order",
+            lambda t: spark.sql(
+                f"LOAD DATA LOCAL INPATH '{shuffled}' INTO TABLE {t} OPTIONS (header 'true')"
+            ).collect(),
+        ),
         ("INSERT ... SELECT (Puts)", lambda t: source.write.insertInto(t)),
-        ("ImportTsv + bulk load (HBase's tools)", lambda t: run_importtsv(
-            hbase.conf_dir if hbase else os.environ["HBASE_CONF_DIR"], t, tsv, importtsv_columns, WORK)),
+        (
+            "ImportTsv + bulk load (HBase's tools)",
+            lambda t: run_importtsv(
+                hbase.conf_dir if hbase else os.environ["HBASE_CONF_DIR"], t, tsv, importtsv_columns, WORK
+            ),
+        ),
     ]
     importtsv_columns = ",".join(cell.replace(".", ":") for c, _, cell in columns if cell)
 
@@ -199,8 +265,11 @@ def main():
     runs = {}
     for round_ in range(args.repeat):
         for route, run in routes:
-            table = (fresh_importtsv_table("importtsv") if route.startswith("ImportTsv")
-                     else fresh_table(route.split(" ")[0].lower()))
+            table = (
+                fresh_importtsv_table("importtsv")
+                if route.startswith("ImportTsv")
+                else fresh_table(route.split(" ")[0].lower())
+            )
             settle()
             start = time.perf_counter()
             run(table)
@@ -214,14 +283,26 @@ def main():
     results = {route: statistics.median(times) for route, times in runs.items()}
 
     puts = results["INSERT ... SELECT (Puts)"]
-    report = {"scale": scale, "rows": rows, "regions": args.regions, "repeat": args.repeat, "seconds": results, "runs": runs,
-              "speedup": {k: puts / v for k, v in results.items()},
-              "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
+    report = {
+        "scale": scale,
+        "rows": rows,
+        "regions": args.regions,
+        "repeat": args.repeat,
+        "seconds": results,
+        "runs": runs,
+        "speedup": {k: puts / v for k, v in results.items()},
+        "machine": f"{os.cpu_count()} cores",
+        "date": time.strftime("%Y-%m-%d"),
+    }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"load-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
-    lines = [f"TPC-H lineitem scale {scale} ({rows} rows, CSV), {args.regions} regions, {report['machine']}, {report['date']}, "
-             f"median of {args.repeat} rounds.",
-             "", "| route | median seconds | every run | rows/s | speedup over Puts |", "|---|---:|---|---:|---:|"]
+    lines = [
+        f"TPC-H lineitem scale {scale} ({rows} rows, CSV), {args.regions} regions, {report['machine']}, {report['date']}, "
+        f"median of {args.repeat} rounds.",
+        "",
+        "| route | median seconds | every run | rows/s | speedup over Puts |",
+        "|---|---:|---|---:|---:|",
+    ]
     for route, seconds in results.items():
         every = ", ".join(f"{t:.1f}" for t in runs[route])
         lines.append(f"| {route} | {seconds:.1f} | {every} | {rows / seconds:,.0f} | {puts / seconds:.1f}x |")
@@ -235,11 +316,21 @@ def main():
 def chart(report, path):
     """Median seconds of each route, with every round's run."""
     routes = list(report["seconds"])
-    bar_chart(path, f"Loading TPC-H lineitem scale {report['scale']} ({report['rows']:,} rows of CSV) into "
-                    f"{report['regions']} regions",
-              [f"{route}\n({ratio(report['speedup'][route])} the speed of Puts)" for route in routes],
-              [(f"median of {report['repeat']} rounds", [report["seconds"][r] for r in routes],
-                [report["runs"][r] for r in routes])], xlabel="route", size=(10, 5.5))
+    bar_chart(
+        path,
+        f"Loading TPC-H lineitem scale {report['scale']} ({report['rows']:,} rows of CSV) into "
+        f"{report['regions']} regions",
+        [f"{route}\n({ratio(report['speedup'][route])} the speed of Puts)" for route in routes],
+        [
+            (
+                f"median of {report['repeat']} rounds",
+                [report["seconds"][r] for r in routes],
+                [report["runs"][r] for r in routes],
+            )
+        ],
+        xlabel="route",
+        size=(10, 5.5),
+    )
 
 
 if __name__ == "__main__":

@@ -24,19 +24,33 @@ WORK = ROOT / "benchmarks" / "work"
 RESULTS = ROOT / "benchmarks" / "results"
 
 LINEITEM_COLUMNS = [
-    ("l_orderkey", "BIGINT", None), ("l_linenumber", "INT", None),
-    ("l_partkey", "BIGINT", "f.pk"), ("l_suppkey", "BIGINT", "f.sk"),
-    ("l_quantity", "DECIMAL(15,2)", "f.q"), ("l_extendedprice", "DECIMAL(15,2)", "f.ep"),
-    ("l_discount", "DECIMAL(15,2)", "f.d"), ("l_tax", "DECIMAL(15,2)", "f.t"),
-    ("l_returnflag", "STRING", "f.rf"), ("l_linestatus", "STRING", "f.ls"),
-    ("l_shipdate", "DATE", "f.sd"), ("l_commitdate", "DATE", "f.cd"), ("l_receiptdate", "DATE", "f.rd"),
-    ("l_shipinstruct", "STRING", "f.si"), ("l_shipmode", "STRING", "f.sm"), ("l_comment", "STRING", "f.c"),
+    ("l_orderkey", "BIGINT", None),
+    ("l_linenumber", "INT", None),
+    ("l_partkey", "BIGINT", "f.pk"),
+    ("l_suppkey", "BIGINT", "f.sk"),
+    ("l_quantity", "DECIMAL(15,2)", "f.q"),
+    ("l_extendedprice", "DECIMAL(15,2)", "f.ep"),
+    ("l_discount", "DECIMAL(15,2)", "f.d"),
+    ("l_tax", "DECIMAL(15,2)", "f.t"),
+    ("l_returnflag", "STRING", "f.rf"),
+    ("l_linestatus", "STRING", "f.ls"),
+    ("l_shipdate", "DATE", "f.sd"),
+    ("l_commitdate", "DATE", "f.cd"),
+    ("l_receiptdate", "DATE", "f.rd"),
+    ("l_shipinstruct", "STRING", "f.si"),
+    ("l_shipmode", "STRING", "f.sm"),
+    ("l_comment", "STRING", "f.c"),
 ]
 ORDERS_COLUMNS = [
-    ("o_orderkey", "BIGINT", None), ("o_custkey", "BIGINT", "f.ck"), ("o_orderstatus", "STRING", "f.os"),
-    ("o_totalprice", "DECIMAL(15,2)", "f.tp"), ("o_orderdate", "DATE", "f.od"),
-    ("o_orderpriority", "STRING", "f.op"), ("o_clerk", "STRING", "f.cl"),
-    ("o_shippriority", "INT", "f.sp"), ("o_comment", "STRING", "f.c"),
+    ("o_orderkey", "BIGINT", None),
+    ("o_custkey", "BIGINT", "f.ck"),
+    ("o_orderstatus", "STRING", "f.os"),
+    ("o_totalprice", "DECIMAL(15,2)", "f.tp"),
+    ("o_orderdate", "DATE", "f.od"),
+    ("o_orderpriority", "STRING", "f.op"),
+    ("o_clerk", "STRING", "f.cl"),
+    ("o_shippriority", "INT", "f.sp"),
+    ("o_comment", "STRING", "f.c"),
 ]
 
 
@@ -50,6 +64,7 @@ def start_session(benchmark, settings, fresh_hbase=False):
     With fresh_hbase, the benchmark has an HBase of its own, started empty: nothing that earlier runs left
     (tables, archived files, finished procedures) keeps its background chores busy."""
     import shutil
+
     from pyspark.sql import SparkSession
     from pyspark_hbase import enable_hbase
     from pyspark_hbase.local import LocalHBase
@@ -61,8 +76,12 @@ def start_session(benchmark, settings, fresh_hbase=False):
             hbase.stop()
             shutil.rmtree(hbase.data_dir, ignore_errors=True)
         hbase.start(region_servers=int(os.environ.get("BENCH_REGION_SERVERS", "1")))
-    builder = (SparkSession.builder.master("local[2]").appName(f"spark-hbase-sql {benchmark} benchmark")
-               .config("spark.driver.memory", "6g").config("spark.ui.enabled", "false"))
+    builder = (
+        SparkSession.builder.master("local[2]")
+        .appName(f"spark-hbase-sql {benchmark} benchmark")
+        .config("spark.driver.memory", "6g")
+        .config("spark.ui.enabled", "false")
+    )
     for key, value in settings.items():
         builder = builder.config(key, value)
     spark = enable_hbase(builder, data_dir=hbase.data_dir if hbase else None).getOrCreate()
@@ -84,8 +103,19 @@ def generate(scale):
     out = WORK / f"tpch-sf{scale}"
     if not (out / "lineitem.parquet").exists():
         log(f"generating TPC-H scale {scale} with tpchgen-cli")
-        subprocess.run([str(Path(sys.executable).parent / "tpchgen-cli"), "parquet", "-s", str(scale),
-                        "--tables", "lineitem,orders", "-o", str(out)], check=True)
+        subprocess.run(
+            [
+                str(Path(sys.executable).parent / "tpchgen-cli"),
+                "parquet",
+                "-s",
+                str(scale),
+                "--tables",
+                "lineitem,orders",
+                "-o",
+                str(out),
+            ],
+            check=True,
+        )
     return out
 
 
@@ -93,13 +123,18 @@ def create_table(spark, name, columns, key, splits):
     cols = ", ".join(f"{c} {t}" for c, t, _ in columns)
     mapping = ", ".join(f"{c}={cell}" for c, _, cell in columns if cell)
     split = ", ".join(f"({s})" for s in splits)
-    spark.sql(f"CREATE TABLE {name} ({cols}, PRIMARY KEY ({', '.join(key)})) "
-              f"MAPPED BY ({name}, COLS=[{mapping}]) SPLIT ON ({split})")
+    spark.sql(
+        f"CREATE TABLE {name} ({cols}, PRIMARY KEY ({', '.join(key)})) "
+        f"MAPPED BY ({name}, COLS=[{mapping}]) SPLIT ON ({split})"
+    )
 
 
 def load(spark, data, scale, regions):
     """Creates and fills the tables unless an earlier run did; returns the load times it measured."""
-    lineitem, orders = f"bench_lineitem_sf{str(scale).replace('.', '_')}", f"bench_orders_sf{str(scale).replace('.', '_')}"
+    lineitem, orders = (
+        f"bench_lineitem_sf{str(scale).replace('.', '_')}",
+        f"bench_orders_sf{str(scale).replace('.', '_')}",
+    )
     spark.read.parquet(str(data / "lineitem.parquet")).createOrReplaceTempView("src_lineitem")
     spark.read.parquet(str(data / "orders.parquet")).createOrReplaceTempView("src_orders")
     max_key = spark.sql("SELECT max(o_orderkey) FROM src_orders").first()[0]
@@ -107,8 +142,10 @@ def load(spark, data, scale, regions):
     expected = {lineitem: spark.table("src_lineitem").count(), orders: spark.table("src_orders").count()}
     existing = {r.tableName for r in spark.sql("SHOW TABLES IN hbase").collect()}
     timings = {}
-    for name, columns, key, source in [(lineitem, LINEITEM_COLUMNS, ["l_orderkey", "l_linenumber"], "src_lineitem"),
-                                       (orders, ORDERS_COLUMNS, ["o_orderkey"], "src_orders")]:
+    for name, columns, key, source in [
+        (lineitem, LINEITEM_COLUMNS, ["l_orderkey", "l_linenumber"], "src_lineitem"),
+        (orders, ORDERS_COLUMNS, ["o_orderkey"], "src_orders"),
+    ]:
         if name in existing and spark.table(name).count() == expected[name]:
             log(f"{name}: already loaded ({expected[name]} rows)")
             continue
@@ -187,7 +224,7 @@ def main():
     point = keys[len(keys) // 3]
     low = keys[len(keys) // 2]
     high = low + max_key // 1000  # 0.1 % of the key space
-    in_keys = keys[len(keys) // 5::len(keys) // 100][:100]
+    in_keys = keys[len(keys) // 5 :: len(keys) // 100][:100]
     queries = [
         ("point lookup by full key", f"SELECT * FROM {lineitem} WHERE l_orderkey = {point} AND l_linenumber = 1", True),
         ("point lookup, orders", f"SELECT * FROM {orders} WHERE o_orderkey = {point}", True),
@@ -204,17 +241,33 @@ def main():
         on_time, off_time = statistics.median(on_runs), statistics.median(off_runs)
         assert sorted(map(tuple, on_rows)) == sorted(map(tuple, off_rows)), f"{name}: results differ"
         matched = on_rows[0][0] if query.startswith("SELECT count(*)") else len(on_rows)
-        results.append({"query": name, "sql": query, "selective": selective, "rowsMatched": matched,
-                        "pushdownOn": {"seconds": on_time, "runs": on_runs, **on_metrics},
-                        "pushdownOff": {"seconds": off_time, "runs": off_runs, **off_metrics},
-                        "speedup": off_time / on_time})
-        log(f"{name}: {matched} rows, on {on_time * 1000:.0f} ms (rowsRead {on_metrics['rowsRead']}), "
-            f"off {off_time * 1000:.0f} ms (rowsRead {off_metrics['rowsRead']}), {off_time / on_time:.0f}x")
+        results.append(
+            {
+                "query": name,
+                "sql": query,
+                "selective": selective,
+                "rowsMatched": matched,
+                "pushdownOn": {"seconds": on_time, "runs": on_runs, **on_metrics},
+                "pushdownOff": {"seconds": off_time, "runs": off_runs, **off_metrics},
+                "speedup": off_time / on_time,
+            }
+        )
+        log(
+            f"{name}: {matched} rows, on {on_time * 1000:.0f} ms (rowsRead {on_metrics['rowsRead']}), "
+            f"off {off_time * 1000:.0f} ms (rowsRead {off_metrics['rowsRead']}), {off_time / on_time:.0f}x"
+        )
     spark.stop()
 
     RESULTS.mkdir(parents=True, exist_ok=True)
-    report = {"scale": scale, "regions": args.regions, "loadSeconds": load_times, "queries": results,
-              "planning": planning, "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
+    report = {
+        "scale": scale,
+        "regions": args.regions,
+        "loadSeconds": load_times,
+        "queries": results,
+        "planning": planning,
+        "machine": f"{os.cpu_count()} cores",
+        "date": time.strftime("%Y-%m-%d"),
+    }
     (RESULTS / f"planner-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
     (RESULTS / f"planner-sf{scale}.md").write_text(markdown(report))
     chart(report, RESULTS / f"planner-sf{scale}.png")
@@ -225,28 +278,46 @@ def main():
 
 def run_planning_benchmark():
     log("planning microbenchmark (sbt Test/runMain)")
-    out = subprocess.run([str(ROOT / "build" / "sbt"), "Test/runMain org.apache.spark.sql.hbase.bench.PlanningBenchmark"],
-                         cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [str(ROOT / "build" / "sbt"), "Test/runMain org.apache.spark.sql.hbase.bench.PlanningBenchmark"],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     line = next(ln for ln in out.splitlines() if '"benchmark": "planning"' in ln)
-    return json.loads(line[line.index("{"):])
+    return json.loads(line[line.index("{") :])
 
 
 def markdown(report):
-    lines = [f"TPC-H scale {report['scale']}, {report['regions']} regions, {report['machine']}, {report['date']}.", "",
-             "| query | rows matched | pushdown on | rowsRead on | regions on | pushdown off | rowsRead off | speedup |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"TPC-H scale {report['scale']}, {report['regions']} regions, {report['machine']}, {report['date']}.",
+        "",
+        "| query | rows matched | pushdown on | rowsRead on | regions on | pushdown off | rowsRead off | speedup |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in report["queries"]:
         on, off = r["pushdownOn"], r["pushdownOff"]
-        lines.append(f"| {r['query']} | {r['rowsMatched']} | {on['seconds'] * 1000:.0f} ms | {on['rowsRead']} | "
-                     f"{on['regionsScanned']} of {on['regionsTotal']} | {off['seconds'] * 1000:.0f} ms | {off['rowsRead']} | "
-                     f"{r['speedup']:.1f}x |")
+        lines.append(
+            f"| {r['query']} | {r['rowsMatched']} | {on['seconds'] * 1000:.0f} ms | {on['rowsRead']} | "
+            f"{on['regionsScanned']} of {on['regionsTotal']} | {off['seconds'] * 1000:.0f} ms | {off['rowsRead']} | "
+            f"{r['speedup']:.1f}x |"
+        )
     p = report["planning"]
-    lines += ["", f"Planning a {p['terms']}-term predicate over {p['regions']} synthetic regions "
-                  f"({p['regionsKept']} kept, {p['keyRanges']} row ranges): median {p['medianMs']:.1f} ms, "
-                  f"max {p['maxMs']:.1f} ms over 50 runs."]
+    lines += [
+        "",
+        f"Planning a {p['terms']}-term predicate over {p['regions']} synthetic regions "
+        f"({p['regionsKept']} kept, {p['keyRanges']} row ranges): median {p['medianMs']:.1f} ms, "
+        f"max {p['maxMs']:.1f} ms over 50 runs.",
+    ]
     if report["loadSeconds"]:
-        lines += ["", "Load with INSERT ... SELECT (Puts): " +
-                  ", ".join(f"{k} {v:.1f} s" for k, v in report["loadSeconds"].items()) + "."]
+        lines += [
+            "",
+            "Load with INSERT ... SELECT (Puts): "
+            + ", ".join(f"{k} {v:.1f} s" for k, v in report["loadSeconds"].items())
+            + ".",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -254,11 +325,17 @@ def chart(report, path):
     """Median ms of each query with pushdown on and off, on a log scale: from a lookup's milliseconds to a full
     scan's seconds. Runs are dotted where the JSON has them (older results keep medians only)."""
     queries = report["queries"]
-    bar_chart(path, f"Pushdown on and off, TPC-H scale {report['scale']}, {report['regions']} regions",
-              [f"{q['query']}\n(speedup {ratio(q['speedup'])})" for q in queries],
-              [(name, [q[key]["seconds"] for q in queries], [q[key].get("runs") for q in queries])
-               for name, key in (("pushdown on", "pushdownOn"), ("pushdown off", "pushdownOff"))],
-              unit="ms", log_scale=True)
+    bar_chart(
+        path,
+        f"Pushdown on and off, TPC-H scale {report['scale']}, {report['regions']} regions",
+        [f"{q['query']}\n(speedup {ratio(q['speedup'])})" for q in queries],
+        [
+            (name, [q[key]["seconds"] for q in queries], [q[key].get("runs") for q in queries])
+            for name, key in (("pushdown on", "pushdownOn"), ("pushdown off", "pushdownOff"))
+        ],
+        unit="ms",
+        log_scale=True,
+    )
 
 
 if __name__ == "__main__":

@@ -14,8 +14,16 @@ import statistics
 import time
 
 from charts import bar_chart
-from tpch_planner import (PUSHDOWN_OFF, RESULTS, generate, load, log, scale_and_regions_arguments, start_session,
-                          timed_runs)
+from tpch_planner import (
+    PUSHDOWN_OFF,
+    RESULTS,
+    generate,
+    load,
+    log,
+    scale_and_regions_arguments,
+    start_session,
+    timed_runs,
+)
 
 MODES = [
     ("server jar", {}),
@@ -33,31 +41,46 @@ def main():
     low, high = max_key // 2, max_key // 2 + max_key // 10  # 10 % of the order keys
     queries = [
         ("l_linenumber = 7", f"SELECT * FROM {lineitem} WHERE l_linenumber = 7"),
-        ("l_orderkey BETWEEN (10 %) AND l_linenumber IN (1, 7)",
-         f"SELECT * FROM {lineitem} WHERE l_orderkey BETWEEN {low} AND {high} AND l_linenumber IN (1, 7)"),
-        ("value columns only: l_shipmode = 'AIR' AND l_quantity < 2",
-         f"SELECT * FROM {lineitem} WHERE l_shipmode = 'AIR' AND l_quantity < 2"),
+        (
+            "l_orderkey BETWEEN (10 %) AND l_linenumber IN (1, 7)",
+            f"SELECT * FROM {lineitem} WHERE l_orderkey BETWEEN {low} AND {high} AND l_linenumber IN (1, 7)",
+        ),
+        (
+            "value columns only: l_shipmode = 'AIR' AND l_quantity < 2",
+            f"SELECT * FROM {lineitem} WHERE l_shipmode = 'AIR' AND l_quantity < 2",
+        ),
     ]
     results = []
     for name, query in queries:
         runs = {}
         for mode, settings in MODES:
             times, rows, metrics = timed_runs(spark, query, settings, args.repeat, warm_up=mode != "pushdown off")
-            runs[mode] = {"seconds": statistics.median(times), "runs": times, "rows": sorted(map(tuple, rows)),
-                          **metrics}
+            runs[mode] = {
+                "seconds": statistics.median(times),
+                "runs": times,
+                "rows": sorted(map(tuple, rows)),
+                **metrics,
+            }
         reference = runs["pushdown off"]["rows"]
         assert all(r["rows"] == reference for r in runs.values()), f"{name}: results differ between modes"
         matched = len(reference)
         for r in runs.values():
             del r["rows"]
         results.append({"query": name, "sql": query, "rowsMatched": matched, "modes": runs})
-        log(f"{name}: {matched} rows; " + "; ".join(
-            f"{m} {r['seconds'] * 1000:.0f} ms, rowsRead {r['rowsRead']}" for m, r in runs.items()))
+        log(
+            f"{name}: {matched} rows; "
+            + "; ".join(f"{m} {r['seconds'] * 1000:.0f} ms, rowsRead {r['rowsRead']}" for m, r in runs.items())
+        )
     spark.stop()
 
     RESULTS.mkdir(parents=True, exist_ok=True)
-    report = {"scale": scale, "regions": args.regions, "queries": results,
-              "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d")}
+    report = {
+        "scale": scale,
+        "regions": args.regions,
+        "queries": results,
+        "machine": f"{os.cpu_count()} cores",
+        "date": time.strftime("%Y-%m-%d"),
+    }
     (RESULTS / f"skipscan-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
     (RESULTS / f"skipscan-sf{scale}.md").write_text(markdown(report))
     chart(report, RESULTS / f"skipscan-sf{scale}.png")
@@ -67,17 +90,22 @@ def main():
 
 
 def markdown(report):
-    lines = [f"TPC-H scale {report['scale']}, {report['regions']} regions, {report['machine']}, {report['date']}.", "",
-             "| query | rows matched | server jar | rowsRead | rowsRead / matched | customfilter off | rowsRead | "
-             "pushdown off | rowsRead | speedup vs customfilter off | speedup vs pushdown off |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"TPC-H scale {report['scale']}, {report['regions']} regions, {report['machine']}, {report['date']}.",
+        "",
+        "| query | rows matched | server jar | rowsRead | rowsRead / matched | customfilter off | rowsRead | "
+        "pushdown off | rowsRead | speedup vs customfilter off | speedup vs pushdown off |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in report["queries"]:
         on, plain, off = (r["modes"][m] for m, _ in MODES)
         ratio = on["rowsRead"] / r["rowsMatched"] if r["rowsMatched"] else float("nan")
-        lines.append(f"| {r['query']} | {r['rowsMatched']} | {on['seconds'] * 1000:.0f} ms | {on['rowsRead']} | "
-                     f"{ratio:.2f} | {plain['seconds'] * 1000:.0f} ms | {plain['rowsRead']} | "
-                     f"{off['seconds'] * 1000:.0f} ms | {off['rowsRead']} | {plain['seconds'] / on['seconds']:.1f}x | "
-                     f"{off['seconds'] / on['seconds']:.1f}x |")
+        lines.append(
+            f"| {r['query']} | {r['rowsMatched']} | {on['seconds'] * 1000:.0f} ms | {on['rowsRead']} | "
+            f"{ratio:.2f} | {plain['seconds'] * 1000:.0f} ms | {plain['rowsRead']} | "
+            f"{off['seconds'] * 1000:.0f} ms | {off['rowsRead']} | {plain['seconds'] / on['seconds']:.1f}x | "
+            f"{off['seconds'] / on['seconds']:.1f}x |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -85,11 +113,17 @@ def chart(report, path):
     """Median ms of each query in each mode; runs are dotted where the JSON has them (older results keep medians
     only)."""
     queries = report["queries"]
-    bar_chart(path, f"Skip scan and filters in the region server, TPC-H lineitem scale {report['scale']}, "
-                    f"{report['regions']} regions",
-              [f"{q['query']}\n({q['rowsMatched']:,} rows)" for q in queries],
-              [(mode, [q["modes"][mode]["seconds"] for q in queries], [q["modes"][mode].get("runs") for q in queries])
-               for mode, _ in MODES], unit="ms")
+    bar_chart(
+        path,
+        f"Skip scan and filters in the region server, TPC-H lineitem scale {report['scale']}, "
+        f"{report['regions']} regions",
+        [f"{q['query']}\n({q['rowsMatched']:,} rows)" for q in queries],
+        [
+            (mode, [q["modes"][mode]["seconds"] for q in queries], [q["modes"][mode].get("runs") for q in queries])
+            for mode, _ in MODES
+        ],
+        unit="ms",
+    )
 
 
 if __name__ == "__main__":

@@ -18,11 +18,15 @@ object Antlr4 {
           val pkgDir = IO.relativize(grammarRoot, g4.getParentFile).getOrElse("")
           val pkg = pkgDir.replace('/', '.')
           val args = Array(
-            "-o", (outDir / pkgDir).getPath,
+            "-o",
+            (outDir / pkgDir).getPath,
             "-Xexact-output-dir",
-            "-package", pkg,
-            "-visitor", "-no-listener",
-            g4.getPath)
+            "-package",
+            pkg,
+            "-visitor",
+            "-no-listener",
+            g4.getPath
+          )
           val tool = new org.antlr.v4.Tool(args)
           tool.processGrammarsOnCommandLine()
           if (tool.getNumErrors > 0) sys.error(s"ANTLR failed on $g4")

@@ -21,7 +21,8 @@ object TestHBase {
     IO.delete(dataDir(root))
     log.info(s"Starting the embedded HBase for tests in ${dataDir(root)}")
     // Three region servers, so that every suite meets regions spread over several, as on a cluster.
-    val exit = Seq(launcher(root), "local", "start", "--data-dir", dataDir(root).getAbsolutePath, "--region-servers", "3").!
+    val exit =
+      Seq(launcher(root), "local", "start", "--data-dir", dataDir(root).getAbsolutePath, "--region-servers", "3").!
     if (exit != 0) sys.error(s"The embedded HBase did not start (exit $exit); see ${dataDir(root) / "logs"}")
   }
 

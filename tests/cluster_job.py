@@ -32,9 +32,11 @@ def rows(query):
 
 
 seen["key_range"], seen["key_range_metrics"] = rows(
-    f"SELECT count(*), sum(v) FROM {readings} WHERE k BETWEEN 150 AND 349")
+    f"SELECT count(*), sum(v) FROM {readings} WHERE k BETWEEN 150 AND 349"
+)
 seen["skip_scan"], seen["skip_scan_metrics"] = rows(
-    f"SELECT k, s, v FROM {readings} WHERE k IN (5, 250, 555) AND s = 's3' ORDER BY k")
+    f"SELECT k, s, v FROM {readings} WHERE k IN (5, 250, 555) AND s = 's3' ORDER BY k"
+)
 grouped = f"SELECT s, count(*), sum(v), min(w), max(k) FROM {readings} GROUP BY s ORDER BY s"
 seen["aggregate"], seen["aggregate_metrics"] = rows(grouped)
 seen["aggregate_explain"] = sql(f"EXPLAIN {grouped}").collect()[0][0]
@@ -44,15 +46,17 @@ plan = sql(f"SELECT * FROM {readings}")._jdf.queryExecution().executedPlan()
 scan = plan.collectLeaves().apply(0)
 rdd = scan.execute()
 # As the scheduler sees them: through the narrow dependencies down to the scan's own RDD.
-seen["preferred_locations"] = [spark.sparkContext._jsc.sc().getPreferredLocs(rdd, i).mkString(",")
-                               for i in range(len(rdd.partitions()))]
+seen["preferred_locations"] = [
+    spark.sparkContext._jsc.sc().getPreferredLocs(rdd, i).mkString(",") for i in range(len(rdd.partitions()))
+]
 
 loaded = f"{prefix}_loaded"
 sql(f"""CREATE TABLE {loaded} (id INT, name STRING, score DOUBLE, PRIMARY KEY (id))
         MAPPED BY ({loaded}, COLS=[name=f.n, score=f.s]) SPLIT ON ((250), (500), (750))""")
 seen["load"] = [list(r) for r in sql(f"LOAD DATA LOCAL INPATH '{csv_file}' INTO TABLE {loaded}").collect()]
-seen["load_parallel"] = [list(r) for r in
-                         sql(f"LOAD DATA PARALLEL LOCAL INPATH '{parallel_csv_file}' INTO TABLE {loaded}").collect()]
+seen["load_parallel"] = [
+    list(r) for r in sql(f"LOAD DATA PARALLEL LOCAL INPATH '{parallel_csv_file}' INTO TABLE {loaded}").collect()
+]
 seen["loaded"] = [list(r) for r in sql(f"SELECT count(*), sum(id), sum(score), max(name) FROM {loaded}").collect()]
 
 written = f"{prefix}_written"
@@ -60,17 +64,31 @@ sql(f"""CREATE TABLE {written} (id INT, name STRING, score DOUBLE, PRIMARY KEY (
         MAPPED BY ({written}, COLS=[name=f.n, score=f.s]) SPLIT ON ((250), (500), (750))""")
 source = spark.read.format("hbase").option("table", loaded).load()
 source.where("id < 500").write.format("hbase").option("table", written).mode("append").save()
-source.where("id >= 500").write.format("hbase").option("table", written).option("bulkload", "true") \
-    .mode("append").save()
-seen["written"] = [list(r) for r in spark.read.format("hbase").option("table", written).load()
-                   .selectExpr("count(*)", "sum(id)", "sum(score)", "max(name)").collect()]
+source.where("id >= 500").write.format("hbase").option("table", written).option("bulkload", "true").mode(
+    "append"
+).save()
+seen["written"] = [
+    list(r)
+    for r in spark.read.format("hbase")
+    .option("table", written)
+    .load()
+    .selectExpr("count(*)", "sum(id)", "sum(score)", "max(name)")
+    .collect()
+]
 
 # How the scan's tasks ran, from the application's own REST API.
 ui = spark.sparkContext.uiWebUrl
 app = spark.sparkContext.applicationId
 stages = json.load(urllib.request.urlopen(f"{ui}/api/v1/applications/{app}/stages?status=complete"))
-tasks = [task for stage in stages for task in json.load(urllib.request.urlopen(
-    f"{ui}/api/v1/applications/{app}/stages/{stage['stageId']}/{stage['attemptId']}/taskList?length=1000"))]
+tasks = [
+    task
+    for stage in stages
+    for task in json.load(
+        urllib.request.urlopen(
+            f"{ui}/api/v1/applications/{app}/stages/{stage['stageId']}/{stage['attemptId']}/taskList?length=1000"
+        )
+    )
+]
 seen["task_localities"] = sorted({t["taskLocality"] for t in tasks})
 seen["task_executors"] = sorted({t["executorId"] for t in tasks})
 

@@ -8,7 +8,6 @@ import os
 import uuid
 
 import pytest
-
 from pyspark_hbase.local import LocalHBase
 
 
@@ -31,9 +30,13 @@ def spark(hbase):
     from pyspark.sql import SparkSession
     from pyspark_hbase import enable_hbase
 
-    builder = (SparkSession.builder.master("local[2]").appName("pyspark-hbase tests")
-               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "2"))
+    builder = (
+        SparkSession.builder.master("local[2]")
+        .appName("pyspark-hbase tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+    )
     session = enable_hbase(builder, data_dir=hbase.data_dir if hbase else None).getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     yield session

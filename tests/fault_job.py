@@ -36,6 +36,7 @@ seen = {}
 
 # ---- HBase administration, through the HBase client in the plugin jar ----------------------
 
+
 def _connection():
     conf = jvm.org.apache.hadoop.hbase.HBaseConfiguration.create()
     for key, value in hbase.client_conf().items():
@@ -58,8 +59,10 @@ def regions_of(table):
     """[(start row, encoded name, port of its server)], in key order."""
     locator = connection.getRegionLocator(TableName.valueOf(table))
     try:
-        locations = [(bytes(loc.getRegion().getStartKey()), loc.getRegion().getEncodedName(),
-                      loc.getServerName().getPort()) for loc in locator.getAllRegionLocations()]
+        locations = [
+            (bytes(loc.getRegion().getStartKey()), loc.getRegion().getEncodedName(), loc.getServerName().getPort())
+            for loc in locator.getAllRegionLocations()
+        ]
     finally:
         locator.close()
     return sorted(locations)
@@ -92,6 +95,7 @@ def meta_off(number):
 def kill_and_restart(number, when, log):
     """In the background: kills region server `number` once `when()` holds, starts it again at
     once and records how long HBase took to serve every region again."""
+
     def run():
         deadline = time.monotonic() + 120
         while not when() and time.monotonic() < deadline:
@@ -101,6 +105,7 @@ def kill_and_restart(number, when, log):
         log["killed_at"] = round(t0 - started, 2)
         hbase.start(region_servers=3)
         log["serving_again_after_kill_s"] = round(time.monotonic() - t0, 1)
+
     started = time.monotonic()
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -120,8 +125,11 @@ def outcome(run, expected):
     except Exception as e:  # noqa: BLE001 - any failure is recorded and judged by the test
         # What a user reads: the message, without the stack traces after it.
         lines = [line for line in str(e).strip().splitlines() if not line.lstrip().startswith("at ")]
-        return {"result": "error", "error": "\n".join(lines)[:3000] or type(e).__name__,
-                "seconds": round(time.monotonic() - t0, 1)}
+        return {
+            "result": "error",
+            "error": "\n".join(lines)[:3000] or type(e).__name__,
+            "seconds": round(time.monotonic() - t0, 1),
+        }
     return {"result": "exact" if got == expected else "wrong", "seconds": round(time.monotonic() - t0, 1)}
 
 
@@ -134,8 +142,10 @@ def make_reads_table(name):
     """k = 0..5999 and j = 0..4 (30,000 rows) in six regions; g = k % 7, v = 10 k + j."""
     sql(f"""CREATE TABLE {name} (k INT, j INT, g INT, v BIGINT, PRIMARY KEY (k, j))
             MAPPED BY ({name}, COLS=[g=f.g, v=f.v]) SPLIT ON ((1000), (2000), (3000), (4000), (5000))""")
-    sql(f"INSERT INTO {name} SELECT CAST(id DIV {J} AS INT), CAST(id % {J} AS INT), "
-        f"CAST((id DIV {J}) % 7 AS INT), (id DIV {J}) * 10 + id % {J} FROM range({K * J})")
+    sql(
+        f"INSERT INTO {name} SELECT CAST(id DIV {J} AS INT), CAST(id % {J} AS INT), "
+        f"CAST((id DIV {J}) % 7 AS INT), (id DIV {J}) * 10 + id % {J} FROM range({K * J})"
+    )
 
 
 ALL_ROWS = sorted((k, j, 10 * k + j) for k in range(K) for j in range(J))
@@ -143,8 +153,9 @@ SKIP_ROWS = [r for r in ALL_ROWS if r[1] == 3]
 GET_KEYS = [(k, j) for k in (5, 1500, 2500, 3999, 4200, 5999) for j in (0, 4)]
 GET_ROWS = sorted(r for r in ALL_ROWS if (r[0], r[1]) in GET_KEYS)
 GETS_WHERE = " OR ".join(f"(k = {k} AND j = {j})" for k, j in GET_KEYS)
-GROUPS = sorted((g, sum(1 for r in ALL_ROWS if r[0] % 7 == g), sum(r[2] for r in ALL_ROWS if r[0] % 7 == g))
-                for g in range(7))
+GROUPS = sorted(
+    (g, sum(1 for r in ALL_ROWS if r[0] % 7 == g), sum(r[2] for r in ALL_ROWS if r[0] % 7 == g)) for g in range(7)
+)
 
 
 # Sleeps in the JVM as the scan's rows pass, so that its scanners stay open across the fault.
@@ -154,14 +165,24 @@ def pausing(milliseconds):
 
 def queries(table):
     return {
-        "scan": (lambda: sorted(tuple(r) for r in sql(
-            f"SELECT k, j, v FROM {table} WHERE {pausing('IF(j = 0, 2, 0)')}").collect()), ALL_ROWS),
-        "skip_scan": (lambda: sorted(tuple(r) for r in sql(f"SELECT k, j, v FROM {table} WHERE j = 3").collect()),
-                      SKIP_ROWS),
-        "gets": (lambda: sorted(tuple(r) for r in sql(f"SELECT k, j, v FROM {table} WHERE {GETS_WHERE}").collect()),
-                 GET_ROWS),
-        "aggregate": (lambda: sorted(tuple(r) for r in
-                                     sql(f"SELECT g, count(*), sum(v) FROM {table} GROUP BY g").collect()), GROUPS),
+        "scan": (
+            lambda: sorted(
+                tuple(r) for r in sql(f"SELECT k, j, v FROM {table} WHERE {pausing('IF(j = 0, 2, 0)')}").collect()
+            ),
+            ALL_ROWS,
+        ),
+        "skip_scan": (
+            lambda: sorted(tuple(r) for r in sql(f"SELECT k, j, v FROM {table} WHERE j = 3").collect()),
+            SKIP_ROWS,
+        ),
+        "gets": (
+            lambda: sorted(tuple(r) for r in sql(f"SELECT k, j, v FROM {table} WHERE {GETS_WHERE}").collect()),
+            GET_ROWS,
+        ),
+        "aggregate": (
+            lambda: sorted(tuple(r) for r in sql(f"SELECT g, count(*), sum(v) FROM {table} GROUP BY g").collect()),
+            GROUPS,
+        ),
     }
 
 
@@ -172,10 +193,14 @@ meta_off(2)
 for index in range(6):
     move(reads, index, 1 + index % 3)
 seen["reads_regions_on_killed_server"] = sum(1 for r in regions_of(reads) if r[2] == server_of(2).getPort())
-seen["reads_plans"] = {name: sql(f"EXPLAIN {q}").collect()[0][0] for name, q in {
-    "skip_scan": f"SELECT k, j, v FROM {reads} WHERE j = 3",
-    "gets": f"SELECT k, j, v FROM {reads} WHERE {GETS_WHERE}",
-    "aggregate": f"SELECT g, count(*), sum(v) FROM {reads} GROUP BY g"}.items()}
+seen["reads_plans"] = {
+    name: sql(f"EXPLAIN {q}").collect()[0][0]
+    for name, q in {
+        "skip_scan": f"SELECT k, j, v FROM {reads} WHERE j = 3",
+        "gets": f"SELECT k, j, v FROM {reads} WHERE {GETS_WHERE}",
+        "aggregate": f"SELECT g, count(*), sum(v) FROM {reads} GROUP BY g",
+    }.items()
+}
 
 fault = {}
 t0 = time.monotonic()
@@ -184,15 +209,17 @@ rounds = []
 # Round after round until the region server serves again, and one round after that.
 while True:
     done = not restarter.is_alive()
-    rounds.append({name: {**outcome(*q), "ended_s": round(time.monotonic() - t0, 1)}
-                   for name, q in queries(reads).items()})
+    rounds.append(
+        {name: {**outcome(*q), "ended_s": round(time.monotonic() - t0, 1)} for name, q in queries(reads).items()}
+    )
     if done:
         break
 restarter.join()
 seen["kill_during_queries"] = {"fault": fault, "rounds": rounds}
 # Whatever failed is run again once HBase serves every region again.
-seen["retries"] = {name: outcome(*q) for name, q in queries(reads).items()
-                   if any(r[name]["result"] != "exact" for r in rounds)}
+seen["retries"] = {
+    name: outcome(*q) for name, q in queries(reads).items() if any(r[name]["result"] != "exact" for r in rounds)
+}
 
 # A region server down for longer than the HBase client retries: the query fails, naming HBase,
 # the table and the region; run again once the server is back, it is exact.
@@ -258,7 +285,8 @@ restarter.join()
 after_first = loaded(target)
 by_region = {r[0]: r for r in expected_load}
 seen["load_during_kill"] = {
-    "fault": fault, "first": first,
+    "fault": fault,
+    "first": first,
     # Each region loaded whole or not at all, whatever the statement's outcome.
     "regions_whole_or_empty": all(by_region.get(r[0]) == r for r in after_first),
     "exact_after_first": after_first == expected_load,

@@ -6,7 +6,7 @@ Both serve until their stdin closes, so they end with the test process even if i
 import subprocess
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Optional
 
 from pyspark_hbase import _paths
 from pyspark_hbase.local import JAVA17_FLAGS
@@ -19,18 +19,39 @@ PACKAGE = "org.apache.spark.sql.hbase.local.kerberos"
 class _Server:
     """A JVM that is ready once `ready_file` exists."""
 
-    def __init__(self, main_class: str, args: List[str], work: Path, ready_file: Path,
-                 jvm_flags: List[str] = (), env: Optional[Dict[str, str]] = None, timeout: float = 120):
+    def __init__(
+        self,
+        main_class: str,
+        args: list[str],
+        work: Path,
+        ready_file: Path,
+        jvm_flags: list[str] = (),
+        env: Optional[dict[str, str]] = None,
+        timeout: float = 120,
+    ):
         work.mkdir(parents=True, exist_ok=True)
         classpath = _paths.read_classpath(CLASSPATH_FILE)
         self.log = work / f"{main_class.rsplit('.', 1)[-1]}.log"
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(
-                [_paths.java_executable(), *JAVA17_FLAGS, "-Djava.net.preferIPv4Stack=true",
-                 "-Dlog4j2.configurationFile=" + str(REPO / "conf" / "log4j2.properties"),
-                 f"-Dspark.hbase.log.file={work / 'server.log'}", *jvm_flags,
-                 "-cp", ":".join(classpath), main_class, *args],
-                cwd=work, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, env=env)
+                [
+                    _paths.java_executable(),
+                    *JAVA17_FLAGS,
+                    "-Djava.net.preferIPv4Stack=true",
+                    "-Dlog4j2.configurationFile=" + str(REPO / "conf" / "log4j2.properties"),
+                    f"-Dspark.hbase.log.file={work / 'server.log'}",
+                    *jvm_flags,
+                    "-cp",
+                    ":".join(classpath),
+                    main_class,
+                    *args,
+                ],
+                cwd=work,
+                stdin=subprocess.PIPE,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
         deadline = time.monotonic() + timeout
         while not ready_file.exists():
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -51,12 +72,19 @@ class _Server:
 class LocalKdc(_Server):
     """Hadoop's MiniKdc on 127.0.0.1: realm EXAMPLE.COM, one keytab per name."""
 
-    def __init__(self, work: Path, keytabs: Dict[str, List[str]]):
+    def __init__(self, work: Path, keytabs: dict[str, list[str]]):
         self.work = work
-        super().__init__(f"{PACKAGE}.LocalKdc", [str(work)] + [f"{n}={','.join(p)}" for n, p in keytabs.items()],
-                         work, work / "kdc.properties")
-        props = dict(line.split("=", 1) for line in (work / "kdc.properties").read_text().splitlines()
-                     if line and not line.startswith("#"))
+        super().__init__(
+            f"{PACKAGE}.LocalKdc",
+            [str(work)] + [f"{n}={','.join(p)}" for n, p in keytabs.items()],
+            work,
+            work / "kdc.properties",
+        )
+        props = dict(
+            line.split("=", 1)
+            for line in (work / "kdc.properties").read_text().splitlines()
+            if line and not line.startswith("#")
+        )
         self.realm = props["realm"]
         self.krb5_conf = str(work / "krb5.conf")
 
@@ -73,6 +101,13 @@ class LocalYarn(_Server):
     def __init__(self, work: Path, memory_mb: int, java_home: str):
         # The NodeManager starts containers with $JAVA_HOME/bin/java.
         import os
-        super().__init__(f"{PACKAGE}.LocalYarn", [str(work), str(memory_mb)], work, work / "yarn-site.xml",
-                         env=dict(os.environ, JAVA_HOME=java_home), timeout=180)
+
+        super().__init__(
+            f"{PACKAGE}.LocalYarn",
+            [str(work), str(memory_mb)],
+            work,
+            work / "yarn-site.xml",
+            env=dict(os.environ, JAVA_HOME=java_home),
+            timeout=180,
+        )
         self.site = work / "yarn-site.xml"

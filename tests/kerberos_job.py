@@ -22,8 +22,9 @@ for step in json.loads(open(sys.argv[1]).read()):
     try:
         if "copy" in step:
             source, target = step["copy"]
-            spark.read.format("hbase").option("table", source).load() \
-                .write.format("hbase").option("table", target).mode("append").save()
+            spark.read.format("hbase").option("table", source).load().write.format("hbase").option(
+                "table", target
+            ).mode("append").save()
             seen[step["name"]] = {"rows": []}
         else:
             df = spark.sql(step["sql"])

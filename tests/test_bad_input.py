@@ -6,12 +6,12 @@ of HBase tables must be exactly as before.
 
 import pytest
 
-BASE = "bad_base"          # (k INT, v STRING, w INT), key k
-TEXT = "bad_text"          # StringFormat, key (a STRING, b INT)
+BASE = "bad_base"  # (k INT, v STRING, w INT), key k
+TEXT = "bad_text"  # StringFormat, key (a STRING, b INT)
 HB_ONLY = "bad_hbase_only"  # an HBase table with family 'present' only, mapped by nothing
-VIEW = "bad_view"          # a temporary view over BASE
+VIEW = "bad_view"  # a temporary view over BASE
 KEY_ONLY = "bad_key_only"  # key-only: (a STRING, b STRING), key (a, b)
-TIMED = "bad_timed"        # (k INT, v INT, v_at TIMESTAMP = WRITETIME(f.v)), key k
+TIMED = "bad_timed"  # (k INT, v INT, v_at TIMESTAMP = WRITETIME(f.v)), key k
 
 
 def hbase_table_names(spark):
@@ -33,15 +33,21 @@ def tables(spark):
     spark.sql(f"CREATE TABLE {BASE} (k INT, v STRING, w INT, PRIMARY KEY (k)) MAPPED BY ({BASE}, COLS=[v=f.v, w=f.w])")
     spark.sql(f"INSERT INTO {BASE} VALUES (1, 'one', 10)")
     spark.sql(f"DROP TABLE IF EXISTS {TEXT}")
-    spark.sql(f"CREATE TABLE {TEXT} (a STRING, b INT, v STRING, PRIMARY KEY (a, b)) "
-              f"MAPPED BY ({TEXT}, COLS=[v=f.v]) IN StringFormat")
+    spark.sql(
+        f"CREATE TABLE {TEXT} (a STRING, b INT, v STRING, PRIMARY KEY (a, b)) "
+        f"MAPPED BY ({TEXT}, COLS=[v=f.v]) IN StringFormat"
+    )
     # An HBase table that no SQL table maps: created through a mapping that is then dropped.
-    spark.sql(f"CREATE TABLE IF NOT EXISTS {HB_ONLY} (k INT, x STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[x=present.x])")
+    spark.sql(
+        f"CREATE TABLE IF NOT EXISTS {HB_ONLY} (k INT, x STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[x=present.x])"
+    )
     spark.sql(f"DROP TABLE {HB_ONLY}")
     spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW {VIEW} AS SELECT * FROM {BASE}")
     spark.sql(f"CREATE TABLE IF NOT EXISTS {KEY_ONLY} (a STRING, b STRING, PRIMARY KEY (a, b)) MAPPED BY ({KEY_ONLY})")
-    spark.sql(f"CREATE TABLE IF NOT EXISTS {TIMED} (k INT, v INT, v_at TIMESTAMP, PRIMARY KEY (k)) "
-              f"MAPPED BY ({TIMED}, COLS=[v=f.v, v_at=WRITETIME(f.v)])")
+    spark.sql(
+        f"CREATE TABLE IF NOT EXISTS {TIMED} (k INT, v INT, v_at TIMESTAMP, PRIMARY KEY (k)) "
+        f"MAPPED BY ({TIMED}, COLS=[v=f.v, v_at=WRITETIME(f.v)])"
+    )
     return spark
 
 
@@ -72,32 +78,60 @@ SQL_CASES = [
     (good_create(tail=" IN Parquet"), "Unknown table format 'Parquet' after IN"),
     (good_create(tail=" IN Binary DELIMITER ':'"), "DELIMITER applies only to IN StringFormat"),
     (good_create(tail=" IN StringFormat DELIMITER ''"), "DELIMITER of IN StringFormat must not be empty"),
-    ("CREATE TABLE db.t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[v=f.v])",
-     "CREATE TABLE t_new: 'db' is not an HBase catalog"),
-    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new)",
-     "column 'v' is neither in PRIMARY KEY nor mapped in COLS=[v=family.qualifier]"),
-    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[])",
-     "column 'v' is neither in PRIMARY KEY nor mapped in COLS=[v=family.qualifier]"),
-    (good_create(tail=" FAMILIES (g (VERSIONS = 3))"), "CREATE TABLE t_new FAMILIES g: 'g' is not a family of the table; its families are f"),
+    (
+        "CREATE TABLE db.t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[v=f.v])",
+        "CREATE TABLE t_new: 'db' is not an HBase catalog",
+    ),
+    (
+        "CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new)",
+        "column 'v' is neither in PRIMARY KEY nor mapped in COLS=[v=family.qualifier]",
+    ),
+    (
+        "CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[])",
+        "column 'v' is neither in PRIMARY KEY nor mapped in COLS=[v=family.qualifier]",
+    ),
+    (
+        good_create(tail=" FAMILIES (g (VERSIONS = 3))"),
+        "CREATE TABLE t_new FAMILIES g: 'g' is not a family of the table; its families are f",
+    ),
     (good_create(tail=" FAMILIES (f (VERSIONS = 0))"), "VERSIONS must be a whole number of at least 1, not '0'"),
-    (good_create(tail=" FAMILIES (f (TTL = 'soon'))"), "TTL must be a whole number of at least 1 (seconds) or FOREVER, not 'soon'"),
-    (good_create(tail=" FAMILIES (f (KEEP_DELETED_CELLS = maybe))"), "KEEP_DELETED_CELLS must be one of FALSE, TRUE, TTL, not 'maybe'"),
+    (
+        good_create(tail=" FAMILIES (f (TTL = 'soon'))"),
+        "TTL must be a whole number of at least 1 (seconds) or FOREVER, not 'soon'",
+    ),
+    (
+        good_create(tail=" FAMILIES (f (KEEP_DELETED_CELLS = maybe))"),
+        "KEEP_DELETED_CELLS must be one of FALSE, TRUE, TTL, not 'maybe'",
+    ),
     (good_create(tail=" FAMILIES (f (COMPRESSION = 'zip'))"), "COMPRESSION must be one of"),
-    (good_create(tail=" FAMILIES (f (VERSION = 3))"), "unknown option 'VERSION'; the options are VERSIONS, MIN_VERSIONS, TTL"),
+    (
+        good_create(tail=" FAMILIES (f (VERSION = 3))"),
+        "unknown option 'VERSION'; the options are VERSIONS, MIN_VERSIONS, TTL",
+    ),
     (good_create(tail=" FAMILIES (f (VERSIONS = 3, VERSIONS = 4))"), "VERSIONS is given more than once"),
     (good_create(tail=" FAMILIES (f (VERSIONS = 3), f (TTL = 5))"), "FAMILIES names 'f' more than once"),
-    (good_create(cols="k INT, v STRING, t STRING", mapping="v=f.v, t=WRITETIME(f.v)"),
-     "column 't': WRITETIME(f.v) is a TIMESTAMP, or a BIGINT of milliseconds since the epoch, not STRING"),
-    (good_create(cols="k INT, v STRING, t TIMESTAMP", mapping="v=f.v, t=WRITETIME(f.x)"),
-     "column 't': WRITETIME(f.x) needs the cell f.x mapped to a column of table 't_new'"),
-    (good_create(cols="k INT, v STRING, t TIMESTAMP NOT NULL", mapping="v=f.v, t=WRITETIME(f.v)"),
-     "write-time column 't' cannot be NOT NULL"),
+    (
+        good_create(cols="k INT, v STRING, t STRING", mapping="v=f.v, t=WRITETIME(f.v)"),
+        "column 't': WRITETIME(f.v) is a TIMESTAMP, or a BIGINT of milliseconds since the epoch, not STRING",
+    ),
+    (
+        good_create(cols="k INT, v STRING, t TIMESTAMP", mapping="v=f.v, t=WRITETIME(f.x)"),
+        "column 't': WRITETIME(f.x) needs the cell f.x mapped to a column of table 't_new'",
+    ),
+    (
+        good_create(cols="k INT, v STRING, t TIMESTAMP NOT NULL", mapping="v=f.v, t=WRITETIME(f.v)"),
+        "write-time column 't' cannot be NOT NULL",
+    ),
     # CREATE TABLE: against what exists
     (good_create(name=BASE), f"table '{BASE}' already exists"),
-    (f"CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[v=absent.v])",
-     f"HBase table '{HB_ONLY}' has no column family 'absent' (it has present)"),
-    ("CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (nope:t_new, COLS=[v=f.v])",
-     "HBase namespace 'nope' does not exist"),
+    (
+        f"CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({HB_ONLY}, COLS=[v=absent.v])",
+        f"HBase table '{HB_ONLY}' has no column family 'absent' (it has present)",
+    ),
+    (
+        "CREATE TABLE t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (nope:t_new, COLS=[v=f.v])",
+        "HBase namespace 'nope' does not exist",
+    ),
     # CREATE TABLE ... SPLIT ON
     (good_create(tail=" SPLIT ON ((1, 2))"), "point 1 (1, 2) has 2 values but the primary key (k) has 1 columns"),
     (good_create(tail=" SPLIT ON (('x'))"), "point 1 ('x'): 'x' is not a valid INT for key column 'k'"),
@@ -119,17 +153,25 @@ SQL_CASES = [
     (f"ALTER TABLE {BASE} DROP COLUMN k", "'k' is a key column; the row key is (k)"),
     (f"ALTER TABLE {BASE} DROP COLUMN zz", f"Column 'zz' does not exist in table '{BASE}'"),
     (f"ALTER TABLE {BASE} ADD COLUMN v INT MAPPED BY (v = f.other)", f"table '{BASE}' already has a column 'v'"),
-    (f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (x = nofam.x)", f"HBase table '{BASE}' has no column family 'nofam'"),
+    (
+        f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (x = nofam.x)",
+        f"HBase table '{BASE}' has no column family 'nofam'",
+    ),
     (f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (x = f.v)", "cell f.v is already mapped to column 'v'"),
     (f"ALTER TABLE {BASE} ADD COLUMN x INT NOT NULL MAPPED BY (x = f.x)", "a new column must allow NULL"),
-    (f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (y = f.x)", "MAPPED BY names column 'y' but the new column is 'x'"),
+    (
+        f"ALTER TABLE {BASE} ADD COLUMN x INT MAPPED BY (y = f.x)",
+        "MAPPED BY names column 'y' but the new column is 'x'",
+    ),
     (f"ALTER TABLE {BASE} ADD COLUMN x ARRAY<INT> MAPPED BY (x = f.x)", "type ARRAY<INT> is not supported"),
     ("ALTER TABLE no_such_table ADD COLUMN x INT MAPPED BY (x = f.x)", "HBase table 'no_such_table' does not exist"),
-    (f"ALTER TABLE {BASE} ADD COLUMN x BIGINT MAPPED BY (x = WRITETIME(f.zz))",
-     f"WRITETIME(f.zz) needs the cell f.zz mapped to a column of table '{BASE}'"),
-    (f"ALTER TABLE {TIMED} DROP COLUMN v", f"column 'v_at' is the write time of its cell f.v; DROP COLUMN v_at first"),
+    (
+        f"ALTER TABLE {BASE} ADD COLUMN x BIGINT MAPPED BY (x = WRITETIME(f.zz))",
+        f"WRITETIME(f.zz) needs the cell f.zz mapped to a column of table '{BASE}'",
+    ),
+    (f"ALTER TABLE {TIMED} DROP COLUMN v", "column 'v_at' is the write time of its cell f.v; DROP COLUMN v_at first"),
     # Write times
-    (f"INSERT INTO {TIMED} (k, v_at) VALUES (1, now())", f"'v_at' is the write time of cell f.v, which HBase sets"),
+    (f"INSERT INTO {TIMED} (k, v_at) VALUES (1, now())", "'v_at' is the write time of cell f.v, which HBase sets"),
     (f"UPDATE {TIMED} SET v_at = now()", f"UPDATE {TIMED} SET v_at: 'v_at' is the write time of cell f.v"),
     # DELETE, UPDATE
     ("DELETE FROM no_such_table WHERE k = 1", "`no_such_table` cannot be found"),
@@ -137,20 +179,28 @@ SQL_CASES = [
     (f"UPDATE {BASE} SET k = 2 WHERE k = 1", f"UPDATE {BASE} SET k: 'k' is a key column"),
     (f"UPDATE {BASE} SET k = NULL", f"UPDATE {BASE} SET k: 'k' is a key column"),
     (f"UPDATE {TEXT} SET b = 2", f"UPDATE {TEXT} SET b: 'b' is a key column"),
-    (f"UPDATE {BASE} SET w = array(1)", f"UPDATE {BASE} SET w: a value of type ARRAY<INT> cannot be stored in column 'w' of type INT"),
-    (f"UPDATE {BASE} SET w = 'not a number'", "The value 'not a number' of the type \"STRING\" cannot be cast to \"INT\""),
-    (f"UPDATE {BASE} SET w = CAST(w AS BIGINT) * 10000000000", "cannot be cast to \"INT\" due to an overflow"),
+    (
+        f"UPDATE {BASE} SET w = array(1)",
+        f"UPDATE {BASE} SET w: a value of type ARRAY<INT> cannot be stored in column 'w' of type INT",
+    ),
+    (
+        f"UPDATE {BASE} SET w = 'not a number'",
+        'The value \'not a number\' of the type "STRING" cannot be cast to "INT"',
+    ),
+    (f"UPDATE {BASE} SET w = CAST(w AS BIGINT) * 10000000000", 'cannot be cast to "INT" due to an overflow'),
     (f"UPDATE {BASE} SET zz = 1", "`zz` cannot be resolved"),
     (f"UPDATE {BASE} b SET b.zz = 1", "`b`.`zz` cannot be resolved"),
     (f"DELETE FROM {BASE} WHERE zz = 1", "`zz` cannot be resolved"),
     (f"UPDATE {BASE} SET v = 'a', v = 'b'", f"UPDATE {BASE} SET v: 'v' is set more than once"),
     (f"UPDATE {BASE} SET w = max(w)", f"UPDATE {BASE} SET w: the new value max(w) is computed across rows"),
-    (f"DELETE FROM {BASE} WHERE max(k) > 1", "The WHERE condition \"(max(k) > 1)\" contains invalid expressions"),
-    (f"DELETE FROM {BASE} WHERE v", "Filter expression \"v\" of type \"STRING\" is not a boolean"),
+    (f"DELETE FROM {BASE} WHERE max(k) > 1", 'The WHERE condition "(max(k) > 1)" contains invalid expressions'),
+    (f"DELETE FROM {BASE} WHERE v", 'Filter expression "v" of type "STRING" is not a boolean'),
     (f"DELETE FROM {VIEW} WHERE k = 1", f"DELETE FROM {VIEW}: '{VIEW}' is a view over HBase table '{BASE}'"),
     (f"UPDATE {VIEW} SET v = 'x'", f"UPDATE {VIEW}: '{VIEW}' is a view over HBase table '{BASE}'"),
-    (f"MERGE INTO {BASE} t USING {BASE} s ON t.k = s.k WHEN MATCHED THEN DELETE",
-     f"MERGE INTO is not supported on HBase table '{BASE}'"),
+    (
+        f"MERGE INTO {BASE} t USING {BASE} s ON t.k = s.k WHEN MATCHED THEN DELETE",
+        f"MERGE INTO is not supported on HBase table '{BASE}'",
+    ),
     (f"UPDATE {BASE} SET w = 1 WHERE k = 1 LIMIT 1", "Syntax error at or near 'LIMIT'"),
     # Reads as of a time
     (f"SELECT * FROM {BASE} TIMESTAMP AS OF 'yesterday'", "INVALID_TIME_TRAVEL_TIMESTAMP_EXPR"),
@@ -159,25 +209,41 @@ SQL_CASES = [
     # The hbase catalog
     (f"SELECT * FROM hbase.nope.{BASE}", "cannot be found"),
     ("SHOW TABLES IN hbase.nope", "SCHEMA_NOT_FOUND"),
-    ("CREATE TABLE nocat.t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[v=f.v])",
-     "CREATE TABLE t_new: 'nocat' is not an HBase catalog; register one with spark.sql.catalog.nocat="),
-    ("CREATE TABLE hbase.nope.t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[v=f.v])",
-     "CREATE TABLE: catalog 'hbase' has no namespace 'nope'"),
+    (
+        "CREATE TABLE nocat.t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[v=f.v])",
+        "CREATE TABLE t_new: 'nocat' is not an HBase catalog; register one with spark.sql.catalog.nocat=",
+    ),
+    (
+        "CREATE TABLE hbase.nope.t_new (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t_new, COLS=[v=f.v])",
+        "CREATE TABLE: catalog 'hbase' has no namespace 'nope'",
+    ),
     ("CREATE TABLE hbase.t_new (k INT) USING parquet", "CREATE TABLE hbase.t_new: an HBase table needs its mapping"),
     ("CREATE NAMESPACE hbase.other", "are all in its one namespace, default"),
     ("DROP NAMESPACE hbase.default", "the one namespace of catalog 'hbase' cannot be dropped"),
     (f"ALTER TABLE hbase.{BASE} RENAME TO hbase.t_new", "HBase tables cannot be renamed"),
-    (f"ALTER TABLE hbase.{BASE} ADD COLUMNS (x INT)", "ALTER TABLE t ADD COLUMN c TYPE MAPPED BY (c = family.qualifier)"),
+    (
+        f"ALTER TABLE hbase.{BASE} ADD COLUMNS (x INT)",
+        "ALTER TABLE t ADD COLUMN c TYPE MAPPED BY (c = family.qualifier)",
+    ),
     (f"INSERT OVERWRITE hbase.{BASE} VALUES (1, 'x', 2)", f"INSERT OVERWRITE is not supported on HBase table '{BASE}'"),
     (f"SELECT * FROM hbase.{BASE} VERSION AS OF 1", f"VERSION AS OF is not supported on HBase table '{BASE}'"),
     ("DROP TABLE hbase.no_such_table", "cannot be found"),
-    (f"ALTER TABLE nocat.{BASE} ADD COLUMN x INT MAPPED BY (x = f.x)",
-     f"ALTER TABLE nocat.{BASE} ADD COLUMN x: 'nocat' is not an HBase catalog"),
-    ("ALTER TABLE hbase.no_such_table DROP COLUMN v",
-     "ALTER TABLE hbase.no_such_table DROP COLUMN v: HBase table 'hbase.no_such_table' does not exist"),
-    (f"LOAD DATA LOCAL INPATH '/nonexistent' INTO TABLE hbase.nope.{BASE}",
-     f"LOAD DATA INTO TABLE hbase.nope.{BASE}: catalog 'hbase' has no namespace 'nope'"),
-    ("SHOW INDEXES ON hbase.no_such_table", "SHOW INDEXES ON hbase.no_such_table: HBase table 'hbase.no_such_table' does not exist"),
+    (
+        f"ALTER TABLE nocat.{BASE} ADD COLUMN x INT MAPPED BY (x = f.x)",
+        f"ALTER TABLE nocat.{BASE} ADD COLUMN x: 'nocat' is not an HBase catalog",
+    ),
+    (
+        "ALTER TABLE hbase.no_such_table DROP COLUMN v",
+        "ALTER TABLE hbase.no_such_table DROP COLUMN v: HBase table 'hbase.no_such_table' does not exist",
+    ),
+    (
+        f"LOAD DATA LOCAL INPATH '/nonexistent' INTO TABLE hbase.nope.{BASE}",
+        f"LOAD DATA INTO TABLE hbase.nope.{BASE}: catalog 'hbase' has no namespace 'nope'",
+    ),
+    (
+        "SHOW INDEXES ON hbase.no_such_table",
+        "SHOW INDEXES ON hbase.no_such_table: HBase table 'hbase.no_such_table' does not exist",
+    ),
     # DROP, SELECT
     ("DROP TABLE no_such_table", "no_such_table"),
     (f"SELECT nope FROM {BASE}", "nope"),
@@ -188,8 +254,10 @@ SQL_CASES = [
 @pytest.mark.parametrize("statement,expected", SQL_CASES, ids=[f"{i:02d}" for i in range(len(SQL_CASES))])
 def test_bad_statement_is_reported_and_changes_nothing(tables, statement, expected):
     spark = tables
+
     def tables_listed():
         return sorted(tuple(r) for q in ("SHOW TABLES", "SHOW TABLES IN hbase") for r in spark.sql(q).collect())
+
     catalog_before = tables_listed()
     hbase_before = hbase_table_names(spark)
     rows_before = sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {BASE}").collect())
@@ -209,8 +277,11 @@ def test_dataframe_reader_and_writer_name_what_is_missing(tables):
     with pytest.raises(Exception, match=r'needs the table: .option\("table", "name"\)'):
         spark.read.format("hbase").load()
     with pytest.raises(Exception, match=r'mode\("append"\)'):
-        spark.range(1).selectExpr("CAST(id AS INT) AS k", "'x' AS v", "1 AS w").write.format("hbase").option("table", BASE).save()
+        spark.range(1).selectExpr("CAST(id AS INT) AS k", "'x' AS v", "1 AS w").write.format("hbase").option(
+            "table", BASE
+        ).save()
     with pytest.raises(Exception, match="Overwrite is not supported"):
-        spark.range(1).selectExpr("CAST(id AS INT) AS k", "'x' AS v", "1 AS w").write.format("hbase") \
-            .option("table", BASE).mode("overwrite").save()
+        spark.range(1).selectExpr("CAST(id AS INT) AS k", "'x' AS v", "1 AS w").write.format("hbase").option(
+            "table", BASE
+        ).mode("overwrite").save()
     assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {BASE}").collect()) == [(1, "one", 10)]

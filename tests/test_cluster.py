@@ -17,7 +17,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.local import LocalHBase
 
@@ -44,8 +43,11 @@ def test_the_launcher_runs_three_region_servers_on_ports_of_their_own(cluster_hb
     ports = [s["port"] for s in servers]
     assert len(set(ports)) == 3 and not set(ports) & {cluster_hbase.ports["zookeeper"], cluster_hbase.ports["master"]}
     assert servers[0]["pid"] == cluster_hbase.pid and len({s["pid"] for s in servers}) == 3
-    done = subprocess.run([sys.executable, "-m", "pyspark_hbase", "local", "status", "--data-dir",
-                           str(cluster_hbase.data_dir)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pyspark_hbase", "local", "status", "--data-dir", str(cluster_hbase.data_dir)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0 and done.stdout == f"{cluster_hbase.zk_address}\n", done.stderr
     for s in servers:
         assert f"region server {s['number']}: 127.0.0.1:{s['port']} up (pid {s['pid']})" in done.stderr
@@ -69,29 +71,48 @@ def job(cluster_hbase, tmp_path_factory):
     out_of_order = _write_csv(work / "shuffled.csv", shuffled)
     prefix = f"c_{uuid.uuid4().hex[:8]}"
     submit = Path(sys.executable).parent / "spark-submit"
-    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
-               # Executors then register under the host the region servers report, so locality can match.
-               SPARK_LOCAL_IP="127.0.0.1",
-               PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])))
-    command = [str(submit), "--master", "local-cluster[2,1,1024]",
-               *hbase_session.submit_args(data_dir=cluster_hbase.data_dir),
-               "--conf", "spark.sql.shuffle.partitions=4",
-               "--conf", "spark.ui.showConsoleProgress=false",
-               # One connection per executor for the whole job: none is closed for being idle.
-               "--conf", "spark.sql.hbase.connection.idleTimeoutMs=600000",
-               str(REPO / "tests" / "cluster_job.py"), prefix, str(in_order), str(out_of_order)]
-    done = subprocess.run(command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, timeout=600)
+    env = dict(
+        os.environ,
+        PYSPARK_PYTHON=sys.executable,
+        PYSPARK_DRIVER_PYTHON=sys.executable,
+        # Executors then register under the host the region servers report, so locality can match.
+        SPARK_LOCAL_IP="127.0.0.1",
+        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])),
+    )
+    command = [
+        str(submit),
+        "--master",
+        "local-cluster[2,1,1024]",
+        *hbase_session.submit_args(data_dir=cluster_hbase.data_dir),
+        "--conf",
+        "spark.sql.shuffle.partitions=4",
+        "--conf",
+        "spark.ui.showConsoleProgress=false",
+        # One connection per executor for the whole job: none is closed for being idle.
+        "--conf",
+        "spark.sql.hbase.connection.idleTimeoutMs=600000",
+        str(REPO / "tests" / "cluster_job.py"),
+        prefix,
+        str(in_order),
+        str(out_of_order),
+    ]
+    done = subprocess.run(
+        command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stdout[-5000:]
     result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
     assert result, done.stdout[-5000:]
-    seen = json.loads(result[-1][len("RESULT "):])
+    seen = json.loads(result[-1][len("RESULT ") :])
     # A local-cluster worker keeps each executor's log under SPARK_HOME/work/<application>/<executor>.
     import pyspark
+
     logs = Path(pyspark.__file__).parent / "work" / seen["application"]
     try:
-        seen["connections_opened"] = {d.name: (d / "stderr").read_text(errors="replace").count(
-            "Opening HBase connection to") for d in sorted(logs.iterdir()) if d.is_dir()}
+        seen["connections_opened"] = {
+            d.name: (d / "stderr").read_text(errors="replace").count("Opening HBase connection to")
+            for d in sorted(logs.iterdir())
+            if d.is_dir()
+        }
     finally:
         shutil.rmtree(logs, ignore_errors=True)
     return seen

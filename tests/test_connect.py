@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from pyspark_hbase import HBaseSessionError, enable_hbase, scan_metrics
 
 SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
@@ -54,8 +53,10 @@ def test_the_client_is_a_connect_session_without_a_jvm(remote):
 
 
 def test_sql_statements_with_key_predicates_load_data_and_drop(remote, table_name, tmp_path):
-    remote.sql(f"CREATE TABLE {table_name} (k INT, s STRING, v DOUBLE, PRIMARY KEY (k, s)) "
-               f"MAPPED BY ({table_name}, COLS=[v=f.v]) SPLIT ON ((50))")
+    remote.sql(
+        f"CREATE TABLE {table_name} (k INT, s STRING, v DOUBLE, PRIMARY KEY (k, s)) "
+        f"MAPPED BY ({table_name}, COLS=[v=f.v]) SPLIT ON ((50))"
+    )
     remote.sql(f"INSERT INTO {table_name} VALUES (1, 'a', 1.5), (2, 'b', 2.5), (60, 'a', 60.5)")
     (tmp_path / "rows.csv").write_text("".join(f"{k},c,{k}.25\n" for k in range(70, 80)))
     loaded = remote.sql(f"LOAD DATA LOCAL INPATH '{tmp_path}' INTO TABLE {table_name}").collect()
@@ -77,9 +78,12 @@ def test_sql_statements_with_key_predicates_load_data_and_drop(remote, table_nam
 
 
 def test_dataframe_reader_table_and_writer(remote, table_name):
-    remote.sql(f"CREATE TABLE {table_name} (k BIGINT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[v=f.v])")
-    remote.range(0, 20).selectExpr("id AS k", "CAST(id * id AS STRING) AS v") \
-        .write.format("hbase").option("table", table_name).mode("append").save()
+    remote.sql(
+        f"CREATE TABLE {table_name} (k BIGINT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[v=f.v])"
+    )
+    remote.range(0, 20).selectExpr("id AS k", "CAST(id * id AS STRING) AS v").write.format("hbase").option(
+        "table", table_name
+    ).mode("append").save()
     read = remote.read.format("hbase").option("table", table_name).load()
     assert read.filter("k = 12").first().v == "144"
     assert remote.table(table_name).count() == 20

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.local import LocalHBase
 
@@ -30,19 +29,35 @@ def job(tmp_path_factory):
     try:
         work = tmp_path_factory.mktemp("fault-job")
         submit = Path(sys.executable).parent / "spark-submit"
-        env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
-                   SPARK_LOCAL_IP="127.0.0.1",
-                   PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])))
-        command = [str(submit), "--master", "local[2]", *hbase_session.submit_args(data_dir=local.data_dir),
-                   "--conf", "spark.sql.shuffle.partitions=4", "--conf", "spark.ui.enabled=false",
-                   # Where LOAD DATA writes its HFiles: the job kills a region server when they appear.
-                   "--conf", f"spark.hbase.fs.tmp.dir={local.data_dir / 'staging'}",
-                   str(REPO / "tests" / "fault_job.py"), str(local.data_dir), str(work)]
-        done = subprocess.run(command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=900)
+        env = dict(
+            os.environ,
+            PYSPARK_PYTHON=sys.executable,
+            PYSPARK_DRIVER_PYTHON=sys.executable,
+            SPARK_LOCAL_IP="127.0.0.1",
+            PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])),
+        )
+        command = [
+            str(submit),
+            "--master",
+            "local[2]",
+            *hbase_session.submit_args(data_dir=local.data_dir),
+            "--conf",
+            "spark.sql.shuffle.partitions=4",
+            "--conf",
+            "spark.ui.enabled=false",
+            # Where LOAD DATA writes its HFiles: the job kills a region server when they appear.
+            "--conf",
+            f"spark.hbase.fs.tmp.dir={local.data_dir / 'staging'}",
+            str(REPO / "tests" / "fault_job.py"),
+            str(local.data_dir),
+            str(work),
+        ]
+        done = subprocess.run(
+            command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900
+        )
         result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
         assert done.returncode == 0 and result, done.stdout[-8000:]
-        seen = json.loads(result[-1][len("RESULT "):])
+        seen = json.loads(result[-1][len("RESULT ") :])
         seen["log"] = done.stdout
         print("fault job saw: " + json.dumps({k: v for k, v in seen.items() if k != "log"}))
         yield seen
@@ -86,10 +101,12 @@ def test_a_query_on_a_region_server_that_stays_down_is_exact_or_fails_naming_hba
     for name, outcome in job["gave_up"].items():
         assert outcome["result"] in ("exact", "error"), (name, outcome)
         if outcome["result"] == "error":
-            assert ("HBase table f_reads: reading region" in outcome["error"]
-                    and "run the statement again" in outcome["error"]
-                    or "HBase could not be reached at ZooKeeper" in outcome["error"]
-                    and "a region server does not answer" in outcome["error"]), outcome["error"]
+            assert (
+                "HBase table f_reads: reading region" in outcome["error"]
+                and "run the statement again" in outcome["error"]
+                or "HBase could not be reached at ZooKeeper" in outcome["error"]
+                and "a region server does not answer" in outcome["error"]
+            ), outcome["error"]
     assert all(o["result"] == "exact" for o in job["gave_up_then_again"].values()), job["gave_up_then_again"]
 
 
@@ -106,9 +123,11 @@ def test_load_data_while_a_region_server_is_killed_loads_regions_whole_and_again
 
 
 def test_a_region_server_without_the_server_jar_reads_its_regions_without_the_filter(job):
-    assert job["servers"] == [{"number": 1, "up": True, "server_jar": True},
-                              {"number": 2, "up": True, "server_jar": True},
-                              {"number": 3, "up": True, "server_jar": False}]
+    assert job["servers"] == [
+        {"number": 1, "up": True, "server_jar": True},
+        {"number": 2, "up": True, "server_jar": True},
+        {"number": 3, "up": True, "server_jar": False},
+    ]
     assert job["mixed_regions_by_server"] == [False, False, True, False, False, False]
     mixed = job["mixed"]
     for name in QUERIES:

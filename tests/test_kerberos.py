@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pyspark
 import pytest
-
 from kerberos_fixtures import LocalKdc, LocalYarn
 from pyspark_hbase import _paths
 from pyspark_hbase import session as hbase_session
@@ -31,14 +30,16 @@ from pyspark_hbase.local import Kerberos, LocalHBase
 REPO = Path(__file__).resolve().parents[1]
 JOB = REPO / "tests" / "kerberos_job.py"
 
-pytestmark = pytest.mark.skipif(bool(os.environ.get("HBASE_CONF_DIR")),
-                                reason="needs the embedded HBase: it starts a secured one")
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("HBASE_CONF_DIR")), reason="needs the embedded HBase: it starts a secured one"
+)
 
 
 @pytest.fixture(scope="module")
 def kdc(tmp_path_factory):
-    server = LocalKdc(tmp_path_factory.mktemp("kdc"), {
-        "hbase": ["hbase/localhost"], "alice": ["alice"], "bob": ["bob"]})
+    server = LocalKdc(
+        tmp_path_factory.mktemp("kdc"), {"hbase": ["hbase/localhost"], "alice": ["alice"], "bob": ["bob"]}
+    )
     try:
         yield server
     finally:
@@ -48,7 +49,9 @@ def kdc(tmp_path_factory):
 @pytest.fixture(scope="module")
 def secured_hbase(kdc, tmp_path_factory):
     local = LocalHBase(tmp_path_factory.mktemp("secured-hbase"))
-    local.start(region_servers=2, kerberos=Kerberos(kdc.krb5_conf, kdc.principal("hbase/localhost"), kdc.keytab("hbase")))
+    local.start(
+        region_servers=2, kerberos=Kerberos(kdc.krb5_conf, kdc.principal("hbase/localhost"), kdc.keytab("hbase"))
+    )
     try:
         local.grant("alice", "@default", "RWXC")
         local.grant("alice", "@spark_hbase_sql", "RWXC")
@@ -73,25 +76,53 @@ def _run(steps, work: Path, kdc, hbase, user=None, master="local[2]", conf_dir=N
     steps_file = work / "steps.json"
     steps_file.write_text(json.dumps(steps))
     krb5 = f"-Djava.security.krb5.conf={kdc.krb5_conf}"
-    login = (["--conf", f"spark.kerberos.principal={kdc.principal(user)}",
-              "--conf", f"spark.kerberos.keytab={kdc.keytab(user)}"] if user else [])
-    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
-               SPARK_LOCAL_IP="127.0.0.1",
-               # Hadoop security on for the driver, and HBase's settings where Spark's token provider
-               # looks: the local HBase's conf dir has both core-site.xml and hbase-site.xml.
-               HADOOP_CONF_DIR=str(conf_dir or hbase.conf_dir), HBASE_CONF_DIR=str(hbase.conf_dir),
-               PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])))
-    command = [str(Path(sys.executable).parent / "spark-submit"), "--master", master,
-               *hbase_session.submit_args({"spark.hbase.conf.dir": str(hbase.conf_dir)}), *login,
-               "--driver-java-options", krb5,
-               "--conf", "spark.ui.enabled=false", "--conf", "spark.ui.showConsoleProgress=false",
-               "--conf", "spark.sql.shuffle.partitions=2", "--conf", "spark.hbase.client.retries.number=3",
-               *conf, str(JOB), str(steps_file)]
-    done = subprocess.run(command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, timeout=600)
+    login = (
+        [
+            "--conf",
+            f"spark.kerberos.principal={kdc.principal(user)}",
+            "--conf",
+            f"spark.kerberos.keytab={kdc.keytab(user)}",
+        ]
+        if user
+        else []
+    )
+    env = dict(
+        os.environ,
+        PYSPARK_PYTHON=sys.executable,
+        PYSPARK_DRIVER_PYTHON=sys.executable,
+        SPARK_LOCAL_IP="127.0.0.1",
+        # Hadoop security on for the driver, and HBase's settings where Spark's token provider
+        # looks: the local HBase's conf dir has both core-site.xml and hbase-site.xml.
+        HADOOP_CONF_DIR=str(conf_dir or hbase.conf_dir),
+        HBASE_CONF_DIR=str(hbase.conf_dir),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])),
+    )
+    command = [
+        str(Path(sys.executable).parent / "spark-submit"),
+        "--master",
+        master,
+        *hbase_session.submit_args({"spark.hbase.conf.dir": str(hbase.conf_dir)}),
+        *login,
+        "--driver-java-options",
+        krb5,
+        "--conf",
+        "spark.ui.enabled=false",
+        "--conf",
+        "spark.ui.showConsoleProgress=false",
+        "--conf",
+        "spark.sql.shuffle.partitions=2",
+        "--conf",
+        "spark.hbase.client.retries.number=3",
+        *conf,
+        str(JOB),
+        str(steps_file),
+    ]
+    done = subprocess.run(
+        command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600
+    )
     result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
     assert done.returncode == 0 and result, done.stdout[-8000:]
-    return json.loads(result[-1][len("RESULT "):])
+    return json.loads(result[-1][len("RESULT ") :])
 
 
 def _rows(seen, name):
@@ -101,20 +132,35 @@ def _rows(seen, name):
 
 SALES = "sales"
 OWNER_STEPS = [
-    {"name": "create", "sql": f"""CREATE TABLE {SALES} (k INT, s STRING, v BIGINT, PRIMARY KEY (k, s))
-                                  MAPPED BY ({SALES}, COLS=[v=f.v]) SPLIT ON ((100), (200))"""},
-    {"name": "insert", "sql": f"INSERT INTO {SALES} SELECT CAST(id % 300 AS INT), CONCAT('s', id DIV 300), id FROM range(1500)"},
+    {
+        "name": "create",
+        "sql": f"""CREATE TABLE {SALES} (k INT, s STRING, v BIGINT, PRIMARY KEY (k, s))
+                                  MAPPED BY ({SALES}, COLS=[v=f.v]) SPLIT ON ((100), (200))""",
+    },
+    {
+        "name": "insert",
+        "sql": f"INSERT INTO {SALES} SELECT CAST(id % 300 AS INT), CONCAT('s', id DIV 300), id FROM range(1500)",
+    },
     {"name": "key_range", "metrics": True, "sql": f"SELECT count(*), sum(v) FROM {SALES} WHERE k BETWEEN 50 AND 149"},
-    {"name": "skip_scan", "metrics": True,
-     "sql": f"SELECT k, s, v FROM {SALES} WHERE k IN (5, 150, 250) AND s = 's3' ORDER BY k"},
+    {
+        "name": "skip_scan",
+        "metrics": True,
+        "sql": f"SELECT k, s, v FROM {SALES} WHERE k IN (5, 150, 250) AND s = 's3' ORDER BY k",
+    },
     {"name": "aggregate", "metrics": True, "sql": f"SELECT s, count(*), sum(v) FROM {SALES} GROUP BY s ORDER BY s"},
-    {"name": "create_people", "sql": "CREATE TABLE people (id INT, name STRING, PRIMARY KEY (id)) "
-                                     "MAPPED BY (people, COLS=[name=f.n]) SPLIT ON ((500))"},
+    {
+        "name": "create_people",
+        "sql": "CREATE TABLE people (id INT, name STRING, PRIMARY KEY (id)) "
+        "MAPPED BY (people, COLS=[name=f.n]) SPLIT ON ((500))",
+    },
     {"name": "load", "sql": "LOAD DATA LOCAL INPATH '{csv1}' INTO TABLE people"},
     {"name": "load_parallel", "sql": "LOAD DATA PARALLEL LOCAL INPATH '{csv2}' INTO TABLE people"},
     {"name": "loaded", "sql": "SELECT count(*), sum(id), max(name) FROM people"},
-    {"name": "create_copy", "sql": "CREATE TABLE people_copy (id INT, name STRING, PRIMARY KEY (id)) "
-                                   "MAPPED BY (people_copy, COLS=[name=f.n])"},
+    {
+        "name": "create_copy",
+        "sql": "CREATE TABLE people_copy (id INT, name STRING, PRIMARY KEY (id)) "
+        "MAPPED BY (people_copy, COLS=[name=f.n])",
+    },
     {"name": "copy", "copy": ["people", "people_copy"]},
     {"name": "copied", "sql": "SELECT count(*), sum(id), max(name) FROM people_copy"},
 ]
@@ -136,8 +182,7 @@ def test_a_user_with_rights_creates_inserts_and_reads_with_key_ranges_skip_scans
     assert owner_job["key_range"]["metrics"]["rowsScanned"] == len(ids)
     assert _rows(owner_job, "skip_scan") == [[k, "s3", 900 + k] for k in (5, 150, 250)]
     assert owner_job["skip_scan"]["metrics"]["rowsRead"] == 3
-    assert _rows(owner_job, "aggregate") == [
-        [f"s{g}", 300, sum(range(g * 300, (g + 1) * 300))] for g in range(5)]
+    assert _rows(owner_job, "aggregate") == [[f"s{g}", 300, sum(range(g * 300, (g + 1) * 300))] for g in range(5)]
     metrics = owner_job["aggregate"]["metrics"]
     # Partial groups from the region servers, not rows: at most 5 groups from each of 3 regions.
     assert metrics["rowsScanned"] == 1500 and metrics["rowsRead"] <= 15
@@ -150,24 +195,43 @@ def test_a_user_with_rights_loads_files_and_copies_tables_with_the_dataframe_api
     assert _rows(owner_job, "copied") == [[1000, sum(range(1000)), "name0999"]]
 
 
-def test_a_user_without_rights_on_a_table_gets_hbase_access_denied_and_no_rows(kdc, secured_hbase, owner_job,
-                                                                              tmp_path):
-    seen = _run([{"name": "read", "sql": f"SELECT * FROM {SALES} WHERE k = 5"},
-                 {"name": "write", "sql": f"INSERT INTO {SALES} VALUES (1, 's9', 1)"},
-                 {"name": "create", "sql": "CREATE TABLE bobs (id INT, n STRING, PRIMARY KEY (id)) MAPPED BY (bobs, COLS=[n=f.n])"}],
-                tmp_path, kdc, secured_hbase, user="bob")
+def test_a_user_without_rights_on_a_table_gets_hbase_access_denied_and_no_rows(kdc, secured_hbase, owner_job, tmp_path):
+    seen = _run(
+        [
+            {"name": "read", "sql": f"SELECT * FROM {SALES} WHERE k = 5"},
+            {"name": "write", "sql": f"INSERT INTO {SALES} VALUES (1, 's9', 1)"},
+            {
+                "name": "create",
+                "sql": "CREATE TABLE bobs (id INT, n STRING, PRIMARY KEY (id)) MAPPED BY (bobs, COLS=[n=f.n])",
+            },
+        ],
+        tmp_path,
+        kdc,
+        secured_hbase,
+        user="bob",
+    )
     # HBase's own words name the user, the table and the action; no stack trace comes with them.
-    for step, words in (("read", [f"user 'bob' (table={SALES}, action=READ)"]),
-                        ("write", ["user=bob@EXAMPLE.COM", f"scope=default:{SALES}", "action=WRITE"]),
-                        # bob may read our catalog but not write it
-                        ("create", ["user=bob@EXAMPLE.COM", "scope=spark_hbase_sql:catalog", "action=WRITE"])):
+    for step, words in (
+        ("read", [f"user 'bob' (table={SALES}, action=READ)"]),
+        ("write", ["user=bob@EXAMPLE.COM", f"scope=default:{SALES}", "action=WRITE"]),
+        # bob may read our catalog but not write it
+        ("create", ["user=bob@EXAMPLE.COM", "scope=spark_hbase_sql:catalog", "action=WRITE"]),
+    ):
         assert "rows" not in seen[step], seen[step]
         error = seen[step]["error"]
         assert error.startswith("AnalysisException: HBase denied access") and "\tat " not in error, error
         assert "Insufficient permissions" in error and all(w in error for w in words), error
     # alice's rows are untouched by bob's INSERT
-    assert [list(r) for r in _run([{"name": "count", "sql": f"SELECT count(*) FROM {SALES} WHERE s = 's9'"}],
-                                  tmp_path / "alice", kdc, secured_hbase, user="alice")["count"]["rows"]] == [[0]]
+    assert [
+        list(r)
+        for r in _run(
+            [{"name": "count", "sql": f"SELECT count(*) FROM {SALES} WHERE s = 's9'"}],
+            tmp_path / "alice",
+            kdc,
+            secured_hbase,
+            user="alice",
+        )["count"]["rows"]
+    ] == [[0]]
 
 
 def test_a_driver_without_a_kerberos_login_gets_the_kerberos_settings_to_check(kdc, secured_hbase, tmp_path):
@@ -186,6 +250,7 @@ def test_the_driver_logged_in_with_its_keytab_and_then_used_a_delegation_token(s
 
 # ---- executors without a keytab, on YARN ------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def yarn(tmp_path_factory):
     java_home = Path(_paths.java_executable()).resolve().parents[1]
@@ -201,11 +266,15 @@ def yarn_client_conf(secured_hbase, yarn, tmp_path_factory):
     """HADOOP_CONF_DIR of a YARN client: Hadoop security on, the YARN site, and HBase's site."""
     conf = tmp_path_factory.mktemp("yarn-client-conf")
     shutil.copy(secured_hbase.conf_dir / "hbase-site.xml", conf / "hbase-site.xml")
-    _write_site(conf / "core-site.xml", {
-        "hadoop.security.authentication": "kerberos",
-        # This YARN runs without Kerberos.
-        "ipc.client.fallback-to-simple-auth-allowed": "true",
-        "fs.defaultFS": "file:///"})
+    _write_site(
+        conf / "core-site.xml",
+        {
+            "hadoop.security.authentication": "kerberos",
+            # This YARN runs without Kerberos.
+            "ipc.client.fallback-to-simple-auth-allowed": "true",
+            "fs.defaultFS": "file:///",
+        },
+    )
     site = {p.findtext("name"): p.findtext("value") for p in ET.parse(yarn.site).getroot().iter("property")}
     # Spark asks for file system tokens renewable by YARN's principal; any name will do here.
     site["yarn.resourcemanager.principal"] = "yarn/localhost@EXAMPLE.COM"
@@ -216,27 +285,56 @@ def yarn_client_conf(secured_hbase, yarn, tmp_path_factory):
 def _yarn_conf(kdc, extra=()):
     krb5 = f"-Djava.security.krb5.conf={kdc.krb5_conf}"
     jars = Path(pyspark.__file__).parent / "jars"
-    return ["--deploy-mode", "client", "--num-executors", "2", "--executor-cores", "1", "--executor-memory", "512m",
-            "--conf", "spark.yarn.am.memory=256m", "--conf", f"spark.yarn.jars=local:{jars}/*",
-            # On a cluster every host has /etc/krb5.conf.
-            "--conf", f"spark.yarn.am.extraJavaOptions={krb5}", "--conf", f"spark.executor.extraJavaOptions={krb5}",
-            # Every read in a job on the executors, none on the driver.
-            "--conf", "spark.sql.hbase.driverRead.maxKeyRanges=0", *extra]
+    return [
+        "--deploy-mode",
+        "client",
+        "--num-executors",
+        "2",
+        "--executor-cores",
+        "1",
+        "--executor-memory",
+        "512m",
+        "--conf",
+        "spark.yarn.am.memory=256m",
+        "--conf",
+        f"spark.yarn.jars=local:{jars}/*",
+        # On a cluster every host has /etc/krb5.conf.
+        "--conf",
+        f"spark.yarn.am.extraJavaOptions={krb5}",
+        "--conf",
+        f"spark.executor.extraJavaOptions={krb5}",
+        # Every read in a job on the executors, none on the driver.
+        "--conf",
+        "spark.sql.hbase.driverRead.maxKeyRanges=0",
+        *extra,
+    ]
 
 
 YARN_STEPS = [
     {"name": "insert", "sql": f"INSERT INTO {SALES} SELECT CAST(id % 300 AS INT), 's7', id FROM range(3000, 3300)"},
     {"name": "key_range", "sql": f"SELECT count(*), sum(v) FROM {SALES} WHERE k BETWEEN 50 AND 149"},
-    {"name": "skip_scan", "metrics": True,
-     "sql": f"SELECT k, s, v FROM {SALES} WHERE k IN (5, 150) AND s IN ('s4', 's7') ORDER BY k, s"},
+    {
+        "name": "skip_scan",
+        "metrics": True,
+        "sql": f"SELECT k, s, v FROM {SALES} WHERE k IN (5, 150) AND s IN ('s4', 's7') ORDER BY k, s",
+    },
     {"name": "aggregate", "sql": f"SELECT s, count(*), sum(v) FROM {SALES} WHERE s >= 's4' GROUP BY s ORDER BY s"},
 ]
 
 
-def test_executors_on_yarn_write_and_read_with_hbase_delegation_tokens(kdc, secured_hbase, owner_job, yarn,
-                                                                       yarn_client_conf, tmp_path):
-    seen = _run(YARN_STEPS, tmp_path, kdc, secured_hbase, user="alice", master="yarn", conf_dir=yarn_client_conf,
-                conf=_yarn_conf(kdc))
+def test_executors_on_yarn_write_and_read_with_hbase_delegation_tokens(
+    kdc, secured_hbase, owner_job, yarn, yarn_client_conf, tmp_path
+):
+    seen = _run(
+        YARN_STEPS,
+        tmp_path,
+        kdc,
+        secured_hbase,
+        user="alice",
+        master="yarn",
+        conf_dir=yarn_client_conf,
+        conf=_yarn_conf(kdc),
+    )
     assert "rows" in seen["insert"], seen["insert"]
     ids = [i for i in list(range(1500)) + list(range(3000, 3300)) if 50 <= i % 300 <= 149]
     assert _rows(seen, "key_range") == [[len(ids), sum(ids)]]
@@ -247,10 +345,21 @@ def test_executors_on_yarn_write_and_read_with_hbase_delegation_tokens(kdc, secu
 
 
 def test_executors_on_yarn_without_hbase_tokens_fail_at_once_with_the_kerberos_settings_to_check(
-        kdc, secured_hbase, owner_job, yarn, yarn_client_conf, tmp_path):
-    seen = _run([YARN_STEPS[1]], tmp_path, kdc, secured_hbase, user="alice", master="yarn", conf_dir=yarn_client_conf,
-                conf=_yarn_conf(kdc, ["--conf", "spark.security.credentials.hbase.enabled=false"]))
+    kdc, secured_hbase, owner_job, yarn, yarn_client_conf, tmp_path
+):
+    seen = _run(
+        [YARN_STEPS[1]],
+        tmp_path,
+        kdc,
+        secured_hbase,
+        user="alice",
+        master="yarn",
+        conf_dir=yarn_client_conf,
+        conf=_yarn_conf(kdc, ["--conf", "spark.security.credentials.hbase.enabled=false"]),
+    )
     error = seen["key_range"]["error"]
-    assert "did not authenticate this client: user alice has neither a Kerberos login nor an HBase delegation token" \
-        in error, error
+    assert (
+        "did not authenticate this client: user alice has neither a Kerberos login nor an HBase delegation token"
+        in error
+    ), error
     assert "spark.security.credentials.hbase.enabled" in error

@@ -48,13 +48,20 @@ def _jvms_for(data_dir: Path):
 
 
 def _cli(*args, timeout=300):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
-        str(REPO / "python"), os.environ.get("PYTHONPATH")])))
-    return subprocess.run([sys.executable, "-m", "pyspark_hbase", *args], env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")]))
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "pyspark_hbase", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 # ---- failures, no running HBase needed -------------------------------------------------------
+
 
 def test_missing_classpath_names_the_build_command(tmp_path):
     hbase = LocalHBase(tmp_path / "data", classpath_file=tmp_path / "nope.classpath")
@@ -85,8 +92,11 @@ def test_missing_probe_class_names_the_build_command(tmp_path):
     jars_only.write_text(os.pathsep.join(e for e in _classpath() if e.endswith(".jar")))
     data = tmp_path / "data"
     hbase = LocalHBase(data, classpath_file=jars_only)
-    with pytest.raises(LocalHBaseError, match=r"LocalHBaseProbe not found.*"
-                                              r"\./build/sbt hbaseLocal/writeClasspath"):
+    with pytest.raises(
+        LocalHBaseError,
+        match=r"LocalHBaseProbe not found.*"
+        r"\./build/sbt hbaseLocal/writeClasspath",
+    ):
         hbase.start(timeout=10)
     assert _jvms_for(data) == [] and hbase.pid is None
 
@@ -111,13 +121,20 @@ def test_cli_status_when_never_started(tmp_path):
 
 def test_cli_start_says_what_it_waits_for_and_the_api_stays_quiet(tmp_path, capfd):
     data = tmp_path / "data"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
-        str(REPO / "python"), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")]))
+    )
     hbase = LocalHBase(data, classpath_file=CLASSPATH_FILE)
     try:
         # One stream, so that the order of progress (stderr) and outcome (stdout) shows.
-        done = subprocess.run([sys.executable, "-m", "pyspark_hbase", "local", "start", "--data-dir", str(data)],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-m", "pyspark_hbase", "local", "start", "--data-dir", str(data)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stdout
         lines = done.stdout.splitlines()
         ready = next((i for i, line in enumerate(lines) if line.startswith("HBase started in")), None)
@@ -144,6 +161,7 @@ def test_cli_start_says_what_it_waits_for_and_the_api_stays_quiet(tmp_path, capf
 
 # ---- one real HBase for the rest of the module -----------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def launcher_hbase(tmp_path_factory):
     """An HBase of this module's own (the tests stop and restart it), not conftest's `hbase`."""
@@ -166,9 +184,13 @@ def cell_tool(launcher_hbase):
 
     def run(*args):
         cp = os.pathsep.join([str(launcher_hbase.conf_dir), *classpath])
-        done = subprocess.run([java, *JAVA17_FLAGS, "-Dspark.hbase.log.console=OFF", "-cp", cp,
-                               CELL_TOOL, *args],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=180)
+        done = subprocess.run(
+            [java, *JAVA17_FLAGS, "-Dspark.hbase.log.console=OFF", "-cp", cp, CELL_TOOL, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=180,
+        )
         assert done.returncode == 0, done.stdout[-3000:]
         return done.stdout.strip().splitlines()[-1]
 
@@ -200,8 +222,10 @@ def test_double_start_is_a_no_op(launcher_hbase):
 
 
 def test_generated_conf_and_client_settings(launcher_hbase):
-    site = {p.findtext("name"): p.findtext("value")
-            for p in ET.parse(launcher_hbase.conf_dir / "hbase-site.xml").getroot().iter("property")}
+    site = {
+        p.findtext("name"): p.findtext("value")
+        for p in ET.parse(launcher_hbase.conf_dir / "hbase-site.xml").getroot().iter("property")
+    }
     assert site["hbase.zookeeper.quorum"] == "127.0.0.1"
     assert site["hbase.zookeeper.property.clientPort"] == str(launcher_hbase.zk_port)
     assert site["hbase.cluster.distributed"] == "false"
@@ -211,7 +235,8 @@ def test_generated_conf_and_client_settings(launcher_hbase):
     assert launcher_hbase.zk_quorum == "127.0.0.1"
     assert launcher_hbase.client_conf() == {
         "hbase.zookeeper.quorum": "127.0.0.1",
-        "hbase.zookeeper.property.clientPort": str(launcher_hbase.zk_port)}
+        "hbase.zookeeper.property.clientPort": str(launcher_hbase.zk_port),
+    }
 
 
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc")

@@ -12,7 +12,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from pyspark_hbase import session as hbase_session
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,8 +35,15 @@ def repository(tmp_path_factory):
     # Docs are left out here for time; they are published like the jars.
     env = dict(os.environ, SBT_JAVA_OPTS=f"-Xms512m -Xmx3g -Xss4m -Dmaven.repo.local={repo}")
     no_docs = [f"set {p} / Compile / packageDoc / publishArtifact := false" for p in ("core", "server")]
-    done = subprocess.run([str(ROOT / "build" / "sbt"), *no_docs, "publishM2"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=900)
+    done = subprocess.run(
+        [str(ROOT / "build" / "sbt"), *no_docs, "publishM2"],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stdout[-6000:]
     return repo
 
@@ -82,24 +88,36 @@ JOB = textwrap.dedent("""
 """)
 
 
-def test_spark_submit_packages_resolves_the_plugin_and_runs_keyed_sql_on_hbase(repository, hbase, tmp_path,
-                                                                                table_name):
+def test_spark_submit_packages_resolves_the_plugin_and_runs_keyed_sql_on_hbase(repository, hbase, tmp_path, table_name):
     conf = hbase_session.spark_conf(data_dir=hbase.data_dir if hbase else None)
     conf.pop("spark.jars")  # --packages brings the jar instead
     job = tmp_path / "job.py"
     job.write_text(JOB)
     ivy = tmp_path / "ivy"
-    command = [str(Path(sys.executable).parent / "spark-submit"), "--master", "local[2]",
-               "--packages", PLUGIN, "--repositories", repository.as_uri(), "--conf", f"spark.jars.ivy={ivy}",
-               "--conf", "spark.ui.enabled=false", "--conf", "spark.sql.shuffle.partitions=2",
-               *[arg for key, value in conf.items() for arg in ("--conf", f"{key}={value}")],
-               str(job), table_name]
+    command = [
+        str(Path(sys.executable).parent / "spark-submit"),
+        "--master",
+        "local[2]",
+        "--packages",
+        PLUGIN,
+        "--repositories",
+        repository.as_uri(),
+        "--conf",
+        f"spark.jars.ivy={ivy}",
+        "--conf",
+        "spark.ui.enabled=false",
+        "--conf",
+        "spark.sql.shuffle.partitions=2",
+        *[arg for key, value in conf.items() for arg in ("--conf", f"{key}={value}")],
+        str(job),
+        table_name,
+    ]
     env = {k: v for k, v in os.environ.items() if k not in ("SPARK_HOME", "PYTHONPATH")}
     env.update(PYSPARK_PYTHON=sys.executable, SPARK_LOCAL_IP="127.0.0.1")
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     result = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
     assert done.returncode == 0 and result, done.stdout[-4000:] + done.stderr[-6000:]
-    seen = json.loads(result[-1][len("RESULT "):])
+    seen = json.loads(result[-1][len("RESULT ") :])
     assert seen["rows"] == [[60, "v60"], [61, "v61"], [62, "v62"]]
     assert "HBaseSQLTableScan" in seen["plan"] and "regions 1 of 2" in seen["plan"], seen["plan"]
     # Only our jar was fetched, from the published repository.

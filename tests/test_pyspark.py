@@ -5,15 +5,17 @@ import sys
 import textwrap
 
 import pytest
-
-from pyspark_hbase import EXTENSION_CLASS, enable_hbase, session as hbase_session
+from pyspark_hbase import EXTENSION_CLASS, enable_hbase
+from pyspark_hbase import session as hbase_session
 
 
 def test_builder_gets_the_jar_the_extension_and_the_hbase_address(hbase):
     from pyspark.sql import SparkSession
 
-    builder = enable_hbase(SparkSession.builder.config("spark.sql.extensions", "com.example.Other"),
-                           data_dir=hbase.data_dir if hbase else None)
+    builder = enable_hbase(
+        SparkSession.builder.config("spark.sql.extensions", "com.example.Other"),
+        data_dir=hbase.data_dir if hbase else None,
+    )
     options = builder._options
     assert options["spark.sql.extensions"] == f"com.example.Other,{EXTENSION_CLASS}"
     assert options["spark.jars"].endswith(".jar")
@@ -24,8 +26,9 @@ def test_builder_gets_the_jar_the_extension_and_the_hbase_address(hbase):
 def test_sql_round_trip_through_hbase(spark, table_name):
     spark.sql(f"""CREATE TABLE {table_name} (city STRING, day INT, temp DOUBLE, note STRING,
                   PRIMARY KEY (city, day)) MAPPED BY ({table_name}, COLS=[temp=w.t, note=w.n])""")
-    spark.sql(f"INSERT INTO {table_name} VALUES ('Oslo', 2, -3.5, NULL), ('Lima', 1, 19.0, 'fog'), "
-              f"('Oslo', 1, -1.0, 'snow')")
+    spark.sql(
+        f"INSERT INTO {table_name} VALUES ('Oslo', 2, -3.5, NULL), ('Lima', 1, 19.0, 'fog'), ('Oslo', 1, -1.0, 'snow')"
+    )
     rows = [tuple(r) for r in spark.sql(f"SELECT * FROM {table_name}").collect()]
     assert rows == [("Lima", 1, 19.0, "fog"), ("Oslo", 1, -1.0, "snow"), ("Oslo", 2, -3.5, None)]
     cold = spark.sql(f"SELECT day FROM {table_name} WHERE city = 'Oslo' AND temp < -2").collect()
@@ -36,8 +39,7 @@ def test_sql_round_trip_through_hbase(spark, table_name):
 
 
 def test_dataframe_api_reads_an_hbase_table(spark, table_name):
-    spark.sql(f"CREATE TABLE {table_name} (k BIGINT, v STRING, PRIMARY KEY (k)) "
-              f"MAPPED BY ({table_name}, COLS=[v=f.v])")
+    spark.sql(f"CREATE TABLE {table_name} (k BIGINT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[v=f.v])")
     spark.range(0, 100).selectExpr("id AS k", "CAST(id * id AS STRING) AS v").write.insertInto(table_name)
     df = spark.table(table_name)
     assert df.count() == 100
@@ -45,8 +47,7 @@ def test_dataframe_api_reads_an_hbase_table(spark, table_name):
 
 
 def test_drop_table_keeps_the_hbase_data(spark, table_name):
-    ddl = (f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) "
-           f"MAPPED BY ({table_name}_raw, COLS=[v=f.v])")
+    ddl = f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ({table_name}_raw, COLS=[v=f.v])"
     spark.sql(ddl)
     spark.sql(f"INSERT INTO {table_name} VALUES (1, 10), (2, 20)")
     spark.sql(f"DROP TABLE {table_name}")
@@ -59,8 +60,9 @@ def test_bad_ddl_gives_an_analysis_error_naming_the_column(spark, table_name):
     from pyspark.errors import AnalysisException
 
     with pytest.raises(AnalysisException) as error:
-        spark.sql(f"CREATE TABLE {table_name} (k INT, v INT, w INT, PRIMARY KEY (k)) "
-                  f"MAPPED BY ({table_name}, COLS=[v=f.v])")
+        spark.sql(
+            f"CREATE TABLE {table_name} (k INT, v INT, w INT, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[v=f.v])"
+        )
     assert "column 'w'" in str(error.value)
     assert table_name not in {r.tableName for r in spark.sql("SHOW TABLES IN hbase").collect()}
 
@@ -93,8 +95,10 @@ def test_submit_args_are_spark_submit_flags(hbase):
 
 
 def test_dataframe_reader_and_writer_use_format_hbase(spark, table_name):
-    spark.sql(f"CREATE TABLE {table_name} (id BIGINT, tag STRING, PRIMARY KEY (id)) "
-              f"MAPPED BY ({table_name}, COLS=[tag=t.tag])")
+    spark.sql(
+        f"CREATE TABLE {table_name} (id BIGINT, tag STRING, PRIMARY KEY (id)) "
+        f"MAPPED BY ({table_name}, COLS=[tag=t.tag])"
+    )
     frame = spark.range(0, 50).selectExpr("id", "concat('tag-', id) AS tag")
     frame.write.format("hbase").option("table", table_name).mode("append").save()
     frame.write.format("hbase").option("table", table_name).mode("append").save()  # upsert: idempotent
@@ -107,34 +111,62 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
     from pyspark_hbase import scan_metrics
 
     assert spark.conf.get("spark.sql.adaptive.enabled") == "true"
-    spark.sql(f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) "
-              f"MAPPED BY ({table_name}, COLS=[v=f.v]) SPLIT ON ((100), (200))")
+    spark.sql(
+        f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) "
+        f"MAPPED BY ({table_name}, COLS=[v=f.v]) SPLIT ON ((100), (200))"
+    )
     spark.sql(f"INSERT INTO {table_name} SELECT CAST(id AS INT), CAST(id % 3 AS INT) FROM range(0, 300)")
 
     lookup = spark.sql(f"SELECT * FROM {table_name} WHERE k IN (7, 8, 250)")
-    assert scan_metrics(lookup) == {"regionsTotal": 0, "regionsScanned": 0, "keyRanges": 0, "chunksSkipped": 0,
-                                    "rowsRead": 0, "rowsScanned": 0, "gets": 0}
+    assert scan_metrics(lookup) == {
+        "regionsTotal": 0,
+        "regionsScanned": 0,
+        "keyRanges": 0,
+        "chunksSkipped": 0,
+        "rowsRead": 0,
+        "rowsScanned": 0,
+        "gets": 0,
+    }
     assert [r.k for r in lookup.collect()] == [7, 8, 250]
-    assert scan_metrics(lookup) == {"regionsTotal": 3, "regionsScanned": 2, "keyRanges": 3, "chunksSkipped": 0,
-                                    "rowsRead": 3, "rowsScanned": 3, "gets": 3}
+    assert scan_metrics(lookup) == {
+        "regionsTotal": 3,
+        "regionsScanned": 2,
+        "keyRanges": 3,
+        "chunksSkipped": 0,
+        "rowsRead": 3,
+        "rowsScanned": 3,
+        "gets": 3,
+    }
 
     # A shuffle puts the scan inside an adaptive query stage; the region server sends one row per group.
     grouped = spark.sql(f"SELECT v, count(*) AS n FROM {table_name} WHERE k >= 150 AND k < 160 GROUP BY v")
     assert sum(r.n for r in grouped.collect()) == 10
-    assert scan_metrics(grouped) == {"regionsTotal": 3, "regionsScanned": 1, "keyRanges": 1, "chunksSkipped": 0,
-                                     "rowsRead": 3, "rowsScanned": 10, "gets": 0}
+    assert scan_metrics(grouped) == {
+        "regionsTotal": 3,
+        "regionsScanned": 1,
+        "keyRanges": 1,
+        "chunksSkipped": 0,
+        "rowsRead": 3,
+        "rowsScanned": 10,
+        "gets": 0,
+    }
 
 
 def test_region_servers_seek_by_a_later_key_column_and_check_values(spark, table_name):
     from pyspark_hbase import scan_metrics
 
-    spark.sql(f"CREATE TABLE {table_name} (a INT, b INT, v STRING, PRIMARY KEY (a, b)) "
-              f"MAPPED BY ({table_name}, COLS=[v=f.v]) SPLIT ON ((30), (60))")
-    spark.sql(f"INSERT INTO {table_name} SELECT CAST(id DIV 10 AS INT), CAST(id % 10 AS INT), "
-              f"IF(id % 7 = 0, NULL, concat('v', id)) FROM range(0, 1000)")
+    spark.sql(
+        f"CREATE TABLE {table_name} (a INT, b INT, v STRING, PRIMARY KEY (a, b)) "
+        f"MAPPED BY ({table_name}, COLS=[v=f.v]) SPLIT ON ((30), (60))"
+    )
+    spark.sql(
+        f"INSERT INTO {table_name} SELECT CAST(id DIV 10 AS INT), CAST(id % 10 AS INT), "
+        f"IF(id % 7 = 0, NULL, concat('v', id)) FROM range(0, 1000)"
+    )
     query = f"SELECT a, b, v FROM {table_name} WHERE b IN (3, 4) AND v LIKE 'v%3'"
-    expected = sorted((i // 10, i % 10, f"v{i}") for i in range(1000)
-                      if i % 10 in (3, 4) and i % 7 != 0 and str(i).endswith("3"))
+    expected = sorted(
+        (i // 10, i % 10, f"v{i}") for i in range(1000) if i % 10 in (3, 4) and i % 7 != 0 and str(i).endswith("3")
+    )
 
     with_server_jar = spark.sql(query)
     assert "skip scan (*, {3, 4})" in with_server_jar._jdf.queryExecution().executedPlan().toString()

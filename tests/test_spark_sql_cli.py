@@ -5,9 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from pyspark_hbase.session import EXTENSION_CLASS
-
 
 # The console script that `pip install` put next to this Python.
 SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
@@ -31,10 +29,15 @@ def test_conf_prints_flags_for_spark_submit(hbase):
 
 
 def test_spark_sql_creates_inserts_and_selects(hbase, table_name):
-    out = spark_hbase("sql", *data_dir_args(hbase), "-e", f"""
+    out = spark_hbase(
+        "sql",
+        *data_dir_args(hbase),
+        "-e",
+        f"""
         CREATE TABLE {table_name} (id INT, name STRING, PRIMARY KEY (id)) MAPPED BY ({table_name}, COLS=[name=u.name]);
         INSERT INTO {table_name} VALUES (2, 'grace'), (1, 'ada');
-        SELECT * FROM {table_name};""")
+        SELECT * FROM {table_name};""",
+    )
     assert out.returncode == 0, out.stderr
     assert "1\tada\n2\tgrace\n" in out.stdout
 
@@ -52,8 +55,12 @@ def test_spark_sql_runs_a_file_of_statements(hbase, table_name, tmp_path):
 
 
 def test_spark_sql_reports_a_bad_statement_clearly(hbase, table_name):
-    out = spark_hbase("sql", *data_dir_args(hbase), "-e",
-                      f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[k=f.k, v=f.v])")
+    out = spark_hbase(
+        "sql",
+        *data_dir_args(hbase),
+        "-e",
+        f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[k=f.k, v=f.v])",
+    )
     assert out.returncode != 0
     assert "key column 'k' is part of the row key" in out.stderr
     assert "\tat org.apache" not in out.stderr, "a user mistake is reported without a stack trace"
@@ -62,9 +69,14 @@ def test_spark_sql_reports_a_bad_statement_clearly(hbase, table_name):
 def test_tables_and_rows_survive_an_hbase_restart(hbase, table_name):
     if hbase is None:
         pytest.skip("restarting needs the embedded HBase; HBASE_CONF_DIR names an external one")
-    created = spark_hbase("sql", *data_dir_args(hbase), "-e", f"""
+    created = spark_hbase(
+        "sql",
+        *data_dir_args(hbase),
+        "-e",
+        f"""
         CREATE TABLE {table_name} (k STRING, n BIGINT, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[n=f.n]);
-        INSERT INTO {table_name} VALUES ('x', 1), ('y', 2);""")
+        INSERT INTO {table_name} VALUES ('x', 1), ('y', 2);""",
+    )
     assert created.returncode == 0, created.stderr
 
     assert spark_hbase("local", "stop", *data_dir_args(hbase)).returncode == 0

@@ -8,7 +8,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from pyspark_hbase.thriftserver import beeline_command
 
 SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
@@ -39,7 +38,14 @@ def script(t1, t2):
     ]
 
 
-EXPECTED_ROWS = [["apac", "5", "NULL"], ["emea", "1", "NULL"], ["emea", "11", "NULL"], ["us", "2", "NULL"], ["us", "12", "NULL"], ["us", "99", "late"]]
+EXPECTED_ROWS = [
+    ["apac", "5", "NULL"],
+    ["emea", "1", "NULL"],
+    ["emea", "11", "NULL"],
+    ["us", "2", "NULL"],
+    ["us", "12", "NULL"],
+    ["us", "99", "late"],
+]
 
 
 def run_pyspark(spark, statements):
@@ -53,10 +59,12 @@ def run_pyspark(spark, statements):
 def parse_tsv_run(stdout, t1, t2):
     lines = [line.split("\t") for line in stdout.strip().splitlines()]
     # spark-sql prints SHOW TABLES as Hive does, the names alone; beeline prints every column.
-    shown = {(parts[0], parts[1]) for parts in lines if len(parts) == 3 and parts[0] == "default" and parts[2] == "false"}
+    shown = {
+        (parts[0], parts[1]) for parts in lines if len(parts) == 3 and parts[0] == "default" and parts[2] == "false"
+    }
     shown |= {("default", parts[0]) for parts in lines if len(parts) == 1 and parts[0] in (t1, t2)}
     described = {parts[0].strip(): parts[1].strip() for parts in lines if len(parts) == 3}
-    rows = [[p.strip() for p in parts] for parts in lines[-len(EXPECTED_ROWS):]]
+    rows = [[p.strip() for p in parts] for parts in lines[-len(EXPECTED_ROWS) :]]
     return rows, shown, described
 
 
@@ -67,8 +75,12 @@ def run_cli(client, text, hbase, request):
         out = subprocess.run([SPARK_HBASE, "sql", *data_dir, "-e", text], capture_output=True, text=True, timeout=600)
     else:
         url = request.getfixturevalue("jdbc_url")
-        out = subprocess.run(beeline_command(url, "--silent=true", "--outputformat=tsv2", "--showHeader=false", "-e", text),
-                             capture_output=True, text=True, timeout=600)
+        out = subprocess.run(
+            beeline_command(url, "--silent=true", "--outputformat=tsv2", "--showHeader=false", "-e", text),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     assert out.returncode == 0, out.stderr
     return out.stdout
 
@@ -76,7 +88,9 @@ def run_cli(client, text, hbase, request):
 @pytest.fixture(scope="module")
 def jdbc_url(hbase):
     data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
-    started = subprocess.run([SPARK_HBASE, "thriftserver", "start", *data_dir], capture_output=True, text=True, timeout=600)
+    started = subprocess.run(
+        [SPARK_HBASE, "thriftserver", "start", *data_dir], capture_output=True, text=True, timeout=600
+    )
     assert started.returncode == 0, started.stderr
     yield started.stdout.strip().splitlines()[-1]
     subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir], timeout=120)
@@ -100,8 +114,10 @@ def test_every_statement_through_every_client(client, spark, hbase, request):
 @pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
 def test_an_aggregate_runs_in_the_region_servers_through_every_client(client, spark, hbase, request):
     t = f"c_{uuid.uuid4().hex[:8]}"
-    spark.sql(f"CREATE TABLE {t} (region STRING, id INT, amount DOUBLE, PRIMARY KEY (region, id)) "
-              f"MAPPED BY ({t}, COLS=[amount=f.amount]) SPLIT ON (('m'))")
+    spark.sql(
+        f"CREATE TABLE {t} (region STRING, id INT, amount DOUBLE, PRIMARY KEY (region, id)) "
+        f"MAPPED BY ({t}, COLS=[amount=f.amount]) SPLIT ON (('m'))"
+    )
     spark.sql(f"INSERT INTO {t} VALUES ('emea', 1, 10.0), ('emea', 2, 20.0), ('us', 3, 5.5)")
     query = f"SELECT region, count(*), sum(amount) FROM {t} GROUP BY region ORDER BY region"
     pushed = "partial aggregate in region servers: count(1), sum(amount) group by region"
@@ -117,12 +133,18 @@ def test_an_aggregate_runs_in_the_region_servers_through_every_client(client, sp
 
 
 @pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
-def test_delete_update_key_only_tables_reads_as_of_a_time_and_write_times_through_every_client(client, spark, hbase, request):
+def test_delete_update_key_only_tables_reads_as_of_a_time_and_write_times_through_every_client(
+    client, spark, hbase, request
+):
     t, edges = f"c_{uuid.uuid4().hex[:8]}", f"c_{uuid.uuid4().hex[:8]}"
-    spark.sql(f"CREATE TABLE {t} (region STRING, id INT, amount DOUBLE, note STRING, PRIMARY KEY (region, id)) "
-              f"MAPPED BY ({t}, COLS=[amount=f.amount, note=g.note]) "
-              "FAMILIES (f (VERSIONS = 5, KEEP_DELETED_CELLS = TRUE), g (VERSIONS = 5, KEEP_DELETED_CELLS = TRUE)) SPLIT ON (('m'))")
-    spark.sql(f"INSERT INTO {t} VALUES ('emea', 1, 10.0, 'a'), ('emea', 2, 20.0, 'b'), ('us', 3, 5.5, 'c'), ('us', 4, 7.0, NULL)")
+    spark.sql(
+        f"CREATE TABLE {t} (region STRING, id INT, amount DOUBLE, note STRING, PRIMARY KEY (region, id)) "
+        f"MAPPED BY ({t}, COLS=[amount=f.amount, note=g.note]) "
+        "FAMILIES (f (VERSIONS = 5, KEEP_DELETED_CELLS = TRUE), g (VERSIONS = 5, KEEP_DELETED_CELLS = TRUE)) SPLIT ON (('m'))"
+    )
+    spark.sql(
+        f"INSERT INTO {t} VALUES ('emea', 1, 10.0, 'a'), ('emea', 2, 20.0, 'b'), ('us', 3, 5.5, 'c'), ('us', 4, 7.0, NULL)"
+    )
     time.sleep(0.01)
     before = int(time.time() * 1000)
     time.sleep(0.01)
@@ -141,15 +163,25 @@ def test_delete_update_key_only_tables_reads_as_of_a_time_and_write_times_throug
         f"SELECT region, id, CAST(amount_at >= {before} AS STRING) FROM {t} WHERE amount_at >= {before} ORDER BY region, id",
     ]
     if client == "pyspark":
-        results = [[[str(v) if v is not None else "NULL" for v in r] for r in spark.sql(s).collect()] for s in statements]
+        results = [
+            [[str(v) if v is not None else "NULL" for v in r] for r in spark.sql(s).collect()] for s in statements
+        ]
         lines = [line for result in results for line in result]
     else:
-        lines = [[p.strip() for p in line.split("\t")]
-                 for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()]
+        lines = [
+            [p.strip() for p in line.split("\t")]
+            for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()
+        ]
     assert [parts[0] for parts in lines if len(parts) == 1] == ["2", "1", "1", "1"]
     assert [parts for parts in lines if len(parts) == 4] == [
-        ["emea", "1", "20.0", "doubled"], ["emea", "2", "40.0", "NULL"], ["us", "4", "7.0", "NULL"],
-        ["emea", "1", "10.0", "a"], ["emea", "2", "20.0", "b"], ["us", "3", "5.5", "c"], ["us", "4", "7.0", "NULL"]]
+        ["emea", "1", "20.0", "doubled"],
+        ["emea", "2", "40.0", "NULL"],
+        ["us", "4", "7.0", "NULL"],
+        ["emea", "1", "10.0", "a"],
+        ["emea", "2", "20.0", "b"],
+        ["us", "3", "5.5", "c"],
+        ["us", "4", "7.0", "NULL"],
+    ]
     assert [parts for parts in lines if len(parts) == 2] == [["a", "b"], ["b", "a"]]
     assert [parts for parts in lines if len(parts) == 3] == [["emea", "1", "true"], ["emea", "2", "true"]]
 
@@ -173,11 +205,16 @@ def test_tables_named_through_the_hbase_catalog_through_every_client(client, spa
         f"SHOW TABLES IN hbase LIKE '{t}'",
     ]
     if client == "pyspark":
-        lines = [[str(v).lower() if isinstance(v, bool) else str(v) for v in r]
-                 for s in statements for r in spark.sql(s).collect()]
+        lines = [
+            [str(v).lower() if isinstance(v, bool) else str(v) for v in r]
+            for s in statements
+            for r in spark.sql(s).collect()
+        ]
     else:
-        lines = [[p.strip() for p in line.split("\t")]
-                 for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()]
+        lines = [
+            [p.strip() for p in line.split("\t")]
+            for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()
+        ]
     # spark-sql prints SHOW TABLES as Hive does: the names alone.
     shown = [["default", t, "false"]] if client != "spark-sql" else []
     assert [parts for parts in lines if len(parts) == 1] == [["1"]] + ([[t]] if client == "spark-sql" else [])

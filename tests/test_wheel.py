@@ -33,10 +33,17 @@ def installed(tmp_path_factory):
     _run([sys.executable, "-m", "venv", str(home / "venv")])
     bin_dir = home / "venv" / "bin"
     _run([str(bin_dir / "pip"), "install", "--quiet", str(wheels[-1])])
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("SPARK_HBASE") and k not in ("HBASE_CONF_DIR", "SPARK_HOME", "PYTHONPATH", "VIRTUAL_ENV")}
-    env.update(HOME=str(home), SPARK_HBASE_CACHE=str(home / "cache"), SPARK_HBASE_LOCAL_DIR=str(home / "hbase"),
-               PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("SPARK_HBASE") and k not in ("HBASE_CONF_DIR", "SPARK_HOME", "PYTHONPATH", "VIRTUAL_ENV")
+    }
+    env.update(
+        HOME=str(home),
+        SPARK_HBASE_CACHE=str(home / "cache"),
+        SPARK_HBASE_LOCAL_DIR=str(home / "hbase"),
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+    )
     work = home / "work"
     work.mkdir()
     yield bin_dir, env, work
@@ -55,8 +62,15 @@ def started(installed):
 
 def test_the_package_imports_from_the_venv_and_not_the_checkout(installed):
     bin_dir, env, work = installed
-    where = _run([str(bin_dir / "python"), "-c", "import pyspark_hbase, pyspark_hbase._paths as p; "
-                  "print(pyspark_hbase.__file__); print(p.repo_root())"], env=env, cwd=work).stdout.split()
+    where = _run(
+        [
+            str(bin_dir / "python"),
+            "-c",
+            "import pyspark_hbase, pyspark_hbase._paths as p; print(pyspark_hbase.__file__); print(p.repo_root())",
+        ],
+        env=env,
+        cwd=work,
+    ).stdout.split()
     assert where[0].startswith(str(bin_dir.parent)) and where[1] == "None", where
 
 
@@ -84,7 +98,8 @@ def test_enable_hbase_conf_sql_and_thriftserver_work_from_the_wheel(installed, s
     spark_hbase = str(bin_dir / "spark-hbase")
     zk_port = _run([spark_hbase, "local", "status"], env=env, cwd=work).stdout.strip().rsplit(":", 1)[1]
     script = work / "job.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         from pyspark.sql import SparkSession
         from pyspark_hbase import enable_hbase, scan_metrics
         builder = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
@@ -94,7 +109,8 @@ def test_enable_hbase_conf_sql_and_thriftserver_work_from_the_wheel(installed, s
         spark.sql("INSERT INTO wheel_t VALUES (1, 'a'), (2, 'b'), (3, 'c')")
         keyed = spark.sql("SELECT v FROM wheel_t WHERE k = 2")
         print("ROWS", [r.v for r in keyed.collect()], scan_metrics(keyed)["rowsScanned"])
-    """))
+    """)
+    )
     out = _run([str(bin_dir / "python"), str(script)], env=env, cwd=work).stdout
     assert "ROWS ['b'] 1" in out, out
 
@@ -105,7 +121,19 @@ def test_enable_hbase_conf_sql_and_thriftserver_work_from_the_wheel(installed, s
 
     url = _run([spark_hbase, "thriftserver", "start"], env=env, cwd=work, timeout=600).stdout.strip().splitlines()[-1]
     beeline = next(bin_dir.parent.glob("lib/python*/site-packages/pyspark/bin/beeline"))
-    read = _run([str(beeline), "-u", url, "--silent=true", "--outputformat=tsv2", "--showHeader=false",
-                 "-e", "SELECT v FROM wheel_t ORDER BY k"], env=env, cwd=work).stdout
+    read = _run(
+        [
+            str(beeline),
+            "-u",
+            url,
+            "--silent=true",
+            "--outputformat=tsv2",
+            "--showHeader=false",
+            "-e",
+            "SELECT v FROM wheel_t ORDER BY k",
+        ],
+        env=env,
+        cwd=work,
+    ).stdout
     values = [line.rsplit("> ", 1)[-1] for line in read.splitlines()]  # beeline prompts before the first row
     assert values[-3:] == ["a", "b", "c"], read

@@ -12,7 +12,7 @@ import os
 import shutil
 import zipfile
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 BUILD_CLASSPATH_COMMAND = "./build/sbt hbaseLocal/writeClasspath"
 BUILD_ASSEMBLY_COMMAND = "./build/sbt assembly"
@@ -45,7 +45,8 @@ def _require_root(what: str) -> Path:
     if root is None:
         raise PathsError(
             f"cannot find the spark-hbase-sql source checkout (needed for {what}); "
-            "run from inside it or set SPARK_HBASE_HOME")
+            "run from inside it or set SPARK_HBASE_HOME"
+        )
     return root
 
 
@@ -75,6 +76,7 @@ def hbase_classpath_file() -> Path:
         return Path(env).expanduser().resolve()
     if repo_root() is None and _packaged_hbase_local().is_dir():
         from .maven import packaged_hbase_classpath
+
         return packaged_hbase_classpath()
     return _require_root("the embedded HBase classpath") / "hbase-local" / "target" / "hbase-local.classpath"
 
@@ -101,7 +103,7 @@ def server_jar() -> Path:
     return built[-1]
 
 
-def read_classpath(path: Optional[Path] = None) -> List[str]:
+def read_classpath(path: Optional[Path] = None) -> list[str]:
     """Entries of the classpath file written by the sbt build; fails with the build command."""
     path = Path(path) if path is not None else hbase_classpath_file()
     hint = f"run `cd {repo_root() or '<checkout>'} && {BUILD_CLASSPATH_COMMAND}` to build it"
@@ -114,8 +116,8 @@ def read_classpath(path: Optional[Path] = None) -> List[str]:
     missing = [e for e in entries if e.endswith(".jar") and not os.path.exists(e)]
     if missing:
         raise PathsError(
-            f"embedded HBase classpath {path} lists {len(missing)} missing jar(s), "
-            f"e.g. {missing[0]}; {hint}")
+            f"embedded HBase classpath {path} lists {len(missing)} missing jar(s), e.g. {missing[0]}; {hint}"
+        )
     return entries
 
 
@@ -131,7 +133,7 @@ def java_executable() -> str:
     return found
 
 
-def require_class(entries: List[str], class_name: str, path: Optional[Path] = None) -> str:
+def require_class(entries: list[str], class_name: str, path: Optional[Path] = None) -> str:
     """The classpath entry (class dir or jar) holding `class_name`; fails with the build command.
 
     Our own helper classes (hbase-local/src/main/java) live in hbase-local/target/classes,
@@ -149,13 +151,13 @@ def require_class(entries: List[str], class_name: str, path: Optional[Path] = No
                 return jar
         except (KeyError, OSError, zipfile.BadZipFile):
             pass
-    class_dirs = [e + ("" if os.path.isdir(e) else " (missing)")
-                  for e in entries if not e.endswith(".jar")]
+    class_dirs = [e + ("" if os.path.isdir(e) else " (missing)") for e in entries if not e.endswith(".jar")]
     where = f" {path}" if path is not None else ""
     raise PathsError(
         f"class {class_name} not found on the embedded HBase classpath{where} "
         f"(class dirs: {', '.join(class_dirs) or 'none'}); run "
-        f"`cd {repo_root() or '<checkout>'} && {BUILD_CLASSPATH_COMMAND}` to compile it")
+        f"`cd {repo_root() or '<checkout>'} && {BUILD_CLASSPATH_COMMAND}` to compile it"
+    )
 
 
 def packaged_jars_dir() -> Path:
@@ -163,7 +165,7 @@ def packaged_jars_dir() -> Path:
     return _PACKAGE_DIR / "jars"
 
 
-def plugin_jars() -> List[Path]:
+def plugin_jars() -> list[Path]:
     """The Spark plugin jar(s): packaged with the wheel, else the sbt assembly of the checkout."""
     packaged = sorted(packaged_jars_dir().glob("*.jar"))
     if packaged:
@@ -173,5 +175,4 @@ def plugin_jars() -> List[Path]:
         built = sorted((root / "target").glob("scala-*/spark-hbase-sql-assembly-*.jar"))
         if built:
             return built[-1:]
-    raise PathsError(
-        f"spark-hbase-sql plugin jar not found; run `{BUILD_ASSEMBLY_COMMAND}` in the checkout")
+    raise PathsError(f"spark-hbase-sql plugin jar not found; run `{BUILD_ASSEMBLY_COMMAND}` in the checkout")

@@ -7,13 +7,13 @@ it sets `func` (args -> exit code) as the parser default.
 import argparse
 import sys
 import time
-from typing import Callable, List, Optional
+from typing import Callable, Optional
 
 from pyspark_hbase import __version__
 from pyspark_hbase._paths import PathsError
-from pyspark_hbase.session import HBaseSessionError
 from pyspark_hbase.daemons import ServerError, SparkServer
 from pyspark_hbase.local import DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT, LocalHBase, LocalHBaseError
+from pyspark_hbase.session import HBaseSessionError
 
 
 class CliError(Exception):
@@ -22,9 +22,11 @@ class CliError(Exception):
 
 def _data_dir_parent() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--data-dir", metavar="DIR",
-                   help="data dir of the local HBase (default: $SPARK_HBASE_LOCAL_DIR, "
-                        "else <repo>/.hbase-local)")
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="data dir of the local HBase (default: $SPARK_HBASE_LOCAL_DIR, else <repo>/.hbase-local)",
+    )
     return p
 
 
@@ -41,14 +43,17 @@ def _local_start(args: argparse.Namespace) -> int:
     def show_progress(waiting: str) -> None:
         print(f"{waiting} ({time.monotonic() - began:.0f} s)", file=sys.stderr, flush=True)
 
-    pid = hbase.start(timeout=args.timeout, region_servers=args.region_servers,
-                      without_server_jar=args.without_server_jar, progress=show_progress)
+    pid = hbase.start(
+        timeout=args.timeout,
+        region_servers=args.region_servers,
+        without_server_jar=args.without_server_jar,
+        progress=show_progress,
+    )
     if already == pid:
         print(f"HBase already running (pid {pid}), ZooKeeper at {hbase.zk_address}")
     else:
         took = (hbase.status() or {}).get("startup_seconds") or "?"
-        print(f"HBase started in {took} s (pid {pid}), "
-              f"ZooKeeper at {hbase.zk_address}")
+        print(f"HBase started in {took} s (pid {pid}), ZooKeeper at {hbase.zk_address}")
     up = sum(1 for rs in hbase.region_servers() if rs["up"])
     print(f"  region servers: {up}\n  conf dir: {hbase.conf_dir}\n  log:      {hbase.log_file}")
     return 0
@@ -68,8 +73,7 @@ def _local_status(args: argparse.Namespace) -> int:
     state = hbase.status()
     if state is None:
         starting = hbase.pid
-        print(f"not running (starting, pid {starting})" if starting else "not running",
-              file=sys.stderr)
+        print(f"not running (starting, pid {starting})" if starting else "not running", file=sys.stderr)
         return 1
     # Only the address on stdout, so scripts can use $(spark-hbase local status); flushed before
     # the details go to stderr, so that a terminal shows them on lines of their own.
@@ -77,68 +81,101 @@ def _local_status(args: argparse.Namespace) -> int:
     servers = "\n".join(
         f"  region server {rs['number']}: 127.0.0.1:{rs['port']} "
         + (f"up (pid {rs['pid']})" if rs["up"] else "down")
-        + ("" if rs["server_jar"] else ", without the server jar") for rs in hbase.region_servers())
+        + ("" if rs["server_jar"] else ", without the server jar")
+        for rs in hbase.region_servers()
+    )
     if args.verbose:
         ports = state.get("ports", {})
-        print(f"pid:      {state.get('pid')}\n"
-              f"ports:    " + ", ".join(f"{k} {v}" for k, v in sorted(ports.items())) + "\n"
-              f"started:  {state.get('started_at')} (ready in {state.get('startup_seconds') or '?'} s)\n"
-              f"data dir: {hbase.data_dir}\nconf dir: {hbase.conf_dir}\nlog:      {hbase.log_file}",
-              file=sys.stderr)
+        print(
+            f"pid:      {state.get('pid')}\n"
+            f"ports:    " + ", ".join(f"{k} {v}" for k, v in sorted(ports.items())) + "\n"
+            f"started:  {state.get('started_at')} (ready in {state.get('startup_seconds') or '?'} s)\n"
+            f"data dir: {hbase.data_dir}\nconf dir: {hbase.conf_dir}\nlog:      {hbase.log_file}",
+            file=sys.stderr,
+        )
     print(servers, file=sys.stderr)
     return 0
 
 
 def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
     local = subparsers.add_parser(
-        "local", help="run an embedded standalone HBase for development",
+        "local",
+        help="run an embedded standalone HBase for development",
         description="Start, stop or check the embedded standalone HBase "
-                    "(master, region server and ZooKeeper in one background JVM, "
-                    "and with --region-servers N, N - 1 more region servers in JVMs of their own).")
+        "(master, region server and ZooKeeper in one background JVM, "
+        "and with --region-servers N, N - 1 more region servers in JVMs of their own).",
+    )
     actions = local.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     common = _data_dir_parent()
 
-    start = actions.add_parser("start", parents=[common],
-                               help="start HBase and wait until it is ready, saying on stderr what it waits for")
-    start.add_argument("--timeout", type=float, default=DEFAULT_START_TIMEOUT, metavar="SECONDS",
-                       help=f"give up (and kill HBase) after this long (default {DEFAULT_START_TIMEOUT:g})")
-    start.add_argument("--region-servers", type=int, default=1, metavar="N",
-                       help="run N region servers, each on its own port; 2..N in JVMs of their own, "
-                            "started again if they are down (default 1)")
-    start.add_argument("--without-server-jar", type=int, action="append", default=[], metavar="K",
-                       help="start region server K (2..N) without the server jar, as in a cluster where "
-                            "it is not deployed everywhere yet (repeatable)")
+    start = actions.add_parser(
+        "start", parents=[common], help="start HBase and wait until it is ready, saying on stderr what it waits for"
+    )
+    start.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_START_TIMEOUT,
+        metavar="SECONDS",
+        help=f"give up (and kill HBase) after this long (default {DEFAULT_START_TIMEOUT:g})",
+    )
+    start.add_argument(
+        "--region-servers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N region servers, each on its own port; 2..N in JVMs of their own, "
+        "started again if they are down (default 1)",
+    )
+    start.add_argument(
+        "--without-server-jar",
+        type=int,
+        action="append",
+        default=[],
+        metavar="K",
+        help="start region server K (2..N) without the server jar, as in a cluster where "
+        "it is not deployed everywhere yet (repeatable)",
+    )
     start.set_defaults(func=_local_start)
 
     stop = actions.add_parser("stop", parents=[common], help="stop HBase cleanly")
-    stop.add_argument("--timeout", type=float, default=DEFAULT_STOP_TIMEOUT, metavar="SECONDS",
-                      help=f"kill HBase if it has not stopped after this long (default {DEFAULT_STOP_TIMEOUT:g})")
+    stop.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_STOP_TIMEOUT,
+        metavar="SECONDS",
+        help=f"kill HBase if it has not stopped after this long (default {DEFAULT_STOP_TIMEOUT:g})",
+    )
     stop.set_defaults(func=_local_stop)
 
-    status = actions.add_parser("status", parents=[common],
-                                help="print the ZooKeeper address and exit 0 if HBase is up, else exit 1")
+    status = actions.add_parser(
+        "status", parents=[common], help="print the ZooKeeper address and exit 0 if HBase is up, else exit 1"
+    )
     status.add_argument("-v", "--verbose", action="store_true", help="also print pid, ports and paths")
     status.set_defaults(func=_local_status)
 
 
 def _conf(args: argparse.Namespace) -> int:
     from .spark_cli import conf_flags
+
     print(conf_flags(data_dir=args.data_dir))
     return 0
 
 
 def add_conf_parser(subparsers: "argparse._SubParsersAction") -> None:
     conf = subparsers.add_parser(
-        "conf", parents=[_data_dir_parent()],
+        "conf",
+        parents=[_data_dir_parent()],
         help="print the --jars/--conf flags for spark-submit, spark-sql and pyspark",
         description="Print the flags that load the plugin and point Spark at HBase (the local "
-                    "HBase, or HBASE_CONF_DIR when set), e.g. `spark-sql $(spark-hbase conf)`.")
+        "HBase, or HBASE_CONF_DIR when set), e.g. `spark-sql $(spark-hbase conf)`.",
+    )
     conf.set_defaults(func=_conf)
 
 
 def _sql(args: argparse.Namespace) -> int:
     from .spark_cli import run_spark_sql
+
     sql_args = list(args.extra)
     if args.e is not None:
         sql_args = ["-e", args.e] + sql_args
@@ -149,10 +186,12 @@ def _sql(args: argparse.Namespace) -> int:
 
 def add_sql_parser(subparsers: "argparse._SubParsersAction") -> None:
     sql = subparsers.add_parser(
-        "sql", parents=[_data_dir_parent()],
+        "sql",
+        parents=[_data_dir_parent()],
         help="start the spark-sql CLI wired to HBase",
         description="Run Spark's spark-sql CLI with the plugin, talking to the local HBase "
-                    "(or HBASE_CONF_DIR when set). Other spark-sql options pass through.")
+        "(or HBASE_CONF_DIR when set). Other spark-sql options pass through.",
+    )
     sql.add_argument("-e", metavar="SQL", help="run these ';'-separated statements and exit")
     sql.add_argument("-f", metavar="FILE", help="run the statements in FILE and exit")
     sql.set_defaults(func=_sql, accepts_extra=True)
@@ -160,28 +199,32 @@ def add_sql_parser(subparsers: "argparse._SubParsersAction") -> None:
 
 def _server_jar(args: argparse.Namespace) -> int:
     from ._paths import server_jar
+
     print(server_jar())
     return 0
 
 
 def add_server_jar_parser(subparsers: "argparse._SubParsersAction") -> None:
     jar = subparsers.add_parser(
-        "server-jar", help="print the path of the server jar to copy to the region servers",
+        "server-jar",
+        help="print the path of the server jar to copy to the region servers",
         description="Print the path of the server jar (filters and coprocessors; HBase only). Copy it "
-                    "to every region server's lib/ dir (or hbase.dynamic.jars.dir) and restart them.")
+        "to every region server's lib/ dir (or hbase.dynamic.jars.dir) and restart them.",
+    )
     jar.set_defaults(func=_server_jar)
 
 
 def _demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
+
     run_demo(data_dir=args.data_dir)
     return 0
 
 
 def add_demo_parser(subparsers: "argparse._SubParsersAction") -> None:
     demo = subparsers.add_parser(
-        "demo", parents=[_data_dir_parent()],
-        help="create a demo table in the local HBase and query it through PySpark")
+        "demo", parents=[_data_dir_parent()], help="create a demo table in the local HBase and query it through PySpark"
+    )
     demo.set_defaults(func=_demo)
 
 
@@ -201,15 +244,21 @@ def _server(make: Callable[[Optional[str]], "SparkServer"], args: argparse.Names
     return 1
 
 
-def _add_server_parser(subparsers: "argparse._SubParsersAction", command: str, make, help_text: str,
-                       description: str, url_text: str) -> None:
+def _add_server_parser(
+    subparsers: "argparse._SubParsersAction", command: str, make, help_text: str, description: str, url_text: str
+) -> None:
     server = subparsers.add_parser(command, help=help_text, description=description)
     actions = server.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     common = _data_dir_parent()
     start = actions.add_parser("start", parents=[common], help=f"start and print the {url_text}")
-    start.add_argument("--timeout", type=float, default=SparkServer.default_start_timeout, metavar="SECONDS",
-                       help=f"give up (and stop it) after this long (default {SparkServer.default_start_timeout:g})")
+    start.add_argument(
+        "--timeout",
+        type=float,
+        default=SparkServer.default_start_timeout,
+        metavar="SECONDS",
+        help=f"give up (and stop it) after this long (default {SparkServer.default_start_timeout:g})",
+    )
     for name, text in (("stop", "stop the server"), ("status", f"print the {url_text} and exit 0 while up")):
         actions.add_parser(name, parents=[common], help=text)
     server.set_defaults(func=lambda args: _server(make, args))
@@ -217,25 +266,43 @@ def _add_server_parser(subparsers: "argparse._SubParsersAction", command: str, m
 
 def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
     from .thriftserver import ThriftServer
+
     _add_server_parser(
-        subparsers, "thriftserver", ThriftServer, "run Spark's Thrift JDBC server with HBase SQL on 127.0.0.1",
+        subparsers,
+        "thriftserver",
+        ThriftServer,
+        "run Spark's Thrift JDBC server with HBase SQL on 127.0.0.1",
         "Start, stop or check Spark's Thrift JDBC server (HiveThriftServer2) with the plugin, talking to "
         "the local HBase (or HBASE_CONF_DIR when set). `start` waits until it accepts connections and "
-        "prints the JDBC URL for beeline.", "JDBC URL")
+        "prints the JDBC URL for beeline.",
+        "JDBC URL",
+    )
 
 
 def add_connect_parser(subparsers: "argparse._SubParsersAction") -> None:
     from .connect import ConnectServer
+
     _add_server_parser(
-        subparsers, "connect", ConnectServer, "run Spark's Connect server with HBase SQL on 127.0.0.1",
+        subparsers,
+        "connect",
+        ConnectServer,
+        "run Spark's Connect server with HBase SQL on 127.0.0.1",
         "Start, stop or check Spark's Connect server with the plugin, talking to the local HBase (or "
         "HBASE_CONF_DIR when set). `start` waits until it accepts connections and prints the sc:// URL "
-        "for SparkSession.builder.remote(...).", "sc:// URL")
+        "for SparkSession.builder.remote(...).",
+        "sc:// URL",
+    )
 
 
-SUBCOMMANDS: List[Callable[["argparse._SubParsersAction"], None]] = [
-    add_local_parser, add_conf_parser, add_sql_parser, add_demo_parser, add_thriftserver_parser, add_connect_parser,
-    add_server_jar_parser]
+SUBCOMMANDS: list[Callable[["argparse._SubParsersAction"], None]] = [
+    add_local_parser,
+    add_conf_parser,
+    add_sql_parser,
+    add_demo_parser,
+    add_thriftserver_parser,
+    add_connect_parser,
+    add_server_jar_parser,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -247,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and not getattr(args, "accepts_extra", False):

@@ -5,7 +5,7 @@ the server runs the plugin. Its files live under <data dir>/connect/.
 """
 
 from pathlib import Path
-from typing import List, Union
+from typing import Union
 
 from .daemons import HOST, SparkServer
 from .local import LocalHBase
@@ -22,7 +22,11 @@ class ConnectServer(SparkServer):
     def url(self, port: int) -> str:
         return f"sc://{HOST}:{port}"
 
-    def server_args(self, port: int) -> List[str]:
-        return ["--conf", f"spark.connect.grpc.binding.address={HOST}",
-                "--conf", f"spark.connect.grpc.binding.port={port}",
-                "spark-internal"]
+    def server_args(self, port: int) -> list[str]:
+        return [
+            "--conf",
+            f"spark.connect.grpc.binding.address={HOST}",
+            "--conf",
+            f"spark.connect.grpc.binding.port={port}",
+            "spark-internal",
+        ]

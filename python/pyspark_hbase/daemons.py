@@ -12,9 +12,10 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, Optional
 
 try:
     import fcntl
@@ -53,7 +54,7 @@ def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
         return True
 
 
-def pick_free_ports(n: int) -> List[int]:
+def pick_free_ports(n: int) -> list[int]:
     socks = []
     try:
         # Hold all sockets open until done so the kernel hands out distinct ports.
@@ -160,7 +161,7 @@ class SparkServer:
     def url(self, port: int) -> str:
         raise NotImplementedError
 
-    def server_args(self, port: int) -> List[str]:
+    def server_args(self, port: int) -> list[str]:
         """spark-submit's arguments after --class and the plugin's: conf, the jar, then the main's."""
         raise NotImplementedError
 
@@ -190,30 +191,47 @@ class SparkServer:
             if self.is_running():
                 return self.address
             port = pick_free_ports(1)[0]
-            driver_options = " ".join([self._marker, f"-Dderby.system.home={self.dir}",
-                                       f"-Dspark.hbase.log.file={self.log_file}"])
+            driver_options = " ".join(
+                [self._marker, f"-Dderby.system.home={self.dir}", f"-Dspark.hbase.log.file={self.log_file}"]
+            )
             command = [
-                str(spark_home() / "bin" / "spark-submit"), "--class", self.main_class,
+                str(spark_home() / "bin" / "spark-submit"),
+                "--class",
+                self.main_class,
                 *submit_args(data_dir=self.hbase_data_dir),
-                "--conf", f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
-                "--conf", "spark.ui.enabled=false",
-                "--driver-java-options", driver_options,
+                "--conf",
+                f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
+                "--conf",
+                "spark.ui.enabled=false",
+                "--driver-java-options",
+                driver_options,
                 *self.server_args(port),
             ]
             env = dict(os.environ, SPARK_HOME=str(spark_home()), SPARK_LOCAL_IP=HOST)
             with open(self.log_file, "ab") as log:
-                proc = subprocess.Popen(command, cwd=self.dir, env=env, stdin=subprocess.DEVNULL,
-                                        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                proc = subprocess.Popen(
+                    command,
+                    cwd=self.dir,
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
             write_state(self.state_file, {"pid": proc.pid, "port": port})
             deadline = time.monotonic() + timeout
             while not accepts(port):
                 if proc.poll() is not None:
-                    raise ServerError(f"the {self.name} exited with code {proc.returncode} during startup\n"
-                                      f"log file: {self.log_file}\n{tail(self.log_file)}")
+                    raise ServerError(
+                        f"the {self.name} exited with code {proc.returncode} during startup\n"
+                        f"log file: {self.log_file}\n{tail(self.log_file)}"
+                    )
                 if time.monotonic() > deadline:
                     terminate(proc.pid, self._alive, 60)
-                    raise ServerError(f"the {self.name} did not accept connections within {timeout:g} s\n"
-                                      f"log file: {self.log_file}\n{tail(self.log_file)}")
+                    raise ServerError(
+                        f"the {self.name} did not accept connections within {timeout:g} s\n"
+                        f"log file: {self.log_file}\n{tail(self.log_file)}"
+                    )
                 time.sleep(0.5)
             return self.url(port)
 

@@ -40,8 +40,10 @@ def run_demo(data_dir=None) -> None:
     log_config = _paths.conf_dir() / "log4j2.properties" if _paths.repo_root() else None
     if log_config and log_config.is_file():
         log_file = LocalHBase(data_dir).data_dir / "spark" / "demo.log"
-        builder = builder.config("spark.driver.extraJavaOptions",
-                                 f"-Dlog4j2.configurationFile={log_config} -Dspark.hbase.log.file={log_file}")
+        builder = builder.config(
+            "spark.driver.extraJavaOptions",
+            f"-Dlog4j2.configurationFile={log_config} -Dspark.hbase.log.file={log_file}",
+        )
     spark = enable_hbase(builder, data_dir=data_dir).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     try:

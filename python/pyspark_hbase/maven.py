@@ -38,11 +38,22 @@ def packaged_hbase_classpath() -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     fetched = cache / f"hbase-local-{key}.jars"
     pinned = [line for line in lock.read_text().splitlines() if line.strip() and not line.startswith("#")]
-    print(f"Fetching the {len(pinned)} pinned jars of the embedded HBase from Maven Central into {cache} "
-          "(first start only)", file=sys.stderr, flush=True)
+    print(
+        f"Fetching the {len(pinned)} pinned jars of the embedded HBase from Maven Central into {cache} "
+        "(first start only)",
+        file=sys.stderr,
+        flush=True,
+    )
     log = cache / "resolve.log"
-    command = [_paths.java_executable(), "-cp", os.pathsep.join([str(spark_home() / "jars" / "*"), str(own[-1])]),
-               RESOLVER_CLASS, str(lock), str(cache / "ivy"), str(fetched)]
+    command = [
+        _paths.java_executable(),
+        "-cp",
+        os.pathsep.join([str(spark_home() / "jars" / "*"), str(own[-1])]),
+        RESOLVER_CLASS,
+        str(lock),
+        str(cache / "ivy"),
+        str(fetched),
+    ]
     started = time.monotonic()
     with open(log, "w") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True)
@@ -52,12 +63,16 @@ def packaged_hbase_classpath() -> Path:
             if "[SUCCESSFUL ]" in line:
                 done += 1
                 if done % 20 == 0 or done == len(pinned):
-                    print(f"  {done}/{len(pinned)} jars downloaded ({time.monotonic() - started:.0f} s)",
-                          file=sys.stderr, flush=True)
+                    print(
+                        f"  {done}/{len(pinned)} jars downloaded ({time.monotonic() - started:.0f} s)",
+                        file=sys.stderr,
+                        flush=True,
+                    )
         code = proc.wait()
     if code != 0 or not fetched.is_file():
-        raise _paths.PathsError(f"fetching the embedded HBase's jars failed (exit code {code}); see {log}:\n"
-                                f"{tail(log)}")
+        raise _paths.PathsError(
+            f"fetching the embedded HBase's jars failed (exit code {code}); see {log}:\n{tail(log)}"
+        )
     jars = [j for j in fetched.read_text().split(os.pathsep) if j]
     entries = jars + [str(_paths.server_jar()), str(own[-1])]
     tmp = classpath.with_suffix(".tmp")
@@ -65,4 +80,3 @@ def packaged_hbase_classpath() -> Path:
     os.replace(tmp, classpath)
     print(f"  fetched {len(jars)} jars in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
     return classpath
-

@@ -1,7 +1,7 @@
 """Wiring a Spark session to HBase: the plugin jar, our Catalyst extension and the HBase address."""
 
 import os
-from typing import Dict, List, Optional, Union
+from typing import Optional, Union
 
 from . import _paths
 
@@ -15,8 +15,9 @@ class HBaseSessionError(RuntimeError):
     """The session cannot be made to speak HBase SQL; the message says how to fix it."""
 
 
-def hbase_settings(hbase_conf: Optional[Dict[str, str]] = None,
-                   data_dir: Union[str, os.PathLike, None] = None) -> Dict[str, str]:
+def hbase_settings(
+    hbase_conf: Optional[dict[str, str]] = None, data_dir: Union[str, os.PathLike, None] = None
+) -> dict[str, str]:
     """The `spark.hbase.*` settings that reach HBase.
 
     Explicit `hbase_conf` ({"hbase.zookeeper.quorum": ..., ...}) wins; else HBASE_CONF_DIR, which
@@ -27,6 +28,7 @@ def hbase_settings(hbase_conf: Optional[Dict[str, str]] = None,
     if os.environ.get("HBASE_CONF_DIR") and data_dir is None:
         return {"spark.hbase.conf.dir": os.environ["HBASE_CONF_DIR"]}
     from .local import LocalHBase
+
     return {_spark_key(k): v for k, v in LocalHBase(data_dir).client_conf().items()}
 
 
@@ -34,16 +36,22 @@ def _spark_key(key: str) -> str:
     return key if key.startswith("spark.") else f"spark.{key}"
 
 
-def spark_conf(hbase_conf: Optional[Dict[str, str]] = None,
-               data_dir: Union[str, os.PathLike, None] = None) -> Dict[str, str]:
+def spark_conf(
+    hbase_conf: Optional[dict[str, str]] = None, data_dir: Union[str, os.PathLike, None] = None
+) -> dict[str, str]:
     """Every Spark setting HBase SQL needs: jar, extension, the `hbase` catalog and HBase address."""
     jars = ",".join(str(j) for j in _paths.plugin_jars())
-    return {"spark.jars": jars, "spark.sql.extensions": EXTENSION_CLASS,
-            CATALOG_KEY: CATALOG_CLASS, **hbase_settings(hbase_conf, data_dir)}
+    return {
+        "spark.jars": jars,
+        "spark.sql.extensions": EXTENSION_CLASS,
+        CATALOG_KEY: CATALOG_CLASS,
+        **hbase_settings(hbase_conf, data_dir),
+    }
 
 
-def submit_args(hbase_conf: Optional[Dict[str, str]] = None,
-                data_dir: Union[str, os.PathLike, None] = None) -> List[str]:
+def submit_args(
+    hbase_conf: Optional[dict[str, str]] = None, data_dir: Union[str, os.PathLike, None] = None
+) -> list[str]:
     """The same settings as spark-submit / spark-sql / pyspark flags."""
     conf = spark_conf(hbase_conf, data_dir)
     args = ["--jars", conf.pop("spark.jars")]
@@ -52,8 +60,9 @@ def submit_args(hbase_conf: Optional[Dict[str, str]] = None,
     return args
 
 
-def enable_hbase(builder_or_session, hbase_conf: Optional[Dict[str, str]] = None,
-                 data_dir: Union[str, os.PathLike, None] = None):
+def enable_hbase(
+    builder_or_session, hbase_conf: Optional[dict[str, str]] = None, data_dir: Union[str, os.PathLike, None] = None
+):
     """Make a Spark session speak HBase SQL.
 
     Given `SparkSession.builder`, returns it configured with the plugin jar, the extension, the
@@ -68,9 +77,10 @@ def enable_hbase(builder_or_session, hbase_conf: Optional[Dict[str, str]] = None
             "into: the Connect server needs it. Start one with the plugin and connect to the URL it "
             "prints:\n"
             "    spark-hbase connect start\n"
-            "    spark = SparkSession.builder.remote(\"sc://127.0.0.1:<port>\").getOrCreate()\n"
+            '    spark = SparkSession.builder.remote("sc://127.0.0.1:<port>").getOrCreate()\n'
             "or start your own server with start-connect-server.sh and the flags printed by "
-            "`spark-hbase conf`.")
+            "`spark-hbase conf`."
+        )
     if isinstance(builder_or_session, SparkSession):
         return _enable_running(builder_or_session, hbase_conf, data_dir)
     builder = builder_or_session
@@ -91,7 +101,8 @@ def _enable_running(spark, hbase_conf, data_dir):
             "cannot add one. Stop it and build a new one instead:\n"
             "    spark.stop()\n"
             "    spark = enable_hbase(SparkSession.builder).getOrCreate()\n"
-            "or start pyspark/spark-submit with the flags printed by `spark-hbase conf`.")
+            "or start pyspark/spark-submit with the flags printed by `spark-hbase conf`."
+        )
     for key, value in hbase_settings(hbase_conf, data_dir).items():
         spark.conf.set(key, value)
     if not spark.conf.get(CATALOG_KEY, None):
@@ -105,8 +116,11 @@ def _is_connect_client(builder_or_session) -> bool:
         return True
     if not hasattr(builder_or_session, "getOrCreate"):
         return False
-    return bool(_builder_option(builder_or_session, "spark.remote") or os.environ.get("SPARK_REMOTE")
-                or os.environ.get("SPARK_CONNECT_MODE_ENABLED") == "1")
+    return bool(
+        _builder_option(builder_or_session, "spark.remote")
+        or os.environ.get("SPARK_REMOTE")
+        or os.environ.get("SPARK_CONNECT_MODE_ENABLED") == "1"
+    )
 
 
 def _builder_option(builder, key: str) -> Optional[str]:

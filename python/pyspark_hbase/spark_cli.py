@@ -4,7 +4,7 @@ import os
 import shlex
 import subprocess
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 from . import _paths
 from .session import submit_args
@@ -13,6 +13,7 @@ from .session import submit_args
 def spark_home() -> Path:
     """The Spark distribution inside the pyspark package."""
     import pyspark
+
     return Path(pyspark.__file__).resolve().parent
 
 
@@ -21,7 +22,7 @@ def conf_flags(data_dir=None) -> str:
     return " ".join(shlex.quote(a) for a in submit_args(data_dir=data_dir))
 
 
-def spark_sql_command(sql_args: List[str], data_dir=None, work_dir: Optional[Path] = None) -> List[str]:
+def spark_sql_command(sql_args: list[str], data_dir=None, work_dir: Optional[Path] = None) -> list[str]:
     """A spark-sql invocation that talks to HBase; `sql_args` (-e, -f, ...) pass through."""
     from .local import LocalHBase
 
@@ -34,9 +35,12 @@ def spark_sql_command(sql_args: List[str], data_dir=None, work_dir: Optional[Pat
     if log_config:
         driver_options.append(f"-Dlog4j2.configurationFile={log_config}")
     local_state = [
-        "--conf", f"spark.sql.warehouse.dir={work / 'warehouse'}",
-        "--driver-java-options", " ".join(driver_options),
-        "--conf", "spark.ui.enabled=false",
+        "--conf",
+        f"spark.sql.warehouse.dir={work / 'warehouse'}",
+        "--driver-java-options",
+        " ".join(driver_options),
+        "--conf",
+        "spark.ui.enabled=false",
     ]
     return [str(spark_home() / "bin" / "spark-sql"), *submit_args(data_dir=data_dir), *local_state, *sql_args]
 
@@ -49,7 +53,7 @@ def _log_config() -> Optional[Path]:
     return config if config.is_file() else None
 
 
-def run_spark_sql(sql_args: List[str], data_dir=None) -> int:
+def run_spark_sql(sql_args: list[str], data_dir=None) -> int:
     # Loopback, like the embedded HBase; it also silences Spark's hostname warning.
     env = dict(os.environ, SPARK_HOME=str(spark_home()))
     env.setdefault("SPARK_LOCAL_IP", "127.0.0.1")

@@ -5,7 +5,7 @@ the Derby metastore, the warehouse, the log, and the state file with the pid and
 """
 
 from pathlib import Path
-from typing import List, Union
+from typing import Union
 
 from .daemons import HOST, SparkServer
 from .local import LocalHBase
@@ -23,10 +23,14 @@ class ThriftServer(SparkServer):
     def url(self, port: int) -> str:
         return f"jdbc:hive2://{HOST}:{port}/default"
 
-    def server_args(self, port: int) -> List[str]:
-        return ["spark-internal",
-                "--hiveconf", f"hive.server2.thrift.bind.host={HOST}",
-                "--hiveconf", f"hive.server2.thrift.port={port}"]
+    def server_args(self, port: int) -> list[str]:
+        return [
+            "spark-internal",
+            "--hiveconf",
+            f"hive.server2.thrift.bind.host={HOST}",
+            "--hiveconf",
+            f"hive.server2.thrift.port={port}",
+        ]
 
 
 def beeline_command(url: str, *args: str) -> list:

@@ -8,11 +8,14 @@ object Causes {
 
   // A batch of writes (BufferedMutator) that failed holds each row's failure apart from its cause.
   private def next(e: Throwable): Throwable = e match {
-    case batch: RetriesExhaustedWithDetailsException if batch.getCause == null && batch.getNumExceptions > 0 => batch.getCause(0)
+    case batch: RetriesExhaustedWithDetailsException if batch.getCause == null && batch.getNumExceptions > 0 =>
+      batch.getCause(0)
     case other => other.getCause
   }
 
   /** The first line of the innermost message: what the failure was, without its wrappers. */
   def rootMessage(e: Throwable): String =
-    of(e).reverse.flatMap(c => Option(c.getMessage).filter(_.trim.nonEmpty)).headOption.getOrElse(e.toString).linesIterator.next()
+    of(e).reverse.flatMap(c => Option(c.getMessage).filter(_.trim.nonEmpty)).headOption.getOrElse(
+      e.toString
+    ).linesIterator.next()
 }

@@ -26,7 +26,10 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
     val strings = Seq("", "a", "ab", "b", "ba", "é", "zz")
     val rows = (0 until rowCount).map { _ =>
       def maybeNull[T](value: => T): T = if (random.nextInt(6) == 0) null.asInstanceOf[T] else value
-      Row(random.nextInt(800) - 400, strings(random.nextInt(strings.size)), (random.nextInt(11) - 5).toLong,
+      Row(
+        random.nextInt(800) - 400,
+        strings(random.nextInt(strings.size)),
+        (random.nextInt(11) - 5).toLong,
         maybeNull(Integer.valueOf(random.nextInt(40) - 20)),
         maybeNull(strings(random.nextInt(strings.size))),
         maybeNull(java.lang.Double.valueOf(random.nextInt(60) match {
@@ -39,7 +42,8 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
         maybeNull(java.sql.Date.valueOf(java.time.LocalDate.of(2020, 1, 1).plusDays(random.nextInt(30)))),
         maybeNull(java.lang.Boolean.valueOf(random.nextBoolean())),
         maybeNull(java.lang.Float.valueOf(if (random.nextInt(30) == 0) -0.0f else random.nextInt(40) / 8.0f - 2)),
-        maybeNull(new java.math.BigDecimal(random.nextInt(200000) - 100000).movePointLeft(1)))
+        maybeNull(new java.math.BigDecimal(random.nextInt(200000) - 100000).movePointLeft(1))
+      )
     }
     val schema = spark.table(t).schema
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
@@ -55,7 +59,8 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
     def pick[T](options: Seq[T]): T = options(random.nextInt(options.size))
     def arithmetic: String = {
       def term = pick(numeric ++ Seq("1", "-2", "0.5", "CAST(1.25 AS DECIMAL(3, 2))", s"(-${pick(numeric)})"))
-      s"${term} ${pick(Seq("+", "-", "*"))} ${term}" + (if (random.nextBoolean()) s" ${pick(Seq("+", "-", "*"))} ${term}" else "")
+      s"${term} ${pick(Seq("+", "-", "*"))} ${term}" +
+        (if (random.nextBoolean()) s" ${pick(Seq("+", "-", "*"))} ${term}" else "")
     }
     def aggregate: String = random.nextInt(9) match {
       case 0 => "count(*)"
@@ -76,7 +81,8 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
       case 1 => s" WHERE a BETWEEN ${random.nextInt(900) - 450} AND ${random.nextInt(900) - 450}"
       case 2 => s" WHERE c = ${random.nextInt(11) - 5} AND v ${pick(Seq("<", ">", "="))} ${random.nextInt(40) - 20}"
       case 3 => s" WHERE w IS NULL OR b ${pick(Seq("<", ">="))} '${pick(Seq("a", "b", "é"))}'"
-      case 4 => s" WHERE a IN (${Seq.fill(3)(random.nextInt(800) - 400).mkString(", ")}) OR d > ${random.nextInt(20) - 10}"
+      case 4 =>
+        s" WHERE a IN (${Seq.fill(3)(random.nextInt(800) - 400).mkString(", ")}) OR d > ${random.nextInt(20) - 10}"
       case _ => s" WHERE a + c > ${random.nextInt(100)}" // left to Spark: the aggregate stays there too
     }
     s"SELECT ${(groups ++ aggregates).mkString(", ")} FROM $from$where" +
@@ -142,7 +148,8 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
         }
       }
       noFailedCases("aggregates in the region servers", cases, failures)
-      withClue("the random queries should mostly be computed in the region servers: ")(pushedQueries should be > cases / 2)
+      withClue("the random queries should mostly be computed in the region servers: ")(pushedQueries should
+        be > cases / 2)
       withClue("count(DISTINCT) too, through its grouping: ")(distinctPushed should be > cases / 50)
     }
   }

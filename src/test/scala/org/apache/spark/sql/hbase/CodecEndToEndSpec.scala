@@ -33,7 +33,8 @@ class CodecEndToEndSpec extends HBaseSuite {
   private def withConf[T](key: String, value: String)(body: => T): T = {
     val before = spark.conf.getOption(key)
     spark.conf.set(key, value)
-    try body finally before.fold(spark.conf.unset(key))(spark.conf.set(key, _))
+    try body
+    finally before.fold(spark.conf.unset(key))(spark.conf.set(key, _))
   }
 
   describe("a table pre-split into several regions, with a composite key") {
@@ -42,7 +43,8 @@ class CodecEndToEndSpec extends HBaseSuite {
       val keyTypes = Seq(StringType, DateType, DecimalType(38, 10), DoubleType)
       val keyCodec = new BinaryKeyCodec(keyTypes)
       // Split on the first key column: regions hold keys < "b", ["b", "é"), >= "é".
-      val splits = Seq("b", "é").map(s => keyCodec.encodePrefix(Seq(org.apache.spark.unsafe.types.UTF8String.fromString(s))))
+      val splits =
+        Seq("b", "é").map(s => keyCodec.encodePrefix(Seq(org.apache.spark.unsafe.types.UTF8String.fromString(s))))
       createHBaseTable(t, Seq("f", "g"), splits)
       val valueColumns = valueTypes.zipWithIndex.map { case (dt, i) => s"v$i ${dt.sql}" }
       val mappings = valueTypes.indices.map(i => s"v$i=${if (i % 2 == 0) "f" else "g"}.q$i")
@@ -100,7 +102,8 @@ class CodecEndToEndSpec extends HBaseSuite {
           .collect().toSeq shouldBe Seq(
           Row("amer", "2023-12-31", "-3.00", false, null),
           Row("emea", "2024-01-15", null, true, null),
-          Row("emea", "2024-03-01", "12.50", true, "2024-03-01 10:15:00"))
+          Row("emea", "2024-03-01", "12.50", true, "2024-03-01 10:15:00")
+        )
       }
     }
 
@@ -110,7 +113,8 @@ class CodecEndToEndSpec extends HBaseSuite {
              |MAPPED BY ($t, COLS=[up=s.up]) IN StringFormat""".stripMargin)
       sql(s"INSERT INTO $t VALUES ('db1', 5432, true), ('web', 80, NULL)")
       withTable(t) { table =>
-        Utf8.string(table.get(new Get(Utf8.bytes("db1|5432"))).getValue(Utf8.bytes("s"), Utf8.bytes("up"))) shouldBe "true"
+        Utf8.string(table.get(new Get(Utf8.bytes("db1|5432"))).getValue(Utf8.bytes("s"), Utf8.bytes("up"))) shouldBe
+          "true"
         table.exists(new Get(Utf8.bytes("web|80"))) shouldBe true
       }
       sql(s"SELECT * FROM $t").collect().toSeq shouldBe Seq(Row("db1", 5432, true), Row("web", 80, null))

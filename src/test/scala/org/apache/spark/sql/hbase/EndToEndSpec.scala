@@ -15,9 +15,13 @@ class EndToEndSpec extends HBaseSuite {
   describe("CREATE TABLE ... MAPPED BY") {
     it("creates the missing HBase table with the mapped families and lists the table") {
       val t = uniqueName("people")
-      sql(s"CREATE TABLE $t (id INT, name STRING, age INT, PRIMARY KEY (id)) MAPPED BY (${t}_raw, COLS=[name=info.n, age=stats.a])")
+      sql(
+        s"CREATE TABLE $t (id INT, name STRING, age INT, PRIMARY KEY (id)) MAPPED BY (${t}_raw, COLS=[name=info.n, age=stats.a])"
+      )
       hbaseTableExists(s"${t}_raw") shouldBe true
-      withAdmin(_.getDescriptor(org.apache.hadoop.hbase.TableName.valueOf(s"${t}_raw")).getColumnFamilyNames.size) shouldBe 2
+      withAdmin(
+        _.getDescriptor(org.apache.hadoop.hbase.TableName.valueOf(s"${t}_raw")).getColumnFamilyNames.size
+      ) shouldBe 2
       tableNames should contain(t)
       val described = sql(s"DESCRIBE $t").collect().map(r => r.getString(0) -> r.getString(1)).toMap
       described("HBase table") shouldBe s"${t}_raw"
@@ -37,7 +41,8 @@ class EndToEndSpec extends HBaseSuite {
       val t = uniqueName("nofamily")
       createHBaseTable(t, Seq("present"))
       val e = intercept[HBaseSqlException](
-        sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=absent.v])"))
+        sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=absent.v])")
+      )
       e.getMessage should include("no column family 'absent'")
       tableNames should not contain t
       hbaseTableExists(t) shouldBe true
@@ -53,8 +58,11 @@ class EndToEndSpec extends HBaseSuite {
              |('web2', 20, 'INFO', 512, true), ('web1', 30, 'WARN', NULL, false),
              |('web1', -5, 'INFO', 7, NULL), ('web10', 1, NULL, NULL, NULL)""".stripMargin)
       sql(s"SELECT * FROM $t").collect().toSeq shouldBe Seq(
-        Row("web1", -5L, "INFO", 7, null), Row("web1", 30L, "WARN", null, false),
-        Row("web10", 1L, null, null, null), Row("web2", 20L, "INFO", 512, true))
+        Row("web1", -5L, "INFO", 7, null),
+        Row("web1", 30L, "WARN", null, false),
+        Row("web10", 1L, null, null, null),
+        Row("web2", 20L, "INFO", 512, true)
+      )
       sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 4
       sql(s"SELECT ts FROM $t WHERE host = 'web1' AND level = 'WARN'").collect().toSeq shouldBe Seq(Row(30L))
       sql(s"SELECT host, bytes FROM $t WHERE bytes > 10").collect().toSeq shouldBe Seq(Row("web2", 512))
@@ -93,7 +101,10 @@ class EndToEndSpec extends HBaseSuite {
       val keyCodec = new BinaryKeyCodec(Seq(IntegerType))
       createHBaseTable(t, Seq("f"), splits = Seq(100, 200).map(k => keyCodec.encode(Seq(k))))
       sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
-      spark.range(-50, 250).selectExpr("CAST(id AS INT) AS k", "CAST(id * 2 AS INT) AS v").createOrReplaceTempView(s"${t}_src")
+      spark.range(
+        -50,
+        250
+      ).selectExpr("CAST(id AS INT) AS k", "CAST(id * 2 AS INT) AS v").createOrReplaceTempView(s"${t}_src")
       sql(s"INSERT INTO $t SELECT * FROM ${t}_src")
 
       val df = sql(s"SELECT k, v FROM $t")

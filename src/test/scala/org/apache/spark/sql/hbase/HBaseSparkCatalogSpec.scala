@@ -38,7 +38,8 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
         .getCondition shouldBe "UNSUPPORTED_DATASOURCE_FOR_DIRECT_QUERY"
       rows(s"SELECT a.k FROM hbase.$t a JOIN $t b ON a.k = b.k AND a.v <> b.v") shouldBe Nil
       intercept[HBaseSqlException](sql(s"SELECT * FROM hbase.$t VERSION AS OF 2")).getMessage should startWith(
-        s"VERSION AS OF is not supported on HBase table '$t'")
+        s"VERSION AS OF is not supported on HBase table '$t'"
+      )
     }
 
     it("writes through INSERT by position and by name, the DataFrame writer, DELETE and UPDATE") {
@@ -46,8 +47,10 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
       sql(s"INSERT INTO hbase.$t VALUES (1, 'a', 10)")
       sql(s"INSERT INTO hbase.default.$t (s, k) VALUES ('b', 2)")
       sql(s"INSERT INTO hbase.$t SELECT 3 AS k, 'c' AS s, 30L AS v")
-      spark.createDataFrame(java.util.List.of(Row("d", 4, 40)),
-        org.apache.spark.sql.types.StructType.fromDDL("s STRING, k INT, v INT")).writeTo(s"hbase.$t").append()
+      spark.createDataFrame(
+        java.util.List.of(Row("d", 4, 40)),
+        org.apache.spark.sql.types.StructType.fromDDL("s STRING, k INT, v INT")
+      ).writeTo(s"hbase.$t").append()
       rows(s"SELECT k, s, v, v_at IS NULL FROM $t ORDER BY k") shouldBe
         Seq(Row(1, "a", 10, false), Row(2, "b", null, true), Row(3, "c", 30, false), Row(4, "d", 40, false))
       rows(s"DELETE FROM hbase.$t WHERE k = 2") shouldBe Seq(Row(1L))
@@ -61,7 +64,8 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
 
     it("creates, describes, lists and drops tables, and USE makes its names the one-part ones") {
       val t = table()
-      val described = rows(s"DESCRIBE TABLE hbase.$t").map(r => r.getString(0) -> (r.getString(1), r.getString(2))).toMap
+      val described =
+        rows(s"DESCRIBE TABLE hbase.$t").map(r => r.getString(0) -> (r.getString(1), r.getString(2))).toMap
       described("v") shouldBe ("INT", "cell f.v")
       described("HBase table") shouldBe (t, null)
       described("Family f")._1 should startWith("VERSIONS 3")
@@ -84,15 +88,23 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
       val t = table()
       intercept[AnalysisException](sql(s"SELECT * FROM hbase.nope.$t")).getCondition shouldBe "TABLE_OR_VIEW_NOT_FOUND"
       intercept[AnalysisException](sql("SHOW TABLES IN hbase.nope")).getCondition shouldBe "SCHEMA_NOT_FOUND"
-      intercept[HBaseSqlException](sql(s"CREATE TABLE nocat.x (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v])"))
-        .getMessage shouldBe "CREATE TABLE x: 'nocat' is not an HBase catalog; register one with " +
+      intercept[HBaseSqlException](
+        sql(s"CREATE TABLE nocat.x (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v])")
+      )
+        .getMessage shouldBe
+        "CREATE TABLE x: 'nocat' is not an HBase catalog; register one with " +
         "spark.sql.catalog.nocat=org.apache.spark.sql.hbase.connector.HBaseSparkCatalog"
-      intercept[HBaseSqlException](sql(s"CREATE TABLE hbase.nope.x (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v])"))
+      intercept[HBaseSqlException](
+        sql(s"CREATE TABLE hbase.nope.x (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v])")
+      )
         .getMessage should startWith("CREATE TABLE: catalog 'hbase' has no namespace 'nope'")
       intercept[HBaseSqlException](sql("CREATE TABLE hbase.plain (k INT) USING parquet")).getMessage should startWith(
-        "CREATE TABLE hbase.plain: an HBase table needs its mapping")
-      intercept[HBaseSqlException](sql("CREATE NAMESPACE hbase.other")).getMessage should include("its one namespace, default")
-      intercept[HBaseSqlException](sql(s"ALTER TABLE hbase.$t RENAME TO hbase.y")).getMessage should include("cannot be renamed")
+        "CREATE TABLE hbase.plain: an HBase table needs its mapping"
+      )
+      intercept[HBaseSqlException](sql("CREATE NAMESPACE hbase.other")).getMessage should
+        include("its one namespace, default")
+      intercept[HBaseSqlException](sql(s"ALTER TABLE hbase.$t RENAME TO hbase.y")).getMessage should
+        include("cannot be renamed")
       rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Seq(Row("default", t, false))
       hbaseTableExists("x") shouldBe false
     }
@@ -100,15 +112,26 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
 
   describe("catalog names in our own statements") {
     it("load, alter, index and analyze a table that only its catalog name reaches") {
-      withConf("spark.sql.catalog.other" -> classOf[connector.HBaseSparkCatalog].getName,
-          "spark.sql.catalog.other.catalogTable" -> "spark_hbase_sql:other_catalog") {
+      withConf(
+        "spark.sql.catalog.other" -> classOf[connector.HBaseSparkCatalog].getName,
+        "spark.sql.catalog.other.catalogTable" -> "spark_hbase_sql:other_catalog"
+      ) {
         val t = uniqueName("other")
-        sql(s"CREATE TABLE other.$t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((50))")
+        sql(
+          s"CREATE TABLE other.$t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((50))"
+        )
         val dir = java.nio.file.Files.createTempDirectory("catalog-load")
-        java.nio.file.Files.write(dir.resolve("a.csv"), (1 to 99).map(k => s"$k,x,$k").mkString("", "\n", "\n").getBytes("UTF-8"))
+        java.nio.file.Files.write(
+          dir.resolve("a.csv"),
+          (1 to 99).map(k => s"$k,x,$k").mkString("", "\n", "\n").getBytes("UTF-8")
+        )
         rows(s"LOAD DATA LOCAL INPATH '$dir' INTO TABLE other.$t") shouldBe Seq(Row(99L, 0L))
-        java.nio.file.Files.write(dir.resolve("a.csv"), (1 to 99).map(k => s"$k;y;${-k}").mkString("", "\n", "\n").getBytes("UTF-8"))
-        rows(s"LOAD DATA PARALLEL LOCAL INPATH '$dir' INTO TABLE other.default.$t FIELDS TERMINATED BY ';'") shouldBe Seq(Row(99L, 0L))
+        java.nio.file.Files.write(
+          dir.resolve("a.csv"),
+          (1 to 99).map(k => s"$k;y;${-k}").mkString("", "\n", "\n").getBytes("UTF-8")
+        )
+        rows(s"LOAD DATA PARALLEL LOCAL INPATH '$dir' INTO TABLE other.default.$t FIELDS TERMINATED BY ';'") shouldBe
+          Seq(Row(99L, 0L))
         sql(s"ALTER TABLE other.$t ADD COLUMN w STRING MAPPED BY (w = f.w)")
         sql(s"UPDATE other.$t SET w = concat('w', k) WHERE k = 7 AND s = 'x'")
         val keyed = sql(s"SELECT k, s, v, w FROM other.$t WHERE k IN (7, 70) AND s = 'x'")
@@ -120,7 +143,9 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
         rows(s"SELECT count(*), sum(v) FROM other.$t WHERE s = 'y'") shouldBe Seq(Row(99L, -(1 to 99).sum.toLong))
 
         sql(s"CREATE INDEX by_v ON other.$t (v) OPTIONS (chunkRows = 20)")
-        rows(s"SHOW INDEXES ON other.$t").map(r => (r.getString(0), r.getString(2), r.getInt(4) == r.getInt(5))) shouldBe
+        rows(s"SHOW INDEXES ON other.$t").map(r =>
+          (r.getString(0), r.getString(2), r.getInt(4) == r.getInt(5))
+        ) shouldBe
           Seq(("by_v", "v", true))
         sql(s"ANALYZE TABLE other.default.$t COMPUTE STATISTICS")
         rows(s"SELECT k FROM other.$t WHERE v BETWEEN 40 AND 42 ORDER BY k") shouldBe Seq(Row(40), Row(41), Row(42))
@@ -136,7 +161,9 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
           "ALTER TABLE other.nope DROP COLUMN w: HBase table 'other.nope' does not exist"
         intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$dir' INTO TABLE other.nope")).getMessage shouldBe
           "LOAD DATA INTO TABLE other.nope: HBase table 'other.nope' does not exist"
-        intercept[HBaseSqlException](sql(s"ALTER TABLE other.nope.$t ADD COLUMN w STRING MAPPED BY (w = f.w)")).getMessage should
+        intercept[HBaseSqlException](
+          sql(s"ALTER TABLE other.nope.$t ADD COLUMN w STRING MAPPED BY (w = f.w)")
+        ).getMessage should
           startWith("ALTER TABLE: catalog 'other' has no namespace 'nope'")
         intercept[HBaseSqlException](sql(s"SHOW INDEXES ON nocat.$t")).getMessage should
           startWith(s"SHOW INDEXES ON nocat.$t: 'nocat' is not an HBase catalog")
@@ -177,8 +204,10 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
 
   describe("a second HBase catalog") {
     it("keeps its own tables, which join and copy with the first catalog's") {
-      withConf("spark.sql.catalog.other" -> classOf[connector.HBaseSparkCatalog].getName,
-          "spark.sql.catalog.other.catalogTable" -> "spark_hbase_sql:other_catalog") {
+      withConf(
+        "spark.sql.catalog.other" -> classOf[connector.HBaseSparkCatalog].getName,
+        "spark.sql.catalog.other.catalogTable" -> "spark_hbase_sql:other_catalog"
+      ) {
         val t = table()
         val copy = uniqueName("copy")
         sql(s"CREATE TABLE other.$copy (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($copy, COLS=[v=f.v])")

@@ -8,8 +8,10 @@ import org.apache.spark.sql.SparkSession
  */
 object HBaseSparkSession {
   lazy val session: SparkSession = {
-    require(sys.env.contains("HBASE_CONF_DIR"),
-      "HBASE_CONF_DIR is not set: run the tests through sbt, which starts the embedded HBase")
+    require(
+      sys.env.contains("HBASE_CONF_DIR"),
+      "HBASE_CONF_DIR is not set: run the tests through sbt, which starts the embedded HBase"
+    )
     SparkSession.builder()
       .master("local[2]")
       .appName("spark-hbase-sql tests")

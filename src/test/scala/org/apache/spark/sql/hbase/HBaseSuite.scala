@@ -42,14 +42,16 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
   protected def noFailedCases(what: String, cases: Int, failures: Seq[String]): Unit = {
     info(s"$what: $cases cases, ${failures.size} answers differ from Spark's")
     withClue(s"${failures.size} answers of $cases cases differ; the first:\n${failures.take(3).mkString("\n\n")}\n")(
-      failures shouldBe empty)
+      failures shouldBe empty
+    )
   }
 
   /** Runs `body` with these session settings, then puts back what was set before. */
   protected def withConf[T](settings: (String, String)*)(body: => T): T = {
     val previous = settings.map { case (key, _) => key -> spark.conf.getOption(key) }
     settings.foreach { case (key, value) => spark.conf.set(key, value) }
-    try body finally previous.foreach { case (key, value) => value.fold(spark.conf.unset(key))(spark.conf.set(key, _)) }
+    try body
+    finally previous.foreach { case (key, value) => value.fold(spark.conf.unset(key))(spark.conf.set(key, _)) }
   }
 
   /** Runs `body` with `listener` hearing every event it causes, and none from before. */
@@ -64,12 +66,14 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
 
   protected def withAdmin[T](body: Admin => T): T = HBaseConnections.withConnection(cluster) { c =>
     val admin = c.getAdmin
-    try body(admin) finally admin.close()
+    try body(admin)
+    finally admin.close()
   }
 
   protected def withTable[T](name: String)(body: Table => T): T = HBaseConnections.withConnection(cluster) { c =>
     val table = c.getTable(TableName.valueOf(name))
-    try body(table) finally table.close()
+    try body(table)
+    finally table.close()
   }
 
   protected def createHBaseTable(name: String, families: Seq[String], splits: Seq[Array[Byte]] = Nil): Unit =

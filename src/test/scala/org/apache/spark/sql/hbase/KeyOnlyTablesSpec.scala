@@ -24,7 +24,8 @@ class KeyOnlyTablesSpec extends HBaseSuite {
   private def cellsOf(t: String, key: Array[Byte]): Seq[(String, String)] =
     withTable(t)(_.get(new Get(key))).rawCells().toSeq.map(c =>
       Bytes.toString(c.getFamilyArray, c.getFamilyOffset, c.getFamilyLength) ->
-        Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength))
+        Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength)
+    )
 
   describe("a key-only table") {
     for (cols <- Seq("", ", COLS=[]")) {
@@ -60,7 +61,8 @@ class KeyOnlyTablesSpec extends HBaseSuite {
 
     it("refuses UPDATE, whose every column is a key column") {
       val t = edges("")
-      intercept[HBaseSqlException](sql(s"UPDATE $t SET dst = 'x'")).getMessage should startWith(s"UPDATE $t SET dst: 'dst' is a key column")
+      intercept[HBaseSqlException](sql(s"UPDATE $t SET dst = 'x'")).getMessage should
+        startWith(s"UPDATE $t SET dst: 'dst' is a key column")
     }
   }
 

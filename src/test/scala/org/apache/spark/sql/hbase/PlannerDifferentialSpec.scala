@@ -22,9 +22,14 @@ class PlannerDifferentialSpec extends HBaseSuite {
     val random = new Random(7)
     val rows = (0 until rowCount).map { _ =>
       def maybeNull[T](value: => T): T = if (random.nextInt(5) == 0) null.asInstanceOf[T] else value
-      Row(random.nextInt(800) - 400, strings(random.nextInt(strings.size)), (random.nextInt(21) - 10).toLong,
-        maybeNull(Integer.valueOf(random.nextInt(20))), maybeNull(strings(random.nextInt(strings.size))),
-        maybeNull(java.lang.Double.valueOf(random.nextInt(100) / 4.0 - 10)))
+      Row(
+        random.nextInt(800) - 400,
+        strings(random.nextInt(strings.size)),
+        (random.nextInt(21) - 10).toLong,
+        maybeNull(Integer.valueOf(random.nextInt(20))),
+        maybeNull(strings(random.nextInt(strings.size))),
+        maybeNull(java.lang.Double.valueOf(random.nextInt(100) / 4.0 - 10))
+      )
     }
     val schema = spark.table(t).schema
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
@@ -55,8 +60,18 @@ class PlannerDifferentialSpec extends HBaseSuite {
       case 6 => s"c IN (${Seq.fill(1 + random.nextInt(3))(long).mkString(", ")})"
       case 7 => s"v ${pick("=", "<", ">", "<=>")} ${random.nextInt(20)}"
       case 8 => pick(s"w = $str", s"w IN ($str, $str)", s"d > ${random.nextInt(20) - 10}", s"d <= a", "w < b")
-      case 9 => pick("v IS NULL", "w IS NOT NULL", "c IN (0, 1, NULL)", s"$int < a", "b LIKE 'a%'", "b LIKE 'é%'",
-        s"CAST(a AS BIGINT) >= $int", s"CAST(a AS DOUBLE) < $int.5", s"a + 1 = $int", "a = c")
+      case 9 => pick(
+          "v IS NULL",
+          "w IS NOT NULL",
+          "c IN (0, 1, NULL)",
+          s"$int < a",
+          "b LIKE 'a%'",
+          "b LIKE 'é%'",
+          s"CAST(a AS BIGINT) >= $int",
+          s"CAST(a AS DOUBLE) < $int.5",
+          s"a + 1 = $int",
+          "a = c"
+        )
       case 10 => s"a = $int AND b = $str"
       case _ => s"(a = $int OR a BETWEEN $int AND $int) AND c ${pick("<", ">", "=")} $long"
     }
@@ -68,28 +83,41 @@ class PlannerDifferentialSpec extends HBaseSuite {
     df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }
 
   /** Key order, in which the scan returns rows. */
-  private val keyOrder: Ordering[Row] = Ordering.by[Row, (Int, String, Long)](r => (r.getInt(0), r.getString(1), r.getLong(2)))(
-    Ordering.Tuple3(Ordering.Int, Ordering.by[String, Array[Byte]](_.getBytes("UTF-8"))(
-      (x: Array[Byte], y: Array[Byte]) => java.util.Arrays.compareUnsigned(x, y)), Ordering.Long))
+  private val keyOrder: Ordering[Row] =
+    Ordering.by[Row, (Int, String, Long)](r => (r.getInt(0), r.getString(1), r.getLong(2)))(
+      Ordering.Tuple3(
+        Ordering.Int,
+        Ordering.by[String, Array[Byte]](_.getBytes("UTF-8"))((x: Array[Byte], y: Array[Byte]) =>
+          java.util.Arrays.compareUnsigned(x, y)
+        ),
+        Ordering.Long
+      )
+    )
 
   /** How a query may read HBase. */
   private sealed abstract class Mode(val settings: (String, String)*)
+
   /** Key ranges, and the server jar's skip scan and predicates in the region servers. */
   private case object ServerJar extends Mode()
+
   /** Key ranges, then HBase's own filters and Spark. */
   private case object HBaseFilters extends Mode(HBaseSQLConf.CustomFilter.key -> "false")
+
   /** Every row, filtered by Spark. */
   private case object NoPushdown extends Mode(HBaseSQLConf.Pushdown.key -> "false")
 
   private val cases = randomCases(inTheSuite = 500)
 
   describe(s"$cases random WHERE clauses over the key (a INT, b STRING, c BIGINT) and NULL-holding values") {
-    it("return exactly the rows Spark finds in memory: with the server jar, and alternately with HBase's filters or without pushdown") {
+    it(
+      "return exactly the rows Spark finds in memory: with the server jar, and alternately with HBase's filters or without pushdown"
+    ) {
       val random = new Random(11)
       val t = table
       val stored = sql(s"SELECT count(*) FROM ${t}_truth").head().getLong(0)
       withClue("random keys repeat a little, so the table holds somewhat fewer rows than were written: ")(
-        stored should be > (rowCount * 0.9).toLong)
+        stored should be > (rowCount * 0.9).toLong
+      )
       var pruned, readFewer, skipScans, exact = 0
       val failures = failedCases(cases) { i =>
         val predicate = randomPredicate(random, 1 + random.nextInt(3))
@@ -172,7 +200,8 @@ class PlannerDifferentialSpec extends HBaseSuite {
       scan.metrics("regionsTotal").value shouldBe 9
       val explained = df.queryExecution.explainString(org.apache.spark.sql.execution.SimpleMode)
       explained should include("regions 1 of 9, 2 key ranges (=10, =a), (=10, =b)")
-      sql(s"SELECT count(*) FROM $table WHERE a >= 50").queryExecution.executedPlan.toString should include("1 key ranges")
+      sql(s"SELECT count(*) FROM $table WHERE a >= 50").queryExecution.executedPlan.toString should
+        include("1 key ranges")
     }
   }
 }

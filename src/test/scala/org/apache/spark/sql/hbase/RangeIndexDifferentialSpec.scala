@@ -30,12 +30,18 @@ class RangeIndexDifferentialSpec extends HBaseSuite {
     val rows = (0 until rowsPerTable).map { i =>
       val (sensor, seq) = (i % 4, i / 4)
       val order = if (clustered) seq else random.nextInt(rowsPerTable / 4)
-      Row(sensor, seq, maybeNull(java.lang.Long.valueOf(order * 10L + random.nextInt(10))),
+      Row(
+        sensor,
+        seq,
+        maybeNull(java.lang.Long.valueOf(order * 10L + random.nextInt(10))),
         maybeNull(java.lang.Double.valueOf(order / 3.0 - 100)),
-        maybeNull(if (clustered) strings(order * strings.size / (rowsPerTable / 4)) else strings(random.nextInt(strings.size))),
+        maybeNull(if (clustered) strings(order * strings.size / (rowsPerTable / 4))
+        else strings(random.nextInt(strings.size))),
         maybeNull(new java.math.BigDecimal(order).movePointLeft(1)),
         maybeNull(java.sql.Date.valueOf(java.time.LocalDate.of(2020, 1, 1).plusDays(order / 5))),
-        maybeNull(Integer.valueOf(random.nextInt(1000))), maybeNull(Integer.valueOf(random.nextInt(50))))
+        maybeNull(Integer.valueOf(random.nextInt(1000))),
+        maybeNull(Integer.valueOf(random.nextInt(50)))
+      )
     }
     val schema = spark.table(t).schema
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
@@ -64,8 +70,13 @@ class RangeIndexDifferentialSpec extends HBaseSuite {
       case 8 => s"ts IN (${Seq.fill(1 + random.nextInt(4))(ts).mkString(", ")})"
       case 9 => pick("ts IS NULL", "d IS NOT NULL", "dt IS NULL", "r IS NOT NULL", s"r IN (1, 2, NULL)")
       case 10 => s"u $op ${random.nextInt(50)}"
-      case 11 => pick(s"sensor = ${random.nextInt(4)}", s"seq < ${random.nextInt(1500)}", s"CAST(ts AS DOUBLE) > $ts.5",
-        "d > ts", s"ts + 1 = $ts")
+      case 11 => pick(
+          s"sensor = ${random.nextInt(4)}",
+          s"seq < ${random.nextInt(1500)}",
+          s"CAST(ts AS DOUBLE) > $ts.5",
+          "d > ts",
+          s"ts + 1 = $ts"
+        )
       case _ => s"ts >= $ts AND ts < ${ts + pick(20, 200)}"
     }
     RandomClauses.nested(random, depth)(atom)
@@ -74,7 +85,8 @@ class RangeIndexDifferentialSpec extends HBaseSuite {
   private def sorted(rows: Seq[Row]): Seq[String] = rows.map(_.toString).sorted
 
   Seq(true, false).foreach { clustered =>
-    describe(s"$predicatesPerTable random WHERE clauses on a table whose indexed columns ${if (clustered) "follow" else "ignore"} the key") {
+    describe(s"$predicatesPerTable random WHERE clauses on a table whose indexed columns ${if (clustered) "follow"
+      else "ignore"} the key") {
       it("return exactly Spark's rows with the index used and unused") {
         val t = table(clustered)
         val random = new Random(if (clustered) 101 else 103)
@@ -82,8 +94,10 @@ class RangeIndexDifferentialSpec extends HBaseSuite {
         val mismatches = (1 to predicatesPerTable).flatMap { n =>
           val where = randomPredicate(random, 2)
           // Every fourth clause also as an aggregate, which the region servers compute over the same chunks.
-          val aggregate = if (n % 4 != 0) Nil else {
-            def query(table: String) = s"SELECT sensor, count(*), sum(r), min(ts) FROM $table WHERE $where GROUP BY sensor"
+          val aggregate = if (n % 4 != 0) Nil
+          else {
+            def query(table: String) =
+              s"SELECT sensor, count(*), sum(r), min(ts) FROM $table WHERE $where GROUP BY sensor"
             val expected = sorted(sql(query(s"${t}_truth")).collect().toSeq)
             Seq(sorted(sql(query(t)).collect().toSeq)).filter(_ != expected)
               .map(rows => s"${query(t)} with the index used: ${rows.mkString(", ")}, Spark ${expected.mkString(", ")}")
@@ -92,14 +106,17 @@ class RangeIndexDifferentialSpec extends HBaseSuite {
           val df = sql(s"SELECT * FROM $t WHERE $where")
           val used = sorted(df.collect().toSeq)
           if (ScanMetrics.of(df)("chunksSkipped") > 0) skipping += 1
-          val unused = withConf(HBaseSQLConf.IndexEnabled.key -> "false")(sorted(sql(s"SELECT * FROM $t WHERE $where").collect().toSeq))
+          val unused = withConf(
+            HBaseSQLConf.IndexEnabled.key -> "false"
+          )(sorted(sql(s"SELECT * FROM $t WHERE $where").collect().toSeq))
           aggregate ++ Seq(("used", used), ("unused", unused)).collect {
             case (how, rows) if rows != truth => s"$where with the index $how: ${rows.size} rows, Spark ${truth.size}"
           }
         }
         noFailedCases(s"range index, ${if (clustered) "clustered" else "scattered"}", predicatesPerTable, mismatches)
         withClue("clauses for which the index skipped chunks: ")(
-          skipping should be > predicatesPerTable * (if (clustered) 40 else 10) / 160)
+          skipping should be > predicatesPerTable * (if (clustered) 40 else 10) / 160
+        )
       }
     }
   }

@@ -53,14 +53,16 @@ class RangeIndexSpec extends HBaseSuite {
     TableName.valueOf(t.namespace, t.name)
   }
 
-  private def keyOf(sensor: Int, seq: Int): Array[Byte] = new BinaryKeyCodec(Seq(IntegerType, IntegerType)).encode(Seq(sensor, seq))
+  private def keyOf(sensor: Int, seq: Int): Array[Byte] =
+    new BinaryKeyCodec(Seq(IntegerType, IntegerType)).encode(Seq(sensor, seq))
 
   /** A write by a plain HBase client, which knows nothing of the index. */
-  private def plainPut(table: String, sensor: Int, seq: Int, t: Long, r: Int): Unit = withTable(hbaseName(table).getNameAsString) {
-    _.put(new Put(keyOf(sensor, seq))
-      .addColumn(Bytes.toBytes("f"), Bytes.toBytes("t"), BinaryValueCodec.encode(LongType, t))
-      .addColumn(Bytes.toBytes("f"), Bytes.toBytes("r"), BinaryValueCodec.encode(IntegerType, r)))
-  }
+  private def plainPut(table: String, sensor: Int, seq: Int, t: Long, r: Int): Unit =
+    withTable(hbaseName(table).getNameAsString) {
+      _.put(new Put(keyOf(sensor, seq))
+        .addColumn(Bytes.toBytes("f"), Bytes.toBytes("t"), BinaryValueCodec.encode(LongType, t))
+        .addColumn(Bytes.toBytes("f"), Bytes.toBytes("r"), BinaryValueCodec.encode(IntegerType, r)))
+    }
 
   private def showIndexes(table: String): Seq[Row] = sql(s"SHOW INDEXES ON $table").collect().toSeq
 
@@ -82,7 +84,8 @@ class RangeIndexSpec extends HBaseSuite {
         shown.getInt(5) shouldBe 40
         shown.getString(6) shouldBe "ready"
         sql(s"DESCRIBE $t").collect().map(r => (r.getString(0), r.getString(1), r.getString(2))) should contain(
-          (s"Range index ${t}_time", "minmax (t, r)", "chunkRows 50"))
+          (s"Range index ${t}_time", "minmax (t, r)", "chunkRows 50")
+        )
 
         val query = s"SELECT sensor, seq, t FROM $t WHERE t >= 19000 AND t < 19400"
         sameWithAndWithout(query).size shouldBe 40
@@ -92,7 +95,8 @@ class RangeIndexSpec extends HBaseSuite {
         explained should include(s"range index ${t}_time: 4 of 40 chunks")
         val metrics = ScanMetrics.of(df)
         metrics("chunksSkipped") shouldBe 36
-        withClue("rows read: at most one chunk per region beyond the matches: ")(metrics("rowsScanned") should be <= 200L)
+        withClue("rows read: at most one chunk per region beyond the matches: ")(metrics("rowsScanned") should
+          be <= 200L)
       }
     }
 
@@ -116,9 +120,22 @@ class RangeIndexSpec extends HBaseSuite {
       val t = events()
       withConf(shortLease: _*) {
         sql(s"CREATE INDEX ${t}_i ON $t (t, r, note) OPTIONS (chunkRows = 64)")
-        Seq("t = 12340", "t < 100", "t <= 100 OR t > 19900", "t BETWEEN 5000 AND 5100", "t IN (10, 15000, 99999)",
-          "NOT (t >= 50)", "r = 17", "r IS NULL", "note IS NULL AND t < 500", "note IS NOT NULL AND t > 19950",
-          "note = 'n1999'", "note < 'n11'", "t > 100 AND r > 998", "sensor = 2 AND t < 1000", "t IS NULL"
+        Seq(
+          "t = 12340",
+          "t < 100",
+          "t <= 100 OR t > 19900",
+          "t BETWEEN 5000 AND 5100",
+          "t IN (10, 15000, 99999)",
+          "NOT (t >= 50)",
+          "r = 17",
+          "r IS NULL",
+          "note IS NULL AND t < 500",
+          "note IS NOT NULL AND t > 19950",
+          "note = 'n1999'",
+          "note < 'n11'",
+          "t > 100 AND r > 998",
+          "sensor = 2 AND t < 1000",
+          "t IS NULL"
         ).foreach(where => sameWithAndWithout(s"SELECT * FROM $t WHERE $where"))
       }
     }
@@ -130,7 +147,8 @@ class RangeIndexSpec extends HBaseSuite {
       failure(s"CREATE INDEX i ON $t (nope)") should include("column 'nope' does not exist")
       failure(s"CREATE INDEX i ON $t USING bloom (t)") should include("index type 'bloom' is not supported")
       failure(s"CREATE INDEX i ON $t (t, T)") should include("named twice")
-      failure(s"CREATE INDEX i ON $t (t) OPTIONS (chunkRows = 0)") should include("chunkRows must be a positive whole number")
+      failure(s"CREATE INDEX i ON $t (t) OPTIONS (chunkRows = 0)") should
+        include("chunkRows must be a positive whole number")
       failure(s"CREATE INDEX i ON $t (t) OPTIONS (size = 5)") should include("unknown option 'size'")
       SessionCatalogs.of(spark).get(t).get.indexes shouldBe empty
       withAdmin(_.getDescriptor(hbaseName(t)).hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER)) shouldBe false
@@ -154,16 +172,21 @@ class RangeIndexSpec extends HBaseSuite {
       withConf(shortLease: _*) {
         sql(s"CREATE INDEX ${t}_time ON $t (t, r) OPTIONS (chunkRows = 50)")
         // New readings appended, and one old reading rewritten far outside its chunk's bounds.
-        sql(s"INSERT INTO $t SELECT CAST(id % 4 AS INT), CAST(500 + id DIV 4 AS INT), 20000 + id * 10, 7, NULL FROM range(200)")
+        sql(
+          s"INSERT INTO $t SELECT CAST(id % 4 AS INT), CAST(500 + id DIV 4 AS INT), 20000 + id * 10, 7, NULL FROM range(200)"
+        )
         spark.createDataFrame(java.util.List.of(Row(0, 3, 5L, 1, "moved")), spark.table(t).schema).write.insertInto(t)
         val Seq(shown) = showIndexes(t)
         (shown.getInt(4), shown.getInt(5)) shouldBe ((40, 40))
         sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t >= 21900").size shouldBe 10
-        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").map(r => (r.getInt(0), r.getInt(1))).toSet shouldBe
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").map(r =>
+          (r.getInt(0), r.getInt(1))
+        ).toSet shouldBe
           Set((0, 0), (0, 3))
         val df = sql(s"SELECT sensor, seq FROM $t WHERE t BETWEEN 5000 AND 5100")
         df.collect().length shouldBe 11
-        withClue("chunks away from the new rows are still skipped: ")(ScanMetrics.of(df)("chunksSkipped") should be >= 30L)
+        withClue("chunks away from the new rows are still skipped: ")(ScanMetrics.of(df)("chunksSkipped") should
+          be >= 30L)
       }
     }
 
@@ -183,7 +206,8 @@ class RangeIndexSpec extends HBaseSuite {
         Set((0, 0), (0, 3), (2, 8))
       val df = sql(s"SELECT sensor, seq FROM $t WHERE t BETWEEN 5000 AND 5100")
       df.collect().length shouldBe 11
-      withClue("chunks away from the new rows are still skipped: ")(ScanMetrics.of(df)("chunksSkipped") should be >= 30L)
+      withClue("chunks away from the new rows are still skipped: ")(ScanMetrics.of(df)("chunksSkipped") should
+        be >= 30L)
     }
 
     it("give a query running beside an INSERT the rows from before it, and the ones already written, never fewer") {
@@ -194,8 +218,8 @@ class RangeIndexSpec extends HBaseSuite {
         val query = s"SELECT count(*) FROM $t WHERE t >= 19000"
         val before = sql(query).head().getLong(0)
         val insert = scala.concurrent.Future(sql(
-          s"INSERT INTO $t SELECT CAST(id % 4 AS INT), CAST(500 + id DIV 4 AS INT), 20000 + id, 0, NULL FROM range(40000)")
-        )(scala.concurrent.ExecutionContext.global)
+          s"INSERT INTO $t SELECT CAST(id % 4 AS INT), CAST(500 + id DIV 4 AS INT), 20000 + id, 0, NULL FROM range(40000)"
+        ))(scala.concurrent.ExecutionContext.global)
         var seen = Vector(before)
         while (!insert.isCompleted) seen :+= sql(query).head().getLong(0)
         scala.concurrent.Await.result(insert, scala.concurrent.duration.Duration.Inf)
@@ -222,7 +246,10 @@ class RangeIndexSpec extends HBaseSuite {
         sameWithAndWithout(early).size shouldBe 21
         showIndexes(t).head.getInt(5) shouldBe 39
         // Deleting the newest version of a cell brings back the one before: a write like any other.
-        withTable(hbaseName(t).getNameAsString)(_.delete(new Delete(keyOf(1, 0)).addColumn(Bytes.toBytes("f"), Bytes.toBytes("t"))))
+        withTable(hbaseName(t).getNameAsString)(_.delete(new Delete(keyOf(1, 0)).addColumn(
+          Bytes.toBytes("f"),
+          Bytes.toBytes("t")
+        )))
         sameWithAndWithout(s"SELECT sensor, seq, t FROM $t WHERE t IS NULL").size shouldBe 1
         sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t = 10").size shouldBe 0
 
@@ -247,9 +274,16 @@ class RangeIndexSpec extends HBaseSuite {
         val codec = new RowCodec(table)
         def bulkLoad(fileName: String, sensor: Int, seq: Int, time: Long): Unit = {
           val row = InternalRow(sensor, seq, time, 3, UTF8String.fromString("outside"))
-          val files = new RegionHFiles(cluster.toConfiguration, new Path(Files.createTempDirectory("outside-load").toUri),
-            codec, FamilyStorage.of(cluster, hbaseName(t)), fileName, System.currentTimeMillis(), recorded = None,
-            LoadMetrics.local())
+          val files = new RegionHFiles(
+            cluster.toConfiguration,
+            new Path(Files.createTempDirectory("outside-load").toUri),
+            codec,
+            FamilyStorage.of(cluster, hbaseName(t)),
+            fileName,
+            System.currentTimeMillis(),
+            recorded = None,
+            LoadMetrics.local()
+          )
           files.write(Iterator((LoadKey(codec.rowKey(row), 0), codec.cellValues(row))))
           RegionHFiles.bulkLoad(cluster.toConfiguration, hbaseName(t), files.close().map { case (f, p) => f -> Seq(p) })
         }
@@ -276,8 +310,12 @@ class RangeIndexSpec extends HBaseSuite {
           h.increment(new org.apache.hadoop.hbase.client.Increment(keyOf(2, 10)).addColumn(f, tq, 100000L))
           h.append(new org.apache.hadoop.hbase.client.Append(keyOf(1, 3)).addColumn(f, note, Bytes.toBytes("zz")))
           val current = h.get(new org.apache.hadoop.hbase.client.Get(keyOf(3, 7)).addColumn(f, tq)).getValue(f, tq)
-          h.checkAndMutate(org.apache.hadoop.hbase.client.CheckAndMutate.newBuilder(keyOf(3, 7)).ifEquals(f, tq, current)
-            .build(new Put(keyOf(3, 7)).addColumn(f, tq, BinaryValueCodec.encode(LongType, -5L)))).isSuccess shouldBe true
+          h.checkAndMutate(org.apache.hadoop.hbase.client.CheckAndMutate.newBuilder(keyOf(
+            3,
+            7
+          )).ifEquals(f, tq, current)
+            .build(new Put(keyOf(3, 7)).addColumn(f, tq, BinaryValueCodec.encode(LongType, -5L)))).isSuccess shouldBe
+            true
         }
         sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t > 100000") shouldBe Seq(Row(2, 10))
         sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE note = 'n13zz'") shouldBe Seq(Row(1, 3))
@@ -300,8 +338,12 @@ class RangeIndexSpec extends HBaseSuite {
         withAdmin { admin =>
           // The regions of sensors 0 and 1, never split: a daughter merges only once compaction and the
           // catalog janitor have done with its parent.
-          val regions = admin.getRegions(name).asScala.sortBy(_.getStartKey)(Ordering.comparatorToOrdering(Bytes.BYTES_COMPARATOR))
-          admin.mergeRegionsAsync(Array(regions(0).getEncodedNameAsBytes, regions(1).getEncodedNameAsBytes), false).get()
+          val regions =
+            admin.getRegions(name).asScala.sortBy(_.getStartKey)(Ordering.comparatorToOrdering(Bytes.BYTES_COMPARATOR))
+          admin.mergeRegionsAsync(
+            Array(regions(0).getEncodedNameAsBytes, regions(1).getEncodedNameAsBytes),
+            false
+          ).get()
           eventually(admin.getRegions(name).size shouldBe 4)
         }
         plainPut(t, sensor = 1, seq = 7, t = 10070, r = 1)
@@ -320,13 +362,16 @@ class RangeIndexSpec extends HBaseSuite {
       val name = hbaseName(t)
       withAdmin { admin =>
         val family = admin.getDescriptor(name).getColumnFamily(Bytes.toBytes("f"))
-        admin.modifyColumnFamily(name,
-          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(family).setTimeToLive(86400).build())
+        admin.modifyColumnFamily(
+          name,
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(family).setTimeToLive(86400).build()
+        )
       }
       showIndexes(t).head.getInt(5) shouldBe 0
       sameWithAndWithout(s"SELECT * FROM $t WHERE t < 100").size shouldBe 10
       intercept[HBaseSqlException](sql(s"CREATE INDEX j ON $t (r)")).getMessage should include(
-        s"column family 'f' of HBase table '${SessionCatalogs.of(spark).get(t).get.hbaseTable}' has a TTL")
+        s"column family 'f' of HBase table '${SessionCatalogs.of(spark).get(t).get.hbaseTable}' has a TTL"
+      )
       SessionCatalogs.of(spark).get(t).get.indexes.map(_.name) shouldBe Seq("i")
     }
   }
@@ -343,7 +388,8 @@ class RangeIndexSpec extends HBaseSuite {
 
   private def eventually[T](body: => T): T = {
     val deadline = System.currentTimeMillis() + 60000
-    def attempt(): T = try body catch {
+    def attempt(): T = try body
+    catch {
       case e: org.scalatest.exceptions.TestFailedException if System.currentTimeMillis() < deadline =>
         Thread.sleep(200); attempt()
     }

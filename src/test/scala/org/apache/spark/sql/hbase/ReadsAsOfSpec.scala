@@ -15,7 +15,9 @@ class ReadsAsOfSpec extends HBaseSuite {
 
   private def table(families: String = history): String = {
     val t = uniqueName("asof")
-    sql(s"CREATE TABLE $t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) $families SPLIT ON ((50))")
+    sql(
+      s"CREATE TABLE $t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) $families SPLIT ON ((50))"
+    )
     t
   }
 
@@ -28,14 +30,23 @@ class ReadsAsOfSpec extends HBaseSuite {
     val mutations: Seq[Mutation] = rows.flatMap { case (k, s, v) =>
       val row = InternalRow(k, UTF8String.fromString(s), v)
       val key = codec.rowKey(row)
-      if (v == null) Seq(new Put(key).addColumn(codec.markerFamily, org.apache.spark.sql.hbase.codec.RowCodec.RowMarkerQualifier, millis, Array.emptyByteArray),
-        new Delete(key).addColumns(codec.families(0), codec.qualifiers(0), millis))
+      if (v == null) Seq(
+        new Put(key).addColumn(
+          codec.markerFamily,
+          org.apache.spark.sql.hbase.codec.RowCodec.RowMarkerQualifier,
+          millis,
+          Array.emptyByteArray
+        ),
+        new Delete(key).addColumns(codec.families(0), codec.qualifiers(0), millis)
+      )
       else Seq(new Put(key).addColumn(codec.families(0), codec.qualifiers(0), millis, codec.cellValues(row)(0)))
     }
-    withTable(t)(table => mutations.foreach {
-      case p: Put => table.put(p)
-      case d: Delete => table.delete(d)
-    })
+    withTable(t)(table =>
+      mutations.foreach {
+        case p: Put => table.put(p)
+        case d: Delete => table.delete(d)
+      }
+    )
   }
 
   private def at(seconds: Double) = s"timestamp_millis(${math.round(seconds * 1000)})"
@@ -71,7 +82,9 @@ class ReadsAsOfSpec extends HBaseSuite {
       rows(s"SELECT sum(v) FROM $t WHERE k > 10") shouldBe Seq(Row(-(11 to 99).sum.toLong))
     }
 
-    it("sees cells deleted or set to NULL later when the family keeps deleted cells; otherwise they are gone from the past too") {
+    it(
+      "sees cells deleted or set to NULL later when the family keeps deleted cells; otherwise they are gone from the past too"
+    ) {
       for ((families, keeps) <- Seq(history -> true, "" -> false)) withClue(s"families: '$families'") {
         val t = table(families)
         sql(s"INSERT INTO $t VALUES (1, 'a', 10), (2, 'b', 20)")
@@ -105,7 +118,8 @@ class ReadsAsOfSpec extends HBaseSuite {
     it("refuses VERSION AS OF, naming the table, and a time that is not a timestamp, in Spark's words") {
       val t = table()
       intercept[HBaseSqlException](sql(s"SELECT * FROM $t VERSION AS OF 3")).getMessage should startWith(
-        s"VERSION AS OF is not supported on HBase table '$t'")
+        s"VERSION AS OF is not supported on HBase table '$t'"
+      )
       intercept[org.apache.spark.sql.AnalysisException](sql(s"SELECT * FROM $t TIMESTAMP AS OF 'yesterday'"))
         .getCondition should startWith("INVALID_TIME_TRAVEL_TIMESTAMP_EXPR")
     }
@@ -129,7 +143,9 @@ class ReadsAsOfSpec extends HBaseSuite {
 
   describe("reads as of random times against the versions written") {
     for (serverFilter <- Seq(true, false)) {
-      it(s"return exactly the newest version at or before each time, ${if (serverFilter) "with" else "without"} the server jar's filter") {
+      it(
+        s"return exactly the newest version at or before each time, ${if (serverFilter) "with" else "without"} the server jar's filter"
+      ) {
         val t = table()
         val random = new Random(if (serverFilter) 21 else 22)
         // (k, s, time, v or NULL): each key's history, written at known times.
@@ -158,7 +174,8 @@ class ReadsAsOfSpec extends HBaseSuite {
                 }
               }.toSeq.sortBy(_.getInt(0))
             withClue(s"round $round: as of $asOf ms, WHERE $where") {
-              rows(s"SELECT * FROM $t TIMESTAMP AS OF timestamp_millis($asOf) WHERE $where ORDER BY k") shouldBe expected
+              rows(s"SELECT * FROM $t TIMESTAMP AS OF timestamp_millis($asOf) WHERE $where ORDER BY k") shouldBe
+                expected
             }
           }
         }

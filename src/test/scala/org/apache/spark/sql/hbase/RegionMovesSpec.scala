@@ -39,19 +39,21 @@ class RegionMovesSpec extends HBaseSuite {
     val name = TableName.valueOf(table.namespace, table.name)
     val stop = new AtomicBoolean(false)
     val moves = new AtomicInteger(0)
-    val mover = new Thread(() => withAdmin { admin =>
-      val servers = admin.getRegionServers.asScala.toSeq.sortBy(_.toString)
-      var turn = 0
-      while (!stop.get()) {
-        admin.getRegions(name).asScala.foreach { region =>
-          if (!stop.get()) {
-            turn += 1
-            admin.move(region.getEncodedNameAsBytes, servers(turn % servers.size))
-            moves.incrementAndGet()
+    val mover = new Thread(() =>
+      withAdmin { admin =>
+        val servers = admin.getRegionServers.asScala.toSeq.sortBy(_.toString)
+        var turn = 0
+        while (!stop.get()) {
+          admin.getRegions(name).asScala.foreach { region =>
+            if (!stop.get()) {
+              turn += 1
+              admin.move(region.getEncodedNameAsBytes, servers(turn % servers.size))
+              moves.incrementAndGet()
+            }
           }
         }
       }
-    })
+    )
     mover.setDaemon(true)
     mover.start()
     try (body, moves.get())
@@ -88,9 +90,10 @@ class RegionMovesSpec extends HBaseSuite {
       val t = readings()
       withAdmin(_.getRegionServers.size) should be >= 2
       sql(s"EXPLAIN SELECT g, count(*), sum(v) FROM $t GROUP BY g").head().getString(0) should include(
-        "partial aggregate in region servers")
+        "partial aggregate in region servers"
+      )
       sql(s"EXPLAIN SELECT * FROM $t WHERE $whole").head().getString(0) should include("6 Gets")
-    sql(s"EXPLAIN SELECT * FROM $t WHERE j = 1").head().getString(0) should include("skip scan (*, =1)")
+      sql(s"EXPLAIN SELECT * FROM $t WHERE j = 1").head().getString(0) should include("skip scan (*, =1)")
       val (rounds, moves) = withConf(HBaseSQLConf.ScannerFetchSize.key -> "100") {
         whileRegionsMove(t)((1 to 4).map(_ => everyWayOfReading(t)).size)
       }
@@ -105,17 +108,26 @@ class RegionMovesSpec extends HBaseSuite {
       val table = SessionCatalogs.of(spark).get(t).get.hbaseTable
       val name = TableName.valueOf(table.namespace, table.name)
       def byStart(admin: org.apache.hadoop.hbase.client.Admin) =
-        admin.getRegions(name).asScala.sortBy(_.getStartKey)(Ordering.comparatorToOrdering(Bytes.BYTES_COMPARATOR)).toSeq
+        admin.getRegions(
+          name
+        ).asScala.sortBy(_.getStartKey)(Ordering.comparatorToOrdering(Bytes.BYTES_COMPARATOR)).toSeq
       val changed = new AtomicBoolean(false)
       @volatile var failure: Option[Throwable] = None
-      val changer = new Thread(() => try withAdmin { admin =>
-        Thread.sleep(500)
-        admin.split(name, new BinaryKeyCodec(Seq(IntegerType)).encode(Seq(3000)))
-        while (admin.getRegions(name).size < 5) Thread.sleep(100)
-        // The last two regions, never split: a daughter merges only after compaction and the catalog janitor.
-        val regions = byStart(admin)
-        admin.mergeRegionsAsync(Array(regions(3).getEncodedNameAsBytes, regions(4).getEncodedNameAsBytes), false).get()
-      } catch { case e: Throwable => failure = Some(e) } finally changed.set(true))
+      val changer = new Thread(() =>
+        try withAdmin { admin =>
+            Thread.sleep(500)
+            admin.split(name, new BinaryKeyCodec(Seq(IntegerType)).encode(Seq(3000)))
+            while (admin.getRegions(name).size < 5) Thread.sleep(100)
+            // The last two regions, never split: a daughter merges only after compaction and the catalog janitor.
+            val regions = byStart(admin)
+            admin.mergeRegionsAsync(
+              Array(regions(3).getEncodedNameAsBytes, regions(4).getEncodedNameAsBytes),
+              false
+            ).get()
+          }
+        catch { case e: Throwable => failure = Some(e) }
+        finally changed.set(true)
+      )
       changer.setDaemon(true)
       withConf(HBaseSQLConf.ScannerFetchSize.key -> "100") {
         changer.start()
@@ -125,7 +137,9 @@ class RegionMovesSpec extends HBaseSuite {
       }
       failure shouldBe None
       val keys = new BinaryKeyCodec(Seq(IntegerType))
-      withAdmin(admin => byStart(admin).map(r => if (r.getStartKey.isEmpty) None else keys.decode(r.getStartKey).headOption)) shouldBe
+      withAdmin(admin =>
+        byStart(admin).map(r => if (r.getStartKey.isEmpty) None else keys.decode(r.getStartKey).headOption)
+      ) shouldBe
         Seq(None, Some(2000), Some(3000), Some(4000))
       everyWayOfReading(t)
     }

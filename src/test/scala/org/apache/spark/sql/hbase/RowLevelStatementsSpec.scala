@@ -14,7 +14,9 @@ class RowLevelStatementsSpec extends HBaseSuite {
     val t = uniqueName("people")
     sql(s"""CREATE TABLE $t (id INT, name STRING, age INT, city STRING, PRIMARY KEY (id))
            |MAPPED BY ($t, COLS=[name=f.n, age=f.a, city=g.c]) SPLIT ON ((10), (20))""".stripMargin)
-    sql(s"INSERT INTO $t SELECT CAST(id AS INT), CONCAT('p', id), CAST(20 + id AS INT), IF(id % 2 = 0, 'Oslo', 'Rome') FROM range(30)")
+    sql(
+      s"INSERT INTO $t SELECT CAST(id AS INT), CONCAT('p', id), CAST(20 + id AS INT), IF(id % 2 = 0, 'Oslo', 'Rome') FROM range(30)"
+    )
     t
   }
 
@@ -55,14 +57,25 @@ class RowLevelStatementsSpec extends HBaseSuite {
 
     it("leaves the cells of families the mapping does not name") {
       val t = people()
-      withTable(t)(_.put(new Put(Bytes.toBytes(0x80000000 ^ 4)).addColumn(Bytes.toBytes("f"), Bytes.toBytes("extra"), Bytes.toBytes("x"))))
+      withTable(t)(_.put(new Put(Bytes.toBytes(0x80000000 ^ 4)).addColumn(
+        Bytes.toBytes("f"),
+        Bytes.toBytes("extra"),
+        Bytes.toBytes("x")
+      )))
       // A family outside the mapping: created on the HBase table, unknown to the SQL table.
-      withAdmin(_.addColumnFamily(org.apache.hadoop.hbase.TableName.valueOf(t),
-        org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("other")))
-      withTable(t)(_.put(new Put(Bytes.toBytes(0x80000000 ^ 4)).addColumn(Bytes.toBytes("other"), Bytes.toBytes("o"), Bytes.toBytes("y"))))
+      withAdmin(_.addColumnFamily(
+        org.apache.hadoop.hbase.TableName.valueOf(t),
+        org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("other")
+      ))
+      withTable(t)(_.put(new Put(Bytes.toBytes(0x80000000 ^ 4)).addColumn(
+        Bytes.toBytes("other"),
+        Bytes.toBytes("o"),
+        Bytes.toBytes("y")
+      )))
       rows(s"DELETE FROM $t WHERE id = 4") shouldBe Seq(Row(1))
       val left = withTable(t)(_.get(new Get(Bytes.toBytes(0x80000000 ^ 4)))).rawCells().map(c =>
-        Bytes.toString(c.getFamilyArray, c.getFamilyOffset, c.getFamilyLength)).toSeq
+        Bytes.toString(c.getFamilyArray, c.getFamilyOffset, c.getFamilyLength)
+      ).toSeq
       left shouldBe Seq("other")
       rows(s"SELECT count(*) FROM $t WHERE id = 4") shouldBe Seq(Row(0))
     }
@@ -73,7 +86,11 @@ class RowLevelStatementsSpec extends HBaseSuite {
       val t = people()
       rows(s"UPDATE $t SET age = age + 100, city = NULL WHERE id < 3 OR name = 'p29'") shouldBe Seq(Row(4))
       rows(s"SELECT id, name, age, city FROM $t WHERE id IN (0, 2, 3, 29) ORDER BY id") shouldBe Seq(
-        Row(0, "p0", 120, null), Row(2, "p2", 122, null), Row(3, "p3", 23, "Rome"), Row(29, "p29", 149, null))
+        Row(0, "p0", 120, null),
+        Row(2, "p2", 122, null),
+        Row(3, "p3", 23, "Rome"),
+        Row(29, "p29", 149, null)
+      )
     }
 
     it("casts the new values to the columns' types, as INSERT does") {
@@ -101,9 +118,13 @@ class RowLevelStatementsSpec extends HBaseSuite {
       val t = uniqueName("parquet")
       sql(s"CREATE TABLE $t (a INT) USING parquet")
       try {
-        for ((statement, operation) <- Seq(s"DELETE FROM $t WHERE a = 1" -> "DELETE", s"UPDATE $t SET a = 2" -> "UPDATE TABLE")) {
+        for (
+          (statement, operation) <-
+            Seq(s"DELETE FROM $t WHERE a = 1" -> "DELETE", s"UPDATE $t SET a = 2" -> "UPDATE TABLE")
+        ) {
           val error = intercept[Exception](sql(statement))
-          error.asInstanceOf[org.apache.spark.SparkThrowable].getCondition shouldBe "UNSUPPORTED_FEATURE.TABLE_OPERATION"
+          error.asInstanceOf[org.apache.spark.SparkThrowable].getCondition shouldBe
+            "UNSUPPORTED_FEATURE.TABLE_OPERATION"
           error.getMessage should include(s"`$t` does not support $operation")
         }
       } finally sql(s"DROP TABLE $t")
@@ -150,24 +171,37 @@ class RowLevelStatementsSpec extends HBaseSuite {
 
     /** Column -> new value, for v, w or both. */
     def assignments(random: Random): Map[String, String] = Seq(
-      "v" -> "v + 1", "v" -> "NULL", "v" -> "a % 7", "w" -> "CONCAT(w, 'x')", "w" -> "NULL", "w" -> "b", "w" -> "v")
+      "v" -> "v + 1",
+      "v" -> "NULL",
+      "v" -> "a % 7",
+      "w" -> "CONCAT(w, 'x')",
+      "w" -> "NULL",
+      "w" -> "b",
+      "w" -> "v"
+    )
       .filter(_ => random.nextBoolean()).groupBy(_._1).values.map(_.head).toMap match {
       case none if none.isEmpty => Map("v" -> "0")
       case some => some
     }
 
-    for ((mode, settings) <- Seq(
-      "in the region servers" -> Seq.empty[(String, String)],
-      "without the server jar's filter" -> Seq(HBaseSQLConf.CustomFilter.key -> "false"))) {
+    for (
+      (mode, settings) <- Seq(
+        "in the region servers" -> Seq.empty[(String, String)],
+        "without the server jar's filter" -> Seq(HBaseSQLConf.CustomFilter.key -> "false")
+      )
+    ) {
       it(s"leave exactly the rows Spark leaves, 40 random statements, $mode") {
         val t = uniqueName("rowlevel")
         sql(s"""CREATE TABLE $t (a INT, b STRING, v INT, w STRING, PRIMARY KEY (a, b))
                |MAPPED BY ($t, COLS=[v=f.v, w=g.w]) SPLIT ON ((-20), (0), (0, 'b'), (30))""".stripMargin)
         val random = new Random(if (settings.isEmpty) 11 else 12)
         val initial = (0 until 1500).map { _ =>
-          Row(random.nextInt(120) - 60, strings(random.nextInt(strings.size)),
+          Row(
+            random.nextInt(120) - 60,
+            strings(random.nextInt(strings.size)),
             if (random.nextInt(5) == 0) null else Integer.valueOf(random.nextInt(10)),
-            if (random.nextInt(5) == 0) null else strings(random.nextInt(strings.size)))
+            if (random.nextInt(5) == 0) null else strings(random.nextInt(strings.size))
+          )
         }
         val schema = spark.table(t).schema
         spark.createDataFrame(initial.asJava, schema).write.insertInto(t)
@@ -186,10 +220,14 @@ class RowLevelStatementsSpec extends HBaseSuite {
               } else {
                 val set = assignments(random)
                 val changed = Seq("v" -> "INT", "w" -> "STRING").map { case (c, sqlType) =>
-                  set.get(c).fold(c)(value => s"CASE WHEN coalesce($where, false) THEN CAST($value AS $sqlType) ELSE $c END")
+                  set.get(c).fold(c)(value =>
+                    s"CASE WHEN coalesce($where, false) THEN CAST($value AS $sqlType) ELSE $c END"
+                  )
                 }
-                (s"UPDATE $t SET ${set.map { case (c, value) => s"$c = $value" }.mkString(", ")} WHERE $where",
-                  rows(s"SELECT a, b, ${changed.mkString(", ")} FROM ${t}_truth"))
+                (
+                  s"UPDATE $t SET ${set.map { case (c, value) => s"$c = $value" }.mkString(", ")} WHERE $where",
+                  rows(s"SELECT a, b, ${changed.mkString(", ")} FROM ${t}_truth")
+                )
               }
             withClue(s"round $round: $statement") {
               rows(statement) shouldBe Seq(Row(matched))

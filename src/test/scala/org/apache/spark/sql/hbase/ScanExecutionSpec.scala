@@ -22,7 +22,9 @@ class ScanExecutionSpec extends HBaseSuite {
   /** Key k INT in [0, 3000), split into 3 regions at 1000 and 2000; v = k % 10, w = k * 2. */
   private lazy val table = {
     val t = uniqueName("scan")
-    sql(s"CREATE TABLE $t (k INT, v INT, w INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v, w=f.w]) SPLIT ON ((1000), (2000))")
+    sql(
+      s"CREATE TABLE $t (k INT, v INT, w INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v, w=f.w]) SPLIT ON ((1000), (2000))"
+    )
     sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id % 10 AS INT), CAST(id * 2 AS INT) FROM range(0, 3000)")
     t
   }
@@ -69,11 +71,16 @@ class ScanExecutionSpec extends HBaseSuite {
   }
 
   describe("the order rows come in") {
+
     /** Key (a, b): a in 0..9 and b in 'p'..'s', v = 10 * (b - 'p') + a; a region boundary splits a = 5's rows. */
     lazy val keyed = {
       val t = uniqueName("order")
-      sql(s"CREATE TABLE $t (a INT, b STRING, v INT, PRIMARY KEY (a, b)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((5, 'r'), (8))")
-      sql(s"INSERT INTO $t SELECT CAST(id % 10 AS INT), char(112 + CAST(id DIV 10 AS INT)), CAST(id AS INT) FROM range(0, 40)")
+      sql(
+        s"CREATE TABLE $t (a INT, b STRING, v INT, PRIMARY KEY (a, b)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((5, 'r'), (8))"
+      )
+      sql(
+        s"INSERT INTO $t SELECT CAST(id % 10 AS INT), char(112 + CAST(id DIV 10 AS INT)), CAST(id AS INT) FROM range(0, 40)"
+      )
       t
     }
     def sortsAndShuffles(df: DataFrame) = df.queryExecution.executedPlan.collect {
@@ -97,8 +104,11 @@ class ScanExecutionSpec extends HBaseSuite {
     it("makes key ranges of the partitions when the output holds the whole key, so GROUP BY the key does not shuffle") {
       withConf("spark.sql.adaptive.enabled" -> "false", HBaseSQLConf.Coprocessor.key -> "false") {
         val perKey = sql(s"SELECT a, b, count(*), sum(v) FROM $keyed GROUP BY a, b")
-        sortsAndShuffles(perKey).collect { case e: org.apache.spark.sql.execution.exchange.ShuffleExchangeExec => e } shouldBe empty
-        perKey.collect().toSeq.sortBy(r => (r.getInt(0), r.getString(1))) shouldBe sorted.map(r => Row(r.get(0), r.get(1), 1L, r.getInt(2).toLong))
+        sortsAndShuffles(perKey).collect { case e: org.apache.spark.sql.execution.exchange.ShuffleExchangeExec =>
+          e
+        } shouldBe empty
+        perKey.collect().toSeq.sortBy(r => (r.getInt(0), r.getString(1))) shouldBe
+          sorted.map(r => Row(r.get(0), r.get(1), 1L, r.getInt(2).toLong))
       }
     }
 
@@ -118,10 +128,14 @@ class ScanExecutionSpec extends HBaseSuite {
     it("is the table's size, from its regions, so that a join broadcasts a small HBase table") {
       val megabyte = BigInt(1024 * 1024)
       val size = sql(s"SELECT * FROM $table").queryExecution.optimizedPlan.stats.sizeInBytes
-      withClue("3 regions, each counted 2 MB above what it reports: ")(size should (be >= 6 * megabyte and be < 10 * megabyte))
+      withClue("3 regions, each counted 2 MB above what it reports: ")(size should
+        (be >= 6 * megabyte and be < 10 * megabyte))
       withConf("spark.sql.adaptive.enabled" -> "false") {
         val large = spark.range(0, 2000000).selectExpr("CAST(id AS INT) AS id") // estimated at 16 MB
-        val joined = large.join(sql(s"SELECT k, w FROM $table"), org.apache.spark.sql.functions.col("id") === org.apache.spark.sql.functions.col("k"))
+        val joined = large.join(
+          sql(s"SELECT k, w FROM $table"),
+          org.apache.spark.sql.functions.col("id") === org.apache.spark.sql.functions.col("k")
+        )
         val broadcast = joined.queryExecution.executedPlan.collect {
           case b: org.apache.spark.sql.execution.exchange.BroadcastExchangeExec => b
         }
@@ -131,7 +145,8 @@ class ScanExecutionSpec extends HBaseSuite {
     }
 
     it("is no size at all, soon, when HBase does not answer") {
-      val nobody = HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "127.0.0.1", "hbase.zookeeper.property.clientPort" -> "1"))
+      val nobody =
+        HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "127.0.0.1", "hbase.zookeeper.property.clientPort" -> "1"))
       val started = System.nanoTime()
       execution.HBaseTableSizes.cached(nobody, catalog.HBaseTableName("default", uniqueName("absent"))) shouldBe None
       (System.nanoTime() - started) / 1000000000L should be < 10L
@@ -151,7 +166,15 @@ class ScanExecutionSpec extends HBaseSuite {
       val points = sql(s"SELECT k, w FROM $table WHERE k IN (3, 1500, 2999)")
       jobsRunBy(points.collect().toSeq shouldBe Seq(Row(3, 6), Row(1500, 3000), Row(2999, 5998))) shouldBe 0
       ScanMetrics.of(points) shouldBe
-        Map("regionsTotal" -> 3, "regionsScanned" -> 3, "keyRanges" -> 3, "chunksSkipped" -> 0, "rowsRead" -> 3, "rowsScanned" -> 3, "gets" -> 3)
+        Map(
+          "regionsTotal" -> 3,
+          "regionsScanned" -> 3,
+          "keyRanges" -> 3,
+          "chunksSkipped" -> 0,
+          "rowsRead" -> 3,
+          "rowsScanned" -> 3,
+          "gets" -> 3
+        )
       val oneRegion = sql(s"SELECT w FROM $table WHERE k >= 2990 AND v = 1")
       jobsRunBy(oneRegion.collect().toSeq shouldBe Seq(Row(5982))) shouldBe 0
       val threeRegions = sql(s"SELECT w FROM $table WHERE v = 1 AND k % 1000 = 1")
@@ -182,9 +205,14 @@ class ScanExecutionSpec extends HBaseSuite {
       val codec = new BinaryKeyCodec(Seq(IntegerType))
       withTable(t)(_.put(Seq(
         new Put(codec.encode(Seq(1))).addColumn(Bytes.toBytes("f"), Bytes.toBytes("v"), Bytes.toBytes(10))
-          .addColumn(Bytes.toBytes("f"), Bytes.toBytes("w"), Bytes.toBytes(11)).addColumn(Bytes.toBytes("g"), Bytes.toBytes("d"), Bytes.toBytes(12)),
+          .addColumn(
+            Bytes.toBytes("f"),
+            Bytes.toBytes("w"),
+            Bytes.toBytes(11)
+          ).addColumn(Bytes.toBytes("g"), Bytes.toBytes("d"), Bytes.toBytes(12)),
         new Put(codec.encode(Seq(2))).addColumn(Bytes.toBytes("f"), Bytes.toBytes("other"), Bytes.toBytes("x")),
-        new Put(codec.encode(Seq(3))).addColumn(Bytes.toBytes("g"), Bytes.toBytes("d"), Bytes.toBytes(32))).asJava))
+        new Put(codec.encode(Seq(3))).addColumn(Bytes.toBytes("g"), Bytes.toBytes("d"), Bytes.toBytes(32))
+      ).asJava))
       sql(s"SELECT k, w FROM $t").collect().toSeq shouldBe Seq(Row(1, 11), Row(2, null), Row(3, null))
       sql(s"SELECT k, w FROM $t WHERE k = 3").collect().toSeq shouldBe Seq(Row(3, null))
       sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 3
@@ -195,15 +223,26 @@ class ScanExecutionSpec extends HBaseSuite {
       val definition = catalog.SessionCatalogs.of(spark).get(t).get
       val onlyW = Seq(definition.columns(2))
       val everyRow = Seq(RowRange(Array.emptyByteArray, Array.emptyByteArray))
-      val request = ScanRequest(definition, HBaseClusterConf.fromSession(spark), DataTypeUtils.toAttributes(definition.schema),
-        definition.columns, Nil, ScanLimits(100, None))
+      val request = ScanRequest(
+        definition,
+        HBaseClusterConf.fromSession(spark),
+        DataTypeUtils.toAttributes(definition.schema),
+        definition.columns,
+        Nil,
+        ScanLimits(100, None)
+      )
       val withHBaseFilters = HBaseScanRDD.scanFor(request, everyRow, HBaseScanRDD.cellFilter(definition, onlyW).toSeq)
-      val withServerJar = HBaseScanRDD.scanFor(request, everyRow,
-        Seq(HBaseScanRDD.serverFilter(request, ServerFilter(None, Nil), onlyW)))
+      val withServerJar = HBaseScanRDD.scanFor(
+        request,
+        everyRow,
+        Seq(HBaseScanRDD.serverFilter(request, ServerFilter(None, Nil), onlyW))
+      )
       withHBaseFilters.getCaching shouldBe 100
       withTable(t) { htable =>
         def firstRow(scan: Scan) = htable.getScanner(scan).next().rawCells()
-          .map(c => Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength) -> c.getValueLength).toMap
+          .map(c =>
+            Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength) -> c.getValueLength
+          ).toMap
         firstRow(withHBaseFilters) shouldBe Map("v" -> 4, "w" -> 4)
         firstRow(withServerJar) shouldBe Map("v" -> 0, "w" -> 4)
       }
@@ -211,17 +250,28 @@ class ScanExecutionSpec extends HBaseSuite {
   }
 
   describe("scan metrics") {
-    it("are exactly regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned and gets, summed over a plan's scans with AQE on") {
+    it(
+      "are exactly regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned and gets, summed over a plan's scans with AQE on"
+    ) {
       spark.conf.get("spark.sql.adaptive.enabled") shouldBe "true"
       val df = sql(s"SELECT v, count(*) FROM $table WHERE k IN (1, 2, 2999) OR k BETWEEN 1500 AND 1509 GROUP BY v")
       df.collect().map(_.getLong(1)).sum shouldBe 13
       // Gets are read by the region server's own Get path: the aggregation stays in Spark.
       ScanMetrics.of(df) shouldBe
-        Map("regionsTotal" -> 3, "regionsScanned" -> 3, "keyRanges" -> 4, "chunksSkipped" -> 0, "rowsRead" -> 13, "rowsScanned" -> 13, "gets" -> 3)
+        Map(
+          "regionsTotal" -> 3,
+          "regionsScanned" -> 3,
+          "keyRanges" -> 4,
+          "chunksSkipped" -> 0,
+          "rowsRead" -> 13,
+          "rowsScanned" -> 13,
+          "gets" -> 3
+        )
       val filtered = sql(s"SELECT k FROM $table WHERE k BETWEEN 1500 AND 1599 AND v = 3")
       filtered.collect().length shouldBe 10
       withClue("the region server looked at the 100 rows of the range and sent the 10 that match: ")(
-        (ScanMetrics.of(filtered)("rowsScanned"), ScanMetrics.of(filtered)("rowsRead")) shouldBe ((100, 10)))
+        (ScanMetrics.of(filtered)("rowsScanned"), ScanMetrics.of(filtered)("rowsRead")) shouldBe ((100, 10))
+      )
       scanOf(sql(s"SELECT * FROM $table")).metrics.keySet shouldBe ScanMetrics.Names.toSet
     }
 

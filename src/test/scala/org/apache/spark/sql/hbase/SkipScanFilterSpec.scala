@@ -44,7 +44,10 @@ class SkipScanFilterSpec extends HBaseSuite {
   }
 
   private def boxes(columns: Option[Seq[ColumnRange]]*): Array[KeyBox] =
-    KeyBoxes.encode(KeyBoxPlan(columns.toIndexedSeq, 0, RowRange(Array.emptyByteArray, Array.emptyByteArray)), codec).toArray
+    KeyBoxes.encode(
+      KeyBoxPlan(columns.toIndexedSeq, 0, RowRange(Array.emptyByteArray, Array.emptyByteArray)),
+      codec
+    ).toArray
 
   private val cellV = Operand.cell(Bytes.toBytes("f"), Bytes.toBytes("v"), CellType.INT, 0, 0)
   private val cellW = Operand.cell(Bytes.toBytes("f"), Bytes.toBytes("w"), CellType.INT, 0, 0)
@@ -72,9 +75,16 @@ class SkipScanFilterSpec extends HBaseSuite {
     }
 
     it("combines a range on the first column with a list on the second, ending at the last range") {
-      val (keys, scanned) = scan(table, filter(boxes(
-        Some(Seq(ColumnRange.point(10), ColumnRange(Some(planning.Bound(20, true)), Some(planning.Bound(22, false))))),
-        Some(Seq(ColumnRange.point(1), ColumnRange.point(7))))))
+      val (keys, scanned) = scan(
+        table,
+        filter(boxes(
+          Some(Seq(
+            ColumnRange.point(10),
+            ColumnRange(Some(planning.Bound(20, true)), Some(planning.Bound(22, false)))
+          )),
+          Some(Seq(ColumnRange.point(1), ColumnRange.point(7)))
+        ))
+      )
       keys shouldBe Seq(Seq(10, 1), Seq(10, 7), Seq(20, 1), Seq(20, 7), Seq(21, 1), Seq(21, 7))
       scanned should be <= 12L
     }
@@ -89,14 +99,16 @@ class SkipScanFilterSpec extends HBaseSuite {
       val (keys, _) = scan(table, filter(boxes(Some(Seq(ColumnRange.point(0))), None), Array(cellW), notEight))
       keys shouldBe (0 until 8).map(b => Seq(0, b))
       val wIsNull = RowPredicate.isNull(0)
-      scan(table, filter(boxes(Some(Seq(ColumnRange.point(5))), None), Array(cellW), wIsNull))._1 shouldBe Seq(Seq(5, 9))
+      scan(table, filter(boxes(Some(Seq(ColumnRange.point(5))), None), Array(cellW), wIsNull))._1 shouldBe
+        Seq(Seq(5, 9))
     }
 
     it("reads key columns and cells together, with OR and IN") {
       // b IN (4, 40) OR (a >= 98 AND v <=> 985)
       val predicate = RowPredicate.or(
         RowPredicate.in(0, comparable(4), comparable(40)),
-        RowPredicate.and(RowPredicate.compare(">=", 1, comparable(98)), RowPredicate.compare("<=>", 2, comparable(985))))
+        RowPredicate.and(RowPredicate.compare(">=", 1, comparable(98)), RowPredicate.compare("<=>", 2, comparable(985)))
+      )
       val (keys, _) = scan(table, filter(null, Array(Operand.key(1), Operand.key(0), cellV), predicate))
       keys shouldBe (for (a <- 0 until 100; b <- 0 until 10 if b == 4 || (a == 98 && b == 5)) yield Seq(a, b))
     }
@@ -119,7 +131,8 @@ class SkipScanFilterSpec extends HBaseSuite {
 
   describe("the filter's bytes") {
     it("carry a wire version, and a region server refuses another version with a message that says so") {
-      val original = filter(boxes(None, Some(Seq(ColumnRange.point(3)))), Array(cellV), RowPredicate.compare("<", 0, comparable(5)))
+      val original =
+        filter(boxes(None, Some(Seq(ColumnRange.point(3)))), Array(cellV), RowPredicate.compare("<", 0, comparable(5)))
       val bytes = original.toByteArray
       Bytes.toInt(bytes, 0) shouldBe ServerJar.WIRE_VERSION
       SkipScanFilter.parseFrom(bytes).toByteArray shouldBe bytes

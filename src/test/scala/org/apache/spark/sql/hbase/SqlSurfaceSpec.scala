@@ -25,17 +25,22 @@ class SqlSurfaceSpec extends HBaseSuite {
       described(t)("Regions") shouldBe "4"
       sql(s"INSERT INTO $t VALUES ('apac', 1, 'a'), ('emea', 1, 'b'), ('emea', 900, 'c'), ('us', 7, 'd')")
       val df = sql(s"SELECT region, id FROM $t")
-      df.rdd.mapPartitionsWithIndex((i, rows) => rows.map(r => (i, r.getString(0), r.getInt(1)))).collect().toSeq shouldBe
+      df.rdd.mapPartitionsWithIndex((i, rows) =>
+        rows.map(r => (i, r.getString(0), r.getInt(1)))
+      ).collect().toSeq shouldBe
         Seq((0, "apac", 1), (1, "emea", 1), (2, "emea", 900), (3, "us", 7))
     }
 
     it("refuses points that are not key prefixes, of the wrong type, or out of order, and creates nothing") {
       val t = uniqueName("badsplit")
       def failure(splits: String) = intercept[HBaseSqlException](sql(
-        s"CREATE TABLE $t (a INT, b STRING, v INT, PRIMARY KEY (a, b)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON $splits")).getMessage
-      failure("((1, 'x', 3))") should include("point 1 (1, 'x', 3) has 3 values but the primary key (a, b) has 2 columns")
+        s"CREATE TABLE $t (a INT, b STRING, v INT, PRIMARY KEY (a, b)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON $splits"
+      )).getMessage
+      failure("((1, 'x', 3))") should
+        include("point 1 (1, 'x', 3) has 3 values but the primary key (a, b) has 2 columns")
       failure("(('abc'))") should include("point 1 ('abc'): 'abc' is not a valid INT for key column 'a'")
-      failure("((5), (2))") should include("points must be in ascending key order, but point 2 (2) does not come after point 1 (5)")
+      failure("((5), (2))") should
+        include("points must be in ascending key order, but point 2 (2) does not come after point 1 (5)")
       failure("((1, 'b'), (1, 'a'))") should include("point 2 (1, 'a') does not come after point 1 (1, 'b')")
       hbaseTableExists(t) shouldBe false
       Try(sql(s"DESCRIBE $t").collect()).isFailure shouldBe true
@@ -48,12 +53,16 @@ class SqlSurfaceSpec extends HBaseSuite {
       sql(s"""CREATE TABLE $t (k INT, a STRING, b STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a, b=g.b])
              |FAMILIES (f (VERSIONS = 7, TTL = 86400, KEEP_DELETED_CELLS = true, MIN_VERSIONS = 1),
              |          g (COMPRESSION = 'gz', DATA_BLOCK_ENCODING = FAST_DIFF, BLOOMFILTER = ROWCOL))""".stripMargin)
-      val family = withAdmin(_.getDescriptor(TableName.valueOf(t))).getColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("f"))
+      val family = withAdmin(
+        _.getDescriptor(TableName.valueOf(t))
+      ).getColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("f"))
       (family.getMaxVersions, family.getTimeToLive, family.getMinVersions) shouldBe ((7, 86400, 1))
       val shown = described(t)
-      shown("Family f") shouldBe "VERSIONS 7, MIN_VERSIONS 1, TTL 86400, KEEP_DELETED_CELLS TRUE, COMPRESSION NONE, " +
+      shown("Family f") shouldBe
+        "VERSIONS 7, MIN_VERSIONS 1, TTL 86400, KEEP_DELETED_CELLS TRUE, COMPRESSION NONE, " +
         "DATA_BLOCK_ENCODING NONE, BLOOMFILTER ROW"
-      shown("Family g") shouldBe "VERSIONS 1, MIN_VERSIONS 0, TTL FOREVER, KEEP_DELETED_CELLS FALSE, COMPRESSION GZ, " +
+      shown("Family g") shouldBe
+        "VERSIONS 1, MIN_VERSIONS 0, TTL FOREVER, KEEP_DELETED_CELLS FALSE, COMPRESSION GZ, " +
         "DATA_BLOCK_ENCODING FAST_DIFF, BLOOMFILTER ROWCOL"
     }
 
@@ -61,10 +70,14 @@ class SqlSurfaceSpec extends HBaseSuite {
       val t = uniqueName("familiesexisting")
       createHBaseTable(t, Seq("f"))
       val error = intercept[HBaseSqlException](sql(
-        s"CREATE TABLE $t (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a]) FAMILIES (f (VERSIONS = 3))"))
-      error.getMessage should include(s"HBase table '$t' exists; FAMILIES sets up the families of a table CREATE TABLE makes")
+        s"CREATE TABLE $t (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a]) FAMILIES (f (VERSIONS = 3))"
+      ))
+      error.getMessage should
+        include(s"HBase table '$t' exists; FAMILIES sets up the families of a table CREATE TABLE makes")
       catalog.SessionCatalogs.of(spark).get(t) shouldBe None
-      withAdmin(_.getDescriptor(TableName.valueOf(t))).getColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("f")).getMaxVersions shouldBe 1
+      withAdmin(
+        _.getDescriptor(TableName.valueOf(t))
+      ).getColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("f")).getMaxVersions shouldBe 1
     }
   }
 
@@ -86,7 +99,8 @@ class SqlSurfaceSpec extends HBaseSuite {
       val t = uniqueName("alterbad")
       sql(s"CREATE TABLE $t (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a])")
       val before = described(t)
-      intercept[HBaseSqlException](sql(s"ALTER TABLE $t DROP COLUMN k")).getMessage should include("'k' is a key column")
+      intercept[HBaseSqlException](sql(s"ALTER TABLE $t DROP COLUMN k")).getMessage should
+        include("'k' is a key column")
       intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN b INT MAPPED BY (b = nofam.b)")).getMessage should
         include("has no column family 'nofam'")
       intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN b INT MAPPED BY (b = f.a)")).getMessage should
@@ -166,7 +180,10 @@ class SqlSurfaceSpec extends HBaseSuite {
       read.queryExecution.executedPlan.collect { case s: execution.HBaseSQLTableScan => s } should have size 1
       read.filter("k >= 8").collect().toSeq shouldBe Seq(Row(8L, "24"), Row(9L, "27"))
       spark.read.format("hbase").load(t).count() shouldBe 10
-      val e = intercept[HBaseSqlException](spark.range(1).selectExpr("id AS k", "'x' AS v").write.format("hbase").option("table", t).save())
+      val e = intercept[HBaseSqlException](spark.range(1).selectExpr(
+        "id AS k",
+        "'x' AS v"
+      ).write.format("hbase").option("table", t).save())
       e.getMessage should include("mode(\"append\")")
       intercept[HBaseSqlException](spark.read.format("hbase").option("table", "no_such_table").load()).getMessage should
         include("HBase table 'no_such_table' does not exist")

@@ -37,13 +37,22 @@ class WriteTimeColumnsSpec extends HBaseSuite {
         row.update(table.columns.indexOf(table.column("k")), k)
         val index = rowCodec.cellIndex(column)
         val key = rowCodec.rowKey(row)
-        if (value == null) hbase.delete(new Delete(key).addColumns(rowCodec.families(index), rowCodec.qualifiers(index), millis))
+        if (value == null)
+          hbase.delete(new Delete(key).addColumns(rowCodec.families(index), rowCodec.qualifiers(index), millis))
         else {
-          row.update(table.columns.indexOf(column), value match {
-            case s: String => UTF8String.fromString(s)
-            case other => other
-          })
-          hbase.put(new Put(key).addColumn(rowCodec.families(index), rowCodec.qualifiers(index), millis, rowCodec.cellValues(row)(index)))
+          row.update(
+            table.columns.indexOf(column),
+            value match {
+              case s: String => UTF8String.fromString(s)
+              case other => other
+            }
+          )
+          hbase.put(new Put(key).addColumn(
+            rowCodec.families(index),
+            rowCodec.qualifiers(index),
+            millis,
+            rowCodec.cellValues(row)(index)
+          ))
         }
       }
     }
@@ -60,7 +69,10 @@ class WriteTimeColumnsSpec extends HBaseSuite {
       writeAt(t, 2500, (1, "w", "a"))
       writeAt(t, 4000, (2, "v", 21))
       rows(s"SELECT k, v, v_at, w, w_ms, g FROM $t ORDER BY k") shouldBe Seq(
-        Row(1, 10, ts(1000), "a", 2500L, null), Row(2, 21, ts(4000), null, null, null), Row(50, null, null, null, null, 7))
+        Row(1, 10, ts(1000), "a", 2500L, null),
+        Row(2, 21, ts(4000), null, null, null),
+        Row(50, null, null, null, null, 7)
+      )
       rows(s"SELECT v_at FROM $t WHERE k = 2") shouldBe Seq(Row(ts(4000)))
       rows(s"SELECT k FROM $t WHERE w_ms = 2500") shouldBe Seq(Row(1))
       // A write time follows the version read as of a time.
@@ -93,8 +105,13 @@ class WriteTimeColumnsSpec extends HBaseSuite {
       Files.writeString(file, "5,50,e,5\n")
       rows(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t") shouldBe Seq(Row(1L, 0L))
       val written = rows(s"SELECT k, v, w, g, v_at IS NOT NULL, w_ms > 1000 FROM $t ORDER BY k")
-      written shouldBe Seq(Row(1, 10, "a", 1, true, true), Row(2, null, "b", null, false, true),
-        Row(3, 30, "c", 3, true, true), Row(4, 40, "d", 4, true, true), Row(5, 50, "e", 5, true, true))
+      written shouldBe Seq(
+        Row(1, 10, "a", 1, true, true),
+        Row(2, null, "b", null, false, true),
+        Row(3, 30, "c", 3, true, true),
+        Row(4, 40, "d", 4, true, true),
+        Row(5, 50, "e", 5, true, true)
+      )
 
       intercept[HBaseSqlException](sql(s"INSERT INTO $t (k, v_at) VALUES (9, now())")).getMessage shouldBe
         s"INSERT INTO $t (v_at): 'v_at' is the write time of cell f.v, which HBase sets when the cell is written; leave it out"
@@ -102,7 +119,8 @@ class WriteTimeColumnsSpec extends HBaseSuite {
         s"UPDATE $t SET w_ms: 'w_ms' is the write time of cell f.w, which HBase sets when the cell is written; it is read-only"
       Files.writeString(file, "6,60,f,6,2026-01-01 00:00:00,7\n")
       intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t")).getMessage should include(
-        "6 fields, more than the table's 4 columns (write times, set by HBase, are not loaded)")
+        "6 fields, more than the table's 4 columns (write times, set by HBase, are not loaded)"
+      )
     }
 
     it("is described, added and dropped, and its cell cannot be dropped or indexed under it") {
@@ -116,7 +134,8 @@ class WriteTimeColumnsSpec extends HBaseSuite {
       intercept[HBaseSqlException](sql(s"ALTER TABLE $t DROP COLUMN g")).getMessage shouldBe
         s"ALTER TABLE $t DROP COLUMN g: column 'g_at' is the write time of its cell h.g; DROP COLUMN g_at first"
       intercept[HBaseSqlException](sql(s"CREATE INDEX ${t}_i ON TABLE $t (v_at)")).getMessage should endWith(
-        "'v_at' is the write time of cell f.v; an index holds values")
+        "'v_at' is the write time of cell f.v; an index holds values"
+      )
       sql(s"ALTER TABLE $t DROP COLUMN g_at")
       sql(s"ALTER TABLE $t DROP COLUMN g")
       rows(s"SELECT * FROM $t") shouldBe Nil
@@ -124,8 +143,10 @@ class WriteTimeColumnsSpec extends HBaseSuite {
 
     it("is refused at CREATE TABLE and ALTER TABLE when it cannot hold its cell's write time") {
       def create(types: String, cols: String) = intercept[HBaseSqlException](
-        sql(s"CREATE TABLE bad_wt (k INT, v INT, $types, PRIMARY KEY (k)) MAPPED BY (bad_wt, COLS=[v=f.v, $cols])")).getMessage
-      create("t STRING", "t=WRITETIME(f.v)") shouldBe "CREATE TABLE bad_wt: column 't': " +
+        sql(s"CREATE TABLE bad_wt (k INT, v INT, $types, PRIMARY KEY (k)) MAPPED BY (bad_wt, COLS=[v=f.v, $cols])")
+      ).getMessage
+      create("t STRING", "t=WRITETIME(f.v)") shouldBe
+        "CREATE TABLE bad_wt: column 't': " +
         "WRITETIME(f.v) is a TIMESTAMP, or a BIGINT of milliseconds since the epoch, not STRING"
       create("t TIMESTAMP", "t=WRITETIME(f.x)") shouldBe
         "CREATE TABLE bad_wt: column 't': WRITETIME(f.x) needs the cell f.x mapped to a column of table 'bad_wt'"
@@ -137,7 +158,9 @@ class WriteTimeColumnsSpec extends HBaseSuite {
         "CREATE TABLE bad_wt: key column 'k' is part of the row key and cannot be mapped to 'WRITETIME(f.v)' in COLS"
       hbaseTableExists("bad_wt") shouldBe false
       val t = table()
-      intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN x BIGINT MAPPED BY (x = WRITETIME(f.v))")).getMessage shouldBe
+      intercept[HBaseSqlException](
+        sql(s"ALTER TABLE $t ADD COLUMN x BIGINT MAPPED BY (x = WRITETIME(f.v))")
+      ).getMessage shouldBe
         s"ALTER TABLE $t ADD COLUMN x: the write time of f.v is already column 'v_at'"
     }
   }
@@ -152,14 +175,20 @@ class WriteTimeColumnsSpec extends HBaseSuite {
       val narrowed = sql(query)
       narrowed.collect().toSeq shouldBe (81 to 120).map(Row(_))
       execution.ScanMetrics.of(narrowed)("rowsRead") shouldBe 40
-      narrowed.queryExecution.executedPlan.toString should include("family f written since 1970-01-01T00:00:05Z (5000 ms)")
+      narrowed.queryExecution.executedPlan.toString should
+        include("family f written since 1970-01-01T00:00:05Z (5000 ms)")
       withConf(HBaseSQLConf.Pushdown.key -> "false") {
         val whole = sql(query)
         whole.collect().toSeq shouldBe (81 to 120).map(Row(_))
         execution.ScanMetrics.of(whole)("rowsRead") shouldBe 120
       }
       // Another cell of the family, or a bound from above, leaves the family whole.
-      for (other <- Seq(s"SELECT k, w FROM $t WHERE v_at >= timestamp_millis(5000)", s"SELECT k FROM $t WHERE v_at < timestamp_millis(5000)"))
+      for (
+        other <- Seq(
+          s"SELECT k, w FROM $t WHERE v_at >= timestamp_millis(5000)",
+          s"SELECT k FROM $t WHERE v_at < timestamp_millis(5000)"
+        )
+      )
         sql(other).queryExecution.executedPlan.toString should not include "written since"
     }
   }
@@ -184,10 +213,12 @@ class WriteTimeColumnsSpec extends HBaseSuite {
         puts.foreach { case (time, value) => writeAt(t, time, (k, column, value)) }
         delete.foreach(time => writeAt(t, time, (k, column, null)))
       }
+
       /** The newest version of each cell read as of `asOf`; a delete masks what is older than it, whenever it came. */
       def expectedRows(asOf: Long): Map[Int, Map[String, (Long, Any)]] =
         history.flatMap { case ((k, column), (puts, delete)) =>
-          puts.filter { case (time, _) => time <= asOf && delete.forall(time > _) }.maxByOption(_._1).map(k -> (column, _))
+          puts.filter { case (time, _) => time <= asOf && delete.forall(time > _) }.maxByOption(_._1).map(k ->
+            (column, _))
         }.groupBy(_._1).map { case (k, cells) => k -> cells.map(_._2).toMap }
 
       val clauses: Seq[(String, Map[String, (Long, Any)] => Boolean)] = {
@@ -200,16 +231,21 @@ class WriteTimeColumnsSpec extends HBaseSuite {
           s"v_at = timestamp_millis($a)" -> (c => at(c, "v").contains(a)),
           s"v_at < timestamp_millis($a)" -> (c => at(c, "v").exists(_ < a)),
           s"w_ms >= $a AND w_ms < ${a + 3000}" -> (c => at(c, "w").exists(x => x >= a && x < a + 3000)),
-          s"w_ms BETWEEN $a AND $b AND v > 3" -> (c => at(c, "w").exists(x => x >= a && x <= b) && value(c, "v").exists(_.asInstanceOf[Int] > 3)),
+          s"w_ms BETWEEN $a AND $b AND v > 3" ->
+            (c => at(c, "w").exists(x => x >= a && x <= b) && value(c, "v").exists(_.asInstanceOf[Int] > 3)),
           s"v_at >= timestamp_millis($a) AND w IS NULL" -> (c => at(c, "v").exists(_ >= a) && !c.contains("w")),
-          s"v_at >= timestamp_millis($a) OR g > 5" -> (c => at(c, "v").exists(_ >= a) || value(c, "g").exists(_.asInstanceOf[Int] > 5)),
-          s"timestamp_millis($b) <= v_at AND k < 40" -> (c => at(c, "v").exists(_ >= b)))
+          s"v_at >= timestamp_millis($a) OR g > 5" ->
+            (c => at(c, "v").exists(_ >= a) || value(c, "g").exists(_.asInstanceOf[Int] > 5)),
+          s"timestamp_millis($b) <= v_at AND k < 40" -> (c => at(c, "v").exists(_ >= b))
+        )
       }
       for (round <- 1 to 24) {
         val (clause, matches) = clauses(random.nextInt(clauses.size))
         val asOf = if (random.nextBoolean()) None else Some(1000L * (1 + random.nextInt(9)) + random.nextInt(2) * 500L)
         val keyBound = if (clause.contains("k < 40")) 40 else Int.MaxValue
-        val expected = expectedRows(asOf.getOrElse(Long.MaxValue)).toSeq.filter { case (k, cells) => k < keyBound && matches(cells) }
+        val expected = expectedRows(asOf.getOrElse(Long.MaxValue)).toSeq.filter { case (k, cells) =>
+          k < keyBound && matches(cells)
+        }
           .map { case (k, cells) => Row(k, cells.get("v").map(_._2).orNull, cells.get("v").map(c => ts(c._1)).orNull) }
           .sortBy(_.getInt(0))
         val from = asOf.fold(t)(millis => s"$t TIMESTAMP AS OF timestamp_millis($millis)")

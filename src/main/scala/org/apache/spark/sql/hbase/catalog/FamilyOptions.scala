@@ -36,7 +36,8 @@ object FamilyOptions {
     CompressionOption -> Some(names(Compression.Algorithm.values())),
     BlockEncoding -> Some(names(DataBlockEncoding.values())),
     // ROWPREFIX_FIXED_LENGTH needs a prefix length this syntax does not give.
-    BloomFilter -> Some(names(BloomType.values()).filterNot(_ == BloomType.ROWPREFIX_FIXED_LENGTH.name)))
+    BloomFilter -> Some(names(BloomType.values()).filterNot(_ == BloomType.ROWPREFIX_FIXED_LENGTH.name))
+  )
 
   /** Checks the options of `family` in CREATE TABLE `table`, whose families are `families`. */
   def of(table: String, families: Seq[String], family: String, options: Seq[(String, String)]): FamilyOptions = {
@@ -47,14 +48,17 @@ object FamilyOptions {
     val checked = options.map { case (key, value) =>
       val name = key.toUpperCase(Locale.ROOT)
       val allowed = choices.find(_._1 == name).getOrElse(
-        fail(s"unknown option '$key'; the options are ${choices.map(_._1).mkString(", ")}"))._2
+        fail(s"unknown option '$key'; the options are ${choices.map(_._1).mkString(", ")}")
+      )._2
       val canonical = allowed match {
         case Some(values) => values.find(_.equalsIgnoreCase(value)).getOrElse(
-          fail(s"$name must be one of ${values.mkString(", ")}, not '$value'"))
+            fail(s"$name must be one of ${values.mkString(", ")}, not '$value'")
+          )
         case None if name == Ttl && value.equalsIgnoreCase("FOREVER") => "FOREVER"
         case None => value.toIntOption.filter(_ >= (if (name == MinVersions) 0 else 1)).getOrElse(
-          fail(s"$name must be a whole number of at least ${if (name == MinVersions) 0 else 1}" +
-            (if (name == Ttl) " (seconds) or FOREVER" else "") + s", not '$value'")).toString
+            fail(s"$name must be a whole number of at least ${if (name == MinVersions) 0 else 1}" +
+              (if (name == Ttl) " (seconds) or FOREVER" else "") + s", not '$value'")
+          ).toString
       }
       name -> canonical
     }

@@ -26,7 +26,9 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
 
   def list(): Seq[HBaseTableDef] = withMeta { table =>
     val scanner = table.getScanner(new Scan().addColumn(Family, Qualifier))
-    try scanner.iterator().asScala.map(r => TableDefJson.fromJson(new String(r.getValue(Family, Qualifier), "UTF-8"))).toSeq
+    try scanner.iterator().asScala.map(r =>
+        TableDefJson.fromJson(new String(r.getValue(Family, Qualifier), "UTF-8"))
+      ).toSeq
     finally scanner.close()
   }
 
@@ -57,7 +59,8 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
   private def withMeta[T](body: Table => T): T = HBaseConnections.withConnection(cluster) { connection =>
     ensureMetaTable(connection)
     val table = connection.getTable(metaTable)
-    try body(table) finally table.close()
+    try body(table)
+    finally table.close()
   }
 
   @volatile private var metaTableReady = false

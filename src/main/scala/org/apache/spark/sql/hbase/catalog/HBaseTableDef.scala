@@ -11,6 +11,7 @@ sealed trait TableFormat {
 }
 
 object TableFormat {
+
   /** Our order-preserving binary encoding. */
   case object Binary extends TableFormat {
     override def name: String = "Binary"
@@ -38,6 +39,7 @@ object TableFormat {
 }
 
 final case class HBaseTableName(namespace: String, name: String) {
+
   /** The name as HBase prints it: the default namespace is left out. */
   override def toString: String = if (namespace == "default") name else s"$namespace:$name"
 }
@@ -70,7 +72,8 @@ final case class HBaseColumn(
     nullable: Boolean,
     cell: Option[CellRef],
     comment: Option[String] = None,
-    writeTimeOf: Option[CellRef] = None) {
+    writeTimeOf: Option[CellRef] = None
+) {
   def isKey: Boolean = cell.isEmpty && writeTimeOf.isEmpty
 
   def isWriteTime: Boolean = writeTimeOf.isDefined
@@ -80,6 +83,7 @@ final case class HBaseColumn(
 }
 
 object HBaseColumn {
+
   /** The types a write-time column may have: TIMESTAMP, or BIGINT for milliseconds since the epoch as HBase stores them. */
   val WriteTimeTypes: Seq[DataType] = Seq(TimestampType, LongType)
 }
@@ -97,11 +101,13 @@ final case class HBaseTableDef(
     keyColumns: Seq[String],
     format: TableFormat,
     indexes: Seq[RangeIndexDef] = Nil,
-    markerFamily: Option[String] = None) {
+    markerFamily: Option[String] = None
+) {
 
   def column(colName: String): HBaseColumn =
     columns.find(_.name.equalsIgnoreCase(colName)).getOrElse(
-      throw new HBaseSqlException(s"Column '$colName' does not exist in table '$name'"))
+      throw new HBaseSqlException(s"Column '$colName' does not exist in table '$name'")
+    )
 
   def keys: Seq[HBaseColumn] = keyColumns.map(column)
 
@@ -133,7 +139,9 @@ final case class HBaseTableDef(
     column.writeTimeOf match {
       case Some(cell) => HBaseTableDef.writeTimeProblem(this, column.dataType, cell).foreach(fail)
       case None =>
-        values.find(_.cell == column.cell).foreach(c => fail(s"cell ${column.cell.get} is already mapped to column '${c.name}'"))
+        values.find(_.cell == column.cell).foreach(c =>
+          fail(s"cell ${column.cell.get} is already mapped to column '${c.name}'")
+        )
         if (!SupportedTypes.isSupported(column.dataType)) {
           fail(s"type ${column.dataType.sql} is not supported; supported: ${SupportedTypes.describe}")
         }
@@ -146,11 +154,13 @@ final case class HBaseTableDef(
     val column = this.column(colName)
     indexes.find(_.columns.contains(column.name)).foreach { i =>
       throw new HBaseSqlException(
-        s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is in range index '${i.name}'; DROP INDEX ${i.name} ON $name first")
+        s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is in range index '${i.name}'; DROP INDEX ${i.name} ON $name first"
+      )
     }
     if (column.isKey) {
       throw new HBaseSqlException(
-        s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is a key column; the row key is (${keyColumns.mkString(", ")})")
+        s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is a key column; the row key is (${keyColumns.mkString(", ")})"
+      )
     }
     writeTimes.find(w => column.cell.isDefined && w.writeTimeOf == column.cell).foreach { w =>
       throw new HBaseSqlException(s"ALTER TABLE $name DROP COLUMN $colName: column '${w.name}' is the write time of " +
@@ -158,7 +168,8 @@ final case class HBaseTableDef(
     }
     val dropped = copy(columns = columns.filterNot(_ eq column))
     // Rows whose values were all NULL keep their marker cell where it is.
-    if (dropped.families.headOption == families.headOption) dropped else dropped.copy(markerFamily = Some(rowMarkerFamily))
+    if (dropped.families.headOption == families.headOption) dropped
+    else dropped.copy(markerFamily = Some(rowMarkerFamily))
   }
 
   def index(indexName: String): Option[RangeIndexDef] = indexes.find(_.name.equalsIgnoreCase(indexName))
@@ -185,7 +196,8 @@ object HBaseTableDef {
       columns: Seq[(String, DataType, Boolean, Option[String])],
       keyColumns: Seq[String],
       mappings: Seq[(String, CellMapping)],
-      format: TableFormat): HBaseTableDef = {
+      format: TableFormat
+  ): HBaseTableDef = {
     def fail(msg: String) = throw new HBaseSqlException(s"CREATE TABLE $name: $msg")
     def norm(s: String) = s.toLowerCase(Locale.ROOT)
 
@@ -205,10 +217,15 @@ object HBaseTableDef {
       .headOption.foreach(c => fail(s"column '$c' is mapped more than once in COLS"))
     mappings.foreach { case (col, cell) =>
       if (!byName.contains(norm(col))) fail(s"COLS maps '$col=$cell' but column '$col' is not defined")
-      if (keySet.contains(norm(col))) fail(s"key column '$col' is part of the row key and cannot be mapped to '$cell' in COLS")
+      if (keySet.contains(norm(col)))
+        fail(s"key column '$col' is part of the row key and cannot be mapped to '$cell' in COLS")
     }
     mappings.groupBy(_._2).collect { case (mapping, ms) if ms.size > 1 => (mapping, ms.map(_._1)) }
-      .headOption.foreach { case (mapping, cols) => fail(s"columns ${cols.mkString(", ")} share ${if (mapping.writeTime) mapping else s"the cell $mapping"} in COLS") }
+      .headOption.foreach { case (mapping, cols) =>
+        fail(
+          s"columns ${cols.mkString(", ")} share ${if (mapping.writeTime) mapping else s"the cell $mapping"} in COLS"
+        )
+      }
     val cellOf = mappings.collect { case (c, CellMapping(cell, false)) => norm(c) -> cell }.toMap
     val writeTimeOf = mappings.collect { case (c, CellMapping(cell, true)) => norm(c) -> cell }.toMap
 
@@ -220,14 +237,28 @@ object HBaseTableDef {
       if (!SupportedTypes.isSupported(dataType)) {
         fail(s"column '$colName' has unsupported type ${dataType.sql}; supported: ${SupportedTypes.describe}")
       }
-      HBaseColumn(colName, dataType, nullable = !isKey && !notNull, cellOf.get(norm(colName)), comment,
-        writeTimeOf.get(norm(colName)))
+      HBaseColumn(
+        colName,
+        dataType,
+        nullable = !isKey && !notNull,
+        cellOf.get(norm(colName)),
+        comment,
+        writeTimeOf.get(norm(colName))
+      )
     }
     val canonicalKeys = keyColumns.map(k => byName(norm(k))._1)
-    val definition = HBaseTableDef(name, hbaseTable, defined, canonicalKeys, format,
-      markerFamily = if (cellOf.isEmpty) Some(KeyOnlyMarkerFamily) else None)
+    val definition = HBaseTableDef(
+      name,
+      hbaseTable,
+      defined,
+      canonicalKeys,
+      format,
+      markerFamily = if (cellOf.isEmpty) Some(KeyOnlyMarkerFamily) else None
+    )
     definition.writeTimes.foreach { w =>
-      if (!w.nullable) fail(s"write-time column '${w.name}' cannot be NOT NULL: a row without the cell ${w.writeTimeOf.get} has no write time")
+      if (!w.nullable) fail(
+        s"write-time column '${w.name}' cannot be NOT NULL: a row without the cell ${w.writeTimeOf.get} has no write time"
+      )
       writeTimeProblem(definition.copy(columns = definition.columns.filterNot(_ eq w)), w.dataType, w.writeTimeOf.get)
         .foreach(problem => fail(s"column '${w.name}': $problem"))
     }
@@ -241,7 +272,9 @@ object HBaseTableDef {
     } else if (!table.values.exists(_.cell.contains(cell))) {
       Some(s"WRITETIME($cell) needs the cell $cell mapped to a column of table '${table.name}'")
     } else {
-      table.writeTimes.find(_.writeTimeOf.contains(cell)).map(w => s"the write time of $cell is already column '${w.name}'")
+      table.writeTimes.find(_.writeTimeOf.contains(cell)).map(w =>
+        s"the write time of $cell is already column '${w.name}'"
+      )
     }
   }
 

@@ -18,12 +18,16 @@ object MetadataTables {
       }
       if (!admin.tableExists(name)) {
         try admin.createTable(TableDescriptorBuilder.newBuilder(name)
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(family)).build())
+            .setColumnFamily(ColumnFamilyDescriptorBuilder.of(family)).build())
         catch { case _: TableExistsException => }
       }
     } catch HBaseUnreachable.translate(cluster).orElse[Throwable, Nothing] {
-      case e: java.io.IOException =>
-        throw new HBaseSqlException(s"Cannot open the table $name on HBase at ${cluster.zookeeperAddress}: ${e.getMessage}", Some(e))
-    } finally admin.close()
+        case e: java.io.IOException =>
+          throw new HBaseSqlException(
+            s"Cannot open the table $name on HBase at ${cluster.zookeeperAddress}: ${e.getMessage}",
+            Some(e)
+          )
+      }
+    finally admin.close()
   }
 }

@@ -20,10 +20,13 @@ object SplitPoints {
     val encoded = points.zipWithIndex.map { case (texts, index) =>
       val label = s"point ${index + 1} (${texts.mkString(", ")})"
       if (texts.size > keys.size) {
-        fail(s"$label has ${texts.size} values but the primary key (${table.keyColumns.mkString(", ")}) has ${keys.size} columns")
+        fail(
+          s"$label has ${texts.size} values but the primary key (${table.keyColumns.mkString(", ")}) has ${keys.size} columns"
+        )
       }
       val values = texts.zip(keys).map { case (text, key) =>
-        val value = try Cast(parse(text), key.dataType, Some("UTC"), EvalMode.ANSI).eval() catch {
+        val value = try Cast(parse(text), key.dataType, Some("UTC"), EvalMode.ANSI).eval()
+        catch {
           case NonFatal(_) => fail(s"$label: $text is not a valid ${key.dataType.sql} for key column '${key.name}'")
         }
         if (value == null) fail(s"$label: key column '${key.name}' cannot be NULL")

@@ -5,8 +5,19 @@ import org.apache.spark.sql.types._
 /** The column types our codec can store in keys and values. */
 object SupportedTypes {
   private val atomic: Seq[DataType] = Seq(
-    BooleanType, ByteType, ShortType, IntegerType, LongType, FloatType, DoubleType,
-    StringType, BinaryType, DateType, TimestampType, TimestampNTZType)
+    BooleanType,
+    ByteType,
+    ShortType,
+    IntegerType,
+    LongType,
+    FloatType,
+    DoubleType,
+    StringType,
+    BinaryType,
+    DateType,
+    TimestampType,
+    TimestampNTZType
+  )
 
   def isSupported(dataType: DataType): Boolean = dataType match {
     case StringType => true

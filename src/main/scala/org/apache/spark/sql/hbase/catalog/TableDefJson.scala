@@ -91,13 +91,18 @@ object TableDefJson {
         nullable = c.path("nullable").asBoolean(true),
         cell = cell,
         comment = Option(c.get("comment")).map(_.asText()),
-        writeTimeOf = Option(c.get("writeTimeOf")).map(w => CellRef(text(w, "family"), text(w, "qualifier"))))
+        writeTimeOf = Option(c.get("writeTimeOf")).map(w => CellRef(text(w, "family"), text(w, "qualifier")))
+      )
     }.toSeq
     val indexes = Option(root.get("indexes")).map(_.elements().asScala.map { i =>
-      if (text(i, "type") != RangeIndexDef.Type) throw new HBaseSqlException(s"Catalog entry has an index of unknown type: $json")
-      RangeIndexDef(text(i, "name"), i.get("columns").elements().asScala.map(_.asText()).toSeq,
+      if (text(i, "type") != RangeIndexDef.Type)
+        throw new HBaseSqlException(s"Catalog entry has an index of unknown type: $json")
+      RangeIndexDef(
+        text(i, "name"),
+        i.get("columns").elements().asScala.map(_.asText()).toSeq,
         i.path("chunkRows").asInt(RangeIndexDef.DefaultChunkRows),
-        Option(i.get("generation")).filter(_.canConvertToLong).map(_.asLong()))
+        Option(i.get("generation")).filter(_.canConvertToLong).map(_.asLong())
+      )
     }.toSeq).getOrElse(Nil)
     HBaseTableDef(
       name = text(root, "name"),
@@ -106,6 +111,7 @@ object TableDefJson {
       keyColumns = root.get("keyColumns").elements().asScala.map(_.asText()).toSeq,
       format = TableFormat.parse(text(root, "format"), Option(root.get("keyDelimiter")).map(_.asText())),
       indexes = indexes,
-      markerFamily = Option(root.get("markerFamily")).map(_.asText()))
+      markerFamily = Option(root.get("markerFamily")).map(_.asText())
+    )
   }
 }

@@ -20,9 +20,11 @@ import org.apache.spark.unsafe.types.UTF8String
  */
 final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
 
-  keyTypes.foreach(t => if (!BinaryKeyCodec.supports(t)) {
-    throw new HBaseSqlException(s"Type ${t.sql} cannot be used in a row key")
-  })
+  keyTypes.foreach(t =>
+    if (!BinaryKeyCodec.supports(t)) {
+      throw new HBaseSqlException(s"Type ${t.sql} cannot be used in a row key")
+    }
+  )
 
   override def preservesOrder: Boolean = true
 
@@ -52,7 +54,11 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
       case (_, `last`) => KeyLayout.REST
       case _ => KeyLayout.TERMINATED
     }
-    new KeyLayout(kinds.toArray, keyTypes.map(t => BinaryKeyCodec.fixedWidth(t).getOrElse(0)).toArray, Array.emptyByteArray)
+    new KeyLayout(
+      kinds.toArray,
+      keyTypes.map(t => BinaryKeyCodec.fixedWidth(t).getOrElse(0)).toArray,
+      Array.emptyByteArray
+    )
   }
 
   override def sliceCheck(dim: Int): SliceCheck = SliceCheck.Order
@@ -90,7 +96,9 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
       i += 1
     }
     if (buf.hasRemaining) {
-      throw new IllegalArgumentException(s"Row key has ${buf.remaining()} trailing bytes for key types ${keyTypes.map(_.sql).mkString(", ")}")
+      throw new IllegalArgumentException(
+        s"Row key has ${buf.remaining()} trailing bytes for key types ${keyTypes.map(_.sql).mkString(", ")}"
+      )
     }
     result
   }
@@ -98,7 +106,7 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
 
 object BinaryKeyCodec {
   private val Escape: Byte = 0x00
-  private val EscapedZero: Byte = 0xFF.toByte
+  private val EscapedZero: Byte = 0xff.toByte
   private val Terminator: Byte = 0x00
   // An unscaled DECIMAL(38) fits in 16 bytes of two's complement.
   private val WideDecimalBytes = 16
@@ -121,7 +129,6 @@ object BinaryKeyCodec {
     write(out, dataType, value, isLast = true)
     out.toByteArray
   }
-
 
   private def writeInt(out: ByteArrayOutputStream, v: Int): Unit = {
     out.write(v >>> 24); out.write(v >>> 16); out.write(v >>> 8); out.write(v)
@@ -215,7 +222,8 @@ object BinaryKeyCodec {
     case StringType => UTF8String.fromBytes(readEscaped(buf, isLast))
     case BinaryType => readEscaped(buf, isLast)
     case d: DecimalType =>
-      if (d.precision <= Decimal.MAX_LONG_DIGITS) Decimal.createUnsafe(buf.getLong() ^ Long.MinValue, d.precision, d.scale)
+      if (d.precision <= Decimal.MAX_LONG_DIGITS)
+        Decimal.createUnsafe(buf.getLong() ^ Long.MinValue, d.precision, d.scale)
       else {
         val bytes = new Array[Byte](WideDecimalBytes)
         buf.get(bytes)

@@ -40,16 +40,17 @@ object BinaryValueCodec extends ValueCodec {
     case DoubleType => (row, i) => bigEndian(java.lang.Double.doubleToRawLongBits(row.getDouble(i)), 8)
     case StringType => (row, i) => row.getUTF8String(i).getBytes
     case d: DecimalType => (row, i) =>
-      val decimal = row.getDecimal(i, d.precision, d.scale)
-      if (decimal.precision > Decimal.MAX_LONG_DIGITS) encode(d, decimal)
-      else {
-        val (unscaled, scale) = (decimal.toUnscaledLong, decimal.scale)
-        // As BigInteger.toByteArray: the fewest bytes of two's complement that keep the sign.
-        val width = (64 - java.lang.Long.numberOfLeadingZeros(if (unscaled < 0) ~unscaled else unscaled)) / 8 + 1
-        val bytes = bigEndian(unscaled, 4 + width)
-        bytes(0) = (scale >>> 24).toByte; bytes(1) = (scale >>> 16).toByte; bytes(2) = (scale >>> 8).toByte; bytes(3) = scale.toByte
-        bytes
-      }
+        val decimal = row.getDecimal(i, d.precision, d.scale)
+        if (decimal.precision > Decimal.MAX_LONG_DIGITS) encode(d, decimal)
+        else {
+          val (unscaled, scale) = (decimal.toUnscaledLong, decimal.scale)
+          // As BigInteger.toByteArray: the fewest bytes of two's complement that keep the sign.
+          val width = (64 - java.lang.Long.numberOfLeadingZeros(if (unscaled < 0) ~unscaled else unscaled)) / 8 + 1
+          val bytes = bigEndian(unscaled, 4 + width)
+          bytes(0) = (scale >>> 24).toByte; bytes(1) = (scale >>> 16).toByte; bytes(2) = (scale >>> 8).toByte;
+          bytes(3) = scale.toByte
+          bytes
+        }
     case _ => super.encoder(dataType)
   }
 

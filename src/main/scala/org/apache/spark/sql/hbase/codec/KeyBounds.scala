@@ -13,7 +13,7 @@ object KeyBounds {
   /** The smallest key greater than every key starting with `prefix`; Open when there is none. */
   def prefixEnd(prefix: Array[Byte]): Array[Byte] = {
     var end = prefix.length
-    while (end > 0 && prefix(end - 1) == 0xFF.toByte) end -= 1
+    while (end > 0 && prefix(end - 1) == 0xff.toByte) end -= 1
     if (end == 0) Open
     else {
       val bound = java.util.Arrays.copyOf(prefix, end)

@@ -16,6 +16,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   private val keyOrdinals: Array[Int] = table.keys.map(k => table.columns.indexOf(k)).toArray
   private val valueColumns: Array[(HBaseColumn, Int)] =
     table.columns.zipWithIndex.filter(_._1.cell.isDefined).toArray
+
   /** Family and qualifier of each value column, in table column order. */
   val families: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.family) }
   val qualifiers: Array[Array[Byte]] = valueColumns.map { case (c, _) => Utf8.bytes(c.cell.get.qualifier) }
@@ -35,7 +36,8 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
       val ordinal = ordinals(i)
       if (row.isNullAt(ordinal)) {
         throw new HBaseSqlException(
-          s"Key column '${table.columns(keyOrdinals(i)).name}' of table '${table.name}' cannot be NULL")
+          s"Key column '${table.columns(keyOrdinals(i)).name}' of table '${table.name}' cannot be NULL"
+        )
       }
       keyValues(i) = keyGetters(i)(row, ordinal)
       i += 1
@@ -125,7 +127,8 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   def cellIndex(column: HBaseColumn): Int = valueColumns.indexWhere(_._1 == column)
 
   /** The value of one encoded cell of [[cellValues]] (never null). */
-  def decodeCell(index: Int, bytes: Array[Byte]): Any = valueCodec.decode(valueColumns(index)._1.dataType, bytes, 0, bytes.length)
+  def decodeCell(index: Int, bytes: Array[Byte]): Any =
+    valueCodec.decode(valueColumns(index)._1.dataType, bytes, 0, bytes.length)
 
   /**
    * Decodes the requested columns, in the given order, from one HBase row. A Result's cells are

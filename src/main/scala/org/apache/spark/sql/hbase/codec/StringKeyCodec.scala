@@ -27,7 +27,9 @@ final class StringKeyCodec(val keyTypes: Seq[DataType], val delimiter: String) e
 
   override lazy val sliceLayout: KeyLayout = new KeyLayout(
     keyTypes.indices.map(d => if (d == keyTypes.size - 1) KeyLayout.REST else KeyLayout.DELIMITED).toArray,
-    new Array[Int](keyTypes.size), delimiterBytes)
+    new Array[Int](keyTypes.size),
+    delimiterBytes
+  )
 
   /**
    * Text compares as its values do for strings and binaries only. A slice before the last holds
@@ -58,7 +60,8 @@ final class StringKeyCodec(val keyTypes: Seq[DataType], val delimiter: String) e
       val text = conversions(i).format(value)
       if (i < keyTypes.length - 1 && indexOf(text, 0) >= 0) {
         throw new HBaseSqlException(
-          s"Key part ${i + 1} '${Utf8.string(text)}' contains the key delimiter '$delimiter'")
+          s"Key part ${i + 1} '${Utf8.string(text)}' contains the key delimiter '$delimiter'"
+        )
       }
       out.write(text)
       if (i < values.length - 1 || trailingDelimiter) out.write(delimiterBytes)
@@ -74,13 +77,15 @@ final class StringKeyCodec(val keyTypes: Seq[DataType], val delimiter: String) e
       val end = if (i == keyTypes.length - 1) key.length else indexOf(key, start)
       if (end < 0) {
         throw new HBaseSqlException(
-          s"Row key '${Utf8.string(key)}' has fewer than ${keyTypes.length} parts separated by '$delimiter'")
+          s"Row key '${Utf8.string(key)}' has fewer than ${keyTypes.length} parts separated by '$delimiter'"
+        )
       }
       result(i) = conversions(i).parse(key, start, end - start)
       if (result(i) == null) {
         throw new HBaseSqlException(
           s"Row key '${Utf8.string(key)}': part ${i + 1} '${Utf8.string(java.util.Arrays.copyOfRange(key, start, end))}' " +
-            s"is not a valid ${keyTypes(i).sql}")
+            s"is not a valid ${keyTypes(i).sql}"
+        )
       }
       start = end + delimiterBytes.length
       i += 1

@@ -24,7 +24,8 @@ object HBaseAccessDenied {
       s"HBase denied access${doing.fold("")(" " + _)}: $message. An HBase administrator grants rights with HBase's grant command " +
         "(reading and writing a table, creating tables in a namespace, and reading and writing our catalog " +
         "spark_hbase_sql:catalog); see 'Kerberos' in the README.",
-      Some(cause))
+      Some(cause)
+    )
 
   /**
    * The denial itself becomes the cause: a failed batch of writes around it holds the rows, which

@@ -55,10 +55,12 @@ object HBaseClusterConf {
   private def siteSettings(dir: String): Map[String, String] = {
     val site = new File(dir, "hbase-site.xml")
     if (!site.isFile) Map.empty
-    else parsedSites.getOrElseUpdate((site.getAbsolutePath, site.lastModified()), {
-      val conf = new Configuration(false)
-      conf.addResource(new Path(site.getAbsolutePath))
-      conf.iterator().asScala.map(e => e.getKey -> e.getValue).toMap
-    })
+    else parsedSites.getOrElseUpdate(
+      (site.getAbsolutePath, site.lastModified()), {
+        val conf = new Configuration(false)
+        conf.addResource(new Path(site.getAbsolutePath))
+        conf.iterator().asScala.map(e => e.getKey -> e.getValue).toMap
+      }
+    )
   }
 }

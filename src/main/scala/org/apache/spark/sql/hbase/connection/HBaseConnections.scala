@@ -15,6 +15,7 @@ import org.apache.spark.sql.hbase.HBaseSQLConf
  * for the idle timeout is closed.
  */
 object HBaseConnections extends Logging {
+
   /** The idle timeout travels to executors inside the cluster settings, under its SQL conf key. */
   val IdleTimeoutKey: String = HBaseSQLConf.ConnectionIdleTimeoutMs.key
 
@@ -41,8 +42,11 @@ object HBaseConnections extends Logging {
    * denies, are said as such (see [[HBaseUnreachable]], [[HBaseAccessDenied]]).
    */
   def withConnection[T](cluster: HBaseClusterConf)(body: Connection => T): T = {
-    val connection = try borrow(cluster) catch HBaseUnreachable.translate(cluster)
-    try body(connection) catch HBaseUnreachable.translate(cluster).orElse(HBaseAccessDenied.translate()) finally release(cluster)
+    val connection = try borrow(cluster)
+    catch HBaseUnreachable.translate(cluster)
+    try body(connection)
+    catch HBaseUnreachable.translate(cluster).orElse(HBaseAccessDenied.translate())
+    finally release(cluster)
   }
 
   def borrow(cluster: HBaseClusterConf): Connection = synchronized {
@@ -53,7 +57,9 @@ object HBaseConnections extends Logging {
       }
       HBaseUnreachable.checkZooKeeper(cluster)
       logInfo(s"Opening HBase connection to ${cluster.zookeeperAddress}")
-      val timeout = cluster.settings.get(IdleTimeoutKey).map(_.toLong).getOrElse(HBaseSQLConf.ConnectionIdleTimeoutMs.defaultValue.get)
+      val timeout = cluster.settings.get(
+        IdleTimeoutKey
+      ).map(_.toLong).getOrElse(HBaseSQLConf.ConnectionIdleTimeoutMs.defaultValue.get)
       val created = new Entry(ConnectionFactory.createConnection(cluster.toConfiguration), timeout)
       entries(cluster) = created
       opened(cluster) += 1
@@ -81,7 +87,8 @@ object HBaseConnections extends Logging {
     }
     idle.foreach { e =>
       logInfo("Closing idle HBase connection")
-      try e.connection.close() catch { case t: Throwable => logWarning("Closing an HBase connection failed", t) }
+      try e.connection.close()
+      catch { case t: Throwable => logWarning("Closing an HBase connection failed", t) }
     }
   }
 }

@@ -28,14 +28,18 @@ object HBaseUnreachable {
     val viaZooKeeper = cluster.settings.get("hbase.client.registry.impl").forall(_.contains("ZKConnectionRegistry"))
     val servers = zooKeeperServers(cluster)
     if (viaZooKeeper && servers.nonEmpty && !servers.exists(accepts)) {
-      throw error(cluster, "no ZooKeeper server of the quorum accepts connections",
-        new ConnectException(s"nothing listens at ${servers.map { case (h, p) => s"$h:$p" }.mkString(", ")}"))
+      throw error(
+        cluster,
+        "no ZooKeeper server of the quorum accepts connections",
+        new ConnectException(s"nothing listens at ${servers.map { case (h, p) => s"$h:$p" }.mkString(", ")}")
+      )
     }
   }
 
   private def zooKeeperServers(cluster: HBaseClusterConf): Seq[(String, Int)] = {
-    val defaultPort = cluster.settings.get("hbase.zookeeper.property.clientPort").flatMap(p => Try(p.trim.toInt).toOption)
-      .getOrElse(2181)
+    val defaultPort =
+      cluster.settings.get("hbase.zookeeper.property.clientPort").flatMap(p => Try(p.trim.toInt).toOption)
+        .getOrElse(2181)
     cluster.settings.getOrElse("hbase.zookeeper.quorum", "localhost").split(",").map(_.trim).filter(_.nonEmpty).toSeq
       .map { server =>
         server.lastIndexOf(':') match {
@@ -57,15 +61,18 @@ object HBaseUnreachable {
    * [[unauthenticatedError]]; leaves every other failure alone (an access denied among them).
    */
   def translate(cluster: HBaseClusterConf): PartialFunction[Throwable, Nothing] = {
-    case e: IOException if unauthenticated(e).isDefined => throw unauthenticatedError(cluster, unauthenticated(e).get, e)
+    case e: IOException if unauthenticated(e).isDefined =>
+      throw unauthenticatedError(cluster, unauthenticated(e).get, e)
     case e: IOException if reason(e).isDefined => throw error(cluster, reason(e).get, e)
   }
 
   /** The SASL failure in `e`'s causes, if HBase would not authenticate the client. */
   def unauthenticated(e: Throwable): Option[String] = Causes.of(e)
     .flatMap(c => Option(c.getMessage).filter(_.trim.nonEmpty)).map(_.linesIterator.next())
-    .find(m => m.contains("Found no valid authentication method") || m.contains("GSS initiate failed") ||
-      m.contains("SASL authentication failed"))
+    .find(m =>
+      m.contains("Found no valid authentication method") || m.contains("GSS initiate failed") ||
+        m.contains("SASL authentication failed")
+    )
 
   def unauthenticatedError(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSqlException =
     new HBaseSqlException(
@@ -77,7 +84,8 @@ object HBaseUnreachable {
         "on the executors, which Spark obtains when spark.security.credentials.hbase.enabled is true and Spark's Hadoop " +
         "configuration names this HBase (spark.hadoop.hbase.* settings, or hbase-site.xml in HADOOP_CONF_DIR); on YARN, " +
         "Kubernetes and local masters, not on a standalone master. See 'Kerberos' in the README.",
-      Option(cause))
+      Option(cause)
+    )
 
   def error(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSqlException =
     new HBaseSqlException(
@@ -85,19 +93,23 @@ object HBaseUnreachable {
         "and that hbase.zookeeper.quorum and hbase.zookeeper.property.clientPort (as spark.hbase.* settings, or " +
         "in HBASE_CONF_DIR) name its ZooKeeper; spark.hbase.client.retries.number, spark.hbase.client.operation.timeout " +
         "and spark.hbase.zookeeper.recovery.retry bound how long a client tries.",
-      Some(cause))
+      Some(cause)
+    )
 
   /** What in `e`'s causes says that HBase was not reached, if anything does. */
   def reason(e: Throwable): Option[String] = Causes.of(e).collectFirst {
     // By name: the HBase client's ZooKeeper classes are relocated in its shaded jar.
-    case c if c.getClass.getName.endsWith("KeeperException$ConnectionLossException") ||
-      c.getClass.getName.endsWith("KeeperException$SessionExpiredException") => "ZooKeeper does not answer"
+    case c
+        if c.getClass.getName.endsWith("KeeperException$ConnectionLossException") ||
+          c.getClass.getName.endsWith("KeeperException$SessionExpiredException") => "ZooKeeper does not answer"
     case c: ZooKeeperConnectionException => s"ZooKeeper does not answer (${c.getMessage})"
-    case c: IOException if Option(c.getMessage).exists(m => m.startsWith("Zookeeper ") && m.contains("could not be completed")) =>
+    case c: IOException
+        if Option(c.getMessage).exists(m => m.startsWith("Zookeeper ") && m.contains("could not be completed")) =>
       s"ZooKeeper does not answer (${c.getMessage})"
     case c: MasterNotRunningException => s"the HBase master is not running (${c.getMessage})"
     // The client's memory of a region server that refused connections a moment ago.
-    case c if c.getClass.getName.endsWith(".FailedServerException") => s"a region server does not answer (${c.getMessage})"
+    case c if c.getClass.getName.endsWith(".FailedServerException") =>
+      s"a region server does not answer (${c.getMessage})"
     case c: ConnectException => s"a connection was refused (${c.getMessage})"
     case c: NoRouteToHostException => s"no route to host (${c.getMessage})"
     case c: UnknownHostException => s"unknown host (${c.getMessage})"

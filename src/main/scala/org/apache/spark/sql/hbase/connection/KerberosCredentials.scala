@@ -27,11 +27,14 @@ object KerberosCredentials {
     if (!kerberos || clientLogsIn || !builtInSelector) None
     else {
       val user = UserGroupInformation.getCurrentUser
-      val hasToken = user.getCredentials.getAllTokens.asScala.exists(_.getKind == AuthenticationTokenIdentifier.AUTH_TOKEN_TYPE)
+      val hasToken =
+        user.getCredentials.getAllTokens.asScala.exists(_.getKind == AuthenticationTokenIdentifier.AUTH_TOKEN_TYPE)
       val hasLogin = user.hasKerberosCredentials || Option(user.getRealUser).exists(_.hasKerberosCredentials)
       if (hasToken || hasLogin) None
-      else Some(s"user ${user.getShortUserName} has neither a Kerberos login nor an HBase delegation token in this JVM " +
-        s"(${if (UserGroupInformation.isSecurityEnabled) "Hadoop security is on" else "Hadoop security is off here"})")
+      else Some(
+        s"user ${user.getShortUserName} has neither a Kerberos login nor an HBase delegation token in this JVM " +
+          s"(${if (UserGroupInformation.isSecurityEnabled) "Hadoop security is on" else "Hadoop security is off here"})"
+      )
     }
   }
 }

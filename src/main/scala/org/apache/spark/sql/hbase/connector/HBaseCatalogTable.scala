@@ -16,7 +16,7 @@ import org.apache.spark.sql.types.StructType
  * for one-part names (write times left out).
  */
 final case class HBaseCatalogTable(definition: HBaseTableDef, cluster: HBaseClusterConf, asOf: Option[Long])
-  extends Table with SupportsWrite {
+    extends Table with SupportsWrite {
 
   override def name(): String = definition.name
 

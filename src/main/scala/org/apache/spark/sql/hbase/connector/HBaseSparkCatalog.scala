@@ -34,7 +34,8 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
     catalogName = name
     val settings = options.asCaseSensitiveMap().asScala.toMap
     clusterSettings = settings.filter { case (k, _) => k.startsWith("hbase.") || k.startsWith("zookeeper.") }
-    catalogTable = settings.collectFirst { case (k, v) if k.equalsIgnoreCase(HBaseSparkCatalog.CatalogTableOption) => v }
+    catalogTable =
+      settings.collectFirst { case (k, v) if k.equalsIgnoreCase(HBaseSparkCatalog.CatalogTableOption) => v }
   }
 
   override def name(): String = catalogName
@@ -73,8 +74,12 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
       .getOrElse(throw new NoSuchTableException(catalogName +: ident.namespace().toSeq :+ ident.name()))
   }
 
-  override def createTable(ident: Identifier, schema: StructType, partitions: Array[Transform],
-      properties: util.Map[String, String]): Table =
+  override def createTable(
+      ident: Identifier,
+      schema: StructType,
+      partitions: Array[Transform],
+      properties: util.Map[String, String]
+  ): Table =
     throw new HBaseSqlException(s"CREATE TABLE $catalogName.${ident.name()}: an HBase table needs its mapping; " +
       s"write CREATE TABLE $catalogName.${ident.name()} (..., PRIMARY KEY (...)) MAPPED BY (htable, COLS=[...])")
 
@@ -86,8 +91,10 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
     isDefault(ident.namespace()) && DropHBaseTableCommand.drop(SparkSession.active, store, ident.name())
 
   override def renameTable(oldIdent: Identifier, newIdent: Identifier): Unit =
-    throw new HBaseSqlException(s"ALTER TABLE $catalogName.${oldIdent.name()} RENAME: HBase tables cannot be renamed; " +
-      "DROP TABLE (which keeps the HBase data) and CREATE TABLE ... MAPPED BY the same HBase table")
+    throw new HBaseSqlException(
+      s"ALTER TABLE $catalogName.${oldIdent.name()} RENAME: HBase tables cannot be renamed; " +
+        "DROP TABLE (which keeps the HBase data) and CREATE TABLE ... MAPPED BY the same HBase table"
+    )
 
   override def listNamespaces(): Array[Array[String]] = Array(Array(HBaseSparkCatalog.Namespace))
 
@@ -132,6 +139,9 @@ object HBaseSparkCatalog {
 
   /** The definitions of the HBase catalog registered as `name`; `statement` leads the error when there is none. */
   def storeOf(session: SparkSession, name: String, statement: String): HBaseCatalog =
-    named(session, name).map(_.store).getOrElse(throw new HBaseSqlException(s"$statement: '$name' is not an HBase catalog; " +
+    named(
+      session,
+      name
+    ).map(_.store).getOrElse(throw new HBaseSqlException(s"$statement: '$name' is not an HBase catalog; " +
       s"register one with spark.sql.catalog.$name=${classOf[HBaseSparkCatalog].getName}"))
 }

@@ -27,7 +27,9 @@ object HBaseTableIdent {
     case Seq(catalog, namespace, name) if namespace.equalsIgnoreCase(HBaseSparkCatalog.Namespace) =>
       Right(HBaseTableIdent(Some(catalog), name))
     case Seq(catalog, namespace, _) =>
-      Left(s"$statement: catalog '$catalog' has no namespace '$namespace'; HBase tables are in namespace ${HBaseSparkCatalog.Namespace}")
+      Left(
+        s"$statement: catalog '$catalog' has no namespace '$namespace'; HBase tables are in namespace ${HBaseSparkCatalog.Namespace}"
+      )
     case _ => Left(s"$statement: '${parts.mkString(".")}' is not a table name: write t, catalog.t or catalog.default.t")
   }
 
@@ -46,7 +48,9 @@ object HBaseTableIdent {
       case catalog +: _ if HBaseSparkCatalog.named(session, catalog).isDefined =>
         val ident = parse(parts, statement).fold(message => throw new HBaseSqlException(message), identity)
         val store = ident.store(session, statement)
-        Some(store -> store.get(ident.name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$ident' does not exist")))
+        Some(store -> store.get(
+          ident.name
+        ).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$ident' does not exist")))
       case _ => None
     }
 }

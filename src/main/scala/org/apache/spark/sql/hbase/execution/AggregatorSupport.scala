@@ -39,11 +39,20 @@ object AggregatorSupport extends Logging {
     HBaseConnections.withConnection(cluster) { connection =>
       val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
       try {
-        val scan = new Scan().setCaching(1).setLimit(1).setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
-        new AggregateSpec(KeyCodec.forTable(table).sliceLayout, Array.empty[Operand], null, Array.empty[Int],
-          Array(AggregateFunction.countRows()), 1, 100).attachTo(scan)
+        val scan =
+          new Scan().setCaching(1).setLimit(1).setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+        new AggregateSpec(
+          KeyCodec.forTable(table).sliceLayout,
+          Array.empty[Operand],
+          null,
+          Array.empty[Int],
+          Array(AggregateFunction.countRows()),
+          1,
+          100
+        ).attachTo(scan)
         val scanner = htable.getScanner(scan)
-        try Option(scanner.next()).map(AggregateBatch.isBatch) finally scanner.close()
+        try Option(scanner.next()).map(AggregateBatch.isBatch)
+        finally scanner.close()
       } finally htable.close()
     }
 }

@@ -16,7 +16,7 @@ import org.apache.spark.sql.types.LongType
  * many rows were deleted.
  */
 case class DeleteFromHBaseTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf, matchingKeys: LogicalPlan)
-  extends ReadsHBaseRows {
+    extends ReadsHBaseRows {
 
   override val output: Seq[Attribute] = Seq(AttributeReference("num_affected_rows", LongType, nullable = false)())
 
@@ -25,7 +25,9 @@ case class DeleteFromHBaseTableCommand(table: HBaseTableDef, cluster: HBaseClust
   override def run(session: SparkSession): Seq[Row] = {
     val query = classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], matchingKeys)
     val codec = new RowCodec(table)
-    val deleted = HBaseMutations.send(cluster, table, query.queryExecution.toRdd)(row => Seq(codec.deleteRow(codec.rowKeyOfKeys(row))))
+    val deleted = HBaseMutations.send(cluster, table, query.queryExecution.toRdd)(row =>
+      Seq(codec.deleteRow(codec.rowKeyOfKeys(row)))
+    )
     recordScanMetrics(query)
     Seq(Row(deleted))
   }

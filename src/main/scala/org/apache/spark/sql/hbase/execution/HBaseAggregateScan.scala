@@ -14,8 +14,12 @@ import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.planning.{AggregateScanPlan, BufferSlot, KeyBoxes, RegionScan, ServerAggregate, ServerPredicates, ServerValue}
-import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, AggregateSpec, Operand, RowAggregator, SkipScanFilter, ValueExpression}
+import org.apache.spark.sql.hbase.planning.{
+  AggregateScanPlan, BufferSlot, KeyBoxes, RegionScan, ServerAggregate, ServerPredicates, ServerValue
+}
+import org.apache.spark.sql.hbase.server.{
+  AggregateBatch, AggregateFunction, AggregateSpec, Operand, RowAggregator, SkipScanFilter, ValueExpression
+}
 import org.apache.spark.sql.types._
 
 /**
@@ -45,7 +49,7 @@ case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) e
 final case class HBaseAggregatePartition(index: Int, scan: RegionScan) extends Partition
 
 class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: ReadMetrics)
-  extends RDD[InternalRow](sc, Nil) {
+    extends RDD[InternalRow](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
     plan.scan.regions.zipWithIndex.map { case (s, i) => HBaseAggregatePartition(i, s): Partition }.toArray
@@ -75,7 +79,9 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
     val local = new RowAggregator(spec)
     // What HBase returns counts as rows read: partial groups, or rows unaggregated.
     val fromServer = scanner.iterator().asScala.flatMap { result =>
-      if (AggregateBatch.isBatch(result)) rows.of(AggregateBatch.read(spec, result)).map { r => metrics.rowsRead += 1; r }
+      if (AggregateBatch.isBatch(result)) rows.of(AggregateBatch.read(spec, result)).map { r =>
+        metrics.rowsRead += 1; r
+      }
       else { metrics.rowsRead += 1; result.rawCells().foreach(local.add); Iterator.empty }
     }
     val folded = Iterator(()).flatMap { _ =>
@@ -87,6 +93,7 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
 }
 
 object HBaseAggregateRDD {
+
   /** The region servers' part: skip scan through the region's key boxes, and only the cells the aggregation reads. */
   def filter(plan: AggregateScanPlan, region: RegionScan): SkipScanFilter = {
     val request = plan.scan.request
@@ -95,8 +102,14 @@ object HBaseAggregateRDD {
     val boxes = region.server.flatMap(_.boxes).map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
     val pushed = region.server.toSeq.flatMap(_.pushed)
     val cells = (plan.columns ++ pushed.flatMap(_.references).map(request.columnOf)).flatMap(_.readsCell).distinct
-    new SkipScanFilter(codec.sliceLayout, boxes, Array.empty[Operand], null,
-      cells.map(c => Utf8.bytes(c.family)).toArray, cells.map(c => Utf8.bytes(c.qualifier)).toArray)
+    new SkipScanFilter(
+      codec.sliceLayout,
+      boxes,
+      Array.empty[Operand],
+      null,
+      cells.map(c => Utf8.bytes(c.family)).toArray,
+      cells.map(c => Utf8.bytes(c.qualifier)).toArray
+    )
   }
 
   /** What the region server computes for one region: the aggregation, with the region's WHERE conjuncts. */
@@ -117,8 +130,15 @@ object HBaseAggregateRDD {
       case ServerAggregate.MinOf(c) => AggregateFunction.of(AggregateFunction.MIN, raw(c))
       case ServerAggregate.MaxOf(c) => AggregateFunction.of(AggregateFunction.MAX, raw(c))
     }
-    new AggregateSpec(codec.sliceLayout, operands.operands.toArray, operands.predicate.orNull,
-      plan.groupBy.map(operands.indexOf).toArray, functions.toArray, plan.maxGroups, plan.sliceMillis)
+    new AggregateSpec(
+      codec.sliceLayout,
+      operands.operands.toArray,
+      operands.predicate.orNull,
+      plan.groupBy.map(operands.indexOf).toArray,
+      functions.toArray,
+      plan.maxGroups,
+      plan.sliceMillis
+    )
   }
 
   /** A value in the server jar's form, each column read as operand number `operandOf(column)`. */
@@ -131,18 +151,18 @@ object HBaseAggregateRDD {
     }
     v match {
       case ServerValue.ColumnValue(c) => c.dataType match {
-        case _: IntegralType => operand(operandOf(c), LONG, 0)
-        case FloatType | DoubleType => operand(operandOf(c), DOUBLE, 0)
-        case d: DecimalType => operand(operandOf(c), DECIMAL, d.scale)
-        case other => throw new IllegalStateException(s"column ${c.name} of type ${other.sql} is not a number")
-      }
+          case _: IntegralType => operand(operandOf(c), LONG, 0)
+          case FloatType | DoubleType => operand(operandOf(c), DOUBLE, 0)
+          case d: DecimalType => operand(operandOf(c), DECIMAL, d.scale)
+          case other => throw new IllegalStateException(s"column ${c.name} of type ${other.sql} is not a number")
+        }
       // A DECIMAL of up to 18 digits is ordered as its unscaled LONG is.
       case ServerValue.UnscaledOf(c) => operand(operandOf(c), LONG, 0)
       case ServerValue.Constant(x, t) => t match {
-        case DoubleType => constant(DOUBLE, x)
-        case _: DecimalType => constant(DECIMAL, x)
-        case _ => constant(LONG, x)
-      }
+          case DoubleType => constant(DOUBLE, x)
+          case _: DecimalType => constant(DECIMAL, x)
+          case _ => constant(LONG, x)
+        }
       case ServerValue.Arithmetic(op, l, r, t, fail) =>
         val code = op match {
           case ServerValue.Plus => ADD
@@ -190,7 +210,8 @@ final class HBaseAggregateRows(plan: AggregateScanPlan, rowsScanned: SQLMetric) 
     slot match {
       case BufferSlot.CountSlot(_) => value
       case BufferSlot.LongSumSlot(_, ansi) =>
-        if (flag == HBaseAggregateRows.Overflow && ansi) throw QueryExecutionErrors.arithmeticOverflowError("long overflow", "try_sum", null)
+        if (flag == HBaseAggregateRows.Overflow && ansi)
+          throw QueryExecutionErrors.arithmeticOverflowError("long overflow", "try_sum", null)
         value
       case BufferSlot.DoubleSumSlot(_, zero) => if (value == null && zero) 0.0d else value
       case BufferSlot.DecimalSumSlot(_, d) =>

@@ -21,25 +21,34 @@ object HBaseMutations {
 
   /** The mutations of each row of `rows`, sent as they come. */
   def send(cluster: HBaseClusterConf, table: HBaseTableDef, rows: RDD[InternalRow])(
-      mutations: InternalRow => Seq[Mutation]): Long =
+      mutations: InternalRow => Seq[Mutation]
+  ): Long =
     sendPartitions(cluster, table, rows, operationTimeoutMillis = None) { (partition, mutator) =>
       partition.map { row => mutator.mutate(mutations(row).asJava); 1L }.sum
     }
 
   /** Each task hands its partition and a mutator to `write`, which returns how many rows it sent. */
-  def sendPartitions(cluster: HBaseClusterConf, table: HBaseTableDef, rows: RDD[InternalRow], operationTimeoutMillis: Option[Int])(
-      write: (Iterator[InternalRow], BufferedMutator) => Long): Long = {
+  def sendPartitions(
+      cluster: HBaseClusterConf,
+      table: HBaseTableDef,
+      rows: RDD[InternalRow],
+      operationTimeoutMillis: Option[Int]
+  )(
+      write: (Iterator[InternalRow], BufferedMutator) => Long
+  ): Long = {
     val sent = rows.sparkContext.longAccumulator(s"rows written to ${table.hbaseTable}")
     try rows.foreachPartition { partition =>
-      HBaseConnections.withConnection(cluster) { connection =>
-        val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-        val mutator = connection.getBufferedMutator(operationTimeoutMillis.fold(params)(params.operationTimeout))
-        try sent.add(write(partition, mutator))
-        finally mutator.close()
+        HBaseConnections.withConnection(cluster) { connection =>
+          val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
+          val mutator = connection.getBufferedMutator(operationTimeoutMillis.fold(params)(params.operationTimeout))
+          try sent.add(write(partition, mutator))
+          finally mutator.close()
+        }
       }
-    } catch {
+    catch {
       // A bad row fails its task; report the row's problem (a NULL key, HBase refusing), not the job's failure around it.
-      case e: SparkException => throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
+      case e: SparkException =>
+        throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
     } finally HBaseTableSizes.forget(cluster, table.hbaseTable)
     sent.value
   }

@@ -25,8 +25,11 @@ object HBaseRegions {
    */
   def cached(cluster: HBaseClusterConf, table: HBaseTableName, maxAgeSeconds: Long): Seq[RegionInfo] = {
     val now = System.currentTimeMillis()
-    cache.compute((cluster, table), (_, current) =>
-      if (current != null && current.fresh(now, maxAgeSeconds)) current else Cached(of(cluster, table), now)).regions
+    cache.compute(
+      (cluster, table),
+      (_, current) =>
+        if (current != null && current.fresh(now, maxAgeSeconds)) current else Cached(of(cluster, table), now)
+    ).regions
   }
 
   /** The table's regions in key order, looked up now. */
@@ -36,7 +39,9 @@ object HBaseRegions {
       try {
         locator.getAllRegionLocations.asScala.toSeq
           // A region in transition has no server yet: it is read wherever it lands.
-          .map(l => RegionInfo(l.getRegion.getStartKey, l.getRegion.getEndKey, Option(l.getServerName).map(_.getHostname)))
+          .map(l =>
+            RegionInfo(l.getRegion.getStartKey, l.getRegion.getEndKey, Option(l.getServerName).map(_.getHostname))
+          )
           .sortWith((a, b) => Bytes.compareTo(a.startKey, b.startKey) < 0)
       } finally locator.close()
     }

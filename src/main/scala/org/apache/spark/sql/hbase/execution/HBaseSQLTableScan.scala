@@ -7,7 +7,9 @@ import scala.concurrent.duration.Duration
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Ascending, Attribute, SortOrder, UnsafeProjection}
-import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, RangePartitioning, SinglePartition, UnknownPartitioning}
+import org.apache.spark.sql.catalyst.plans.physical.{
+  Partitioning, RangePartitioning, SinglePartition, UnknownPartitioning
+}
 import org.apache.spark.sql.execution.LeafExecNode
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.planning.{RegionScan, TableScanPlan}
@@ -96,6 +98,7 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
 }
 
 object HBaseSQLTableScan {
+
   /** Threads that read regions for lookups collected on the driver; idle ones end after a minute. */
   private lazy val driverReads: ExecutionContext = DaemonThreads.pool("hbase-driver-read", 8)
 

@@ -4,7 +4,9 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.{CompareOperator, TableName}
 import org.apache.hadoop.hbase.client.{Get, Result, Scan}
-import org.apache.hadoop.hbase.filter.{BinaryComparator, Filter, FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter, QualifierFilter}
+import org.apache.hadoop.hbase.filter.{
+  BinaryComparator, Filter, FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter, QualifierFilter
+}
 
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.internal.Logging
@@ -15,7 +17,9 @@ import org.apache.spark.sql.hbase.Causes
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{KeyCodec, RowCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.planning.{KeyBoxes, RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter, ServerPredicates}
+import org.apache.spark.sql.hbase.planning.{
+  KeyBoxes, RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter, ServerPredicates
+}
 import org.apache.spark.sql.hbase.server.{Operand, SkipScanFilter}
 
 final case class HBaseRegionPartition(index: Int, scan: RegionScan) extends Partition
@@ -25,7 +29,7 @@ final case class HBaseRegionPartition(index: Int, scan: RegionScan) extends Part
  * the requested columns and keeping the rows that pass the region's residual predicate.
  */
 class HBaseScanRDD(sc: SparkContext, request: ScanRequest, scans: Seq[RegionScan], metrics: ReadMetrics)
-  extends RDD[InternalRow](sc, Nil) {
+    extends RDD[InternalRow](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
     scans.zipWithIndex.map { case (s, i) => HBaseRegionPartition(i, s): Partition }.toArray
@@ -35,12 +39,18 @@ class HBaseScanRDD(sc: SparkContext, request: ScanRequest, scans: Seq[RegionScan
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
     val partition = split.asInstanceOf[HBaseRegionPartition]
-    HBaseScanRDD.readRegion(request, partition.scan, partition.index, metrics,
-      close => context.addTaskCompletionListener[Unit](_ => close()))
+    HBaseScanRDD.readRegion(
+      request,
+      partition.scan,
+      partition.index,
+      metrics,
+      close => context.addTaskCompletionListener[Unit](_ => close())
+    )
   }
 }
 
 object HBaseScanRDD extends Logging {
+
   /**
    * Reads one region's part of a scan: the rows of its ranges that pass its residual predicate
    * (in the region server as far as its server filter goes), with the columns `request.read`.
@@ -54,7 +64,8 @@ object HBaseScanRDD extends Logging {
       regionScan: RegionScan,
       partitionIndex: Int,
       metrics: ReadMetrics,
-      onClose: (() => Unit) => Unit): Iterator[InternalRow] = RegionReadFailure.translating(request.table.hbaseTable, regionScan.region) {
+      onClose: (() => Unit) => Unit
+  ): Iterator[InternalRow] = RegionReadFailure.translating(request.table.hbaseTable, regionScan.region) {
     if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, _ => ())
     else new Iterator[InternalRow] {
       // The row key is only needed on a fallback, so the hot path keeps the Result, not a copy of its key.
@@ -65,14 +76,16 @@ object HBaseScanRDD extends Logging {
       private var fellBack = false
 
       private def orFallBack[T](step: => T): T =
-        try step catch {
+        try step
+        catch {
           case e: Exception if !fellBack && ServerFilterSupport.refused(e) =>
             fellBack = true
             val rest = lastResult.fold(regionScan)(r => regionScan.after(r.getRow)).withoutServer
             logWarning(s"HBase table ${request.table.hbaseTable}: the region server holding ${regionScan.region} " +
               s"cannot run the server jar's filter (${Causes.rootMessage(e)}); reading the rest of the " +
               "region without it. See 'Deploying the server jar' in the README.")
-            rows = if (rest.ranges.isEmpty) Iterator.empty else read(request, rest, partitionIndex, metrics, onClose, _ => ())
+            rows = if (rest.ranges.isEmpty) Iterator.empty
+            else read(request, rest, partitionIndex, metrics, onClose, _ => ())
             step
         }
 
@@ -87,7 +100,8 @@ object HBaseScanRDD extends Logging {
       partitionIndex: Int,
       metrics: ReadMetrics,
       onClose: (() => Unit) => Unit,
-      returned: Result => Unit): Iterator[InternalRow] = {
+      returned: Result => Unit
+  ): Iterator[InternalRow] = {
     val table = request.table
     val cluster = request.cluster
     val decode = new RowCodec(table).decoder(request.columns)
@@ -106,10 +120,14 @@ object HBaseScanRDD extends Logging {
           htable.get(batch.map(r => getFor(request, filter, r.start)).asJava).iterator.filterNot(_.isEmpty)
         }
       } else {
-        val scan = scanFor(request, regionScan.ranges,
-          if (regionScan.server.isDefined) filter.toSeq else rangeFilter(regionScan.ranges).toSeq ++ filter)
+        val scan = scanFor(
+          request,
+          regionScan.ranges,
+          if (regionScan.server.isDefined) filter.toSeq else rangeFilter(regionScan.ranges).toSeq ++ filter
+        )
         scan.setScanMetricsEnabled(true)
-        val scanner = try htable.getScanner(scan) catch {
+        val scanner = try htable.getScanner(scan)
+        catch {
           case e: Throwable => htable.close(); HBaseConnections.release(cluster); throw e
         }
         onClose { () =>
@@ -138,10 +156,14 @@ object HBaseScanRDD extends Logging {
     val predicate = new ServerPredicates(table, codec, request.columnOf).build(server.pushed)
     val cells = returned.flatMap(_.readsCell).distinct
     val allCells = table.values.flatMap(_.cell).forall(cells.contains)
-    new SkipScanFilter(codec.sliceLayout, boxes,
-      predicate.fold(Array.empty[Operand])(_.operands.toArray), predicate.map(_.predicate).orNull,
+    new SkipScanFilter(
+      codec.sliceLayout,
+      boxes,
+      predicate.fold(Array.empty[Operand])(_.operands.toArray),
+      predicate.map(_.predicate).orNull,
       if (allCells) null else cells.map(c => Utf8.bytes(c.family)).toArray,
-      if (allCells) null else cells.map(c => Utf8.bytes(c.qualifier)).toArray)
+      if (allCells) null else cells.map(c => Utf8.bytes(c.qualifier)).toArray
+    )
   }
 
   def getFor(request: ScanRequest, filter: Option[Filter], row: Array[Byte]): Get = {
@@ -183,7 +205,8 @@ object HBaseScanRDD extends Logging {
   private def rangeFilter(ranges: Seq[RowRange]): Option[Filter] =
     if (ranges.size <= 1) None
     else Some(new MultiRowRangeFilter(new java.util.ArrayList[MultiRowRangeFilter.RowRange](
-      ranges.map(r => new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)).asJava)))
+      ranges.map(r => new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)).asJava
+    )))
 
   /**
    * A row exists when it has a cell in one of the table's families, so every family is read; but

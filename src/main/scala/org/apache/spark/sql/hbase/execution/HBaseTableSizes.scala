@@ -28,9 +28,12 @@ object HBaseTableSizes extends Logging {
   /** The table's size as last looked up, if that was less than [[MaxAgeSeconds]] ago; None when HBase did not say. */
   def cached(cluster: HBaseClusterConf, table: HBaseTableName): Option[BigInt] = {
     val now = System.currentTimeMillis()
-    cache.compute((cluster, table), (_, current) =>
-      if (current != null && now - current.fetchedAtMs < MaxAgeSeconds * 1000) current
-      else Cached(bounded(of(cluster, table)), now)).bytes
+    cache.compute(
+      (cluster, table),
+      (_, current) =>
+        if (current != null && now - current.fetchedAtMs < MaxAgeSeconds * 1000) current
+        else Cached(bounded(of(cluster, table)), now)
+    ).bytes
   }
 
   /**
@@ -49,7 +52,6 @@ object HBaseTableSizes extends Logging {
 
   private lazy val lookups: ExecutionContext = DaemonThreads.pool("hbase-table-size", 2)
 
-
   /** Our own writes change the size: the next plan looks it up again. */
   def forget(cluster: HBaseClusterConf, table: HBaseTableName): Unit = cache.remove((cluster, table))
 
@@ -58,7 +60,8 @@ object HBaseTableSizes extends Logging {
       HBaseConnections.withConnection(cluster) { connection =>
         val name = TableName.valueOf(table.namespace, table.name)
         val locator = connection.getRegionLocator(name)
-        val locations = try locator.getAllRegionLocations.asScala.toSeq finally locator.close()
+        val locations = try locator.getAllRegionLocations.asScala.toSeq
+        finally locator.close()
         val servers: Seq[ServerName] = locations.flatMap(l => Option(l.getServerName)).distinct
         val admin = connection.getAdmin
         try {

@@ -18,6 +18,7 @@ final case class ReadMetrics(rowsRead: SQLMetric, rowsScanned: SQLMetric, gets: 
 }
 
 object ReadMetrics {
+
   /** The SQL metrics every HBase scan node reports, by name, as the Spark UI's SQL tab shows them. */
   def create(sc: SparkContext, rowsRead: String): Map[String, SQLMetric] = Map(
     "regionsTotal" -> SQLMetrics.createMetric(sc, "regions in the table"),
@@ -26,9 +27,11 @@ object ReadMetrics {
     "chunksSkipped" -> SQLMetrics.createMetric(sc, "range index chunks skipped"),
     "rowsRead" -> SQLMetrics.createMetric(sc, rowsRead),
     "rowsScanned" -> SQLMetrics.createMetric(sc, "rows the region servers looked at"),
-    "gets" -> SQLMetrics.createMetric(sc, "Gets"))
+    "gets" -> SQLMetrics.createMetric(sc, "Gets")
+  )
 
-  def of(metrics: Map[String, SQLMetric]): ReadMetrics = ReadMetrics(metrics("rowsRead"), metrics("rowsScanned"), metrics("gets"))
+  def of(metrics: Map[String, SQLMetric]): ReadMetrics =
+    ReadMetrics(metrics("rowsRead"), metrics("rowsScanned"), metrics("gets"))
 
   /** Sets what the plan decided (regions, key ranges, chunks skipped), as metrics of the running query. */
   def reportPlan(sc: SparkContext, metrics: Map[String, SQLMetric], plan: ScanPlan): Unit = {

@@ -22,9 +22,10 @@ object RegionReadFailure {
     override def next(): T = translate(underlying.next())
 
     private def translate[R](step: => R): R =
-      try step catch HBaseAccessDenied.translate(Some(s"reading table $table")).orElse[Throwable, Nothing] {
-        case e @ (_: IOException | _: UncheckedIOException) if !interrupted(e) => throw error(table, region, e)
-      }
+      try step
+      catch HBaseAccessDenied.translate(Some(s"reading table $table")).orElse[Throwable, Nothing] {
+          case e @ (_: IOException | _: UncheckedIOException) if !interrupted(e) => throw error(table, region, e)
+        }
   }
 
   def error(table: HBaseTableName, region: RegionInfo, cause: Throwable): HBaseSqlException =
@@ -33,7 +34,8 @@ object RegionReadFailure {
         "If its region server was down or restarting, run the statement again once HBase serves the region; " +
         "spark.hbase.client.retries.number, spark.hbase.client.pause and spark.hbase.client.operation.timeout " +
         "bound how long the HBase client retries first.",
-      Some(cause))
+      Some(cause)
+    )
 
   private def interrupted(e: Throwable): Boolean =
     Causes.of(e).exists(_.isInstanceOf[InterruptedIOException])

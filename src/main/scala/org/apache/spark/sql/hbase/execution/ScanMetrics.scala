@@ -14,7 +14,8 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
  * on that Dataset. Adaptive query execution's stages and subqueries are looked into.
  */
 object ScanMetrics extends AdaptiveSparkPlanHelper {
-  val Names: Seq[String] = Seq("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped", "rowsRead", "rowsScanned", "gets")
+  val Names: Seq[String] =
+    Seq("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped", "rowsRead", "rowsScanned", "gets")
 
   def of(dataset: Dataset[_]): Map[String, Long] = {
     val plan = dataset.queryExecution.executedPlan match {

@@ -24,16 +24,21 @@ object ServerFilterSupport extends Logging {
 
   def available(cluster: HBaseClusterConf, table: HBaseTableDef, maxAgeSeconds: Long): Boolean = {
     val now = System.currentTimeMillis()
-    checked.compute((cluster, table.hbaseTable), (_, current) =>
-      if (current != null && now - current.atMs < maxAgeSeconds * 1000) current
-      else {
-        val missing = probe(cluster, table.hbaseTable, matchingNothing(table))
-        missing.foreach { reason =>
-          logWarning(s"HBase table ${table.hbaseTable}: region servers cannot run ${classOf[SkipScanFilter].getSimpleName} " +
-            s"($reason); reading with MultiRowRangeFilter and filtering in Spark. See 'Deploying the server jar' in the README.")
+    checked.compute(
+      (cluster, table.hbaseTable),
+      (_, current) =>
+        if (current != null && now - current.atMs < maxAgeSeconds * 1000) current
+        else {
+          val missing = probe(cluster, table.hbaseTable, matchingNothing(table))
+          missing.foreach { reason =>
+            logWarning(
+              s"HBase table ${table.hbaseTable}: region servers cannot run ${classOf[SkipScanFilter].getSimpleName} " +
+                s"($reason); reading with MultiRowRangeFilter and filtering in Spark. See 'Deploying the server jar' in the README."
+            )
+          }
+          Checked(missing, now)
         }
-        Checked(missing, now)
-      }).missing.isEmpty
+    ).missing.isEmpty
   }
 
   /** None when the table's region servers ran `filter`; otherwise why they could not. */
@@ -42,7 +47,8 @@ object ServerFilterSupport extends Logging {
       val htable = connection.getTable(TableName.valueOf(table.namespace, table.name))
       try {
         val scanner = htable.getScanner(new Scan().setFilter(filter).setLimit(1).setCaching(1))
-        try { scanner.next(); None } finally scanner.close()
+        try { scanner.next(); None }
+        finally scanner.close()
       } catch {
         case e: IOException if refused(e) => Some(Causes.rootMessage(e))
       } finally htable.close()
@@ -50,7 +56,14 @@ object ServerFilterSupport extends Logging {
 
   /** A filter of no key boxes: the region server loads it and stops at the first row. */
   private def matchingNothing(table: HBaseTableDef): Filter =
-    new SkipScanFilter(KeyCodec.forTable(table).sliceLayout, Array.empty[KeyBox], Array.empty[Operand], null, null, null)
+    new SkipScanFilter(
+      KeyCodec.forTable(table).sliceLayout,
+      Array.empty[KeyBox],
+      Array.empty[Operand],
+      null,
+      null,
+      null
+    )
 
   /**
    * Whether a region server refused the server jar's filter: it has no such class, or another
@@ -59,6 +72,6 @@ object ServerFilterSupport extends Logging {
   def refused(e: Throwable): Boolean = Causes.of(e).exists { c =>
     val message = Option(c.getMessage).getOrElse("")
     c.isInstanceOf[ClassNotFoundException] || message.contains(classOf[SkipScanFilter].getName) ||
-      message.contains("ClassNotFoundException") || message.contains("DeserializationException")
+    message.contains("ClassNotFoundException") || message.contains("DeserializationException")
   }
 }

@@ -15,8 +15,12 @@ import org.apache.spark.sql.types.LongType
  * only the cells of `columns` are written (a NULL deletes its cell). Returns how many rows were
  * updated.
  */
-case class UpdateHBaseTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf, columns: Seq[HBaseColumn],
-    newValues: LogicalPlan) extends ReadsHBaseRows {
+case class UpdateHBaseTableCommand(
+    table: HBaseTableDef,
+    cluster: HBaseClusterConf,
+    columns: Seq[HBaseColumn],
+    newValues: LogicalPlan
+) extends ReadsHBaseRows {
 
   override val output: Seq[Attribute] = Seq(AttributeReference("num_affected_rows", LongType, nullable = false)())
 

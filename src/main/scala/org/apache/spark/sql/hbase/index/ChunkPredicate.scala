@@ -50,10 +50,10 @@ object ChunkPredicate {
       case IsNull(Column(s)) => Outcomes(s.nullCount > 0, hasValues(s))
       case IsNotNull(Column(s)) => Outcomes(hasValues(s), s.nullCount > 0)
       case c: BinaryComparison => (c.left, c.right) match {
-        case (col @ Column(s), v) if isConstant(v, col) => comparison(c, s, v.eval(), flipped = false)
-        case (v, col @ Column(s)) if isConstant(v, col) => comparison(c, s, v.eval(), flipped = true)
-        case _ => Anything
-      }
+          case (col @ Column(s), v) if isConstant(v, col) => comparison(c, s, v.eval(), flipped = false)
+          case (v, col @ Column(s)) if isConstant(v, col) => comparison(c, s, v.eval(), flipped = true)
+          case _ => Anything
+        }
       case In(col @ Column(s), list) if list.forall(isConstant(_, col)) => among(col.dataType, s, list.map(_.eval()))
       case InSet(col @ Column(s), set) => among(col.dataType, s, set.toSeq)
       case StartsWith(Column(s), p) if p.foldable && p.deterministic && p.dataType == StringType && p.eval() != null =>
@@ -92,9 +92,11 @@ object ChunkPredicate {
             case (_: EqualTo | _: EqualNullSafe, _) =>
               Outcomes(cmp(lo, v) <= 0 && cmp(v, hi) <= 0, !(s.exact && cmp(lo, v) == 0 && cmp(hi, v) == 0))
             case (_: LessThan, false) | (_: GreaterThan, true) => Outcomes(cmp(lo, v) < 0, cmp(hi, v) >= 0)
-            case (_: LessThanOrEqual, false) | (_: GreaterThanOrEqual, true) => Outcomes(cmp(lo, v) <= 0, cmp(hi, v) > 0)
+            case (_: LessThanOrEqual, false) | (_: GreaterThanOrEqual, true) =>
+              Outcomes(cmp(lo, v) <= 0, cmp(hi, v) > 0)
             case (_: GreaterThan, false) | (_: LessThan, true) => Outcomes(cmp(hi, v) > 0, cmp(lo, v) <= 0)
-            case (_: GreaterThanOrEqual, false) | (_: LessThanOrEqual, true) => Outcomes(cmp(hi, v) >= 0, cmp(lo, v) < 0)
+            case (_: GreaterThanOrEqual, false) | (_: LessThanOrEqual, true) =>
+              Outcomes(cmp(hi, v) >= 0, cmp(lo, v) < 0)
             case _ => Anything
           }
         }
@@ -107,8 +109,10 @@ object ChunkPredicate {
       if (!hasValues(s)) OnlyNull
       else {
         val ordering = ValueOrdering.of(dataType)
-        Outcomes(values.exists(v => v != null && ordering.compare(s.min.get, v) <= 0 && ordering.compare(v, s.max.get) <= 0),
-          canBeFalse = true)
+        Outcomes(
+          values.exists(v => v != null && ordering.compare(s.min.get, v) <= 0 && ordering.compare(v, s.max.get) <= 0),
+          canBeFalse = true
+        )
       }
 
     /** The strings starting with p are [p, end of p's prefixes): the chunk may hold one when its range meets that. */

@@ -21,11 +21,16 @@ object ChunkPruning {
    * @param chunks     trusted chunks, in any order
    * @param columnName the indexed column an attribute of the condition is, if any
    */
-  def prune(ranges: ScanRanges, chunks: Seq[ChunkStats], condition: Expression,
-      columnName: Attribute => Option[String]): Pruned = {
+  def prune(
+      ranges: ScanRanges,
+      chunks: Seq[ChunkStats],
+      condition: Expression,
+      columnName: Attribute => Option[String]
+  ): Pruned = {
     val touched = chunks.filter(c => ranges.overlaps(c.range))
     val judged = ChunkPredicate.prepare(condition, columnName(_).isDefined)
-    val (kept, ruledOut) = touched.partition(chunk => judged.mayHold(chunk.rowCount, a => columnName(a).flatMap(chunk.columns.get)))
+    val (kept, ruledOut) =
+      touched.partition(chunk => judged.mayHold(chunk.rowCount, a => columnName(a).flatMap(chunk.columns.get)))
     Pruned(subtractAll(ranges, ruledOut.map(_.range)), kept.size, touched.size)
   }
 
@@ -35,7 +40,8 @@ object ChunkPruning {
     val out = Vector.newBuilder[RowRange]
     var next = 0 // the first cut that may still meet a range
     ranges.ranges.foreach { r =>
-      while (next < sorted.size && sorted(next).stop.nonEmpty && Bytes.compareTo(sorted(next).stop, r.start) <= 0) next += 1
+      while (next < sorted.size && sorted(next).stop.nonEmpty && Bytes.compareTo(sorted(next).stop, r.start) <= 0)
+        next += 1
       var from: Option[Array[Byte]] = Some(r.start) // None: the rest of the range is cut
       var i = next
       while (from.isDefined && i < sorted.size && (r.stop.isEmpty || Bytes.compareTo(sorted(i).start, r.stop) < 0)) {

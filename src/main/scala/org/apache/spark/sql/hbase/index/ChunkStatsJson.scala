@@ -47,7 +47,8 @@ object ChunkStatsJson {
     def corrupt(what: String) = new HBaseSqlException(s"Range index statistics $what: $json")
     val root = mapper.readTree(json)
     val version = root.path("version").asInt(-1)
-    if (version != FormatVersion) throw corrupt(s"have format version $version; this build reads version $FormatVersion")
+    if (version != FormatVersion)
+      throw corrupt(s"have format version $version; this build reads version $FormatVersion")
     def bytes(node: JsonNode, field: String): Array[Byte] = {
       val v = node.get(field)
       if (v == null || !v.isTextual) throw corrupt(s"lack field '$field'")
@@ -58,15 +59,25 @@ object ChunkStatsJson {
       if (v == null || !v.canConvertToLong || v.asLong() < 0) throw corrupt(s"lack a count in '$field'")
       v.asLong()
     }
-    val columns = Option(root.get("columns")).map(_.properties().asScala.toSeq).getOrElse(throw corrupt("lack field 'columns'"))
-    ChunkStats(RowRange(bytes(root, "start"), bytes(root, "stop")), count(root, "rows"), columns.map { entry =>
-      val (name, node) = (entry.getKey, entry.getValue)
-      val dataType = typeOf(name).getOrElse(throw corrupt(s"name column '$name', which the index does not hold"))
-      def value(field: String): Option[Any] = Option(node.get(field)).map { _ =>
-        val b = bytes(node, field)
-        Option(BinaryValueCodec.decode(dataType, b, 0, b.length)).getOrElse(throw corrupt(s"hold no ${dataType.sql} in '$name.$field'"))
-      }
-      name -> ColumnStats(value("min"), value("max"), count(node, "nulls"), node.path("exact").asBoolean(false))
-    }.toMap)
+    val columns =
+      Option(root.get("columns")).map(_.properties().asScala.toSeq).getOrElse(throw corrupt("lack field 'columns'"))
+    ChunkStats(
+      RowRange(bytes(root, "start"), bytes(root, "stop")),
+      count(root, "rows"),
+      columns.map { entry =>
+        val (name, node) = (entry.getKey, entry.getValue)
+        val dataType = typeOf(name).getOrElse(throw corrupt(s"name column '$name', which the index does not hold"))
+        def value(field: String): Option[Any] = Option(node.get(field)).map { _ =>
+          val b = bytes(node, field)
+          Option(BinaryValueCodec.decode(
+            dataType,
+            b,
+            0,
+            b.length
+          )).getOrElse(throw corrupt(s"hold no ${dataType.sql} in '$name.$field'"))
+        }
+        name -> ColumnStats(value("min"), value("max"), count(node, "nulls"), node.path("exact").asBoolean(false))
+      }.toMap
+    )
   }
 }

@@ -21,8 +21,13 @@ object ChunkTrust {
 
   final case class Trusted(chunks: Seq[ChunkStats], untrusted: Int)
 
-  def apply(chunks: Seq[ChunkStats], builtAtMs: Long, marks: Seq[MarkedWrite], skewMs: Long,
-      typeOf: String => DataType): Trusted = {
+  def apply(
+      chunks: Seq[ChunkStats],
+      builtAtMs: Long,
+      marks: Seq[MarkedWrite],
+      skewMs: Long,
+      typeOf: String => DataType
+  ): Trusted = {
     val recent = marks.filter(_.untilMs >= builtAtMs - skewMs)
     val judged = chunks.map { chunk =>
       val over = recent.filter(_.range.overlaps(chunk.range))
@@ -35,7 +40,10 @@ object ChunkTrust {
 
   /** The chunk with the rows of `written` counted in. */
   def widen(chunk: ChunkStats, written: ChunkStats, typeOf: String => DataType): ChunkStats =
-    chunk.copy(rowCount = chunk.rowCount + written.rowCount, columns = chunk.columns.map { case (name, stats) =>
-      name -> ColumnStatsBuilder.merge(typeOf(name), stats, written.columns(name))
-    })
+    chunk.copy(
+      rowCount = chunk.rowCount + written.rowCount,
+      columns = chunk.columns.map { case (name, stats) =>
+        name -> ColumnStatsBuilder.merge(typeOf(name), stats, written.columns(name))
+      }
+    )
 }

@@ -47,7 +47,8 @@ object ColumnStatsBuilder {
         Some(if (ordering.compare(aMin, bMin) <= 0) aMin else bMin),
         Some(if (ordering.compare(a.max.get, b.max.get) >= 0) a.max.get else b.max.get),
         a.nullCount + b.nullCount,
-        exact = a.exact && b.exact)
+        exact = a.exact && b.exact
+      )
   }
 
   /** Long string bounds cut to a prefix, still bounding every value. */

@@ -22,14 +22,28 @@ import org.apache.spark.sql.hbase.planning.RowRange
 object RangeIndexBuild {
 
   /** Builds `indexName` of `tableName` anew and publishes it; returns the published definition. */
-  def rebuild(session: SparkSession, catalog: HBaseCatalog, store: RangeIndexStore, tableName: String,
-      indexName: String, statement: String): RangeIndexDef = {
-    def current = catalog.get(tableName).getOrElse(throw new HBaseSqlException(s"$statement: table '$tableName' was dropped"))
+  def rebuild(
+      session: SparkSession,
+      catalog: HBaseCatalog,
+      store: RangeIndexStore,
+      tableName: String,
+      indexName: String,
+      statement: String
+  ): RangeIndexDef = {
+    def current =
+      catalog.get(tableName).getOrElse(throw new HBaseSqlException(s"$statement: table '$tableName' was dropped"))
     val table = current
-    val index = table.index(indexName).getOrElse(throw new HBaseSqlException(s"$statement: index '$indexName' was dropped"))
+    val index =
+      table.index(indexName).getOrElse(throw new HBaseSqlException(s"$statement: index '$indexName' was dropped"))
     HBaseConnections.withConnection(catalog.cluster) { connection =>
       val admin = connection.getAdmin
-      try WriteGuard.install(admin, table.hbaseTable, store.name, session.sessionState.conf.getConf(HBaseSQLConf.IndexMarkLease), statement)
+      try WriteGuard.install(
+          admin,
+          table.hbaseTable,
+          store.name,
+          session.sessionState.conf.getConf(HBaseSQLConf.IndexMarkLease),
+          statement
+        )
       finally admin.close()
     }
     // Every write from here on is marked; every earlier one is in the rows the build reads.
@@ -58,7 +72,12 @@ object RangeIndexBuild {
   }
 
   /** Marks whose lease ended before every index over the HBase table was built tell nothing any more. */
-  private def forgetOldMarks(catalog: HBaseCatalog, store: RangeIndexStore, table: HBaseTableDef, session: SparkSession): Unit = {
+  private def forgetOldMarks(
+      catalog: HBaseCatalog,
+      store: RangeIndexStore,
+      table: HBaseTableDef,
+      session: SparkSession
+  ): Unit = {
     val over = catalog.list().filter(_.hbaseTable == table.hbaseTable).flatMap(_.indexes)
     if (over.nonEmpty && over.forall(_.isReady)) {
       val skew = session.sessionState.conf.getConf(HBaseSQLConf.IndexClockSkew)
@@ -66,8 +85,13 @@ object RangeIndexBuild {
     }
   }
 
-  private def build(session: SparkSession, table: HBaseTableDef, index: RangeIndexDef, store: RangeIndexStore,
-      generation: Long): Unit = {
+  private def build(
+      session: SparkSession,
+      table: HBaseTableDef,
+      index: RangeIndexDef,
+      store: RangeIndexStore,
+      generation: Long
+  ): Unit = {
     val cluster = store.cluster
     val indexTable = store.name.getNameAsString
     val regions = HBaseRegions.of(cluster, table.hbaseTable).map(r => (r.startKey, r.endKey))
@@ -83,7 +107,12 @@ object RangeIndexBuild {
   }
 
   /** The chunks of one region's rows: [region start, k1), [k1, k2), ..., [kn, region end). */
-  def chunksOf(cluster: HBaseClusterConf, table: HBaseTableDef, index: RangeIndexDef, region: RowRange): Seq[ChunkStats] = {
+  def chunksOf(
+      cluster: HBaseClusterConf,
+      table: HBaseTableDef,
+      index: RangeIndexDef,
+      region: RowRange
+  ): Seq[ChunkStats] = {
     val columns = index.columns.map(table.column)
     val decode = new RowCodec(table).decoder(columns)
     val chunks = Vector.newBuilder[ChunkStats]
@@ -104,12 +133,13 @@ object RangeIndexBuild {
         HBaseScanRDD.cellFilter(table, columns).foreach(scan.setFilter)
         val scanner = htable.getScanner(scan)
         try scanner.iterator().asScala.foreach { result =>
-          if (rows == index.chunkRows) cut(result.getRow)
-          val values = decode(result)
-          var i = 0
-          while (i < builders.length) { builders(i).add(values.get(i, columns(i).dataType)); i += 1 }
-          rows += 1
-        } finally scanner.close()
+            if (rows == index.chunkRows) cut(result.getRow)
+            val values = decode(result)
+            var i = 0
+            while (i < builders.length) { builders(i).add(values.get(i, columns(i).dataType)); i += 1 }
+            rows += 1
+          }
+        finally scanner.close()
       } finally htable.close()
     }
     cut(region.stop)

@@ -68,7 +68,10 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
     val chunks = this.chunks(table, index, generation)
     val guarded = HBaseConnections.withConnection(cluster) { connection =>
       val admin = connection.getAdmin
-      try WriteGuard.isInstalled(admin.getDescriptor(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)), name)
+      try WriteGuard.isInstalled(
+          admin.getDescriptor(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)),
+          name
+        )
       finally admin.close()
     }
     if (!guarded) IndexChunks(index, chunks, Nil)
@@ -82,9 +85,11 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
     scanPrefix(WriteMark.rowPrefix(table.hbaseTable.namespace, table.hbaseTable.name)).flatMap { r =>
       Option(r.getColumnLatestCell(WriteMark.FAMILY, WriteMark.MARK)).map { cell =>
         val mark = WriteMark.parseFrom(CellUtil.cloneValue(cell))
-        MarkedWrite(RowRange(mark.start, mark.stop),
+        MarkedWrite(
+          RowRange(mark.start, mark.stop),
           cell.getTimestamp + mark.leaseMillis,
-          Option(r.getValue(WriteMark.FAMILY, recorded)).map(b => ChunkStatsJson.fromJson(Bytes.toString(b), typeOf)))
+          Option(r.getValue(WriteMark.FAMILY, recorded)).map(b => ChunkStatsJson.fromJson(Bytes.toString(b), typeOf))
+        )
       }
     }
   }
@@ -101,8 +106,10 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
    * without its statistics, which makes the chunks under it untrusted rather than wrong.
    */
   def renewMarks(table: HBaseTableName, ids: Seq[String]): Unit = if (ids.nonEmpty) withTable { t =>
-    val marks = t.get(ids.map(id => new Get(WriteMark.rowKey(table.namespace, table.name, id))
-      .addColumn(WriteMark.FAMILY, WriteMark.MARK)).asJava)
+    val marks = t.get(ids.map(id =>
+      new Get(WriteMark.rowKey(table.namespace, table.name, id))
+        .addColumn(WriteMark.FAMILY, WriteMark.MARK)
+    ).asJava)
     t.put(marks.toSeq.filterNot(_.isEmpty).map { r =>
       new Put(r.getRow).addColumn(WriteMark.FAMILY, WriteMark.MARK, r.getValue(WriteMark.FAMILY, WriteMark.MARK))
     }.asJava)
@@ -120,17 +127,20 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
 
   private def scanPrefix(prefix: Array[Byte], keyOnly: Boolean = false): Seq[Result] = withTable { t =>
     val scan = new Scan().withStartRow(prefix).setCaching(1000)
-      .setFilter(if (keyOnly) new FilterList(new PrefixFilter(prefix), new KeyOnlyFilter()) else new PrefixFilter(prefix))
+      .setFilter(if (keyOnly) new FilterList(new PrefixFilter(prefix), new KeyOnlyFilter())
+      else new PrefixFilter(prefix))
     val stop = KeyBounds.prefixEnd(prefix)
     if (stop.nonEmpty) scan.withStopRow(stop)
     val scanner = t.getScanner(scan)
-    try scanner.iterator().asScala.toVector finally scanner.close()
+    try scanner.iterator().asScala.toVector
+    finally scanner.close()
   }
 
   private def withTable[T](body: Table => T): T = HBaseConnections.withConnection(cluster) { connection =>
     if (!ready) { MetadataTables.ensure(connection, name, WriteMark.FAMILY, cluster); ready = true }
     val table = connection.getTable(name)
-    try body(table) finally table.close()
+    try body(table)
+    finally table.close()
   }
 
   @volatile private var ready = false
@@ -153,8 +163,11 @@ object RangeIndexStore {
   def rowsQualifier(table: HBaseTableDef): Array[Byte] = Utf8.bytes(s"rows/${table.name.toLowerCase}")
 
   private def indexPrefix(table: HBaseTableDef, index: RangeIndexDef): Array[Byte] =
-    Bytes.add(WriteMark.tablePrefix(table.hbaseTable.namespace, table.hbaseTable.name), Array('C'.toByte),
-      Utf8.bytes(s"${table.name.toLowerCase}\u0000${index.name.toLowerCase}\u0000"))
+    Bytes.add(
+      WriteMark.tablePrefix(table.hbaseTable.namespace, table.hbaseTable.name),
+      Array('C'.toByte),
+      Utf8.bytes(s"${table.name.toLowerCase}\u0000${index.name.toLowerCase}\u0000")
+    )
 
   def chunkPrefix(table: HBaseTableDef, index: RangeIndexDef, generation: Long): Array[Byte] =
     Bytes.add(indexPrefix(table, index), Bytes.toBytes(generation))

@@ -62,8 +62,12 @@ final class RecordedWrites(store: RangeIndexStore, table: HBaseTableDef, leaseMi
   /** Writes the mark over every row counted in so far; the rows may be written once it returns. */
   def record(): Unit = if (rows > 0) {
     val range = RowRange(lowest, Bytes.add(highest, Array[Byte](0)))
-    store.writeMark(table, id, new WriteMark(range.start, range.stop, leaseMillis),
-      ChunkStats(range, rows, columns.map(_.name).zip(builders.map(_.result)).toMap))
+    store.writeMark(
+      table,
+      id,
+      new WriteMark(range.start, range.stop, leaseMillis),
+      ChunkStats(range, rows, columns.map(_.name).zip(builders.map(_.result)).toMap)
+    )
   }
 
   def covered(mutation: Mutation): Mutation = {
@@ -89,6 +93,9 @@ final case class WriteRecording(cluster: HBaseClusterConf, indexTable: String, l
 object WriteRecording {
   def of(session: SparkSession, cluster: HBaseClusterConf, table: HBaseTableDef): Option[WriteRecording] =
     if (table.indexes.isEmpty) None
-    else Some(WriteRecording(cluster, session.sessionState.conf.getConf(HBaseSQLConf.IndexTable),
-      session.sessionState.conf.getConf(HBaseSQLConf.IndexMarkLease)))
+    else Some(WriteRecording(
+      cluster,
+      session.sessionState.conf.getConf(HBaseSQLConf.IndexTable),
+      session.sessionState.conf.getConf(HBaseSQLConf.IndexMarkLease)
+    ))
 }

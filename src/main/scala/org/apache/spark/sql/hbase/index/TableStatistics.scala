@@ -10,6 +10,7 @@ import org.apache.spark.sql.types.DataType
 final case class TableStatistics(rowCount: BigInt, columns: Map[String, ColumnStats])
 
 object TableStatistics {
+
   /** @param builds each built index's chunks, the most recent build first */
   def of(table: HBaseTableDef, builds: Seq[Seq[ChunkStats]]): Option[TableStatistics] =
     builds.headOption.map { newest =>

@@ -7,6 +7,9 @@ import org.apache.spark.sql.types.DataType
 object ValueOrdering {
   private val orderings = new java.util.concurrent.ConcurrentHashMap[DataType, Ordering[Any]]()
 
-  def of(dataType: DataType): Ordering[Any] = orderings.computeIfAbsent(dataType, t =>
-    InterpretedOrdering.forSchema(Seq(t)).on[Any](v => new GenericInternalRow(Array[Any](v))))
+  def of(dataType: DataType): Ordering[Any] = orderings.computeIfAbsent(
+    dataType,
+    t =>
+      InterpretedOrdering.forSchema(Seq(t)).on[Any](v => new GenericInternalRow(Array[Any](v)))
+  )
 }

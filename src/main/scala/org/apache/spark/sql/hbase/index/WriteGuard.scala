@@ -23,7 +23,7 @@ object WriteGuard {
   def isInstalled(descriptor: TableDescriptor, indexTable: TableName): Boolean =
     expiringFamily(descriptor).isEmpty && descriptor.getCoprocessorDescriptors.asScala.exists { c =>
       c.getClassName == ServerJar.WRITE_MARK_OBSERVER &&
-        c.getProperties.asScala.get(WriteMark.INDEX_TABLE_PROPERTY).contains(indexTable.getNameAsString)
+      c.getProperties.asScala.get(WriteMark.INDEX_TABLE_PROPERTY).contains(indexTable.getNameAsString)
     }
 
   /** A family whose cells expire (a TTL): they vanish without a write, which no mark can follow. */
@@ -31,7 +31,13 @@ object WriteGuard {
     descriptor.getColumnFamilies.find(_.getTimeToLive != HConstants.FOREVER).map(_.getNameAsString)
 
   /** Puts the coprocessor on the table, with these settings; HBase reopens its regions. */
-  def install(admin: Admin, table: HBaseTableName, indexTable: TableName, leaseMillis: Long, statement: String): Unit = {
+  def install(
+      admin: Admin,
+      table: HBaseTableName,
+      indexTable: TableName,
+      leaseMillis: Long,
+      statement: String
+  ): Unit = {
     val name = TableName.valueOf(table.namespace, table.name)
     val current = admin.getDescriptor(name)
     expiringFamily(current).foreach { family =>
@@ -43,16 +49,20 @@ object WriteGuard {
       .setProperty(WriteMark.LEASE_PROPERTY, leaseMillis.toString)
       .build()
     val same = current.getCoprocessorDescriptors.asScala.exists(c =>
-      c.getClassName == wanted.getClassName && c.getProperties == wanted.getProperties)
+      c.getClassName == wanted.getClassName && c.getProperties == wanted.getProperties
+    )
     if (!same) {
       val builder = TableDescriptorBuilder.newBuilder(current)
-      if (current.hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER)) builder.removeCoprocessor(ServerJar.WRITE_MARK_OBSERVER)
+      if (current.hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER))
+        builder.removeCoprocessor(ServerJar.WRITE_MARK_OBSERVER)
       try admin.modifyTable(builder.setCoprocessor(wanted).build())
       catch {
         case e: IOException => throw new HBaseSqlException(
-          s"$statement: cannot install ${ServerJar.WRITE_MARK_OBSERVER} on HBase table '$table', which keeps the index " +
-            s"correct under every writer: ${e.getMessage.linesIterator.next()}. The server jar must be on the region " +
-            "servers' and the master's classpath; see 'Deploying the server jar' in the README.", Some(e))
+            s"$statement: cannot install ${ServerJar.WRITE_MARK_OBSERVER} on HBase table '$table', which keeps the index " +
+              s"correct under every writer: ${e.getMessage.linesIterator.next()}. The server jar must be on the region " +
+              "servers' and the master's classpath; see 'Deploying the server jar' in the README.",
+            Some(e)
+          )
       }
     }
   }
@@ -61,7 +71,9 @@ object WriteGuard {
     val name = TableName.valueOf(table.namespace, table.name)
     val current = admin.getDescriptor(name)
     if (current.hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER)) {
-      admin.modifyTable(TableDescriptorBuilder.newBuilder(current).removeCoprocessor(ServerJar.WRITE_MARK_OBSERVER).build())
+      admin.modifyTable(
+        TableDescriptorBuilder.newBuilder(current).removeCoprocessor(ServerJar.WRITE_MARK_OBSERVER).build()
+      )
     }
   }
 }

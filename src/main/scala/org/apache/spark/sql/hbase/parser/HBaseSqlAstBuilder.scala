@@ -9,7 +9,9 @@ import org.antlr.v4.runtime.misc.Interval
 import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat}
+import org.apache.spark.sql.hbase.catalog.{
+  CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat
+}
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.execution.command._
 import org.apache.spark.sql.hbase.parser.HBaseSqlBaseParser._
@@ -35,18 +37,33 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
       .map(f => TableFormat.parse(identifier(f), Option(ctx.delimiter).map(string)))
       .getOrElse(TableFormat.Binary)
     val definition = HBaseTableDef.fromStatement(
-      name, hbaseTableName(ctx.hbaseTable), columns, keyColumns, mappings, format)
-    val splitKeys = SplitPoints.encode(definition,
+      name,
+      hbaseTableName(ctx.hbaseTable),
+      columns,
+      keyColumns,
+      mappings,
+      format
+    )
+    val splitKeys = SplitPoints.encode(
+      definition,
       ctx.splitPoint().asScala.toSeq.map(_.splitValue().asScala.toSeq.map(v => originalText(v))),
-      text => delegate.parseExpression(text))
+      text => delegate.parseExpression(text)
+    )
     val familyOptions = ctx.familyOptions().asScala.toSeq.map { f =>
       val families = (definition.families ++ definition.markerFamily).distinct
-      FamilyOptions.of(name, families, identifier(f.family), f.familyOption().asScala.toSeq.map { o =>
-        identifier(o.key) -> Option(o.number).map(_.getText).orElse(Option(o.text).map(string)).getOrElse(identifier(o.word))
-      })
+      FamilyOptions.of(
+        name,
+        families,
+        identifier(f.family),
+        f.familyOption().asScala.toSeq.map { o =>
+          identifier(o.key) ->
+            Option(o.number).map(_.getText).orElse(Option(o.text).map(string)).getOrElse(identifier(o.word))
+        }
+      )
     }
-    familyOptions.groupBy(_.family).collectFirst { case (family, given) if given.size > 1 => family }.foreach { family =>
-      throw error(s"CREATE TABLE $name: FAMILIES names '$family' more than once", ctx)
+    familyOptions.groupBy(_.family).collectFirst { case (family, given) if given.size > 1 => family }.foreach {
+      family =>
+        throw error(s"CREATE TABLE $name: FAMILIES names '$family' more than once", ctx)
     }
     CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null, splitKeys, familyOptions, ident.catalog)
   }
@@ -57,13 +74,20 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     val c = ctx.columnDefinition()
     val mapped = identifier(ctx.columnMapping().column)
     if (!mapped.equalsIgnoreCase(identifier(c.name))) {
-      throw error(s"ALTER TABLE $name ADD: MAPPED BY names column '$mapped' but the new column is '${identifier(c.name)}'",
-        ctx.columnMapping())
+      throw error(
+        s"ALTER TABLE $name ADD: MAPPED BY names column '$mapped' but the new column is '${identifier(c.name)}'",
+        ctx.columnMapping()
+      )
     }
     val mapping = cellMapping(ctx.columnMapping())
-    val column = HBaseColumn(identifier(c.name), dataTypeOf(c), nullable = c.NOT() == null,
-      Some(mapping.cell).filterNot(_ => mapping.writeTime), Option(c.comment).map(s => string(s)),
-      Some(mapping.cell).filter(_ => mapping.writeTime))
+    val column = HBaseColumn(
+      identifier(c.name),
+      dataTypeOf(c),
+      nullable = c.NOT() == null,
+      Some(mapping.cell).filterNot(_ => mapping.writeTime),
+      Option(c.comment).map(s => string(s)),
+      Some(mapping.cell).filter(_ => mapping.writeTime)
+    )
     AddHBaseColumnCommand(table, column)
   }
 
@@ -80,17 +104,27 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     val options = ctx.loadOption().asScala.toSeq.map { o =>
       Option(o.key).map(identifier).getOrElse(string(o.quotedKey)) -> string(o.value)
     }
-    val duplicated = options.groupBy(_._1.toLowerCase(java.util.Locale.ROOT)).collectFirst { case (k, vs) if vs.size > 1 => k }
+    val duplicated =
+      options.groupBy(_._1.toLowerCase(java.util.Locale.ROOT)).collectFirst { case (k, vs) if vs.size > 1 => k }
     duplicated.foreach(k => throw error(s"LOAD DATA OPTIONS: option '$k' is given more than once", ctx))
     val spark = scala.util.Try(delegate.parsePlan(sqlText)).toOption // Spark's own LOAD DATA, for its tables
-    LoadDataCommand(parts(ctx.table), string(ctx.path), local = ctx.LOCAL() != null, parallel = ctx.PARALLEL() != null,
-      overwrite = ctx.OVERWRITE() != null, Option(ctx.delimiter).map(string), options.toMap, spark)
+    LoadDataCommand(
+      parts(ctx.table),
+      string(ctx.path),
+      local = ctx.LOCAL() != null,
+      parallel = ctx.PARALLEL() != null,
+      overwrite = ctx.OVERWRITE() != null,
+      Option(ctx.delimiter).map(string),
+      options.toMap,
+      spark
+    )
   }
 
   private def parts(ctx: MultipartIdentifierContext): Seq[String] = ctx.parts.asScala.map(identifier).toSeq
 
   private def dataTypeOf(c: ColumnDefinitionContext): DataType =
-    try delegate.parseDataType(originalText(c.dataType())) catch {
+    try delegate.parseDataType(originalText(c.dataType()))
+    catch {
       case NonFatal(_) =>
         throw error(s"Unknown type '${originalText(c.dataType())}' for column '${identifier(c.name)}'", c.dataType())
     }

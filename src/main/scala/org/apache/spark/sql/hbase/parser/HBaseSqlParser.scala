@@ -6,7 +6,9 @@ import org.antlr.v4.runtime.misc.ParseCancellationException
 
 import org.apache.spark.sql.catalyst.{FunctionIdentifier, TableIdentifier}
 import org.apache.spark.sql.catalyst.expressions.Expression
-import org.apache.spark.sql.catalyst.parser.{ParameterContext, ParseErrorListener, ParseException, ParserInterface, SqlStatementSplitResult}
+import org.apache.spark.sql.catalyst.parser.{
+  ParameterContext, ParseErrorListener, ParseException, ParserInterface, SqlStatementSplitResult
+}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.types.{DataType, StructType}
 
@@ -47,7 +49,7 @@ class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
     val significant = scala.jdk.CollectionConverters.ListHasAsScala(tokens.getTokens).asScala
       .filter(_.getChannel == Token.DEFAULT_CHANNEL).map(_.getType)
     significant.headOption.exists(t => t == HBaseSqlBaseLexer.CREATE || t == HBaseSqlBaseLexer.ALTER) &&
-      significant.sliding(2).exists(_ == Seq(HBaseSqlBaseLexer.MAPPED, HBaseSqlBaseLexer.BY))
+    significant.sliding(2).exists(_ == Seq(HBaseSqlBaseLexer.MAPPED, HBaseSqlBaseLexer.BY))
   }
 
   private def parse[T](sqlText: String)(rule: HBaseSqlBaseParser => T): T = {

@@ -1,6 +1,8 @@
 package org.apache.spark.sql.hbase.planning
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, EvalMode, Expression, KnownFloatingPointNormalized, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Attribute, EvalMode, Expression, KnownFloatingPointNormalized, Literal, NamedExpression
+}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Average, Count, Max, Min, Partial, Sum}
 import org.apache.spark.sql.catalyst.optimizer.NormalizeNaNAndZero
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
@@ -11,6 +13,7 @@ import org.apache.spark.sql.types._
 sealed trait ServerAggregate { def sql: String }
 object ServerAggregate {
   case object CountRows extends ServerAggregate { def sql = "count(1)" }
+
   /** Rows where the value is not NULL. */
   final case class CountOf(value: ServerValue) extends ServerAggregate { def sql = s"count(${value.sql})" }
   final case class SumOf(value: ServerValue) extends ServerAggregate { def sql = s"sum(${value.sql})" }
@@ -24,19 +27,25 @@ object ServerAggregate {
  */
 sealed trait BufferSlot { def source: Int }
 object BufferSlot {
+
   /** A count. */
   final case class CountSlot(source: Int) extends BufferSlot
+
   /** A LONG sum: NULL without input; past the 64-bit range it wraps, or fails under ANSI. */
   final case class LongSumSlot(source: Int, ansi: Boolean) extends BufferSlot
+
   /** A DOUBLE sum: NULL without input, or 0.0 where the buffer starts at zero (AVG). */
   final case class DoubleSumSlot(source: Int, zeroWithoutInput: Boolean) extends BufferSlot
+
   /**
    * An exact DECIMAL sum in the buffer's type: 0 without input, NULL when it does not fit,
    * which is what Spark's buffer holds after an overflow (its final step then fails under ANSI).
    */
   final case class DecimalSumSlot(source: Int, dataType: DecimalType) extends BufferSlot
+
   /** SUM's `isEmpty` for a DECIMAL: whether the sum had no input. */
   final case class IsEmptySlot(source: Int) extends BufferSlot
+
   /** MIN or MAX: the value whose order-preserving bytes won, as the column's type. */
   final case class ExtremeSlot(source: Int, dataType: DataType) extends BufferSlot
 }
@@ -54,16 +63,18 @@ final case class AggregateScanPlan(
     aggregates: Seq[ServerAggregate],
     slots: Seq[BufferSlot],
     maxGroups: Int,
-    sliceMillis: Int) {
+    sliceMillis: Int
+) {
 
   /** Every column the region servers read for the groups and aggregates. */
-  def columns: Seq[HBaseColumn] = (groupBy ++ aggregates.flatMap {
-    case ServerAggregate.CountRows => Nil
-    case ServerAggregate.CountOf(v) => v.columns
-    case ServerAggregate.SumOf(v) => v.columns
-    case ServerAggregate.MinOf(c) => Seq(c)
-    case ServerAggregate.MaxOf(c) => Seq(c)
-  }).distinct
+  def columns: Seq[HBaseColumn] =
+    (groupBy ++ aggregates.flatMap {
+      case ServerAggregate.CountRows => Nil
+      case ServerAggregate.CountOf(v) => v.columns
+      case ServerAggregate.SumOf(v) => v.columns
+      case ServerAggregate.MinOf(c) => Seq(c)
+      case ServerAggregate.MaxOf(c) => Seq(c)
+    }).distinct
 
   def describe: String = {
     val groups = if (groupBy.isEmpty) "" else s" group by ${groupBy.map(_.name).mkString(", ")}"
@@ -79,6 +90,7 @@ final case class AggregateScanPlan(
  * and every aggregate is one they compute exactly as Spark would. Anything else stays in Spark.
  */
 object AggregatePushdown {
+
   /**
    * A quarter of the shortest timeout a scan's RPC has (the client's scanner timeout and its read
    * RPC timeout), between 10 ms and 1 s. HBase sends a heartbeat after half of it at the latest.
@@ -102,7 +114,8 @@ object AggregatePushdown {
       aggregates: Seq[AggregateExpression],
       columnOf: Attribute => Option[HBaseColumn],
       facts: TableFacts,
-      maxGroups: Int): Option[AggregateScanPlan] = {
+      maxGroups: Int
+  ): Option[AggregateScanPlan] = {
     val table = scan.request.table
     val readable = new ServerPredicates(table, KeyCodec.forTable(table), a => columnOf(a).get).readable _
     def column(e: Expression): Option[HBaseColumn] = e match {
@@ -116,7 +129,8 @@ object AggregatePushdown {
       case Alias(KnownFloatingPointNormalized(NormalizeNaNAndZero(a: Attribute)), _) => column(a)
       case _ => None
     }
-    val fullyPushed = scan.regions.nonEmpty && scan.regions.forall(r => r.residual.isEmpty && r.server.isDefined && !r.byGets)
+    val fullyPushed = scan.regions.nonEmpty &&
+      scan.regions.forall(r => r.residual.isEmpty && r.server.isDefined && !r.byGets)
     if (!fullyPushed || scan.request.limits.maxRows.isDefined) return None
     if (aggregates.exists(a => a.mode != Partial || a.isDistinct || a.filter.isDefined)) return None
 
@@ -133,13 +147,15 @@ object AggregatePushdown {
     import ServerAggregate._
     val slots: Seq[Option[Seq[BufferSlot]]] = aggregates.map(_.aggregateFunction).map {
       case Count(Seq(l: Literal)) if l.value != null => Some(Seq(CountSlot(add(CountRows))))
-      case Count(Seq(e)) => column(e).map(ServerValue.ColumnValue).orElse(value(e)).map(v => Seq(CountSlot(add(CountOf(v)))))
+      case Count(Seq(e)) =>
+        column(e).map(ServerValue.ColumnValue).orElse(value(e)).map(v => Seq(CountSlot(add(CountOf(v)))))
       case sum @ Sum(e, context) if context.evalMode != EvalMode.TRY =>
         val ansi = context.evalMode == EvalMode.ANSI
         value(e).flatMap { v =>
           (v.dataType, sum.dataType) match {
             case (_: IntegralType, _) => Some(Seq(LongSumSlot(add(SumOf(v)), ansi)))
-            case (FloatType | DoubleType, DoubleType) => Some(Seq(DoubleSumSlot(add(SumOf(v)), zeroWithoutInput = false)))
+            case (FloatType | DoubleType, DoubleType) =>
+              Some(Seq(DoubleSumSlot(add(SumOf(v)), zeroWithoutInput = false)))
             case (_: DecimalType, d: DecimalType) =>
               val source = add(SumOf(v))
               Some(Seq(DecimalSumSlot(source, d), IsEmptySlot(source)))
@@ -147,24 +163,33 @@ object AggregatePushdown {
           }
         }
       case avg @ Average(e, mode) => value(e).flatMap { v =>
-        val sumSlot = (v.dataType, avg.aggBufferAttributes.head.dataType) match {
-          case (_: IntegralType, DoubleType) =>
-            Some(DoubleSumSlot(add(SumOf(ServerValue.Converted(v, DoubleType, failOnOverflow = false))), zeroWithoutInput = true))
-          case (FloatType | DoubleType, DoubleType) => Some(DoubleSumSlot(add(SumOf(v)), zeroWithoutInput = true))
-          // Under ANSI, Spark's partial sum fails once it leaves its type; below 38 digits that
-          // takes more than 10^10 rows, at 38 only two: then it stays in Spark.
-          case (_: DecimalType, d: DecimalType) if mode != EvalMode.ANSI || d.precision < DecimalType.MAX_PRECISION =>
-            Some(DecimalSumSlot(add(SumOf(v)), d))
-          case _ => None
+          val sumSlot = (v.dataType, avg.aggBufferAttributes.head.dataType) match {
+            case (_: IntegralType, DoubleType) =>
+              Some(DoubleSumSlot(
+                add(SumOf(ServerValue.Converted(v, DoubleType, failOnOverflow = false))),
+                zeroWithoutInput = true
+              ))
+            case (FloatType | DoubleType, DoubleType) => Some(DoubleSumSlot(add(SumOf(v)), zeroWithoutInput = true))
+            // Under ANSI, Spark's partial sum fails once it leaves its type; below 38 digits that
+            // takes more than 10^10 rows, at 38 only two: then it stays in Spark.
+            case (_: DecimalType, d: DecimalType) if mode != EvalMode.ANSI || d.precision < DecimalType.MAX_PRECISION =>
+              Some(DecimalSumSlot(add(SumOf(v)), d))
+            case _ => None
+          }
+          sumSlot.map(slot => Seq(slot, CountSlot(add(CountOf(v)))))
         }
-        sumSlot.map(slot => Seq(slot, CountSlot(add(CountOf(v)))))
-      }
       case Min(e) => column(e).map(c => Seq(ExtremeSlot(add(MinOf(c)), c.dataType)))
       case Max(e) => column(e).map(c => Seq(ExtremeSlot(add(MaxOf(c)), c.dataType)))
       case _ => None
     }
     if (slots.exists(_.isEmpty) || !facts.aggregator) return None
-    Some(AggregateScanPlan(scan, groupBy.flatten, server.toSeq, slots.flatMap(_.get), maxGroups,
-      sliceMillis(scan.request.cluster.settings)))
+    Some(AggregateScanPlan(
+      scan,
+      groupBy.flatten,
+      server.toSeq,
+      slots.flatMap(_.get),
+      maxGroups,
+      sliceMillis(scan.request.cluster.settings)
+    ))
   }
 }

@@ -12,7 +12,8 @@ object HBaseLimitPushdown extends Rule[LogicalPlan] {
   override def apply(plan: LogicalPlan): LogicalPlan = plan transform {
     case limit @ LocalLimit(IntegerLiteral(n), relation: HBaseRelation) if relation.limit.forall(_ > n) =>
       limit.copy(child = relation.copy(limit = Some(n)))
-    case limit @ LocalLimit(IntegerLiteral(n), project @ Project(_, relation: HBaseRelation)) if relation.limit.forall(_ > n) =>
+    case limit @ LocalLimit(IntegerLiteral(n), project @ Project(_, relation: HBaseRelation))
+        if relation.limit.forall(_ > n) =>
       limit.copy(child = project.copy(child = relation.copy(limit = Some(n))))
   }
 }

@@ -24,8 +24,8 @@ case class HBaseRelation(
     limit: Option[Int] = None,
     sizeInBytes: Option[BigInt] = None,
     statistics: Option[TableStatistics] = None,
-    asOf: Option[Long] = None)
-  extends LeafNode with MultiInstanceRelation {
+    asOf: Option[Long] = None
+) extends LeafNode with MultiInstanceRelation {
 
   /** The key attributes in row key order. */
   def keyAttributes: Seq[AttributeReference] = table.keys.map(k => output(table.columns.indexOf(k)))
@@ -42,15 +42,20 @@ case class HBaseRelation(
       output.zip(table.columns).flatMap { case (attribute, column) =>
         s.columns.get(column.name).map { c =>
           // Spark's estimates read min and max of numbers, dates and times only.
-          val bounded = c.exact && (column.dataType match {
-            case _: NumericType | BooleanType | DateType | TimestampType | TimestampNTZType => true
-            case _ => false
-          })
-          attribute -> ColumnStat(min = c.min.filter(_ => bounded), max = c.max.filter(_ => bounded),
-            nullCount = Some(BigInt(c.nullCount)))
+          val bounded = c.exact &&
+            (column.dataType match {
+              case _: NumericType | BooleanType | DateType | TimestampType | TimestampNTZType => true
+              case _ => false
+            })
+          attribute -> ColumnStat(
+            min = c.min.filter(_ => bounded),
+            max = c.max.filter(_ => bounded),
+            nullCount = Some(BigInt(c.nullCount))
+          )
         }
       }
-    }))
+    })
+  )
 
   def columnOf(attribute: Attribute): HBaseColumn = table.columns(output.indexWhere(_.exprId == attribute.exprId))
 
@@ -60,6 +65,7 @@ case class HBaseRelation(
 }
 
 object HBaseRelation {
+
   /** An as-of time as EXPLAIN shows it: UTC, to the millisecond, and the epoch milliseconds HBase compares. */
   def describeAsOf(millis: Long): String = s"${java.time.Instant.ofEpochMilli(millis)} ($millis ms)"
 

@@ -14,7 +14,8 @@ final case class ScanSettings(
     fetchSize: Int,
     driverReadMaxKeyRanges: Int,
     rangeIndex: Boolean = true,
-    driverReadMaxRows: Long = 0)
+    driverReadMaxRows: Long = 0
+)
 
 object ScanSettings {
   def of(conf: SQLConf): ScanSettings = ScanSettings(
@@ -24,7 +25,8 @@ object ScanSettings {
     fetchSize = conf.getConf(HBaseSQLConf.ScannerFetchSize),
     driverReadMaxKeyRanges = conf.getConf(HBaseSQLConf.DriverReadMaxKeyRanges),
     rangeIndex = conf.getConf(HBaseSQLConf.IndexEnabled),
-    driverReadMaxRows = conf.getConf(HBaseSQLConf.DriverReadMaxRows))
+    driverReadMaxRows = conf.getConf(HBaseSQLConf.DriverReadMaxRows)
+  )
 }
 
 /**
@@ -55,11 +57,18 @@ object HBaseScanPlanner {
       output: Seq[Attribute],
       condition: Option[Expression],
       settings: ScanSettings,
-      facts: TableFacts): TableScanPlan = {
+      facts: TableFacts
+  ): TableScanPlan = {
     val table = relation.table
     val codec = KeyCodec.forTable(table)
     val keyRanges = condition.filter(_ => settings.pushdown).fold[KeyRanges](KeyRanges.FullScan) { where =>
-      KeyRangePlanner.plan(relation.prunableKeys, codec.prunableKeyColumns, codec.canRange, where, settings.maxKeyRanges)
+      KeyRangePlanner.plan(
+        relation.prunableKeys,
+        codec.prunableKeyColumns,
+        codec.canRange,
+        where,
+        settings.maxKeyRanges
+      )
     }
     val keys = if (settings.pushdown) relation.prunableKeys else Nil
     val keyRows = ScanRanges(keyRanges, codec)
@@ -72,29 +81,55 @@ object HBaseScanPlanner {
       if (!settings.pushdown || !settings.customFilter || regions.regions.isEmpty || !facts.serverFilter) regions
       else {
         val boxes = KeyBoxes(keyRanges, condition, relation.keyAttributes, codec, settings.maxKeyRanges)
-        regions.withServerFilters(narrowed.fold(boxes)(KeyBoxes.within(boxes, _)),
-          new ServerPredicates(table, codec, relation.columnOf).pushable)
+        regions.withServerFilters(
+          narrowed.fold(boxes)(KeyBoxes.within(boxes, _)),
+          new ServerPredicates(table, codec, relation.columnOf).pushable
+        )
       }
     val max = settings.driverReadMaxKeyRanges
-    val driverRead = max > 0 && (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max) ||
-      indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
+    val driverRead = max > 0 &&
+      (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max) ||
+        indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
     val columns = read.map(relation.columnOf)
     val writtenSince = condition.filter(_ => settings.pushdown).fold(Map.empty[String, Long]) { where =>
       def columnOf(a: Attribute) = relation.output.find(_.exprId == a.exprId).map(relation.columnOf)
       WrittenSince.plan(where, (columns ++ where.references.toSeq.flatMap(columnOf)).distinct, columnOf)
     }
-    val request = ScanRequest(table, relation.cluster, read, columns, output,
-      ScanLimits(settings.fetchSize, relation.limit), relation.asOf, writtenSince)
-    val keyOrder = if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
-    TableScanPlan(request, keyRanges, scan, driverRead, keyOrder, wholeKey = keyOrder.size == relation.keyAttributes.size)
+    val request = ScanRequest(
+      table,
+      relation.cluster,
+      read,
+      columns,
+      output,
+      ScanLimits(settings.fetchSize, relation.limit),
+      relation.asOf,
+      writtenSince
+    )
+    val keyOrder =
+      if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
+    TableScanPlan(
+      request,
+      keyRanges,
+      scan,
+      driverRead,
+      keyOrder,
+      wholeKey = keyOrder.size == relation.keyAttributes.size
+    )
   }
 
   /** The rows left once each built range index over a column of the clause has cut out its ruled-out chunks. */
-  private def byRangeIndexes(relation: HBaseRelation, where: Expression, rows: ScanRanges,
-      facts: TableFacts): (ScanRanges, Seq[RangeIndexUse]) = {
+  private def byRangeIndexes(
+      relation: HBaseRelation,
+      where: Expression,
+      rows: ScanRanges,
+      facts: TableFacts
+  ): (ScanRanges, Seq[RangeIndexUse]) = {
     def nameOf(a: Attribute) = relation.output.find(_.exprId == a.exprId).map(relation.columnOf(_).name)
     val referenced = where.references.toSeq.flatMap(nameOf).toSet
-    relation.table.indexes.filter(i => i.isReady && i.columns.exists(referenced)).foldLeft((rows, Seq.empty[RangeIndexUse])) {
+    relation.table.indexes.filter(i => i.isReady && i.columns.exists(referenced)).foldLeft((
+      rows,
+      Seq.empty[RangeIndexUse]
+    )) {
       case ((current, uses), index) =>
         val chunks = facts.rangeIndex(index)
         val pruned = ChunkPruning.prune(current, chunks.trusted, where, a => nameOf(a).filter(index.columns.contains))
@@ -103,7 +138,10 @@ object HBaseScanPlanner {
         // Chunks tile the key space: when every one the ranges meet is trusted, their rows bound the read.
         val readTrusted = chunks.trusted.filter(c => pruned.ranges.overlaps(c.range))
         val rowsAtMost = if (readTrusted.size == read) Some(readTrusted.map(_.rowCount).sum) else None
-        (pruned.ranges, uses :+ RangeIndexUse(index.name, read, chunks.total, touching(current) - read, chunks.untrusted, rowsAtMost))
+        (
+          pruned.ranges,
+          uses :+ RangeIndexUse(index.name, read, chunks.total, touching(current) - read, chunks.untrusted, rowsAtMost)
+        )
     }
   }
 }

@@ -1,7 +1,9 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.expressions.{And, Attribute, AttributeSet, Expression, NamedExpression, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  And, Attribute, AttributeSet, Expression, NamedExpression, SubqueryExpression
+}
 import org.apache.spark.sql.catalyst.planning.{PhysicalAggregation, PhysicalOperation}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.{FilterExec, PlanLater, ProjectExec, SparkPlan, SparkStrategy}
@@ -30,8 +32,13 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
   }
 
   /** Spark's own aggregation plan, with its partial aggregation over `child` pushed; None when it cannot be. */
-  private def planAggregate(aggregate: LogicalPlan, child: LogicalPlan, projects: Seq[NamedExpression],
-      filters: Seq[Expression], relation: HBaseRelation): Option[SparkPlan] = {
+  private def planAggregate(
+      aggregate: LogicalPlan,
+      child: LogicalPlan,
+      projects: Seq[NamedExpression],
+      filters: Seq[Expression],
+      relation: HBaseRelation
+  ): Option[SparkPlan] = {
     val conf = SQLConf.get
     val facts = LiveTableFacts(relation, conf)
     val columnOf = (a: Attribute) =>
@@ -42,13 +49,24 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
       (scanPlan, scan) = planScan(projects, filters, relation, facts)
       // Only a bare scan: its output is what the partial aggregation reads.
       if scan.isInstanceOf[HBaseSQLTableScan]
-      pushed <- AggregatePushdown.plan(scanPlan, partial.groupingExpressions, partial.aggregateExpressions, columnOf, facts, conf.getConf(HBaseSQLConf.CoprocessorMaxGroups))
+      pushed <- AggregatePushdown.plan(
+        scanPlan,
+        partial.groupingExpressions,
+        partial.aggregateExpressions,
+        columnOf,
+        facts,
+        conf.getConf(HBaseSQLConf.CoprocessorMaxGroups)
+      )
     } yield root.transformUp { case p if p eq partial => HBaseAggregateScan(partial.output, pushed) }
   }
 
   /** The scan's plan, and the physical plan that reads it (the scan, under a filter or projection if needed). */
-  private def planScan(projects: Seq[NamedExpression], filters: Seq[Expression], relation: HBaseRelation,
-      facts: TableFacts): (TableScanPlan, SparkPlan) = {
+  private def planScan(
+      projects: Seq[NamedExpression],
+      filters: Seq[Expression],
+      relation: HBaseRelation,
+      facts: TableFacts
+  ): (TableScanPlan, SparkPlan) = {
     val needed = AttributeSet(projects.flatMap(_.references) ++ filters.flatMap(_.references))
     val columns = relation.output.filter(needed.contains)
     val (withSubqueries, plain) = filters.partition(SubqueryExpression.hasSubquery)
@@ -59,8 +77,14 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
       case _ => columns
     }
     val conf = SQLConf.get
-    val scanPlan = HBaseScanPlanner.plan(relation, columns, output, plain.reduceLeftOption(And),
-      ScanSettings.of(conf), facts)
+    val scanPlan = HBaseScanPlanner.plan(
+      relation,
+      columns,
+      output,
+      plain.reduceLeftOption(And),
+      ScanSettings.of(conf),
+      facts
+    )
     val scan = HBaseSQLTableScan(output, scanPlan)
     val filtered = withSubqueries.reduceLeftOption(And).map(FilterExec(_, scan)).getOrElse(scan)
     val projected = if (projects.map(_.toAttribute) == filtered.output) filtered else ProjectExec(projects, filtered)

@@ -12,6 +12,7 @@ import org.apache.spark.sql.hbase.server.{KeyBox, SliceRange}
  * from, so they hold exactly the box's row range `rows`; the later ones narrow it further.
  */
 final case class KeyBoxPlan(columns: IndexedSeq[Option[Seq[ColumnRange]]], fixed: Int, rows: RowRange) {
+
   /** Whether the box skips rows that its row range holds. */
   def narrowsRows: Boolean = columns.drop(fixed).exists(_.isDefined)
 
@@ -29,12 +30,18 @@ final case class KeyBoxPlan(columns: IndexedSeq[Option[Seq[ColumnRange]]], fixed
  * alone gives one box (*, =3); `k1 BETWEEN 1 AND 9 AND k2 IN (1, 7)` gives ([1, 9], {1, 7}).
  */
 object KeyBoxes {
+
   /** Up to this many critical ranges, each is narrowed by what the predicate allows with its own leading values. */
   private val PerRangeLimit = 64
 
   /** @param keys every key column, in row key order */
-  def apply(keyRanges: KeyRanges, condition: Option[Expression], keys: Seq[Attribute], codec: KeyCodec,
-      maxRanges: Int): Seq[KeyBoxPlan] = {
+  def apply(
+      keyRanges: KeyRanges,
+      condition: Option[Expression],
+      keys: Seq[Attribute],
+      codec: KeyCodec,
+      maxRanges: Int
+  ): Seq[KeyBoxPlan] = {
     val critical = keyRanges match {
       case KeyRanges.FullScan => Seq(KeyRange(Vector.empty, None))
       case KeyRanges.Ranges(ranges) => ranges
@@ -43,7 +50,7 @@ object KeyBoxes {
     def valuesOf(prefix: Seq[Any], dim: Int): Option[Seq[ColumnRange]] = codec.sliceCheck(dim) match {
       case SliceCheck.Opaque => None
       case check => KeyRangePlanner.valuesOf(where, keys, prefix, dim, maxRanges)
-        .filter(rs => check == SliceCheck.Order || rs.forall(_.isPoint))
+          .filter(rs => check == SliceCheck.Order || rs.forall(_.isPoint))
     }
     // Many ranges (a long IN list) share the values allowed whatever the leading columns hold.
     val shared = if (critical.size <= PerRangeLimit) None else Some(keys.indices.map(valuesOf(Nil, _)))

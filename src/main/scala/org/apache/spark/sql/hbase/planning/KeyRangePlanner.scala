@@ -39,14 +39,26 @@ object KeyRangePlanner {
    * @param canRange  whether a key column may be pruned by a range, not only by points
    * @param maxRanges above this many ranges, a key column is covered by one coarser range
    */
-  def plan(keys: Seq[Attribute], usable: Int, canRange: Int => Boolean, condition: Expression,
-      maxRanges: Int): KeyRanges = {
-    val ranges = planColumn(keys.take(usable), canRange, 0, Vector.empty, OrderPreservingCasts.unwrap(condition, keys), maxRanges)
+  def plan(
+      keys: Seq[Attribute],
+      usable: Int,
+      canRange: Int => Boolean,
+      condition: Expression,
+      maxRanges: Int
+  ): KeyRanges = {
+    val ranges =
+      planColumn(keys.take(usable), canRange, 0, Vector.empty, OrderPreservingCasts.unwrap(condition, keys), maxRanges)
     if (ranges == Seq(KeyRange(Vector.empty, None))) KeyRanges.FullScan else KeyRanges.Ranges(ranges)
   }
 
-  private def planColumn(keys: Seq[Attribute], canRange: Int => Boolean, dim: Int, prefix: Vector[Any],
-      condition: Expression, maxRanges: Int): Seq[KeyRange] = {
+  private def planColumn(
+      keys: Seq[Attribute],
+      canRange: Int => Boolean,
+      dim: Int,
+      prefix: Vector[Any],
+      condition: Expression,
+      maxRanges: Int
+  ): Seq[KeyRange] = {
     val everything = Seq(KeyRange(prefix, None))
     if (dim == keys.size) return everything
     val key = keys(dim)
@@ -63,10 +75,10 @@ object KeyRangePlanner {
       evaluate(condition, key, piece, ordering) match {
         case False => None
         case _ => Some(piece.point match {
-          case Some(value) =>
-            planColumn(keys, canRange, dim + 1, prefix :+ value, substitute(condition, key, value), maxRanges)
-          case None => Seq(KeyRange(prefix, Some(piece.range)))
-        })
+            case Some(value) =>
+              planColumn(keys, canRange, dim + 1, prefix :+ value, substitute(condition, key, value), maxRanges)
+            case None => Seq(KeyRange(prefix, Some(piece.range)))
+          })
       }
     }
     val merged = mergeAdjacent(prefix, parts)
@@ -100,7 +112,13 @@ object KeyRangePlanner {
    * columns hold `prefix`, whatever the other columns hold: sorted disjoint ranges (none when
    * it cannot hold), or None when that is every value.
    */
-  def valuesOf(condition: Expression, keys: Seq[Attribute], prefix: Seq[Any], dim: Int, maxRanges: Int): Option[Seq[ColumnRange]] = {
+  def valuesOf(
+      condition: Expression,
+      keys: Seq[Attribute],
+      prefix: Seq[Any],
+      dim: Int,
+      maxRanges: Int
+  ): Option[Seq[ColumnRange]] = {
     val key = keys(dim)
     val unwrapped = prefix.zip(keys).foldLeft(OrderPreservingCasts.unwrap(condition, keys)) {
       case (e, (value, k)) => substitute(e, k, value)
@@ -135,14 +153,22 @@ object KeyRangePlanner {
     val gaps = bounds.sliding(2).map { case Seq(lo, hi) =>
       Piece(ColumnRange(lo.map(Bound(_, inclusive = false)), hi.map(Bound(_, inclusive = false))))
     }.toSeq
-    gaps.zipAll(points.map(p => Piece(ColumnRange.point(p))), null, null).flatMap { case (g, p) => Seq(g, p) }.filter(_ != null)
+    gaps.zipAll(
+      points.map(p => Piece(ColumnRange.point(p))),
+      null,
+      null
+    ).flatMap { case (g, p) => Seq(g, p) }.filter(_ != null)
   }
 
   /** Below the smallest point, between smallest and largest (undecided), above the largest. */
   private def coarsePieces(points: Seq[Any]): Seq[Piece] = Seq(
     Piece(ColumnRange(None, Some(Bound(points.head, inclusive = false)))),
-    Piece(ColumnRange(Some(Bound(points.head, inclusive = true)), Some(Bound(points.last, inclusive = true))), exact = false),
-    Piece(ColumnRange(Some(Bound(points.last, inclusive = false)), None)))
+    Piece(
+      ColumnRange(Some(Bound(points.head, inclusive = true)), Some(Bound(points.last, inclusive = true))),
+      exact = false
+    ),
+    Piece(ColumnRange(Some(Bound(points.last, inclusive = false)), None))
+  )
 
   /** Neighbouring pieces that constrain no later column become one range on this column. */
   private def mergeAdjacent(prefix: Vector[Any], parts: Seq[Seq[KeyRange]]): Seq[KeyRange] = {
@@ -201,7 +227,9 @@ object KeyRangePlanner {
 
   private def criticalPoints(condition: Expression, key: Attribute): Seq[Any] = condition.collect {
     case StartsWith(k, p) if isKey(k, key) && key.dataType == StringType =>
-      constant(p, key).toSeq.flatMap { v => val (lo, hi) = prefixBounds(v); lo +: hi.toSeq }
+      constant(p, key).toSeq.flatMap { v =>
+        val (lo, hi) = prefixBounds(v); lo +: hi.toSeq
+      }
     case c: BinaryComparison if isKey(c.left, key) => constant(c.right, key).toSeq
     case c: BinaryComparison if isKey(c.right, key) => constant(c.left, key).toSeq
     case In(k, list) if isKey(k, key) => list.flatMap(constant(_, key))
@@ -211,20 +239,20 @@ object KeyRangePlanner {
   private def evaluate(e: Expression, key: Attribute, piece: Piece, ordering: Ordering[Any]): Truth = {
     def loop(e: Expression): Truth = e match {
       case And(a, b) => (loop(a), loop(b)) match {
-        case (False, _) | (_, False) => False
-        case (True, True) => True
-        case _ => Unknown
-      }
+          case (False, _) | (_, False) => False
+          case (True, True) => True
+          case _ => Unknown
+        }
       case Or(a, b) => (loop(a), loop(b)) match {
-        case (True, _) | (_, True) => True
-        case (False, False) => False
-        case _ => Unknown
-      }
+          case (True, _) | (_, True) => True
+          case (False, False) => False
+          case _ => Unknown
+        }
       case Not(a) => loop(a) match {
-        case True => False
-        case False => True
-        case Unknown => Unknown
-      }
+          case True => False
+          case False => True
+          case Unknown => Unknown
+        }
       case IsNull(k) if isKey(k, key) => False
       case IsNotNull(k) if isKey(k, key) => True
       case c: BinaryComparison if !piece.exact && (isKey(c.left, key) || isKey(c.right, key)) => Unknown

@@ -17,7 +17,8 @@ final case class ColumnRange(lower: Option[Bound], upper: Option[Bound]) {
 
 object ColumnRange {
   val All: ColumnRange = ColumnRange(None, None)
-  def point(value: Any): ColumnRange = ColumnRange(Some(Bound(value, inclusive = true)), Some(Bound(value, inclusive = true)))
+  def point(value: Any): ColumnRange =
+    ColumnRange(Some(Bound(value, inclusive = true)), Some(Bound(value, inclusive = true)))
 }
 
 /**
@@ -26,8 +27,7 @@ object ColumnRange {
  * is one row.
  */
 final case class KeyRange(prefix: Seq[Any], last: Option[ColumnRange]) {
-  override def toString: String =
-    (prefix.map(v => s"=$v") ++ last.map(_.toString)).mkString("(", ", ", ")")
+  override def toString: String = (prefix.map(v => s"=$v") ++ last.map(_.toString)).mkString("(", ", ", ")")
 }
 
 /** Which rows a scan must read: all of them, or only those in the ranges. */

@@ -17,12 +17,12 @@ object OrderPreservingCasts {
     }
     condition transform {
       case c: BinaryComparison => (c.left, c.right) match {
-        case (cast @ Cast(k, to, _, _), v) if isKey(k) && keepsOrder(k.dataType, to) =>
-          inKeyType(cast, v).map(x => c.withNewChildren(Seq(k, x))).getOrElse(c)
-        case (v, cast @ Cast(k, to, _, _)) if isKey(k) && keepsOrder(k.dataType, to) =>
-          inKeyType(cast, v).map(x => c.withNewChildren(Seq(x, k))).getOrElse(c)
-        case _ => c
-      }
+          case (cast @ Cast(k, to, _, _), v) if isKey(k) && keepsOrder(k.dataType, to) =>
+            inKeyType(cast, v).map(x => c.withNewChildren(Seq(k, x))).getOrElse(c)
+          case (v, cast @ Cast(k, to, _, _)) if isKey(k) && keepsOrder(k.dataType, to) =>
+            inKeyType(cast, v).map(x => c.withNewChildren(Seq(x, k))).getOrElse(c)
+          case _ => c
+        }
       case in @ In(cast @ Cast(k, to, _, _), list) if isKey(k) && keepsOrder(k.dataType, to) =>
         val values = list.map(inKeyType(cast, _))
         if (values.forall(_.isDefined)) In(k, values.flatten) else in

@@ -1,9 +1,14 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, RelationTimeTravel, TableOutputResolver, TimeTravelSpec, UnresolvedRelation}
+import org.apache.spark.sql.catalyst.analysis.{
+  AsOfTimestamp, RelationTimeTravel, TableOutputResolver, TimeTravelSpec, UnresolvedRelation
+}
 import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Expression, Literal}
-import org.apache.spark.sql.catalyst.plans.logical.{AppendData, InsertIntoStatement, LogicalPlan, OverwriteByExpression, OverwritePartitionsDynamic, Project, V2WriteCommand}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  AppendData, InsertIntoStatement, LogicalPlan, OverwriteByExpression, OverwritePartitionsDynamic, Project,
+  V2WriteCommand
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
@@ -25,20 +30,24 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
 
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
     case insert: InsertIntoStatement => insert.table match {
-      case u: UnresolvedRelation => lookup(u).map(r => insert.copy(table = r)).getOrElse(insert)
-      case r: HBaseRelation if insert.query.resolved =>
-        val table = r.table.name
-        if (insert.overwrite) throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
-        if (insert.partitionSpec.nonEmpty) throw new HBaseSqlException(s"HBase table '$table' has no partitions; remove PARTITION (...)")
-        InsertIntoHBaseTableCommand(r, alignQuery(r, insert.query, insert.userSpecifiedCols))
-      case _ => insert
-    }
+        case u: UnresolvedRelation => lookup(u).map(r => insert.copy(table = r)).getOrElse(insert)
+        case r: HBaseRelation if insert.query.resolved =>
+          val table = r.table.name
+          if (insert.overwrite)
+            throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
+          if (insert.partitionSpec.nonEmpty)
+            throw new HBaseSqlException(s"HBase table '$table' has no partitions; remove PARTITION (...)")
+          InsertIntoHBaseTableCommand(r, alignQuery(r, insert.query, insert.userSpecifiedCols))
+        case _ => insert
+      }
     // Tables named through an HBase catalog (hbase.t): Spark has planned the write, by position
     // or by the names given, and left lining up the columns to us.
     case append: AppendData if append.query.resolved && isCatalogTable(append.table) =>
       val relation = catalogTableRelation(append.table.asInstanceOf[DataSourceV2Relation])
-      InsertIntoHBaseTableCommand(relation,
-        alignQuery(relation, append.query, if (append.isByName) append.query.output.map(_.name) else Nil))
+      InsertIntoHBaseTableCommand(
+        relation,
+        alignQuery(relation, append.query, if (append.isByName) append.query.output.map(_.name) else Nil)
+      )
     case overwrite: V2WriteCommand if isOverwrite(overwrite) && isCatalogTable(overwrite.table) =>
       val table = overwrite.table.asInstanceOf[DataSourceV2Relation].table.name()
       throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
@@ -54,7 +63,8 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
       }.getOrElse(travel)
     case l: LogicalRelation if l.relation.isInstanceOf[HBaseSourceRelation] =>
       val source = l.relation.asInstanceOf[HBaseSourceRelation]
-      val relation = sized(HBaseRelation(source.table, source.cluster, l.output.map(_.asInstanceOf[AttributeReference])))
+      val relation =
+        sized(HBaseRelation(source.table, source.cluster, l.output.map(_.asInstanceOf[AttributeReference])))
       source.asOfMillis.fold(relation)(asOf(relation, _))
   }
 
@@ -83,8 +93,10 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
     val store = RangeIndexStore.of(relation.cluster, conf.getConf(HBaseSQLConf.IndexTable))
     val builds = table.indexes.flatMap(i => i.generation.map(g => (g, i))).sortBy(-_._1)
       .map { case (g, i) => store.chunks(table, i, g) }
-    relation.copy(sizeInBytes = HBaseTableSizes.cached(relation.cluster, table.hbaseTable),
-      statistics = TableStatistics.of(table, builds))
+    relation.copy(
+      sizeInBytes = HBaseTableSizes.cached(relation.cluster, table.hbaseTable),
+      statistics = TableStatistics.of(table, builds)
+    )
   }
 
   private def isOverwrite(write: V2WriteCommand): Boolean = write match {
@@ -108,28 +120,38 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
    * Lines the query up with the table's columns, casting as Spark's own INSERT does: by position,
    * or by the names given (the others NULL).
    */
-  private def alignQuery(relation: HBaseRelation, insertQuery: LogicalPlan, userSpecifiedCols: Seq[String]): LogicalPlan = {
+  private def alignQuery(
+      relation: HBaseRelation,
+      insertQuery: LogicalPlan,
+      userSpecifiedCols: Seq[String]
+  ): LogicalPlan = {
     val table = relation.table
 
     // Write times are set by HBase: the query gives the other columns, and the write holds NULL for them.
     val writable = relation.output.zip(table.columns).filterNot(_._2.isWriteTime)
-    val query = if (userSpecifiedCols.isEmpty) insertQuery else {
+    val query = if (userSpecifiedCols.isEmpty) insertQuery
+    else {
       val named = userSpecifiedCols.map(table.column)
       named.find(_.isWriteTime).foreach { c =>
         throw new HBaseSqlException(s"INSERT INTO ${table.name} (${c.name}): '${c.name}' is the write time of cell " +
           s"${c.writeTimeOf.get}, which HBase sets when the cell is written; leave it out")
       }
       if (named.size != insertQuery.output.size) {
-        throw new HBaseSqlException(s"INSERT INTO ${table.name} names ${named.size} columns but the query gives ${insertQuery.output.size}")
+        throw new HBaseSqlException(
+          s"INSERT INTO ${table.name} names ${named.size} columns but the query gives ${insertQuery.output.size}"
+        )
       }
       table.keys.filterNot(named.contains).headOption.foreach { k =>
         throw new HBaseSqlException(s"INSERT INTO ${table.name} must give key column '${k.name}'")
       }
       val byColumn = named.zip(insertQuery.output).toMap
-      Project(writable.map { case (attr, column) =>
-        byColumn.get(column).map(a => Alias(a, attr.name)())
-          .getOrElse(Alias(Literal(null, attr.dataType), attr.name)())
-      }, insertQuery)
+      Project(
+        writable.map { case (attr, column) =>
+          byColumn.get(column).map(a => Alias(a, attr.name)())
+            .getOrElse(Alias(Literal(null, attr.dataType), attr.name)())
+        },
+        insertQuery
+      )
     }
     // Key columns are checked for NULL by the codec, whose error names the table and column.
     val expected = writable.map(_._1.withNullability(true))
@@ -137,9 +159,12 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
     if (table.writeTimes.isEmpty) aligned
     else {
       val values = aligned.output.iterator
-      Project(relation.output.zip(table.columns).map { case (attr, column) =>
-        if (column.isWriteTime) Alias(Literal(null, attr.dataType), attr.name)() else values.next()
-      }, aligned)
+      Project(
+        relation.output.zip(table.columns).map { case (attr, column) =>
+          if (column.isWriteTime) Alias(Literal(null, attr.dataType), attr.name)() else values.next()
+        },
+        aligned
+      )
     }
   }
 }

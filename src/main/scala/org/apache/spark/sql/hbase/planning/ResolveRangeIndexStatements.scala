@@ -7,7 +7,9 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableIdent}
-import org.apache.spark.sql.hbase.execution.command.{AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand}
+import org.apache.spark.sql.hbase.execution.command.{
+  AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand
+}
 
 /**
  * Spark parses CREATE INDEX, DROP INDEX and ANALYZE TABLE itself; when the table they name is
@@ -18,16 +20,23 @@ case class ResolveRangeIndexStatements(session: SparkSession) extends Rule[Logic
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
     case CreateIndex(HBaseTable(table), indexName, indexType, ifNotExists, columns, properties) =>
       columns.collectFirst { case (field, options) if options.nonEmpty => field.name.mkString(".") }.foreach { c =>
-        throw new HBaseSqlException(s"CREATE INDEX $indexName ON $table: column '$c' takes no options; give OPTIONS (...) after the column list")
+        throw new HBaseSqlException(
+          s"CREATE INDEX $indexName ON $table: column '$c' takes no options; give OPTIONS (...) after the column list"
+        )
       }
-      val names = columns.map { case (field, _) => field.name match {
-        case Seq(name) => name
-        case parts => throw new HBaseSqlException(s"CREATE INDEX $indexName ON $table: '${parts.mkString(".")}' is not a column of an HBase table")
-      } }
+      val names = columns.map { case (field, _) =>
+        field.name match {
+          case Seq(name) => name
+          case parts => throw new HBaseSqlException(
+              s"CREATE INDEX $indexName ON $table: '${parts.mkString(".")}' is not a column of an HBase table"
+            )
+        }
+      }
       CreateRangeIndexCommand(table, indexName, Option(indexType).filter(_.nonEmpty), names, properties, ifNotExists)
     case DropIndex(HBaseTable(table), indexName, ifExists) => DropRangeIndexCommand(table, indexName, ifExists)
     case AnalyzeTable(HBaseTable(table), partitionSpec, _) =>
-      if (partitionSpec.nonEmpty) throw new HBaseSqlException(s"ANALYZE TABLE $table: HBase tables have no partitions; remove PARTITION (...)")
+      if (partitionSpec.nonEmpty)
+        throw new HBaseSqlException(s"ANALYZE TABLE $table: HBase tables have no partitions; remove PARTITION (...)")
       AnalyzeHBaseTableCommand(table)
     case AnalyzeColumn(HBaseTable(table), _, _) => AnalyzeHBaseTableCommand(table)
   }

@@ -1,10 +1,14 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.catalyst.analysis.TableOutputResolver
-import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Cast, Expression, Generator, Literal, WindowExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, AttributeReference, Cast, Expression, Generator, Literal, WindowExpression
+}
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression
-import org.apache.spark.sql.catalyst.plans.logical.{Assignment, DeleteFromTable, Filter, LogicalPlan, MergeIntoTable, Project, SubqueryAlias,
-  UpdateTable, View}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Assignment, DeleteFromTable, Filter, LogicalPlan, MergeIntoTable, Project, SubqueryAlias,
+  UpdateTable, View
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.execution.{DeleteFromHBaseTableCommand, UpdateHBaseTableCommand}
@@ -19,13 +23,20 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
     case d @ DeleteFromTable(HBaseTarget(relation), condition) if d.resolved =>
-      DeleteFromHBaseTableCommand(relation.table, relation.cluster,
-        Project(relation.keyAttributes, matching(relation, Some(condition))))
+      DeleteFromHBaseTableCommand(
+        relation.table,
+        relation.cluster,
+        Project(relation.keyAttributes, matching(relation, Some(condition)))
+      )
     case u @ UpdateTable(HBaseTarget(relation), assignments, condition) if u.resolved =>
       val targets = assignments.map(target(relation))
       refuseRepeatedColumns(relation, targets.map(_._1))
-      UpdateHBaseTableCommand(relation.table, relation.cluster, targets.map(t => relation.columnOf(t._1)),
-        newValues(relation, targets, condition))
+      UpdateHBaseTableCommand(
+        relation.table,
+        relation.cluster,
+        targets.map(t => relation.columnOf(t._1)),
+        newValues(relation, targets, condition)
+      )
     case u @ UpdateTable(HBaseTarget(relation), assignments, _) if u.table.resolved =>
       assignments.foreach(refuseUnstorableValue(relation))
       u
@@ -63,10 +74,15 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
     condition.filterNot(_ == Literal.TrueLiteral).fold[LogicalPlan](relation)(Filter(_, relation))
 
   /** The key columns and the new values of the SET columns, cast to their types as INSERT casts. */
-  private def newValues(relation: HBaseRelation, targets: Seq[(AttributeReference, Expression)],
-      condition: Option[Expression]): LogicalPlan = {
-    val query = Project(relation.keyAttributes ++ targets.map { case (attribute, value) => Alias(value, attribute.name)() },
-      matching(relation, condition))
+  private def newValues(
+      relation: HBaseRelation,
+      targets: Seq[(AttributeReference, Expression)],
+      condition: Option[Expression]
+  ): LogicalPlan = {
+    val query = Project(
+      relation.keyAttributes ++ targets.map { case (attribute, value) => Alias(value, attribute.name)() },
+      matching(relation, condition)
+    )
     val expected = relation.keyAttributes ++ targets.map(_._1.withNullability(true))
     TableOutputResolver.resolveOutputColumns(relation.table.name, expected, query, byName = false, conf)
   }
@@ -77,12 +93,16 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
       case a: AttributeReference if relation.output.exists(_.exprId == a.exprId) =>
         val column = relation.columnOf(a)
         if (column.isKey) {
-          throw new HBaseSqlException(s"UPDATE $table SET ${column.name}: '${column.name}' is a key column, and a row's key " +
-            "is its identity in HBase; DELETE the row and INSERT it with the new key instead")
+          throw new HBaseSqlException(
+            s"UPDATE $table SET ${column.name}: '${column.name}' is a key column, and a row's key " +
+              "is its identity in HBase; DELETE the row and INSERT it with the new key instead"
+          )
         }
         column.writeTimeOf.foreach { cell =>
-          throw new HBaseSqlException(s"UPDATE $table SET ${column.name}: '${column.name}' is the write time of cell $cell, " +
-            "which HBase sets when the cell is written; it is read-only")
+          throw new HBaseSqlException(
+            s"UPDATE $table SET ${column.name}: '${column.name}' is the write time of cell $cell, " +
+              "which HBase sets when the cell is written; it is read-only"
+          )
         }
         if (assignment.value.exists(computedAcrossRows)) {
           throw new HBaseSqlException(s"UPDATE $table SET ${column.name}: the new value ${assignment.value.sql} is " +

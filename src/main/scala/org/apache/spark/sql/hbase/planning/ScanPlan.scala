@@ -16,8 +16,13 @@ final case class ServerFilter(boxes: Option[Seq[KeyBoxPlan]], pushed: Seq[Expres
  * clause that the ranges do not already guarantee there: `residual` for Spark, and what the
  * `server` filter evaluates when there is one.
  */
-final case class RegionScan(region: RegionInfo, ranges: Seq[RowRange], residual: Option[Expression],
-    server: Option[ServerFilter] = None) {
+final case class RegionScan(
+    region: RegionInfo,
+    ranges: Seq[RowRange],
+    residual: Option[Expression],
+    server: Option[ServerFilter] = None
+) {
+
   /** Every range is one whole key, so the region is read with Gets rather than a scan. */
   def byGets: Boolean = ranges.forall(_.isSingleRow)
 
@@ -39,8 +44,14 @@ final case class RegionScan(region: RegionInfo, ranges: Seq[RowRange], residual:
  * written since the index was built and are read in full. `rowsAtMost` bounds the rows read
  * when every chunk read is trusted.
  */
-final case class RangeIndexUse(name: String, chunksRead: Int, chunksTotal: Int, chunksSkipped: Int, untrusted: Int,
-    rowsAtMost: Option[Long] = None) {
+final case class RangeIndexUse(
+    name: String,
+    chunksRead: Int,
+    chunksTotal: Int,
+    chunksSkipped: Int,
+    untrusted: Int,
+    rowsAtMost: Option[Long] = None
+) {
   override def toString: String =
     s"range index $name: $chunksRead of $chunksTotal chunks" + (if (untrusted > 0) s" ($untrusted not trusted)" else "")
 }
@@ -50,8 +61,12 @@ final case class RangeIndexUse(name: String, chunksRead: Int, chunksTotal: Int, 
  * fixes the leading key column to a value, as point and prefix lookups do. `rangeIndexes` are
  * the range indexes that narrowed the rows read.
  */
-final case class ScanPlan(regionsTotal: Int, regions: Seq[RegionScan], lookups: Boolean = false,
-    rangeIndexes: Seq[RangeIndexUse] = Nil) {
+final case class ScanPlan(
+    regionsTotal: Int,
+    regions: Seq[RegionScan],
+    lookups: Boolean = false,
+    rangeIndexes: Seq[RangeIndexUse] = Nil
+) {
   def chunksSkipped: Int = rangeIndexes.map(_.chunksSkipped).sum
 
   def keyRanges: Int = regions.map(_.ranges.size).sum
@@ -68,7 +83,10 @@ final case class ScanPlan(regionsTotal: Int, regions: Seq[RegionScan], lookups: 
       val inRegion = boxes.filter(b => scan.region.overlaps(b.rows))
       val skip = !scan.byGets && (inRegion.exists(_.narrowsRows) || scan.ranges.size > 1)
       val (pushed, kept) = scan.residual.toSeq.flatMap(ScanPlan.conjunctsOf).partition(pushable)
-      scan.copy(residual = kept.reduceOption(And), server = Some(ServerFilter(if (skip) Some(inRegion) else None, pushed)))
+      scan.copy(
+        residual = kept.reduceOption(And),
+        server = Some(ServerFilter(if (skip) Some(inRegion) else None, pushed))
+      )
     })
 }
 
@@ -84,17 +102,26 @@ object ScanPlan extends PredicateHelper {
    * @param keys the key columns the ranges were planned over (the codec's prunable ones)
    * @param rows the row ranges read, when narrower than the key ranges' (by a range index)
    */
-  def apply(regions: Seq[RegionInfo], keyRanges: KeyRanges, keys: Seq[Attribute], codec: KeyCodec,
-      condition: Option[Expression], rows: Option[ScanRanges]): ScanPlan = {
+  def apply(
+      regions: Seq[RegionInfo],
+      keyRanges: KeyRanges,
+      keys: Seq[Attribute],
+      codec: KeyCodec,
+      condition: Option[Expression],
+      rows: Option[ScanRanges]
+  ): ScanPlan = {
     val conjuncts = condition.toSeq.flatMap(splitConjunctivePredicates).toIndexedSeq
     val critical: IndexedSeq[(KeyRange, RowRange)] = keyRanges match {
       case KeyRanges.FullScan => Vector((KeyRange(Vector.empty, None), RowRange(KeyBounds.Open, KeyBounds.Open)))
-      case KeyRanges.Ranges(ranges) => ranges.map(r => (r, ScanRanges.rowRangeOf(r, codec))).filterNot(_._2.isEmpty).toVector
+      case KeyRanges.Ranges(ranges) =>
+        ranges.map(r => (r, ScanRanges.rowRangeOf(r, codec))).filterNot(_._2.isEmpty).toVector
     }
     val read = rows.getOrElse(ScanRanges(keyRanges, codec))
     val holds = mutable.Map.empty[(Int, Int), Boolean]
-    def holdsIn(conjunct: Int, range: Int): Boolean = holds.getOrElseUpdate((conjunct, range),
-      keys.nonEmpty && KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys, critical(range)._1))
+    def holdsIn(conjunct: Int, range: Int): Boolean = holds.getOrElseUpdate(
+      (conjunct, range),
+      keys.nonEmpty && KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys, critical(range)._1)
+    )
     val onKeys = conjuncts.map(c => keys.nonEmpty && c.references.exists(a => keys.exists(_.semanticEquals(a))))
     // A key range cut by a region's boundaries may decide more than the whole range does.
     def holdsInRegion(conjunct: Int, range: Int, region: RegionInfo): Boolean = holdsIn(conjunct, range) ||

@@ -46,7 +46,10 @@ final class ServerPredicates(table: HBaseTableDef, codec: KeyCodec, columnOf: At
     val operands = mutable.LinkedHashMap.empty[HBaseColumn, (Operand, Int)]
     def register(column: HBaseColumn, o: Operand) = operands.getOrElseUpdate(column, (o, operands.size))._2
     columns.foreach { c =>
-      register(c, operandOf(c).getOrElse(throw new IllegalArgumentException(s"a region server cannot read column ${c.name}")))
+      register(
+        c,
+        operandOf(c).getOrElse(throw new IllegalArgumentException(s"a region server cannot read column ${c.name}"))
+      )
     }
     val predicates = conjuncts.map { c =>
       translate(c, register).getOrElse(throw new IllegalArgumentException(s"not pushable to a region server: ${c.sql}"))
@@ -81,16 +84,16 @@ final class ServerPredicates(table: HBaseTableDef, codec: KeyCodec, columnOf: At
     case (_, StringType | BinaryType) => Some((CellType.BYTES, 0, 0))
     case (_: TableFormat.StringFormat, _) => None // text of other types does not compare as bytes
     case (TableFormat.Binary, t) => t match {
-      case BooleanType => Some((CellType.BOOLEAN, 0, 0))
-      case ByteType => Some((CellType.BYTE, 0, 0))
-      case ShortType => Some((CellType.SHORT, 0, 0))
-      case IntegerType | DateType => Some((CellType.INT, 0, 0))
-      case LongType | TimestampType | TimestampNTZType => Some((CellType.LONG, 0, 0))
-      case FloatType => Some((CellType.FLOAT, 0, 0))
-      case DoubleType => Some((CellType.DOUBLE, 0, 0))
-      case d: DecimalType => Some((CellType.DECIMAL, d.precision, d.scale))
-      case _ => None
-    }
+        case BooleanType => Some((CellType.BOOLEAN, 0, 0))
+        case ByteType => Some((CellType.BYTE, 0, 0))
+        case ShortType => Some((CellType.SHORT, 0, 0))
+        case IntegerType | DateType => Some((CellType.INT, 0, 0))
+        case LongType | TimestampType | TimestampNTZType => Some((CellType.LONG, 0, 0))
+        case FloatType => Some((CellType.FLOAT, 0, 0))
+        case DoubleType => Some((CellType.DOUBLE, 0, 0))
+        case d: DecimalType => Some((CellType.DECIMAL, d.precision, d.scale))
+        case _ => None
+      }
   }
 
   /** `index` numbers each column's operand. */
@@ -121,10 +124,10 @@ final class ServerPredicates(table: HBaseTableDef, codec: KeyCodec, columnOf: At
       case EqualNullSafe(a: Attribute, Literal(null, _)) => operand(a).map(RowPredicate.isNull)
       case EqualNullSafe(Literal(null, _), a: Attribute) => operand(a).map(RowPredicate.isNull)
       case c: BinaryComparison => (c.left, c.right) match {
-        case (a: Attribute, l: Literal) => compare(symbol(c, flipped = false), a, l)
-        case (l: Literal, a: Attribute) => compare(symbol(c, flipped = true), a, l)
-        case _ => None
-      }
+          case (a: Attribute, l: Literal) => compare(symbol(c, flipped = false), a, l)
+          case (l: Literal, a: Attribute) => compare(symbol(c, flipped = true), a, l)
+          case _ => None
+        }
       case In(a: Attribute, list) if list.forall(_.isInstanceOf[Literal]) =>
         val values = list.map(l => literal(a, l.asInstanceOf[Literal]))
         if (values.exists(_.isEmpty)) None else operand(a).map(RowPredicate.in(_, values.flatten: _*))

@@ -1,6 +1,8 @@
 package org.apache.spark.sql.hbase.planning
 
-import org.apache.spark.sql.catalyst.expressions.{Add, Attribute, Cast, EvalMode, Expression, Literal, Multiply, NumericEvalContext, Subtract, UnaryMinus, UnscaledValue}
+import org.apache.spark.sql.catalyst.expressions.{
+  Add, Attribute, Cast, EvalMode, Expression, Literal, Multiply, NumericEvalContext, Subtract, UnaryMinus, UnscaledValue
+}
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.types._
 
@@ -41,8 +43,13 @@ object ServerValue {
   case object Minus extends Operator("-")
   case object Times extends Operator("*")
 
-  final case class Arithmetic(op: Operator, left: ServerValue, right: ServerValue, dataType: DataType,
-      failOnOverflow: Boolean) extends ServerValue {
+  final case class Arithmetic(
+      op: Operator,
+      left: ServerValue,
+      right: ServerValue,
+      dataType: DataType,
+      failOnOverflow: Boolean
+  ) extends ServerValue {
     def sql: String = s"(${left.sql} ${op.symbol} ${right.sql})"
     def columns: Seq[HBaseColumn] = (left.columns ++ right.columns).distinct
   }
@@ -66,7 +73,8 @@ object ServerValue {
     case _ => None
   }
 
-  private def computable(t: DataType): Boolean = integralWidth(t).isDefined || t == DoubleType || t.isInstanceOf[DecimalType]
+  private def computable(t: DataType): Boolean = integralWidth(t).isDefined || t == DoubleType ||
+    t.isInstanceOf[DecimalType]
 
   private def integralWidthOf(t: DataType): Int = t match {
     case ByteType => 1
@@ -91,8 +99,8 @@ object ServerValue {
     e match {
       case a: Attribute => column(a).filter(c => numeric(c.dataType)).map(ColumnValue)
       case UnscaledValue(a) => column(a).collect {
-        case c if c.dataType.asInstanceOf[DecimalType].precision <= Decimal.MAX_LONG_DIGITS => UnscaledOf(c)
-      }
+          case c if c.dataType.asInstanceOf[DecimalType].precision <= Decimal.MAX_LONG_DIGITS => UnscaledOf(c)
+        }
       case Literal(v: Int, IntegerType) => Some(Constant(v.toLong, IntegerType))
       case Literal(v: Long, LongType) => Some(Constant(v, LongType))
       case Literal(v: Double, DoubleType) => Some(Constant(v, DoubleType))
@@ -101,19 +109,22 @@ object ServerValue {
       case Subtract(l, r, mode) => arithmetic(Minus, l, r, mode)
       case Multiply(l, r, mode) => arithmetic(Times, l, r, mode)
       // Spark negates a DECIMAL of more than 34 digits to 34 (Scala's default MathContext).
-      case UnaryMinus(_, _) if e.dataType.isInstanceOf[DecimalType] && e.dataType.asInstanceOf[DecimalType].precision > 34 => None
+      case UnaryMinus(_, _)
+          if e.dataType.isInstanceOf[DecimalType] && e.dataType.asInstanceOf[DecimalType].precision > 34 => None
       case UnaryMinus(child, failOnError) if computable(e.dataType) =>
         of(child, column).filter(_.dataType == e.dataType).map(Negated(_, failOnError))
-      case c: Cast if c.evalMode != EvalMode.TRY => of(c.child, column).flatMap { child =>
-        val failOnOverflow = c.evalMode == EvalMode.ANSI
-        (child.dataType, c.dataType) match {
-          case (_: IntegralType | _: DecimalType | FloatType, DoubleType) => Some(Converted(child, DoubleType, failOnOverflow))
-          case (_: IntegralType | _: DecimalType, d: DecimalType) => Some(Converted(child, d, failOnOverflow))
-          case (from: IntegralType, to) if integralWidth(to).exists(_ >= integralWidthOf(from)) =>
-            Some(Converted(child, to, failOnOverflow))
-          case _ => None
+      case c: Cast if c.evalMode != EvalMode.TRY =>
+        of(c.child, column).flatMap { child =>
+          val failOnOverflow = c.evalMode == EvalMode.ANSI
+          (child.dataType, c.dataType) match {
+            case (_: IntegralType | _: DecimalType | FloatType, DoubleType) =>
+              Some(Converted(child, DoubleType, failOnOverflow))
+            case (_: IntegralType | _: DecimalType, d: DecimalType) => Some(Converted(child, d, failOnOverflow))
+            case (from: IntegralType, to) if integralWidth(to).exists(_ >= integralWidthOf(from)) =>
+              Some(Converted(child, to, failOnOverflow))
+            case _ => None
+          }
         }
-      }
       case _ => None
     }
   }

@@ -9,6 +9,7 @@ import org.apache.spark.sql.hbase.index.IndexChunks
  * can hand it any it likes.
  */
 trait TableFacts {
+
   /** The table's regions, in key order. */
   def regions: Seq[RegionInfo]
 

@@ -21,7 +21,8 @@ final case class ScanRequest(
     emitted: Seq[Attribute],
     limits: ScanLimits,
     asOf: Option[Long] = None,
-    writtenSince: Map[String, Long] = Map.empty) {
+    writtenSince: Map[String, Long] = Map.empty
+) {
 
   def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))
 
@@ -47,7 +48,8 @@ final case class TableScanPlan(
     scan: ScanPlan,
     driverRead: Boolean,
     keyOrder: Seq[Attribute] = Nil,
-    wholeKey: Boolean = false) {
+    wholeKey: Boolean = false
+) {
 
   def regions: Seq[RegionScan] = scan.regions
 
@@ -64,7 +66,8 @@ final case class TableScanPlan(
     val table = request.table
     val ranges = keyRanges match {
       case KeyRanges.FullScan => "full scan"
-      case KeyRanges.Ranges(rs) => s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
+      case KeyRanges.Ranges(rs) =>
+        s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
     }
     def perRegion(parts: Seq[String]): String = parts.distinct match {
       case Seq() => "none"
@@ -74,9 +77,11 @@ final case class TableScanPlan(
     def conjunction(parts: Seq[Expression]) = parts.reduceOption(And).fold("none")(_.sql)
     val residual = perRegion(regions.map(r => conjunction(r.server.toSeq.flatMap(_.pushed) ++ r.residual)))
     val server = regions.flatMap(_.server)
-    val serverPart = if (server.isEmpty) "" else {
+    val serverPart = if (server.isEmpty) ""
+    else {
       val boxes = server.flatMap(_.boxes).flatten.distinct
-      val skip = if (boxes.isEmpty) "" else s", skip scan ${boxes.take(3).mkString(", ")}${if (boxes.size > 3) ", ..." else ""}"
+      val skip =
+        if (boxes.isEmpty) "" else s", skip scan ${boxes.take(3).mkString(", ")}${if (boxes.size > 3) ", ..." else ""}"
       s"$skip, in region servers ${perRegion(server.map(s => conjunction(s.pushed)))}"
     }
     val indexes = scan.rangeIndexes.map(u => s", $u").mkString

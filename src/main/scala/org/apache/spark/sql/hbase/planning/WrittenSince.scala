@@ -19,7 +19,11 @@ object WrittenSince extends PredicateHelper {
    * @param columns  the columns the scan reads, for its output and for the clause
    * @param columnOf the table column an attribute of the scan reads
    */
-  def plan(condition: Expression, columns: Seq[HBaseColumn], columnOf: Attribute => Option[HBaseColumn]): Map[String, Long] = {
+  def plan(
+      condition: Expression,
+      columns: Seq[HBaseColumn],
+      columnOf: Attribute => Option[HBaseColumn]
+  ): Map[String, Long] = {
     val bounds = splitConjunctivePredicates(condition).flatMap(lowerBound(_, columnOf))
     val cellsByFamily = columns.flatMap(_.readsCell).distinct.groupBy(_.family)
     bounds.groupBy(_._1).collect {

@@ -28,7 +28,8 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
     val catalog = SessionCatalogs.of(sqlContext.sparkSession)
     val name = HBaseDataSource.tableOption(parameters)
     val table = catalog.get(name).getOrElse(throw new HBaseSqlException(
-      s"HBase table '$name' does not exist; create it with CREATE TABLE $name (...) MAPPED BY (...)"))
+      s"HBase table '$name' does not exist; create it with CREATE TABLE $name (...) MAPPED BY (...)"
+    ))
     HBaseSourceRelation(table, catalog.cluster, HBaseDataSource.asOfMillis(sqlContext, parameters))(sqlContext)
   }
 
@@ -36,7 +37,8 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
       sqlContext: SQLContext,
       mode: SaveMode,
       parameters: Map[String, String],
-      data: DataFrame): BaseRelation = {
+      data: DataFrame
+  ): BaseRelation = {
     val relation = createRelation(sqlContext, parameters).asInstanceOf[HBaseSourceRelation]
     val name = relation.table.name
     if (relation.asOfMillis.isDefined) {
@@ -48,9 +50,11 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
       case SaveMode.Append => data.write.insertInto(name)
       case SaveMode.Ignore =>
       case SaveMode.ErrorIfExists => throw new HBaseSqlException(
-        s"HBase table '$name' exists; write to it with .mode(\"append\"), which inserts or replaces rows by key")
+          s"HBase table '$name' exists; write to it with .mode(\"append\"), which inserts or replaces rows by key"
+        )
       case SaveMode.Overwrite => throw new HBaseSqlException(
-        s"Overwrite is not supported for HBase table '$name'; use .mode(\"append\"), which inserts or replaces rows by key")
+          s"Overwrite is not supported for HBase table '$name'; use .mode(\"append\"), which inserts or replaces rows by key"
+        )
     }
     relation
   }
@@ -67,8 +71,15 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
       (if (c.isWriteTime) lit(null) else data.col(s"`${c.name}`")).cast(c.dataType).as(c.name)
     }: _*)
     val rows = aligned.queryExecution.toRdd.map(_.copy()).zipWithUniqueId().map { case (row, id) => (id, row) }
-    BulkLoad(table, relation.cluster, rows, parallel = false, WriteRecording.of(data.sparkSession, relation.cluster, table),
-      LoadMetrics.unshown(data.sparkSession.sparkContext), s"Bulk load into ${table.name}")
+    BulkLoad(
+      table,
+      relation.cluster,
+      rows,
+      parallel = false,
+      WriteRecording.of(data.sparkSession, relation.cluster, table),
+      LoadMetrics.unshown(data.sparkSession.sparkContext),
+      s"Bulk load into ${table.name}"
+    )
   }
 }
 
@@ -82,7 +93,12 @@ object HBaseDataSource {
       throw new HBaseSqlException(s"HBase table '${tableOption(parameters)}': reading a version is not supported; " +
         s"HBase keeps the versions of each cell by time, so use option $AsOfTimestampOption")
     }
-    TimeTravelSpec.fromOptions(options, AsOfTimestampOption, "asOfVersion", sqlContext.sparkSession.sessionState.conf.sessionLocalTimeZone).map {
+    TimeTravelSpec.fromOptions(
+      options,
+      AsOfTimestampOption,
+      "asOfVersion",
+      sqlContext.sparkSession.sessionState.conf.sessionLocalTimeZone
+    ).map {
       case AsOfTimestamp(micros) => Math.floorDiv(micros, 1000L)
       case other => throw new IllegalStateException(s"$AsOfTimestampOption gave $other")
     }
@@ -90,12 +106,13 @@ object HBaseDataSource {
 
   def tableOption(parameters: Map[String, String]): String =
     parameters.get("table").orElse(parameters.get("path")).filter(_.nonEmpty).getOrElse(
-      throw new HBaseSqlException("format(\"hbase\") needs the table: .option(\"table\", \"name\") or .load(\"name\")"))
+      throw new HBaseSqlException("format(\"hbase\") needs the table: .option(\"table\", \"name\") or .load(\"name\")")
+    )
 }
 
 /** What Spark's data source resolution yields; our resolution rule swaps it for `HBaseRelation`. */
 case class HBaseSourceRelation(table: HBaseTableDef, cluster: HBaseClusterConf, asOfMillis: Option[Long])(
-    @transient val sqlContext: SQLContext)
-  extends BaseRelation {
+    @transient val sqlContext: SQLContext
+) extends BaseRelation {
   override def schema: StructType = table.schema
 }

@@ -24,7 +24,9 @@ object PlanningBenchmark {
     val terms = predicate.collect { case c: org.apache.spark.sql.catalyst.expressions.BinaryComparison => c }.size
 
     val bounds = (1 until 1000).map(i => codec.encodePrefix(Seq(i * 600L)))
-    val regions = (Array.emptyByteArray +: bounds).zip(bounds :+ Array.emptyByteArray).map { case (s, e) => RegionInfo(s, e, None) }
+    val regions = (Array.emptyByteArray +: bounds).zip(bounds :+ Array.emptyByteArray).map { case (s, e) =>
+      RegionInfo(s, e, None)
+    }
 
     def planOnce(): ScanPlan = {
       val keyRanges = KeyRangePlanner.plan(keys, keys.size, _ => true, predicate, maxRanges = 10000)
@@ -37,7 +39,10 @@ object PlanningBenchmark {
       (System.nanoTime() - start) / 1e6
     }.sorted
     val plan = planOnce()
-    println(f"""{"benchmark": "planning", "terms": $terms, "regions": ${regions.size}, "regionsKept": ${plan.regions.size}, """ +
-      f""""keyRanges": ${plan.keyRanges}, "medianMs": ${timesMs(timesMs.size / 2)}%.3f, "maxMs": ${timesMs.last}%.3f}""")
+    println(
+      f"""{"benchmark": "planning", "terms": $terms, "regions": ${regions.size}, "regionsKept": ${plan.regions.size}, """ +
+        f""""keyRanges": ${plan.keyRanges}, "medianMs": ${timesMs(timesMs.size /
+            2)}%.3f, "maxMs": ${timesMs.last}%.3f}"""
+    )
   }
 }

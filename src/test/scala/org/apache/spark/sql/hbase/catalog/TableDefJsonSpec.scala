@@ -8,12 +8,18 @@ import org.apache.spark.sql.types._
 
 class TableDefJsonSpec extends AnyFunSpec with Matchers {
   private val table = HBaseTableDef.fromStatement(
-    "orders", HBaseTableName("shop", "orders_raw"),
-    Seq(("id", LongType, false, None), ("region", StringType, false, Some("sales region")),
-      ("total", DecimalType(12, 2), false, None), ("placed", TimestampType, true, None)),
+    "orders",
+    HBaseTableName("shop", "orders_raw"),
+    Seq(
+      ("id", LongType, false, None),
+      ("region", StringType, false, Some("sales region")),
+      ("total", DecimalType(12, 2), false, None),
+      ("placed", TimestampType, true, None)
+    ),
     Seq("region", "id"),
     Seq("total" -> CellMapping(CellRef("f", "t")), "placed" -> CellMapping(CellRef("g", "p"))),
-    TableFormat.Binary)
+    TableFormat.Binary
+  )
 
   describe("the stored form of a table definition") {
     it("is versioned JSON that reads back to the same definition") {
@@ -23,22 +29,35 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
     }
 
     it("holds the table's range indexes, built or not") {
-      val indexed = table.withIndex(RangeIndexDef("by_total", Seq("total", "placed"), 500, generation = Some(1700000000123L)))
-        .withIndex(RangeIndexDef("by_placed", Seq("placed"), RangeIndexDef.DefaultChunkRows, generation = None))
+      val indexed =
+        table.withIndex(RangeIndexDef("by_total", Seq("total", "placed"), 500, generation = Some(1700000000123L)))
+          .withIndex(RangeIndexDef("by_placed", Seq("placed"), RangeIndexDef.DefaultChunkRows, generation = None))
       TableDefJson.fromJson(TableDefJson.toJson(indexed)) shouldBe indexed
     }
 
     it("is written in the lowest format version that holds it, so that older plugins keep reading it") {
       TableDefJson.toJson(table) should include("\"version\":1")
-      val keyOnly = HBaseTableDef.fromStatement("edges", HBaseTableName("default", "edges"),
-        Seq(("src", StringType, false, None), ("dst", StringType, false, None)), Seq("src", "dst"), Nil, TableFormat.Binary)
+      val keyOnly = HBaseTableDef.fromStatement(
+        "edges",
+        HBaseTableName("default", "edges"),
+        Seq(("src", StringType, false, None), ("dst", StringType, false, None)),
+        Seq("src", "dst"),
+        Nil,
+        TableFormat.Binary
+      )
       keyOnly.markerFamily shouldBe Some("f")
       val json = TableDefJson.toJson(keyOnly)
       json should include("\"version\":2")
       json should include("\"markerFamily\":\"f\"")
       TableDefJson.fromJson(json) shouldBe keyOnly
 
-      val timed = table.withColumn(HBaseColumn("total_at", TimestampType, nullable = true, None, writeTimeOf = Some(CellRef("f", "t"))))
+      val timed = table.withColumn(HBaseColumn(
+        "total_at",
+        TimestampType,
+        nullable = true,
+        None,
+        writeTimeOf = Some(CellRef("f", "t"))
+      ))
       val timedJson = TableDefJson.toJson(timed)
       timedJson should include("\"version\":2")
       timedJson should include("\"writeTimeOf\":{\"family\":\"f\",\"qualifier\":\"t\"}")
@@ -54,7 +73,7 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
       val future = TableDefJson.toJson(table).replace("\"version\":1", "\"version\":99")
       intercept[HBaseSqlException](TableDefJson.fromJson(future)).getMessage shouldBe
         "The catalog defines table 'orders' in format version 99, and this spark-hbase-sql reads versions 1 to 2: " +
-          "it was defined by a newer spark-hbase-sql; use that version or newer"
+        "it was defined by a newer spark-hbase-sql; use that version or newer"
     }
   }
 }

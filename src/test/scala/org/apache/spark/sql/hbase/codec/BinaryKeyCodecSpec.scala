@@ -29,14 +29,31 @@ class BinaryKeyCodecSpec extends AnyFunSpec with Matchers {
     it("orders signed integers of every width as numbers") {
       assertOrdered(new BinaryKeyCodec(Seq(IntegerType)), Seq(Int.MinValue, -1, 0, 1, Int.MaxValue).map(Seq(_)))
       assertOrdered(new BinaryKeyCodec(Seq(LongType)), Seq(Long.MinValue, -42L, 0L, 42L, Long.MaxValue).map(Seq(_)))
-      assertOrdered(new BinaryKeyCodec(Seq(ShortType)), Seq(Short.MinValue, -1.toShort, 0.toShort, Short.MaxValue).map(Seq(_)))
-      assertOrdered(new BinaryKeyCodec(Seq(ByteType)), Seq(Byte.MinValue, -1.toByte, 0.toByte, Byte.MaxValue).map(Seq(_)))
+      assertOrdered(
+        new BinaryKeyCodec(Seq(ShortType)),
+        Seq(Short.MinValue, -1.toShort, 0.toShort, Short.MaxValue).map(Seq(_))
+      )
+      assertOrdered(
+        new BinaryKeyCodec(Seq(ByteType)),
+        Seq(Byte.MinValue, -1.toByte, 0.toByte, Byte.MaxValue).map(Seq(_))
+      )
     }
 
     it("orders doubles with negatives first and NaN last") {
-      assertOrdered(new BinaryKeyCodec(Seq(DoubleType)), Seq(
-        Double.NegativeInfinity, -1e300, -1.0, -Double.MinPositiveValue, 0.0, Double.MinPositiveValue, 1.0,
-        Double.PositiveInfinity, Double.NaN).map(Seq(_)))
+      assertOrdered(
+        new BinaryKeyCodec(Seq(DoubleType)),
+        Seq(
+          Double.NegativeInfinity,
+          -1e300,
+          -1.0,
+          -Double.MinPositiveValue,
+          0.0,
+          Double.MinPositiveValue,
+          1.0,
+          Double.PositiveInfinity,
+          Double.NaN
+        ).map(Seq(_))
+      )
     }
 
     it("encodes -0.0 as 0.0 and every NaN alike, as Spark compares them") {
@@ -47,22 +64,44 @@ class BinaryKeyCodecSpec extends AnyFunSpec with Matchers {
     }
 
     it("orders a string before the strings it is a prefix of, even when it is not the last key column") {
-      assertOrdered(new BinaryKeyCodec(Seq(StringType, IntegerType)), Seq(
-        Seq(s(""), 5), Seq(s("a"), 1), Seq(s("a"), 2), Seq(s("a\u0000"), 0), Seq(s("a\u0000b"), 0),
-        Seq(s("a\u0001"), 0), Seq(s("ab"), -7), Seq(s("é"), 0)))
+      assertOrdered(
+        new BinaryKeyCodec(Seq(StringType, IntegerType)),
+        Seq(
+          Seq(s(""), 5),
+          Seq(s("a"), 1),
+          Seq(s("a"), 2),
+          Seq(s("a\u0000"), 0),
+          Seq(s("a\u0000b"), 0),
+          Seq(s("a\u0001"), 0),
+          Seq(s("ab"), -7),
+          Seq(s("é"), 0)
+        )
+      )
     }
 
     it("orders composite keys column by column") {
-      assertOrdered(new BinaryKeyCodec(Seq(IntegerType, StringType, LongType)), Seq(
-        Seq(-1, s("z"), 9L), Seq(1, s("a"), -9L), Seq(1, s("a"), 9L), Seq(1, s("b"), 0L), Seq(2, s(""), 0L)))
+      assertOrdered(
+        new BinaryKeyCodec(Seq(IntegerType, StringType, LongType)),
+        Seq(
+          Seq(-1, s("z"), 9L),
+          Seq(1, s("a"), -9L),
+          Seq(1, s("a"), 9L),
+          Seq(1, s("b"), 0L),
+          Seq(2, s(""), 0L)
+        )
+      )
     }
 
     it("orders decimals, wide ones too") {
-      assertOrdered(new BinaryKeyCodec(Seq(DecimalType(10, 2))),
-        Seq("-99999999.99", "-0.01", "0", "0.01", "12.5").map(v => Seq(Decimal(BigDecimal(v), 10, 2))))
-      assertOrdered(new BinaryKeyCodec(Seq(DecimalType(38, 4))),
+      assertOrdered(
+        new BinaryKeyCodec(Seq(DecimalType(10, 2))),
+        Seq("-99999999.99", "-0.01", "0", "0.01", "12.5").map(v => Seq(Decimal(BigDecimal(v), 10, 2)))
+      )
+      assertOrdered(
+        new BinaryKeyCodec(Seq(DecimalType(38, 4))),
         Seq("-9999999999999999999999999999999999.9999", "-1", "0", "1.0001", "9999999999999999999999999999999999.9999")
-          .map(v => Seq(Decimal(BigDecimal(v), 38, 4))))
+          .map(v => Seq(Decimal(BigDecimal(v), 38, 4)))
+      )
     }
 
     it("rejects a NULL key value with a clear error") {

@@ -14,12 +14,12 @@ class KeyBoundsSpec extends AnyFunSpec with Matchers {
 
     it("end a prefix range by incrementing the last byte that is not 0xFF") {
       KeyBounds.prefixEnd(Array[Byte](1, 2)).toSeq shouldBe bytes(1, 3)
-      KeyBounds.prefixEnd(Array[Byte](1, 0xFF.toByte, 0xFF.toByte)).toSeq shouldBe bytes(2)
-      KeyBounds.prefixEnd(Array[Byte](0x7F)).toSeq shouldBe bytes(0x80)
+      KeyBounds.prefixEnd(Array[Byte](1, 0xff.toByte, 0xff.toByte)).toSeq shouldBe bytes(2)
+      KeyBounds.prefixEnd(Array[Byte](0x7f)).toSeq shouldBe bytes(0x80)
     }
 
     it("leave a prefix range open when no key is greater than every key with that prefix") {
-      KeyBounds.prefixEnd(Array[Byte](0xFF.toByte, 0xFF.toByte)) shouldBe empty
+      KeyBounds.prefixEnd(Array[Byte](0xff.toByte, 0xff.toByte)) shouldBe empty
       KeyBounds.prefixRange(Array.emptyByteArray) match {
         case (start, stop) => (start.toSeq, stop.toSeq) shouldBe ((Nil, Nil))
       }

@@ -102,7 +102,12 @@ class KeyCodecPropertiesSpec extends AnyFunSpec with Matchers with ScalaCheckPro
       } yield (DecimalType(precision, scale), Bytes.toBytes(cellScale) ++ unscaled)
       forAll(cells) { case (t, cell) =>
         val expected = Decimal.fromDecimal(Bytes.toBigDecimal(cell)).toPrecision(t.precision, t.scale)
-        withClue(s"${t.sql} cell ${Bytes.toStringBinary(cell)}: ")(BinaryValueCodec.decode(t, cell, 0, cell.length) shouldBe expected)
+        withClue(s"${t.sql} cell ${Bytes.toStringBinary(cell)}: ")(BinaryValueCodec.decode(
+          t,
+          cell,
+          0,
+          cell.length
+        ) shouldBe expected)
       }
     }
 

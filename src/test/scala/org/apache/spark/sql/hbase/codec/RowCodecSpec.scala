@@ -22,7 +22,8 @@ class RowCodecSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyCheck
       HBaseColumn(s"v$i", LongType, nullable = true, Some(CellRef(family, qualifier)))
     }
   private val keyColumn = HBaseColumn("k", IntegerType, nullable = false, None)
-  private val table = HBaseTableDef("t", HBaseTableName("default", "t"), keyColumn +: valueColumns, Seq("k"), TableFormat.Binary)
+  private val table =
+    HBaseTableDef("t", HBaseTableName("default", "t"), keyColumn +: valueColumns, Seq("k"), TableFormat.Binary)
   private val codec = new RowCodec(table)
   private val rowKey = codec.keyCodec.encode(Seq(7))
 
@@ -33,7 +34,9 @@ class RowCodecSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyCheck
     strangers <- Gen.someOf(Seq(("a", ""), ("a", "q0"), ("b", "b"), ("c", "x")))
   } yield {
     val cells = present.zip(versions).flatMap { case (c, n) =>
-      (1 to n).map(v => cell(c.cell.get.family, c.cell.get.qualifier, v, Bytes.toBytes(c.name.hashCode.toLong * 10 + v)))
+      (1 to n).map(v =>
+        cell(c.cell.get.family, c.cell.get.qualifier, v, Bytes.toBytes(c.name.hashCode.toLong * 10 + v))
+      )
     } ++ strangers.map { case (f, q) => cell(f, q, 1, Bytes.toBytes(-1L)) }
     // HBase has no row without a cell: a row of NULLs keeps the marker cell.
     val row = if (cells.isEmpty) Seq(cell(valueColumns.head.cell.get.family, "", 1, Array.emptyByteArray)) else cells

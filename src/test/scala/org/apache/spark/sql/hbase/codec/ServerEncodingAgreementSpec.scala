@@ -104,9 +104,18 @@ class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaChe
   /** A cell as another tool may have written it: usually the type's width, sometimes not. */
   private def foreignCell(t: DataType): Gen[Array[Byte]] = t match {
     case d: DecimalType => Gen.frequency(6 -> foreignDecimal(d).map(hbaseCell), 1 -> bytes(Gen.choose(0, 4)))
-    case FloatType => Gen.frequency(1 -> Gen.oneOf(oddFloatBits).map(Bytes.toBytes), 3 -> bytes(Gen.const(4)), 1 -> bytes(Gen.choose(0, 9)))
-    case DoubleType => Gen.frequency(1 -> Gen.oneOf(oddDoubleBits).map(Bytes.toBytes), 3 -> bytes(Gen.const(8)), 1 -> bytes(Gen.choose(0, 9)))
-    case _ => Gen.frequency(3 -> bytes(Gen.const(BinaryKeyCodec.fixedWidth(t).getOrElse(5))), 1 -> bytes(Gen.choose(0, 9)))
+    case FloatType => Gen.frequency(
+        1 -> Gen.oneOf(oddFloatBits).map(Bytes.toBytes),
+        3 -> bytes(Gen.const(4)),
+        1 -> bytes(Gen.choose(0, 9))
+      )
+    case DoubleType => Gen.frequency(
+        1 -> Gen.oneOf(oddDoubleBits).map(Bytes.toBytes),
+        3 -> bytes(Gen.const(8)),
+        1 -> bytes(Gen.choose(0, 9))
+      )
+    case _ =>
+      Gen.frequency(3 -> bytes(Gen.const(BinaryKeyCodec.fixedWidth(t).getOrElse(5))), 1 -> bytes(Gen.choose(0, 9)))
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -118,8 +127,13 @@ class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaChe
   /** A Binary table with a key and one cell column of type `t`, as a scan pushes predicates on it. */
   private final class CellColumn(t: DataType) {
     private val column = HBaseColumn("v", t, nullable = true, Some(CellRef("f", "v")))
-    private val table = HBaseTableDef("t", HBaseTableName("default", "t"),
-      Seq(HBaseColumn("k", IntegerType, nullable = false, None), column), Seq("k"), TableFormat.Binary)
+    private val table = HBaseTableDef(
+      "t",
+      HBaseTableName("default", "t"),
+      Seq(HBaseColumn("k", IntegerType, nullable = false, None), column),
+      Seq("k"),
+      TableFormat.Binary
+    )
     private val codec = KeyCodec.forTable(table)
     private val rowKey = codec.encode(Seq(0))
 
@@ -205,8 +219,13 @@ class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaChe
     it("covers every type SupportedTypes names, so a type without a Java counterpart fails here") {
       val comparisons = Table[String, (Expression, Expression) => Expression](
         ("comparison", "make"),
-        ("=", EqualTo(_, _)), ("<", LessThan(_, _)), ("<=", LessThanOrEqual(_, _)), (">", GreaterThan(_, _)),
-        (">=", GreaterThanOrEqual(_, _)), ("<=>", EqualNullSafe(_, _)))
+        ("=", EqualTo(_, _)),
+        ("<", LessThan(_, _)),
+        ("<=", LessThanOrEqual(_, _)),
+        (">", GreaterThan(_, _)),
+        (">=", GreaterThanOrEqual(_, _)),
+        ("<=>", EqualNullSafe(_, _))
+      )
       forAll(Table("column type", supportedTypes: _*)) { t =>
         val column = new CellColumn(t)
         forAll(comparisons) { (name, make) =>
@@ -231,15 +250,23 @@ class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaChe
       }
     }
 
-    it("orders a cell of another value below or above it as BinaryKeyCodec's bytes do, so equality above is no accident") {
-      val pairs = Gen.oneOf(supportedTypes).flatMap(t => Gen.zip(anyValue(t), anyValue(t)).map { case (v, w) => (t, v, w) })
+    it(
+      "orders a cell of another value below or above it as BinaryKeyCodec's bytes do, so equality above is no accident"
+    ) {
+      val pairs =
+        Gen.oneOf(supportedTypes).flatMap(t => Gen.zip(anyValue(t), anyValue(t)).map { case (v, w) => (t, v, w) })
       forAll(pairs) { case (t, v, w) =>
-        val order = Integer.signum(java.util.Arrays.compareUnsigned(BinaryKeyCodec.comparable(t, v), BinaryKeyCodec.comparable(t, w)))
+        val order = Integer.signum(java.util.Arrays.compareUnsigned(
+          BinaryKeyCodec.comparable(t, v),
+          BinaryKeyCodec.comparable(t, w)
+        ))
         columnOf(t).reading(BinaryValueCodec.encode(t, v), w) shouldBe Seq("below", "equal", "above")(order + 1)
       }
     }
 
-    it("gives a decimal's column-scaled bytes when the cell has another scale, as Bytes.toBytes(BigDecimal) writes it") {
+    it(
+      "gives a decimal's column-scaled bytes when the cell has another scale, as Bytes.toBytes(BigDecimal) writes it"
+    ) {
       assertServerReads(DecimalType(10, 2), hbaseCell(new JBigDecimal("1.5")), Decimal(BigDecimal("1.50"), 10, 2))
       assertServerReads(DecimalType(10, 2), hbaseCell(new JBigDecimal("1E+3")), Decimal(BigDecimal("1000.00"), 10, 2))
       val rescaled = for {
@@ -261,7 +288,8 @@ class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaChe
         cell <- bytes(Gen.oneOf(width))
       } yield (t, cell)
       forAll(wrongWidth) { case (t, cell) =>
-        withClue(s"${t.sql} cell ${hex(cell)}: ")(Option(BinaryValueCodec.decode(t, cell, 0, cell.length)) shouldBe None)
+        withClue(s"${t.sql} cell ${hex(cell)}: ")(Option(BinaryValueCodec.decode(t, cell, 0, cell.length)) shouldBe
+          None)
         assertServerReads(t, cell, null)
       }
     }
@@ -272,7 +300,11 @@ class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaChe
       // Text in a DECIMAL column: its first four bytes make a scale near 10^9, so Spark reads ~0.
       for (text <- Seq("12345.67", "$12.50", "  7.5", "-1")) {
         val cell = Utf8.bytes(text)
-        withClue(s"text '$text': ")(assertServerReads(DecimalType(10, 2), cell, BinaryValueCodec.decode(DecimalType(10, 2), cell, 0, cell.length)))
+        withClue(s"text '$text': ")(assertServerReads(
+          DecimalType(10, 2),
+          cell,
+          BinaryValueCodec.decode(DecimalType(10, 2), cell, 0, cell.length)
+        ))
       }
       val cells = Gen.oneOf(supportedTypes).flatMap(t => foreignCell(t).map(t -> _))
       forAll(cells) { case (t, cell) =>
@@ -299,7 +331,9 @@ class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaChe
         // Columns before the last must not hold the delimiter, as StringKeyCodec requires; the last may.
         def keyValue(t: DataType, last: Boolean): Gen[Any] =
           if (last) anyValue(t, civil = true)
-          else anyValue(t, civil = true, excluding = Some(delimiter)).suchThat(v => !text(t, v).containsSlice(delimiterBytes))
+          else anyValue(t, civil = true, excluding = Some(delimiter)).suchThat(v =>
+            !text(t, v).containsSlice(delimiterBytes)
+          )
         forAll(keyCase(keyTypes(supportedTypes), keyValue)) { case (types, values, before, after) =>
           val codec = new StringKeyCodec(types, delimiter)
           types.indices.foreach { dim =>

@@ -9,11 +9,15 @@ import org.apache.spark.sql.hbase.HBaseSqlException
 
 class HBaseAccessDeniedSpec extends AnyFunSpec with Matchers {
   private val createDenied = new AccessDeniedException(
-    "Insufficient permissions (user=bob@EXAMPLE.COM, scope=default:sales, params=[table=default:sales,],action=CREATE)")
+    "Insufficient permissions (user=bob@EXAMPLE.COM, scope=default:sales, params=[table=default:sales,],action=CREATE)"
+  )
 
   describe("an access HBase's AccessController denies") {
     it("is found among the causes and said in HBase's words, with what to do") {
-      val error = intercept[HBaseSqlException](HBaseAccessDenied.translate()(new java.io.IOException("call failed", createDenied)))
+      val error = intercept[HBaseSqlException](HBaseAccessDenied.translate()(new java.io.IOException(
+        "call failed",
+        createDenied
+      )))
       error.getMessage should startWith("HBase denied access: Insufficient permissions (user=bob@EXAMPLE.COM, " +
         "scope=default:sales, params=[table=default:sales,],action=CREATE). An HBase administrator grants rights")
       error.getMessage should include("spark_hbase_sql:catalog")
@@ -22,13 +26,18 @@ class HBaseAccessDeniedSpec extends AnyFunSpec with Matchers {
     it("is found in a failed batch of writes, which keeps each row's failure apart from its cause") {
       val writeDenied = new AccessDeniedException("Insufficient permissions for user 'bob' (table=sales, action=WRITE)")
       val batch = new RetriesExhaustedWithDetailsException(
-        java.util.List.of[Throwable](writeDenied), java.util.List.of[Row](new Put(Array[Byte](1))), java.util.List.of("rs1:16020"))
-      HBaseAccessDenied.message(batch) shouldBe Some("Insufficient permissions for user 'bob' (table=sales, action=WRITE)")
+        java.util.List.of[Throwable](writeDenied),
+        java.util.List.of[Row](new Put(Array[Byte](1))),
+        java.util.List.of("rs1:16020")
+      )
+      HBaseAccessDenied.message(batch) shouldBe
+        Some("Insufficient permissions for user 'bob' (table=sales, action=WRITE)")
     }
 
     it("is found by name when it comes wrapped as text") {
       HBaseAccessDenied.message(new java.io.IOException(
-        "org.apache.hadoop.hbase.security.AccessDeniedException: Insufficient permissions for user 'bob' (table=t, action=READ)\nmore")) shouldBe
+        "org.apache.hadoop.hbase.security.AccessDeniedException: Insufficient permissions for user 'bob' (table=t, action=READ)\nmore"
+      )) shouldBe
         Some("Insufficient permissions for user 'bob' (table=t, action=READ)")
     }
 

@@ -50,21 +50,26 @@ class HBaseConnectionsSpec extends HBaseSuite {
       }
       val seconds = (System.nanoTime() - started) / 1e9
       error.getMessage should include(
-        s"HBase could not be reached at ZooKeeper 127.0.0.1:$deadPort: no ZooKeeper server of the quorum accepts connections")
+        s"HBase could not be reached at ZooKeeper 127.0.0.1:$deadPort: no ZooKeeper server of the quorum accepts connections"
+      )
       error.getMessage should include("Check that HBase is running")
       withClue(s"took $seconds s, not the client's minutes of retries: ")(seconds should be < 30.0)
     }
 
     it("is told apart from other failures by the causes the HBase client gives") {
-      def wrapped(cause: Throwable) = new java.io.IOException("Failed after attempts=16", new java.io.IOException(cause))
+      def wrapped(cause: Throwable) =
+        new java.io.IOException("Failed after attempts=16", new java.io.IOException(cause))
       HBaseUnreachable.reason(wrapped(
-        new org.apache.hadoop.hbase.shaded.org.apache.zookeeper.KeeperException.ConnectionLossException())) shouldBe
+        new org.apache.hadoop.hbase.shaded.org.apache.zookeeper.KeeperException.ConnectionLossException()
+      )) shouldBe
         Some("ZooKeeper does not answer")
       HBaseUnreachable.reason(wrapped(new org.apache.hadoop.hbase.MasterNotRunningException("no master"))) shouldBe
         Some("the HBase master is not running (no master)")
       HBaseUnreachable.reason(wrapped(new java.net.ConnectException("Connection refused"))) shouldBe
         Some("a connection was refused (Connection refused)")
-      HBaseUnreachable.reason(wrapped(new org.apache.hadoop.hbase.ipc.FailedServerException("in the failed servers list"))) shouldBe
+      HBaseUnreachable.reason(
+        wrapped(new org.apache.hadoop.hbase.ipc.FailedServerException("in the failed servers list"))
+      ) shouldBe
         Some("a region server does not answer (in the failed servers list)")
       HBaseUnreachable.reason(wrapped(new org.apache.hadoop.hbase.TableNotFoundException("t"))) shouldBe None
       HBaseUnreachable.reason(new java.io.IOException("disk full")) shouldBe None
@@ -74,14 +79,19 @@ class HBaseConnectionsSpec extends HBaseSuite {
       // What the HBase client says when a secured HBase meets a client without Kerberos credentials.
       val noCredentials = new org.apache.hadoop.hbase.MasterNotRunningException(new java.io.IOException(
         "Call to address=127.0.0.1:16000 failed on local exception: java.io.IOException: " +
-          "java.lang.RuntimeException: Found no valid authentication method from options"))
-      HBaseUnreachable.unauthenticated(new java.io.IOException("Failed after attempts=3", noCredentials)).get should include(
-        "Found no valid authentication method")
+          "java.lang.RuntimeException: Found no valid authentication method from options"
+      ))
+      HBaseUnreachable.unauthenticated(new java.io.IOException("Failed after attempts=3", noCredentials)).get should
+        include(
+          "Found no valid authentication method"
+        )
       HBaseUnreachable.unauthenticated(new javax.security.sasl.SaslException("GSS initiate failed")) shouldBe
         Some("GSS initiate failed")
       HBaseUnreachable.unauthenticated(new java.net.ConnectException("Connection refused")) shouldBe None
-      val cluster = HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "zk1", "hbase.zookeeper.property.clientPort" -> "2181"))
-      val error = intercept[HBaseSqlException](HBaseUnreachable.translate(cluster)(new java.io.IOException("x", noCredentials)))
+      val cluster =
+        HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "zk1", "hbase.zookeeper.property.clientPort" -> "2181"))
+      val error =
+        intercept[HBaseSqlException](HBaseUnreachable.translate(cluster)(new java.io.IOException("x", noCredentials)))
       error.getMessage should startWith("HBase at ZooKeeper zk1:2181 did not authenticate this client: ")
       error.getMessage should include("spark.hbase.security.authentication=kerberos")
     }

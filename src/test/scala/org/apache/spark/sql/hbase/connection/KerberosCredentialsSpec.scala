@@ -21,12 +21,14 @@ class KerberosCredentialsSpec extends AnyFunSpec with Matchers {
     user.doAs(new PrivilegedExceptionAction[T] { override def run(): T = body })
   }
 
-  private def token(kind: Text) = new Token[AuthenticationTokenIdentifier](Array[Byte](1), Array[Byte](2), kind, new Text("cluster-id"))
+  private def token(kind: Text) =
+    new Token[AuthenticationTokenIdentifier](Array[Byte](1), Array[Byte](2), kind, new Text("cluster-id"))
 
   describe("the credentials a JVM needs for a Kerberos-secured HBase") {
     it("are missing without a Kerberos login and without an HBase delegation token, and the reason names the user") {
       asUser()(KerberosCredentials.missing(secured)).get should include(
-        "user carol has neither a Kerberos login nor an HBase delegation token in this JVM")
+        "user carol has neither a Kerberos login nor an HBase delegation token in this JVM"
+      )
       asUser(token(new Text("HDFS_DELEGATION_TOKEN")))(KerberosCredentials.missing(secured)) shouldBe defined
     }
 
@@ -44,7 +46,8 @@ class KerberosCredentialsSpec extends AnyFunSpec with Matchers {
       val cluster = HBaseClusterConf(secured + ("hbase.zookeeper.property.clientPort" -> "1"))
       // Port 1: were the check not first, the connection would fail on ZooKeeper instead.
       val error = asUser()(intercept[HBaseSqlException](HBaseConnections.withConnection(cluster)(identity)))
-      error.getMessage should startWith("HBase at ZooKeeper zk1:1 did not authenticate this client: user carol has neither")
+      error.getMessage should
+        startWith("HBase at ZooKeeper zk1:1 did not authenticate this client: user carol has neither")
       error.getMessage should include("spark.security.credentials.hbase.enabled")
     }
   }

@@ -35,24 +35,33 @@ class RegionReadFailureSpec extends AnyFunSpec with Matchers {
     it("fails the same way when the region's scanner cannot even be opened") {
       val cause = new IOException("Failed after attempts=3", new java.net.ConnectException("Connection refused"))
       val rows = RegionReadFailure.translating(table, region)(throw cause)
-      intercept[HBaseSqlException](rows.hasNext).getMessage should startWith(s"HBase table readings: reading region $region failed")
+      intercept[HBaseSqlException](rows.hasNext).getMessage should
+        startWith(s"HBase table readings: reading region $region failed")
     }
 
     it("says that HBase denied the read, in HBase's words, when its AccessController did") {
       val denied = new org.apache.hadoop.hbase.security.AccessDeniedException(
-        "Insufficient permissions for user 'bob' (table=readings, action=READ)")
+        "Insufficient permissions for user 'bob' (table=readings, action=READ)"
+      )
       val error = intercept[HBaseSqlException](
-        RegionReadFailure.translating(table, region)(throw new IOException("Failed after attempts=1", denied)).hasNext)
+        RegionReadFailure.translating(table, region)(throw new IOException("Failed after attempts=1", denied)).hasNext
+      )
       error.getMessage should startWith("HBase denied access reading table readings: " +
         "Insufficient permissions for user 'bob' (table=readings, action=READ). An HBase administrator grants rights")
     }
 
     it("leaves a task Spark interrupted, and errors that are not HBase's, as they are") {
       val interrupted = new UncheckedIOException(new InterruptedIOException("interrupted"))
-      intercept[UncheckedIOException](RegionReadFailure.translating(table, region)(failingAfter(0, interrupted)).hasNext) shouldBe
+      intercept[UncheckedIOException](RegionReadFailure.translating(
+        table,
+        region
+      )(failingAfter(0, interrupted)).hasNext) shouldBe
         interrupted
       val bug = new IllegalStateException("a bug of ours")
-      intercept[IllegalStateException](RegionReadFailure.translating(table, region)(failingAfter(0, bug)).hasNext) shouldBe bug
+      intercept[IllegalStateException](RegionReadFailure.translating(
+        table,
+        region
+      )(failingAfter(0, bug)).hasNext) shouldBe bug
     }
   }
 }

@@ -94,7 +94,8 @@ class ChunkPredicateSpec extends AnyFunSpec with Matchers with ScalaCheckPropert
       TimestampType -> Seq(-1L, 0L, 1700000000000000L),
       TimestampNTZType -> Seq(0L, 86400000000L),
       StringType -> Seq("", "a", "ab", "abc", "abd", "b", "\u00e9t\u00e9", "\uffff").map(UTF8String.fromString),
-      BinaryType -> Seq(Array[Byte](), Array[Byte](0), Array[Byte](0, 1), Array[Byte](-1)))
+      BinaryType -> Seq(Array[Byte](), Array[Byte](0), Array[Byte](0, 1), Array[Byte](-1))
+    )
 
     val x = AttributeReference("x", IntegerType)() // indexed, typed per case
     def attr(t: DataType) = AttributeReference("x", t)(x.exprId)
@@ -102,17 +103,28 @@ class ChunkPredicateSpec extends AnyFunSpec with Matchers with ScalaCheckPropert
     def leaf(col: Attribute, pool: Seq[Any]): Gen[Expression] = {
       val value = Gen.frequency(9 -> Gen.oneOf(pool), 1 -> Gen.const(null)).map(v => Literal(v, col.dataType))
       val comparisons: Seq[(Expression, Expression) => Expression] =
-        Seq(EqualTo(_, _), EqualNullSafe(_, _), LessThan(_, _), LessThanOrEqual(_, _), GreaterThan(_, _), GreaterThanOrEqual(_, _))
+        Seq(
+          EqualTo(_, _),
+          EqualNullSafe(_, _),
+          LessThan(_, _),
+          LessThanOrEqual(_, _),
+          GreaterThan(_, _),
+          GreaterThanOrEqual(_, _)
+        )
       Gen.frequency(
-        6 -> (for { c <- Gen.oneOf(comparisons); v <- value; flip <- Gen.prob(0.3) } yield if (flip) c(v, col) else c(col, v)),
+        6 ->
+          (for { c <- Gen.oneOf(comparisons); v <- value; flip <- Gen.prob(0.3) } yield
+            if (flip) c(v, col) else c(col, v)),
         2 -> Gen.listOfN(3, value).map(vs => In(col, vs)),
         1 -> Gen.listOfN(3, Gen.oneOf(pool)).map(vs => InSet(col, vs.toSet)),
         1 -> Gen.oneOf(IsNull(col), IsNotNull(col)),
         1 -> (if (col.dataType == StringType) value.map(StartsWith(col, _)) else Gen.const(IsNull(col))),
-        1 -> (if (col.dataType == IntegerType) value.map(v => GreaterThan(Cast(col, LongType), Cast(v, LongType)))
-              else Gen.const(IsNotNull(col))),
+        1 ->
+          (if (col.dataType == IntegerType) value.map(v => GreaterThan(Cast(col, LongType), Cast(v, LongType)))
+           else Gen.const(IsNotNull(col))),
         1 -> Gen.oneOf(Literal(true), Literal(false), Literal(null, BooleanType)),
-        1 -> Gen.oneOf(Seq(3, 7)).map(v => EqualTo(u, Literal(v))))
+        1 -> Gen.oneOf(Seq(3, 7)).map(v => EqualTo(u, Literal(v)))
+      )
     }
 
     def clause(col: Attribute, pool: Seq[Any], depth: Int): Gen[Expression] =
@@ -121,7 +133,8 @@ class ChunkPredicateSpec extends AnyFunSpec with Matchers with ScalaCheckPropert
         3 -> leaf(col, pool),
         2 -> (for { l <- clause(col, pool, depth - 1); r <- clause(col, pool, depth - 1) } yield And(l, r)),
         2 -> (for { l <- clause(col, pool, depth - 1); r <- clause(col, pool, depth - 1) } yield Or(l, r)),
-        1 -> clause(col, pool, depth - 1).map(Not(_)))
+        1 -> clause(col, pool, depth - 1).map(Not(_))
+      )
 
     /** Exact statistics of the rows' x values, or for strings at times bounds cut to a prefix. */
     def statsOf(t: DataType, values: Seq[Any], cut: Boolean): ColumnStats = {
@@ -142,8 +155,15 @@ class ChunkPredicateSpec extends AnyFunSpec with Matchers with ScalaCheckPropert
     it("keeps every chunk that holds a row the clause is TRUE on") {
       val cases = for {
         (t, pool) <- Gen.oneOf(pools)
-        rows <- Gen.choose(1, 6).flatMap(n => Gen.listOfN(n, Gen.zip(
-          Gen.frequency(5 -> Gen.oneOf(pool), 1 -> Gen.const(null)), Gen.oneOf(3, 7))))
+        rows <- Gen.choose(1, 6).flatMap(n =>
+          Gen.listOfN(
+            n,
+            Gen.zip(
+              Gen.frequency(5 -> Gen.oneOf(pool), 1 -> Gen.const(null)),
+              Gen.oneOf(3, 7)
+            )
+          )
+        )
         cut <- Gen.prob(0.5)
         condition <- clause(attr(t), pool, 3)
       } yield (t, rows, cut, condition)

@@ -21,7 +21,8 @@ class ChunkPruningSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyC
   private val keys: Seq[Array[Byte]] = (0 to 12).map(key(_)) ++ (0 to 12).map(key(_, 0)) ++ Seq(key(255), key(255, 255))
 
   private def contains(r: RowRange, k: Array[Byte]): Boolean =
-    java.util.Arrays.compareUnsigned(r.start, k) <= 0 && (r.stop.isEmpty || java.util.Arrays.compareUnsigned(k, r.stop) < 0)
+    java.util.Arrays.compareUnsigned(r.start, k) <= 0 &&
+      (r.stop.isEmpty || java.util.Arrays.compareUnsigned(k, r.stop) < 0)
 
   private val bound: Gen[Array[Byte]] = Gen.frequency(1 -> Gen.const(open), 6 -> Gen.choose(1, 11).map(key(_)))
 
@@ -38,7 +39,10 @@ class ChunkPruningSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyC
         val left = ChunkPruning.subtract(ranges, cut)
         keys.foreach { k =>
           val expected = ranges.ranges.exists(contains(_, k)) && !(!cut.isEmpty && contains(cut, k))
-          withClue(s"key ${k.mkString(",")} in $ranges minus $cut = $left: ")(left.ranges.exists(contains(_, k)) shouldBe expected)
+          withClue(s"key ${k.mkString(",")} in $ranges minus $cut = $left: ")(left.ranges.exists(contains(
+            _,
+            k
+          )) shouldBe expected)
         }
         left.ranges.foreach(_.isEmpty shouldBe false)
         left.ranges.sliding(2).foreach {
@@ -63,7 +67,8 @@ class ChunkPruningSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyC
     it("is true exactly when a key is in both") {
       forAll(rangeSets, bound, bound) { (ranges, start, stop) =>
         val chunk = RowRange(start, stop)
-        ranges.overlaps(chunk) shouldBe keys.exists(k => ranges.ranges.exists(contains(_, k)) && !chunk.isEmpty && contains(chunk, k))
+        ranges.overlaps(chunk) shouldBe
+          keys.exists(k => ranges.ranges.exists(contains(_, k)) && !chunk.isEmpty && contains(chunk, k))
       }
     }
   }

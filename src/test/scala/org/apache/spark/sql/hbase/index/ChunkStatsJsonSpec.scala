@@ -19,7 +19,10 @@ class ChunkStatsJsonSpec extends AnyFunSpec with Matchers with ScalaCheckPropert
     PropertyCheckConfiguration(minSuccessful = 2000)
 
   private def same(t: DataType, a: Option[Any], b: Option[Any]): Boolean = (a, b) match {
-    case (Some(x), Some(y)) => InterpretedOrdering.forSchema(Seq(t)).compare(new GenericInternalRow(Array(x)), new GenericInternalRow(Array(y))) == 0
+    case (Some(x), Some(y)) => InterpretedOrdering.forSchema(Seq(t)).compare(
+        new GenericInternalRow(Array(x)),
+        new GenericInternalRow(Array(y))
+      ) == 0
     case _ => a.isEmpty && b.isEmpty
   }
 
@@ -31,10 +34,17 @@ class ChunkStatsJsonSpec extends AnyFunSpec with Matchers with ScalaCheckPropert
         nulls <- Gen.choose(0L, 1000L)
         exact <- Gen.prob(0.5)
         start <- Gen.listOf(Gen.choose(Byte.MinValue, Byte.MaxValue))
-      } yield (t, ChunkStats(RowRange(start.toArray, Array.emptyByteArray), 1000L,
-        Map("c" -> ColumnStats(bounds.map(_._1), bounds.map(_._2), nulls, exact))))
+      } yield (
+        t,
+        ChunkStats(
+          RowRange(start.toArray, Array.emptyByteArray),
+          1000L,
+          Map("c" -> ColumnStats(bounds.map(_._1), bounds.map(_._2), nulls, exact))
+        )
+      )
       forAll(cases) { case (t, chunk) =>
-        val back = ChunkStatsJson.fromJson(ChunkStatsJson.toJson(chunk, _ => t), name => Some(t).filter(_ => name == "c"))
+        val back =
+          ChunkStatsJson.fromJson(ChunkStatsJson.toJson(chunk, _ => t), name => Some(t).filter(_ => name == "c"))
         back.range.start.toSeq shouldBe chunk.range.start.toSeq
         back.range.stop shouldBe empty
         back.rowCount shouldBe 1000L
@@ -53,9 +63,11 @@ class ChunkStatsJsonSpec extends AnyFunSpec with Matchers with ScalaCheckPropert
       val later = json.replace("\"version\":1", "\"version\":2")
       (the[HBaseSqlException] thrownBy ChunkStatsJson.fromJson(later, _ => Some(IntegerType))).getMessage shouldBe
         s"Range index statistics have format version 2; this build reads version 1: $later"
-      (the[HBaseSqlException] thrownBy ChunkStatsJson.fromJson(json, _ => None)).getMessage should include("name column 'c'")
+      (the[HBaseSqlException] thrownBy ChunkStatsJson.fromJson(json, _ => None)).getMessage should
+        include("name column 'c'")
       val wrongWidth = json.replaceAll("\"min\":\"[^\"]*\"", "\"min\":\"AQ==\"")
-      (the[HBaseSqlException] thrownBy ChunkStatsJson.fromJson(wrongWidth, _ => Some(IntegerType))).getMessage should include("hold no INT in 'c.min'")
+      (the[HBaseSqlException] thrownBy ChunkStatsJson.fromJson(wrongWidth, _ => Some(IntegerType))).getMessage should
+        include("hold no INT in 'c.min'")
     }
   }
 }

@@ -16,7 +16,8 @@ class ChunkTrustSpec extends AnyFunSpec with Matchers {
   private val chunks = Seq(
     ChunkStats(RowRange(open, key(10)), 5, Map("a" -> stats(0, 9))),
     ChunkStats(RowRange(key(10), key(20)), 5, Map("a" -> stats(10, 19))),
-    ChunkStats(RowRange(key(20), open), 5, Map("a" -> stats(20, 29))))
+    ChunkStats(RowRange(key(20), open), 5, Map("a" -> stats(20, 29)))
+  )
   private val builtAt = 1000000L
 
   private def trusted(marks: MarkedWrite*): Seq[RowRange] =
@@ -32,7 +33,8 @@ class ChunkTrustSpec extends AnyFunSpec with Matchers {
       trusted(write) shouldBe Seq(chunks(0).range, chunks(2).range)
       ChunkTrust(chunks, builtAt, Seq(write), 100, typeOf).untrusted shouldBe 1
       withClue("a lease that ended before the build began, by more than the skew: ")(
-        trusted(write.copy(untilMs = builtAt - 101)) shouldBe chunks.map(_.range))
+        trusted(write.copy(untilMs = builtAt - 101)) shouldBe chunks.map(_.range)
+      )
     }
 
     it("meet a mark only where their rows do: a range's stop is not in it, open ends reach the table's edges") {
@@ -48,7 +50,10 @@ class ChunkTrustSpec extends AnyFunSpec with Matchers {
       val result = ChunkTrust(chunks, builtAt, Seq(MarkedWrite(recorded.range, builtAt, Some(recorded))), 100, typeOf)
       result.untrusted shouldBe 0
       result.chunks.map(c => (c.rowCount, c.columns("a"))) shouldBe Seq(
-        (5, stats(0, 9)), (8, ColumnStats(Some(-4), Some(19), 2)), (8, ColumnStats(Some(-4), Some(29), 2)))
+        (5, stats(0, 9)),
+        (8, ColumnStats(Some(-4), Some(19), 2)),
+        (8, ColumnStats(Some(-4), Some(29), 2))
+      )
       val lacking = recorded.copy(columns = Map("b" -> stats(1, 1)))
       trusted(MarkedWrite(recorded.range, builtAt, Some(lacking))) shouldBe Seq(chunks(0).range)
     }

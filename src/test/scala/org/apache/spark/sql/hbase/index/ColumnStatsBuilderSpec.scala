@@ -11,17 +11,21 @@ import org.apache.spark.unsafe.types.UTF8String
 
 /** Statistics gathered value by value bound every value, in Spark's order, and count the NULLs. */
 class ColumnStatsBuilderSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyChecks {
-  implicit override val generatorDrivenConfig: PropertyCheckConfiguration = PropertyCheckConfiguration(minSuccessful = 500)
+  implicit override val generatorDrivenConfig: PropertyCheckConfiguration =
+    PropertyCheckConfiguration(minSuccessful = 500)
 
-  private val longString = Gen.choose(0, 90).flatMap(n => Gen.listOfN(n, Gen.oneOf('a', 'z', '\u00e9', '\uffff')).map(_.mkString))
+  private val longString =
+    Gen.choose(0, 90).flatMap(n => Gen.listOfN(n, Gen.oneOf('a', 'z', '\u00e9', '\uffff')).map(_.mkString))
   private val pools: Seq[(DataType, Gen[Any])] = Seq(
     IntegerType -> Gen.choose(Int.MinValue, Int.MaxValue),
     DoubleType -> Gen.oneOf(Gen.choose(-1e6, 1e6), Gen.oneOf(Double.NaN, -0.0, 0.0, Double.NegativeInfinity)),
     StringType -> longString.map(UTF8String.fromString),
     BinaryType -> Gen.choose(0, 80).flatMap(n => Gen.listOfN(n, Gen.oneOf(Seq[Byte](0, 1, -1, 127))).map(_.toArray)),
-    DecimalType(10, 2) -> Gen.choose(-99999999L, 99999999L).map(u => Decimal(u, 10, 2)))
+    DecimalType(10, 2) -> Gen.choose(-99999999L, 99999999L).map(u => Decimal(u, 10, 2))
+  )
 
-  private def ordering(t: DataType) = InterpretedOrdering.forSchema(Seq(t)).on[Any](v => new GenericInternalRow(Array[Any](v)))
+  private def ordering(t: DataType) =
+    InterpretedOrdering.forSchema(Seq(t)).on[Any](v => new GenericInternalRow(Array[Any](v)))
 
   describe("column statistics") {
     it("bound every value and count the NULLs; long strings are cut to a prefix that still bounds them") {
@@ -54,7 +58,9 @@ class ColumnStatsBuilderSpec extends AnyFunSpec with Matchers with ScalaCheckPro
 
     it("of two sets of rows merge into those of their union") {
       forAll(Gen.listOf(Gen.option(Gen.choose(-50, 50))), Gen.listOf(Gen.option(Gen.choose(-50, 50)))) { (xs, ys) =>
-        def of(vs: Seq[Option[Int]]) = { val b = new ColumnStatsBuilder(IntegerType); vs.foreach(v => b.add(v.orNull)); b.result }
+        def of(vs: Seq[Option[Int]]) = {
+          val b = new ColumnStatsBuilder(IntegerType); vs.foreach(v => b.add(v.orNull)); b.result
+        }
         ColumnStatsBuilder.merge(IntegerType, of(xs), of(ys)) shouldBe of(xs ++ ys)
       }
     }

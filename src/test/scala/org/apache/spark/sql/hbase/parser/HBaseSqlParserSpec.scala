@@ -28,13 +28,18 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
       val cmd = create(
         """CREATE TABLE sales (region STRING, day DATE, amount DECIMAL(12,2), note STRING NOT NULL,
           |  PRIMARY KEY (day, region))
-          |MAPPED BY (ns:sales_raw, COLS=[amount=f.amt, note=g.n])""".stripMargin)
+          |MAPPED BY (ns:sales_raw, COLS=[amount=f.amt, note=g.n])""".stripMargin
+      )
       val table = cmd.definition
       table.name shouldBe "sales"
       table.hbaseTable shouldBe HBaseTableName("ns", "sales_raw")
       table.keyColumns shouldBe Seq("day", "region")
       table.columns.map(c => c.name -> c.dataType) shouldBe Seq(
-        "region" -> StringType, "day" -> DateType, "amount" -> DecimalType(12, 2), "note" -> StringType)
+        "region" -> StringType,
+        "day" -> DateType,
+        "amount" -> DecimalType(12, 2),
+        "note" -> StringType
+      )
       table.column("amount").cell shouldBe Some(CellRef("f", "amt"))
       table.column("note").nullable shouldBe false
       table.column("amount").nullable shouldBe true
@@ -47,7 +52,8 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     it("accepts lower-case keywords, IF NOT EXISTS, back-quoted names, a quoted HBase name and IN StringFormat") {
       val cmd = create(
         "create table if not exists `my table` (`key` int, `v-1` string, primary key (`key`)) " +
-          "mapped by ('other-ns:raw.table', cols=[`v-1`=cf.`q:1`]) in StringFormat;")
+          "mapped by ('other-ns:raw.table', cols=[`v-1`=cf.`q:1`]) in StringFormat;"
+      )
       cmd.ifNotExists shouldBe true
       cmd.definition.name shouldBe "my table"
       cmd.definition.hbaseTable shouldBe HBaseTableName("other-ns", "raw.table")
@@ -59,7 +65,8 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
 
     it("reports a syntax error in its own grammar, with the position, instead of passing it to Spark") {
       val e = intercept[ParseException](parser.parsePlan(
-        "CREATE TABLE t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (ht COLS=[v=f.v])"))
+        "CREATE TABLE t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (ht COLS=[v=f.v])"
+      ))
       e.getMessage should include("COLS")
       e.getMessage should include("line 1")
     }
@@ -83,7 +90,8 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
 
     it("names an unknown column type") {
       val e = intercept[HBaseSqlException](parser.parsePlan(
-        "CREATE TABLE t (k INT, v NUMBERISH, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[v=f.v])"))
+        "CREATE TABLE t (k INT, v NUMBERISH, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[v=f.v])"
+      ))
       e.getMessage should include("Unknown type 'NUMBERISH' for column 'v'")
       e.getMessage should include("line 1 pos 25")
     }
@@ -102,7 +110,9 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
       }
     }
 
-    it("keeps Spark's plan of ALTER TABLE ... DROP COLUMN for when the first part of the name is not an HBase catalog") {
+    it(
+      "keeps Spark's plan of ALTER TABLE ... DROP COLUMN for when the first part of the name is not an HBase catalog"
+    ) {
       // Only the session knows its catalogs, so the command decides when it runs.
       val sql = "ALTER TABLE db.t DROP COLUMN c"
       parser.parsePlan(sql) match {
@@ -140,14 +150,17 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     it("reads every clause: PARALLEL, LOCAL, OVERWRITE, FIELDS TERMINATED BY and OPTIONS") {
       parser.parsePlan(
         """LOAD DATA PARALLEL LOCAL INPATH '/tmp/a b.csv' INTO TABLE t FIELDS TERMINATED BY '|'
-          |OPTIONS (header 'true', 'nullValue' = 'NA', onBadRow 'skip')""".stripMargin) match {
+          |OPTIONS (header 'true', 'nullValue' = 'NA', onBadRow 'skip')""".stripMargin
+      ) match {
         case LoadDataCommand(Seq(name), path, local, parallel, overwrite, delimiter, options, _) =>
-          (name, path, local, parallel, overwrite, delimiter) shouldBe ("t", "/tmp/a b.csv", true, true, false, Some("|"))
+          (name, path, local, parallel, overwrite, delimiter) shouldBe
+            ("t", "/tmp/a b.csv", true, true, false, Some("|"))
           options shouldBe Map("header" -> "true", "nullValue" -> "NA", "onBadRow" -> "skip")
         case other => fail(s"expected LoadDataCommand, got $other")
       }
       parser.parsePlan("load data inpath 'p' overwrite into table t") match {
-        case c: LoadDataCommand => (c.local, c.parallel, c.overwrite, c.delimiter, c.options) shouldBe (false, false, true, None, Map())
+        case c: LoadDataCommand => (c.local, c.parallel, c.overwrite, c.delimiter, c.options) shouldBe
+            (false, false, true, None, Map())
         case other => fail(s"expected LoadDataCommand, got $other")
       }
     }
@@ -165,7 +178,9 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     }
 
     it("refuses an option given twice") {
-      intercept[HBaseSqlException](parser.parsePlan("LOAD DATA INPATH 'p' INTO TABLE t OPTIONS (header 'true', HEADER 'false')"))
+      intercept[HBaseSqlException](
+        parser.parsePlan("LOAD DATA INPATH 'p' INTO TABLE t OPTIONS (header 'true', HEADER 'false')")
+      )
         .getMessage should include("option 'header' is given more than once")
     }
   }

@@ -4,19 +4,30 @@ import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
-import org.apache.spark.sql.catalyst.expressions.{Add, Attribute, EvalMode, Expression, Literal, Multiply, NumericEvalContext, Subtract, UnaryMinus}
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction, Average, Count, Final, Max, Partial, Sum}
+import org.apache.spark.sql.catalyst.expressions.{
+  Add, Attribute, EvalMode, Expression, Literal, Multiply, NumericEvalContext, Subtract, UnaryMinus
+}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{
+  AggregateExpression, AggregateFunction, Average, Count, Final, Max, Partial, Sum
+}
 import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.types.{Decimal, DecimalType, DoubleType, FloatType, IntegerType, StringType}
 
 /** What of a partial aggregation the region servers compute, decided without HBase or a session. */
 class AggregatePlanSpec extends AnyFunSpec with Matchers {
-  private val table = HBaseTableDef("t", HBaseTableName("default", "t"), Seq(
-    HBaseColumn("k", IntegerType, nullable = false, None),
-    HBaseColumn("g", StringType, nullable = true, Some(CellRef("f", "g"))),
-    HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v"))),
-    HBaseColumn("m", DecimalType(12, 2), nullable = true, Some(CellRef("f", "m")))), Seq("k"), TableFormat.Binary)
+  private val table = HBaseTableDef(
+    "t",
+    HBaseTableName("default", "t"),
+    Seq(
+      HBaseColumn("k", IntegerType, nullable = false, None),
+      HBaseColumn("g", StringType, nullable = true, Some(CellRef("f", "g"))),
+      HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v"))),
+      HBaseColumn("m", DecimalType(12, 2), nullable = true, Some(CellRef("f", "m")))
+    ),
+    Seq("k"),
+    TableFormat.Binary
+  )
   private val relation = HBaseRelation(table, HBaseClusterConf(Map("hbase.client.scanner.timeout.period" -> "2000")))
   private val Seq(k, g, v, m) = relation.output
   private val wholeTable = Seq(RegionInfo(Array.emptyByteArray, Array.emptyByteArray, Some("rs1")))
@@ -30,29 +41,64 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
 
   private def partial(f: AggregateFunction) = AggregateExpression(f, Partial, isDistinct = false)
 
-  private def plan(where: Option[Expression], groups: Seq[Attribute], aggregates: Seq[AggregateExpression],
-      facts: Facts = new Facts(coprocessor = true)): Option[AggregateScanPlan] = {
-    val settings = ScanSettings(pushdown = true, customFilter = true, maxKeyRanges = 1000, fetchSize = 1000, driverReadMaxKeyRanges = 0)
+  private def plan(
+      where: Option[Expression],
+      groups: Seq[Attribute],
+      aggregates: Seq[AggregateExpression],
+      facts: Facts = new Facts(coprocessor = true)
+  ): Option[AggregateScanPlan] = {
+    val settings = ScanSettings(
+      pushdown = true,
+      customFilter = true,
+      maxKeyRanges = 1000,
+      fetchSize = 1000,
+      driverReadMaxKeyRanges = 0
+    )
     val scan = HBaseScanPlanner.plan(relation, relation.output, relation.output, where, settings, facts)
     AggregatePushdown.plan(scan, groups, aggregates, a => Some(relation.columnOf(a)), facts, maxGroups = 50)
   }
 
   describe("a partial aggregation") {
     it("runs in the region servers as server aggregates, each computed once, and Spark's buffer slots made from them") {
-      val p = plan(Some(v > 3), Seq(g), Seq(partial(Count(Seq(Literal(1)))), partial(Average(v)), partial(Count(Seq(v))),
-        partial(Max(g)), partial(Sum(m)))).get
+      val p = plan(
+        Some(v > 3),
+        Seq(g),
+        Seq(
+          partial(Count(Seq(Literal(1)))),
+          partial(Average(v)),
+          partial(Count(Seq(v))),
+          partial(Max(g)),
+          partial(Sum(m))
+        )
+      ).get
       val Seq(vColumn, mColumn) = Seq(table.columns(2), table.columns(3)).map(ServerValue.ColumnValue)
-      p.aggregates shouldBe Seq(ServerAggregate.CountRows, ServerAggregate.SumOf(ServerValue.Converted(vColumn, DoubleType, failOnOverflow = false)),
-        ServerAggregate.CountOf(vColumn), ServerAggregate.MaxOf(table.columns(1)), ServerAggregate.SumOf(mColumn))
-      p.slots shouldBe Seq(BufferSlot.CountSlot(0), BufferSlot.DoubleSumSlot(1, zeroWithoutInput = true), BufferSlot.CountSlot(2),
-        BufferSlot.CountSlot(2), BufferSlot.ExtremeSlot(3, StringType), BufferSlot.DecimalSumSlot(4, DecimalType(22, 2)), BufferSlot.IsEmptySlot(4))
+      p.aggregates shouldBe Seq(
+        ServerAggregate.CountRows,
+        ServerAggregate.SumOf(ServerValue.Converted(vColumn, DoubleType, failOnOverflow = false)),
+        ServerAggregate.CountOf(vColumn),
+        ServerAggregate.MaxOf(table.columns(1)),
+        ServerAggregate.SumOf(mColumn)
+      )
+      p.slots shouldBe Seq(
+        BufferSlot.CountSlot(0),
+        BufferSlot.DoubleSumSlot(1, zeroWithoutInput = true),
+        BufferSlot.CountSlot(2),
+        BufferSlot.CountSlot(2),
+        BufferSlot.ExtremeSlot(3, StringType),
+        BufferSlot.DecimalSumSlot(4, DecimalType(22, 2)),
+        BufferSlot.IsEmptySlot(4)
+      )
       p.groupBy shouldBe Seq(table.columns(1))
       p.maxGroups shouldBe 50
       withClue("a quarter of the 2 s scanner timeout: ")(p.sliceMillis shouldBe 500)
-      p.describe should endWith("partial aggregate in region servers: count(1), sum(CAST(v AS DOUBLE)), count(v), max(g), sum(m) group by g")
+      p.describe should endWith(
+        "partial aggregate in region servers: count(1), sum(CAST(v AS DOUBLE)), count(v), max(g), sum(m) group by g"
+      )
     }
 
-    it("stays in Spark when Spark must finish the WHERE clause, a region is read by Gets, or an aggregate has no server form") {
+    it(
+      "stays in Spark when Spark must finish the WHERE clause, a region is read by Gets, or an aggregate has no server form"
+    ) {
       plan(Some(k + v > 3), Nil, Seq(partial(Count(Seq(Literal(1)))))) shouldBe None
       plan(Some(k === 7), Nil, Seq(partial(Count(Seq(Literal(1)))))) shouldBe None
       plan(None, Nil, Seq(partial(Sum(k % 2)))) shouldBe None
@@ -60,7 +106,9 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       plan(None, Nil, Seq(partial(Count(Seq(Literal(1)))).copy(filter = Some(v > 1)))) shouldBe None
     }
 
-    it("asks whether the region servers run the coprocessor only when all else allows it, and stays in Spark without it") {
+    it(
+      "asks whether the region servers run the coprocessor only when all else allows it, and stays in Spark without it"
+    ) {
       val unpushable = new Facts(coprocessor = true)
       plan(None, Nil, Seq(partial(Sum(k % 2))), unpushable) shouldBe None
       unpushable.asked shouldBe false
@@ -70,11 +118,24 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
     }
 
     it("computes arithmetic on columns in the region servers, with Spark's result types and its ANSI mode") {
-      val price = Multiply(m, Subtract(Literal(Decimal(1), DecimalType(1, 0)), m, NumericEvalContext(EvalMode.ANSI)), NumericEvalContext(EvalMode.ANSI))
-      val p = plan(None, Nil, Seq(partial(Sum(price)), partial(Sum(Add(v, Literal(1), NumericEvalContext(EvalMode.LEGACY)))))).get
+      val price = Multiply(
+        m,
+        Subtract(Literal(Decimal(1), DecimalType(1, 0)), m, NumericEvalContext(EvalMode.ANSI)),
+        NumericEvalContext(EvalMode.ANSI)
+      )
+      val p = plan(
+        None,
+        Nil,
+        Seq(partial(Sum(price)), partial(Sum(Add(v, Literal(1), NumericEvalContext(EvalMode.LEGACY)))))
+      ).get
       p.aggregates.head match {
-        case ServerAggregate.SumOf(ServerValue.Arithmetic(ServerValue.Times, _, ServerValue.Arithmetic(ServerValue.Minus, one, _, minusType, true),
-            timesType, true)) =>
+        case ServerAggregate.SumOf(ServerValue.Arithmetic(
+              ServerValue.Times,
+              _,
+              ServerValue.Arithmetic(ServerValue.Minus, one, _, minusType, true),
+              timesType,
+              true
+            )) =>
           one shouldBe ServerValue.Constant(new java.math.BigDecimal(1), DecimalType(1, 0))
           (minusType, timesType) shouldBe ((DecimalType(13, 2), DecimalType(26, 4)))
         case other => fail(s"not the product: $other")
@@ -83,13 +144,19 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       p.describe should include("sum((m * (1 - m))), sum((v + 1))")
     }
 
-    it("leaves to Spark what a region server cannot compute as Spark does: other functions, FLOAT arithmetic, try_ modes") {
+    it(
+      "leaves to Spark what a region server cannot compute as Spark does: other functions, FLOAT arithmetic, try_ modes"
+    ) {
       plan(None, Nil, Seq(partial(Sum(k % 2)))) shouldBe None
       plan(None, Nil, Seq(partial(Sum(Add(v, v, NumericEvalContext(EvalMode.TRY)))))) shouldBe None
       withClue("Spark negates a DECIMAL of 38 digits to 34: ") {
         plan(None, Nil, Seq(partial(Sum(UnaryMinus(m.cast(DecimalType(38, 2))))))) shouldBe None
       }
-      plan(None, Nil, Seq(partial(Sum(Add(v.cast(FloatType), v.cast(FloatType), NumericEvalContext(EvalMode.LEGACY)))))) shouldBe None
+      plan(
+        None,
+        Nil,
+        Seq(partial(Sum(Add(v.cast(FloatType), v.cast(FloatType), NumericEvalContext(EvalMode.LEGACY)))))
+      ) shouldBe None
     }
 
     it("leaves a 38-digit DECIMAL average to Spark under ANSI, whose partial sum may fail after two rows") {

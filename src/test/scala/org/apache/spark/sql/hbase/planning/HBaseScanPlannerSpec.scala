@@ -5,7 +5,9 @@ import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.Expression
-import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, RangeIndexDef, TableFormat}
+import org.apache.spark.sql.hbase.catalog.{
+  CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, RangeIndexDef, TableFormat
+}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.index.{ChunkStats, ColumnStats, IndexChunks}
@@ -16,20 +18,34 @@ import org.apache.spark.sql.types.IntegerType
  * session: what execution and EXPLAIN are handed is decided here.
  */
 class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
-  private val table = HBaseTableDef("t", HBaseTableName("default", "t"),
-    Seq(HBaseColumn("k", IntegerType, nullable = false, None), HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v")))),
-    Seq("k"), TableFormat.Binary)
+  private val table = HBaseTableDef(
+    "t",
+    HBaseTableName("default", "t"),
+    Seq(
+      HBaseColumn("k", IntegerType, nullable = false, None),
+      HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v")))
+    ),
+    Seq("k"),
+    TableFormat.Binary
+  )
   private val relation = HBaseRelation(table, HBaseClusterConf(Map.empty))
   private val Seq(k, v) = relation.output
 
   private def key(i: Int) = new BinaryKeyCodec(Seq(IntegerType)).encode(Seq(i))
+
   /** Three regions split at 1000 and 2000. */
   private val regions = Seq(
     RegionInfo(Array.emptyByteArray, key(1000), Some("rs1")),
     RegionInfo(key(1000), key(2000), Some("rs2")),
-    RegionInfo(key(2000), Array.emptyByteArray, Some("rs3")))
-  private val settings = ScanSettings(pushdown = true, customFilter = true, maxKeyRanges = 10000, fetchSize = 1000,
-    driverReadMaxKeyRanges = 1000)
+    RegionInfo(key(2000), Array.emptyByteArray, Some("rs3"))
+  )
+  private val settings = ScanSettings(
+    pushdown = true,
+    customFilter = true,
+    maxKeyRanges = 10000,
+    fetchSize = 1000,
+    driverReadMaxKeyRanges = 1000
+  )
 
   /** Facts that count how often the region servers were probed. */
   private class Counting(serverJar: Boolean) extends TableFacts {
@@ -39,15 +55,28 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
     override def aggregator: Boolean = fail("a scan asked for the aggregation coprocessor")
   }
 
-  private def plan(where: Option[Expression], facts: TableFacts, s: ScanSettings = settings, limit: Option[Int] = None) =
+  private def plan(
+      where: Option[Expression],
+      facts: TableFacts,
+      s: ScanSettings = settings,
+      limit: Option[Int] = None
+  ) =
     HBaseScanPlanner.plan(relation.copy(limit = limit), Seq(k, v), Seq(k, v), where, s, facts)
 
   describe("a scan plan over a range index") {
-    val indexed = relation.copy(table = table.copy(indexes = Seq(RangeIndexDef("by_v", Seq("v"), 100, generation = Some(1L)))))
+    val indexed =
+      relation.copy(table = table.copy(indexes = Seq(RangeIndexDef("by_v", Seq("v"), 100, generation = Some(1L)))))
+
     /** Ten chunks of 100 keys each up to 1000, where v runs from 10 * first key to 10 * last key. */
     val chunks = (0 until 10).map { i =>
-      ChunkStats(RowRange(if (i == 0) Array.emptyByteArray else key(i * 100), if (i == 9) Array.emptyByteArray else key(i * 100 + 100)),
-        100, Map("v" -> ColumnStats(Some(i * 1000), Some(i * 1000 + 990), 0)))
+      ChunkStats(
+        RowRange(
+          if (i == 0) Array.emptyByteArray else key(i * 100),
+          if (i == 9) Array.emptyByteArray else key(i * 100 + 100)
+        ),
+        100,
+        Map("v" -> ColumnStats(Some(i * 1000), Some(i * 1000 + 990), 0))
+      )
     }
     class Indexed(trusted: Seq[ChunkStats]) extends Counting(serverJar = true) {
       var asked = 0
@@ -62,8 +91,14 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       val p = planIndexed(v >= 3000 && v < 5000, facts)
       p.regions.map(_.region.host) shouldBe Seq(Some("rs1"))
       p.regions.head.ranges.map(bytesOf) shouldBe Seq(bytesOf(RowRange(key(300), key(500))))
-      p.scan.rangeIndexes shouldBe Seq(RangeIndexUse("by_v", chunksRead = 2, chunksTotal = 10, chunksSkipped = 8, untrusted = 0,
-        rowsAtMost = Some(200)))
+      p.scan.rangeIndexes shouldBe Seq(RangeIndexUse(
+        "by_v",
+        chunksRead = 2,
+        chunksTotal = 10,
+        chunksSkipped = 8,
+        untrusted = 0,
+        rowsAtMost = Some(200)
+      ))
       p.describe should include("range index by_v: 2 of 10 chunks")
       facts.asked shouldBe 1
       // The first and last chunks: three regions, 200 rows at most.
@@ -71,13 +106,15 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       planIndexed(ends, facts).regions.size shouldBe 3
       planIndexed(ends, facts).driverRead shouldBe false
       withClue("a collect the index bounds to few enough rows reads on the driver: ")(
-        planIndexed(ends, facts, settings.copy(driverReadMaxRows = 200)).driverRead shouldBe true)
+        planIndexed(ends, facts, settings.copy(driverReadMaxRows = 200)).driverRead shouldBe true
+      )
     }
 
     it("reads untrusted chunks in full, and is not asked for a clause on other columns or with the index off") {
       val facts = new Indexed(chunks.filterNot(_.columns("v").min.contains(7000)))
       val p = planIndexed(v === 7500 || v === 1500, facts)
-      p.regions.flatMap(_.ranges).map(bytesOf) shouldBe Seq(RowRange(key(100), key(200)), RowRange(key(700), key(800))).map(bytesOf)
+      p.regions.flatMap(_.ranges).map(bytesOf) shouldBe
+        Seq(RowRange(key(100), key(200)), RowRange(key(700), key(800))).map(bytesOf)
       p.scan.rangeIndexes.map(u => (u.chunksRead, u.untrusted, u.rowsAtMost)) shouldBe Seq((2, 1, None))
       planIndexed(k > 5, facts).scan.rangeIndexes shouldBe empty
       planIndexed(v > 5, facts, settings.copy(rangeIndex = false)).scan.rangeIndexes shouldBe empty
@@ -94,7 +131,9 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       p.regions.map(_.server.map(_.pushed.map(_.sql))) shouldBe Seq.fill(2)(Some(Seq("(v = 3)")))
       p.driverRead shouldBe false
       facts.probes shouldBe 1
-      p.describe should include("regions 2 of 3, 1 key ranges ([1500, +inf)), 0 Gets and 2 scans, residual (v = 3), in region servers (v = 3)")
+      p.describe should include(
+        "regions 2 of 3, 1 key ranges ([1500, +inf)), 0 Gets and 2 scans, residual (v = 3), in region servers (v = 3)"
+      )
     }
 
     it("orders rows by the key as far as the output holds it, and only where byte order is SQL order") {
@@ -136,11 +175,14 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
     }
 
     it("does not probe the region servers when no region is read") {
-      val contradiction = plan(Some(k === 5 && k === 6), new TableFacts {
-        override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
-        override def serverFilter: Boolean = fail("the planner probed the region servers")
-        override def aggregator: Boolean = fail("a scan asked for the aggregation coprocessor")
-      })
+      val contradiction = plan(
+        Some(k === 5 && k === 6),
+        new TableFacts {
+          override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
+          override def serverFilter: Boolean = fail("the planner probed the region servers")
+          override def aggregator: Boolean = fail("a scan asked for the aggregation coprocessor")
+        }
+      )
       contradiction.regions shouldBe empty
     }
   }

@@ -30,13 +30,16 @@ class KeyRangePlannerSpec extends AnyFunSpec with Matchers {
       plan(ka >= 5 && ka <= 10) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(incl(5), incl(10)))))
       plan(!(ka < 5)) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(incl(5), None))))
       plan(ka =!= 5) shouldBe ranges(
-        KeyRange(Vector(), Some(ColumnRange(None, excl(5)))), KeyRange(Vector(), Some(ColumnRange(excl(5), None))))
+        KeyRange(Vector(), Some(ColumnRange(None, excl(5)))),
+        KeyRange(Vector(), Some(ColumnRange(excl(5), None)))
+      )
       plan(Literal(5) < ka) shouldBe plan(ka > 5)
     }
 
     it("is a union of ranges for IN and OR") {
       plan(In(ka, Seq(Literal(3), Literal(1)))) shouldBe ranges(KeyRange(Vector(1), None), KeyRange(Vector(3), None))
-      plan(ka < 0 || ka === 7) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(None, excl(0)))), KeyRange(Vector(7), None))
+      plan(ka < 0 || ka === 7) shouldBe
+        ranges(KeyRange(Vector(), Some(ColumnRange(None, excl(0)))), KeyRange(Vector(7), None))
     }
 
     it("is empty when it cannot hold") {
@@ -48,20 +51,27 @@ class KeyRangePlannerSpec extends AnyFunSpec with Matchers {
 
   describe("the range algebra on one key column") {
     it("intersects ranges under AND, keeping the tighter bound of each side") {
-      plan(ka > 1 && ka >= 3 && ka < 9 && ka <= 7) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(incl(3), incl(7)))))
-      plan((ka >= 0 && ka < 10) && (ka > 5 && ka < 20)) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(open(5), excl(10)))))
+      plan(ka > 1 && ka >= 3 && ka < 9 && ka <= 7) shouldBe
+        ranges(KeyRange(Vector(), Some(ColumnRange(incl(3), incl(7)))))
+      plan((ka >= 0 && ka < 10) && (ka > 5 && ka < 20)) shouldBe
+        ranges(KeyRange(Vector(), Some(ColumnRange(open(5), excl(10)))))
     }
 
     it("unites ranges under OR, joining overlapping and touching ones") {
-      plan((ka >= 0 && ka < 10) || (ka >= 5 && ka <= 20)) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(incl(0), incl(20)))))
+      plan((ka >= 0 && ka < 10) || (ka >= 5 && ka <= 20)) shouldBe
+        ranges(KeyRange(Vector(), Some(ColumnRange(incl(0), incl(20)))))
       plan(ka < 5 || ka === 5) shouldBe ranges(KeyRange(Vector(), Some(ColumnRange(None, incl(5)))))
       plan(ka < 0 || ka > 10) shouldBe ranges(
-        KeyRange(Vector(), Some(ColumnRange(None, excl(0)))), KeyRange(Vector(), Some(ColumnRange(open(10), None))))
+        KeyRange(Vector(), Some(ColumnRange(None, excl(0)))),
+        KeyRange(Vector(), Some(ColumnRange(open(10), None)))
+      )
     }
 
     it("complements a range under NOT, into both unbounded ends") {
       plan(!(ka >= 3 && ka <= 7)) shouldBe ranges(
-        KeyRange(Vector(), Some(ColumnRange(None, excl(3)))), KeyRange(Vector(), Some(ColumnRange(open(7), None))))
+        KeyRange(Vector(), Some(ColumnRange(None, excl(3)))),
+        KeyRange(Vector(), Some(ColumnRange(open(7), None)))
+      )
       plan(!(ka < 3 || ka > 7)) shouldBe plan(ka >= 3 && ka <= 7)
     }
 
@@ -90,18 +100,24 @@ class KeyRangePlannerSpec extends AnyFunSpec with Matchers {
     it("recurse into the next column for each point") {
       plan(ka === 1 && kb === "x") shouldBe ranges(KeyRange(Vector(1, s("x")), None))
       plan(In(ka, Seq(Literal(1), Literal(2))) && kb >= "m") shouldBe ranges(
-        KeyRange(Vector(1), Some(ColumnRange(incl(s("m")), None))), KeyRange(Vector(2), Some(ColumnRange(incl(s("m")), None))))
+        KeyRange(Vector(1), Some(ColumnRange(incl(s("m")), None))),
+        KeyRange(Vector(2), Some(ColumnRange(incl(s("m")), None)))
+      )
     }
 
     it("turn LIKE 'p%' on a string key column into the range of strings starting with p") {
       plan(ka === 1 && StartsWith(kb, Literal("ab"))) shouldBe ranges(
-        KeyRange(Vector(1), Some(ColumnRange(incl(s("ab")), excl(s("ac"))))))
+        KeyRange(Vector(1), Some(ColumnRange(incl(s("ab")), excl(s("ac")))))
+      )
       plan(ka === 1 && !StartsWith(kb, Literal("ab"))) shouldBe ranges(
-        KeyRange(Vector(1), Some(ColumnRange(None, excl(s("ab"))))), KeyRange(Vector(1), Some(ColumnRange(incl(s("ac")), None))))
+        KeyRange(Vector(1), Some(ColumnRange(None, excl(s("ab"))))),
+        KeyRange(Vector(1), Some(ColumnRange(incl(s("ac")), None)))
+      )
     }
 
     it("turn an OR across columns into a union, not a full scan") {
-      plan(ka === 1 || (ka === 2 && kb === "x")) shouldBe ranges(KeyRange(Vector(1), None), KeyRange(Vector(2, s("x")), None))
+      plan(ka === 1 || (ka === 2 && kb === "x")) shouldBe
+        ranges(KeyRange(Vector(1), None), KeyRange(Vector(2, s("x")), None))
     }
 
     it("scan everything when the leading column is unconstrained") {
@@ -118,7 +134,9 @@ class KeyRangePlannerSpec extends AnyFunSpec with Matchers {
       plan(In(ka, Seq(Literal(1), Literal(null, IntegerType)))) shouldBe KeyRanges.FullScan
       // NOT (a IN (1, NULL)) holds for no row; the planner proves it only for a = 1 and keeps the rest.
       plan(!In(ka, Seq(Literal(1), Literal(null, IntegerType)))) shouldBe ranges(
-        KeyRange(Vector(), Some(ColumnRange(None, excl(1)))), KeyRange(Vector(), Some(ColumnRange(excl(1), None))))
+        KeyRange(Vector(), Some(ColumnRange(None, excl(1)))),
+        KeyRange(Vector(), Some(ColumnRange(excl(1), None)))
+      )
       plan((ka + 1) === 3) shouldBe KeyRanges.FullScan
     }
   }

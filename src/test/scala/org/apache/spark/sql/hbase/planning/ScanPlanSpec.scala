@@ -28,10 +28,11 @@ class ScanPlanSpec extends AnyFunSpec with Matchers {
   private val X: Seq[Int] = Seq(0x64, 0x62, 0, 0, 0x74, 0x62, 0x6c, 0, 0) // "db", "tbl"
   /** The least key above every key that starts with X. */
   private val XPlus: Seq[Int] = X.init :+ 1
+
   /** An INT key part is big-endian with the sign bit flipped. */
-  private def int(i: Int): Seq[Int] = Seq(((i >>> 24) & 0xFF) ^ 0x80, (i >>> 16) & 0xFF, (i >>> 8) & 0xFF, i & 0xFF)
+  private def int(i: Int): Seq[Int] = Seq(((i >>> 24) & 0xff) ^ 0x80, (i >>> 16) & 0xff, (i >>> 8) & 0xff, i & 0xff)
   private def hex(bytes: Seq[Int]): String = bytes.map(b => f"$b%02x").mkString
-  private def hex(bytes: Array[Byte]): String = hex(bytes.toSeq.map(_ & 0xFF))
+  private def hex(bytes: Array[Byte]): String = hex(bytes.toSeq.map(_ & 0xff))
 
   /** An HBase call as the table in the seed writes it. */
   private sealed trait Call
@@ -43,7 +44,11 @@ class ScanPlanSpec extends AnyFunSpec with Matchers {
 
   private val wholeTable = Seq(RegionInfo(Array.emptyByteArray, Array.emptyByteArray, None))
 
-  private def plan(where: Expression, keys: Seq[AttributeReference], regions: Seq[RegionInfo] = wholeTable): ScanPlan = {
+  private def plan(
+      where: Expression,
+      keys: Seq[AttributeReference],
+      regions: Seq[RegionInfo] = wholeTable
+  ): ScanPlan = {
     val codec = new BinaryKeyCodec(keys.map(_.dataType))
     val condition = db === "db" && tbl === "tbl" && where
     val keyRanges = KeyRangePlanner.plan(keys, keys.size, _ => true, condition, maxRanges = 1000)
@@ -107,39 +112,55 @@ class ScanPlanSpec extends AnyFunSpec with Matchers {
     }
     it("(c1 or c2) and (c3 or c4) = the four conjunctions") {
       calls((p1 === 1 || p1 === 2) && (p2 === 7 || p2 === 8)) shouldBe get(
-        X ++ int(1) ++ int(7), X ++ int(1) ++ int(8), X ++ int(2) ++ int(7), X ++ int(2) ++ int(8))
+        X ++ int(1) ++ int(7),
+        X ++ int(1) ++ int(8),
+        X ++ int(2) ++ int(7),
+        X ++ int(2) ++ int(8)
+      )
     }
   }
 
   describe("regions") {
     // Split at p1 = 0, 100 and 200 within X.
     val splits = Seq(X ++ int(0), X ++ int(100), X ++ int(200)).map(_.map(_.toByte).toArray)
-    val regions = (Array.emptyByteArray +: splits).zip(splits :+ Array.emptyByteArray).map { case (s, e) => RegionInfo(s, e, None) }
+    val regions = (Array.emptyByteArray +: splits).zip(splits :+ Array.emptyByteArray).map { case (s, e) =>
+      RegionInfo(s, e, None)
+    }
 
     it("are kept only where a key range overlaps them, with the ranges clipped to each") {
       val kept = plan(p1 >= 50 && p1 < 150, Seq(db, tbl, p1, p2), regions)
       kept.regionsTotal shouldBe 4
       kept.regions.map(r => r.ranges.map(x => (hex(x.start), hex(x.stop)))) shouldBe Seq(
         Seq((hex(X ++ int(50)), hex(X ++ int(100)))),
-        Seq((hex(X ++ int(100)), hex(X ++ int(150)))))
+        Seq((hex(X ++ int(100)), hex(X ++ int(150))))
+      )
       plan(p1 < 0, Seq(db, tbl, p1, p2), regions).regions.map(_.region) shouldBe regions.take(1)
-      plan(p1 === 250 || p1 === -7, Seq(db, tbl, p1, p2), regions).regions.map(_.region) shouldBe Seq(regions(0), regions(3))
+      plan(p1 === 250 || p1 === -7, Seq(db, tbl, p1, p2), regions).regions.map(_.region) shouldBe
+        Seq(regions(0), regions(3))
     }
 
     it("each get the residual predicate specialised to the key ranges they hold") {
-      val scans = plan(In(p1, Seq(Literal(10), Literal(150))) && (p1 === 10 || c1 === 5), Seq(db, tbl, p1, p2), regions).regions
+      val scans =
+        plan(In(p1, Seq(Literal(10), Literal(150))) && (p1 === 10 || c1 === 5), Seq(db, tbl, p1, p2), regions).regions
       scans.map(_.residual.map(_.sql)) shouldBe Seq(None, Some((p1 === 10 || c1 === 5).sql))
     }
 
     it("drop the conjuncts that their own key boundaries decide") {
       // c1 = 5 keeps every key, but below p1 = 100 the OR holds whatever c1 is.
       val scans = plan(p1 < 100 || c1 === 5, Seq(db, tbl, p1, p2), regions).regions
-      scans.map(_.residual.map(_.sql)) shouldBe Seq(None, None, Some((p1 < 100 || c1 === 5).sql), Some((p1 < 100 || c1 === 5).sql))
+      scans.map(_.residual.map(_.sql)) shouldBe
+        Seq(None, None, Some((p1 < 100 || c1 === 5).sql), Some((p1 < 100 || c1 === 5).sql))
     }
 
     it("keep everything, and the whole condition, with no key ranges") {
-      val all = ScanPlan(regions, KeyRanges.FullScan, Nil, new BinaryKeyCodec(Seq(StringType, StringType, IntegerType, IntegerType)),
-        Some(p1 > 5), None)
+      val all = ScanPlan(
+        regions,
+        KeyRanges.FullScan,
+        Nil,
+        new BinaryKeyCodec(Seq(StringType, StringType, IntegerType, IntegerType)),
+        Some(p1 > 5),
+        None
+      )
       all.regions.map(_.region) shouldBe regions
       all.regions.map(_.residual) shouldBe Seq.fill(4)(Some(p1 > 5))
     }

@@ -22,7 +22,7 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
   private def s(text: String) = UTF8String.fromString(text)
   private def hex(bytes: Array[Byte]) = Bytes.toStringBinary(bytes)
   private def bytes(ints: Int*) = ints.map(_.toByte).toArray
-  private def int(v: Int) = bytes(0x80 ^ (v >>> 24) & 0xFF, (v >>> 16) & 0xFF, (v >>> 8) & 0xFF, v & 0xFF)
+  private def int(v: Int) = bytes(0x80 ^ (v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff)
   private def term(text: String) = text.getBytes("UTF-8") ++ bytes(0, 0)
 
   private def point(v: Any) = ColumnRange.point(v)
@@ -31,9 +31,12 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
 
   /** A skipper over boxes given column by column (None: any value), each box bounded by its row range. */
   private def skipper(codec: KeyCodec, boxes: (Seq[Option[Seq[ColumnRange]]], RowRange)*): KeySkipper =
-    new KeySkipper(codec.sliceLayout, boxes.flatMap { case (columns, rows) =>
-      KeyBoxes.encode(KeyBoxPlan(columns.toIndexedSeq, 0, rows), codec)
-    }.toArray)
+    new KeySkipper(
+      codec.sliceLayout,
+      boxes.flatMap { case (columns, rows) =>
+        KeyBoxes.encode(KeyBoxPlan(columns.toIndexedSeq, 0, rows), codec)
+      }.toArray
+    )
 
   private val everyRow = RowRange(Array.emptyByteArray, Array.emptyByteArray)
 
@@ -102,7 +105,7 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
 
     it("keeps the escaping of 0x00 inside strings") {
       val zero = Seq(Some(Seq(point(s("a\u0000b")))), None)
-      step(skipper(codec, zero -> everyRow), key("a", 1)) shouldBe hex(bytes('a', 0, 0xFF, 'b', 0, 0))
+      step(skipper(codec, zero -> everyRow), key("a", 1)) shouldBe hex(bytes('a', 0, 0xff, 'b', 0, 0))
     }
   }
 
@@ -156,7 +159,8 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
       val orderings: Seq[Ordering[Any]] = Seq(
         Ordering.Int.on[Any](_.asInstanceOf[Int]),
         Ordering.by[Any, Array[Byte]](_.asInstanceOf[UTF8String].getBytes)((x, y) => Bytes.compareTo(x, y)),
-        Ordering.Long.on[Any](_.asInstanceOf[Long]))
+        Ordering.Long.on[Any](_.asInstanceOf[Long])
+      )
       def within(r: ColumnRange, v: Any, o: Ordering[Any]) =
         r.lower.forall(b => o.compare(v, b.value) > 0 || (b.inclusive && o.equiv(v, b.value))) &&
           r.upper.forall(b => o.compare(v, b.value) < 0 || (b.inclusive && o.equiv(v, b.value)))
@@ -179,14 +183,19 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
         // Sometimes the outer ends are open.
         val opened = ranges
           .updated(0, if (random.nextInt(4) == 0) ranges.head.copy(lower = None) else ranges.head)
-        Some(opened.updated(opened.size - 1, if (random.nextInt(4) == 0) opened.last.copy(upper = None) else opened.last))
+        Some(opened.updated(
+          opened.size - 1,
+          if (random.nextInt(4) == 0) opened.last.copy(upper = None) else opened.last
+        ))
       }
 
       (1 to 300).foreach { round =>
         val columns = (0 until 3).map(randomRanges)
         val box = KeyBoxPlan(columns, 0, everyRow)
         val k = new KeySkipper(codec.sliceLayout, KeyBoxes.encode(box, codec).toArray)
-        def inBox(v: Seq[Any]) = columns.zipWithIndex.forall { case (rs, d) => rs.forall(_.exists(within(_, v(d), orderings(d)))) }
+        def inBox(v: Seq[Any]) = columns.zipWithIndex.forall { case (rs, d) =>
+          rs.forall(_.exists(within(_, v(d), orderings(d))))
+        }
         val expected = universe.filter(u => inBox(u._2)).map(_._2)
         val found = Vector.newBuilder[Seq[Any]]
         var pos = 0
@@ -199,7 +208,9 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
             case next if next.isEmpty => pos = universe.size
             case next =>
               withClue(s"round $round, box $box, at $values: ")(Bytes.compareTo(next, key) should be > 0)
-              pos = universe.indexWhere(u => Bytes.compareTo(u._1, next) >= 0) match { case -1 => universe.size; case p => p }
+              pos = universe.indexWhere(u => Bytes.compareTo(u._1, next) >= 0) match {
+                case -1 => universe.size; case p => p
+              }
           }
         }
         withClue(s"round $round, box $box: ")(found.result() shouldBe expected)
@@ -208,7 +219,11 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
   }
 
   describe("the key boxes of a WHERE clause") {
-    val keys = Seq(AttributeReference("a", IntegerType)(), AttributeReference("b", StringType)(), AttributeReference("c", LongType)())
+    val keys = Seq(
+      AttributeReference("a", IntegerType)(),
+      AttributeReference("b", StringType)(),
+      AttributeReference("c", LongType)()
+    )
     val codec = new BinaryKeyCodec(keys.map(_.dataType))
     def where(text: String): Expression = CatalystSqlParser.parseExpression(text).transform {
       case u: UnresolvedAttribute => keys.find(_.name == u.name).get
@@ -245,12 +260,17 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
   }
 
   describe("a scan plan with the server jar") {
-    val keys = Seq(AttributeReference("a", IntegerType)(), AttributeReference("b", StringType)(), AttributeReference("c", LongType)())
+    val keys = Seq(
+      AttributeReference("a", IntegerType)(),
+      AttributeReference("b", StringType)(),
+      AttributeReference("c", LongType)()
+    )
     val codec = new BinaryKeyCodec(keys.map(_.dataType))
     def where(text: String): Expression = CatalystSqlParser.parseExpression(text).transform {
       case u: UnresolvedAttribute => keys.find(_.name == u.name).get
     }
-    val bounds = Seq(Array.emptyByteArray, codec.encodePrefix(Seq(0)), codec.encodePrefix(Seq(100)), Array.emptyByteArray)
+    val bounds =
+      Seq(Array.emptyByteArray, codec.encodePrefix(Seq(0)), codec.encodePrefix(Seq(100)), Array.emptyByteArray)
     val regions = bounds.sliding(2).map { case Seq(start, end) => RegionInfo(start, end, None) }.toSeq
     def planned(text: String): ScanPlan = {
       val condition = where(text)
@@ -261,7 +281,8 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
 
     it("gives each region the boxes that overlap it, and the conjuncts the region server can evaluate") {
       val plan = planned("a IN (5, 150) AND c = 3L AND c + 1L = 4L")
-      plan.regions.map(_.server.get.boxes.map(_.map(_.toString))) shouldBe Seq(Some(Seq("(=5, *, =3)")), Some(Seq("(=150, *, =3)")))
+      plan.regions.map(_.server.get.boxes.map(_.map(_.toString))) shouldBe
+        Seq(Some(Seq("(=5, *, =3)")), Some(Seq("(=150, *, =3)")))
       plan.regions.map(_.server.get.pushed.map(_.sql)) shouldBe Seq.fill(2)(Seq("(c = 3L)"))
       plan.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(2)(Some("((c + 1L) = 4L)"))
     }

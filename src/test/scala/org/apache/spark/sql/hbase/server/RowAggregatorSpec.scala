@@ -20,13 +20,19 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
   private val v = Bytes.toBytes("v")
 
   /** Group by cell f:g (INT), count rows, sum and max of f:v (INT), over rows with v > 0. */
-  private val spec = new AggregateSpec(codec.sliceLayout,
+  private val spec = new AggregateSpec(
+    codec.sliceLayout,
     Array(Operand.cell(f, g, CellType.INT, 0, 0), Operand.cell(f, v, CellType.INT, 0, 0), Operand.key(0)),
     RowPredicate.compare(">", 1, BinaryKeyCodec.comparable(IntegerType, 0)),
     Array(0),
-    Array(AggregateFunction.countRows(), AggregateFunction.of(AggregateFunction.SUM, ValueExpression.operand(1, ValueExpression.LONG, 0)),
-      AggregateFunction.of(AggregateFunction.MAX, ValueExpression.operand(2, ValueExpression.RAW, 0))),
-    100, 50)
+    Array(
+      AggregateFunction.countRows(),
+      AggregateFunction.of(AggregateFunction.SUM, ValueExpression.operand(1, ValueExpression.LONG, 0)),
+      AggregateFunction.of(AggregateFunction.MAX, ValueExpression.operand(2, ValueExpression.RAW, 0))
+    ),
+    100,
+    50
+  )
 
   private def row(k: Int, group: Int, value: Option[Int]): Seq[KeyValue] =
     Seq(new KeyValue(codec.encode(Seq(k)), f, g, Bytes.toBytes(group))) ++
@@ -46,11 +52,13 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
   describe("a row aggregator") {
     it("folds each row once it is complete, by group, with the predicate applied, and keys its batch by the last row") {
       val aggregator = new RowAggregator(spec)
-      (row(1, 7, Some(5)) ++ row(2, 7, Some(-3)) ++ row(3, 8, Some(4)) ++ row(4, 7, None) ++ row(5, 7, Some(6))).foreach(aggregator.add)
+      (row(1, 7, Some(5)) ++ row(2, 7, Some(-3)) ++ row(3, 8, Some(4)) ++ row(4, 7, None) ++
+        row(5, 7, Some(6))).foreach(aggregator.add)
       aggregator.lastFoldedRow().toSeq shouldBe codec.encode(Seq(4)).toSeq // row 5 may have more cells
       aggregator.endOfRows()
       val cell = aggregator.takeBatchCell()
-      cell.getRowArray.slice(cell.getRowOffset, cell.getRowOffset + cell.getRowLength).toSeq shouldBe codec.encode(Seq(5)).toSeq
+      cell.getRowArray.slice(cell.getRowOffset, cell.getRowOffset + cell.getRowLength).toSeq shouldBe
+        codec.encode(Seq(5)).toSeq
       val batch = AggregateBatch.read(spec, org.apache.hadoop.hbase.client.Result.create(Array(cell)))
       batch.rowsScanned shouldBe 5
       groups(batch) shouldBe Map(7 -> Seq(2L, 11L, 5), 8 -> Seq(1L, 4L, 3))
@@ -59,8 +67,15 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
 
     it("says when it holds as many groups as the spec allows") {
       val capped = AggregateSpec.parseFrom(spec.toByteArray)
-      val aggregator = new RowAggregator(new AggregateSpec(capped.layout, capped.operands, capped.predicate, capped.groupBy,
-        capped.aggregates, 2, 50))
+      val aggregator = new RowAggregator(new AggregateSpec(
+        capped.layout,
+        capped.operands,
+        capped.predicate,
+        capped.groupBy,
+        capped.aggregates,
+        2,
+        50
+      ))
       (row(1, 1, Some(1)) ++ row(2, 2, Some(1))).foreach(aggregator.add)
       aggregator.full shouldBe false
       row(3, 3, Some(1)).foreach(aggregator.add) // the second group is folded once row 3 starts
@@ -77,14 +92,18 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
       val bytes = spec.toByteArray
       val newer = bytes.clone(); newer(3) = (ServerJar.WIRE_VERSION + 1).toByte
       val refused = the[IOException] thrownBy AggregateSpec.parseFrom(newer)
-      refused.getMessage should (include(s"written with wire version ${ServerJar.WIRE_VERSION + 1}") and
-        include(s"reads version ${ServerJar.WIRE_VERSION}; deploy the server jar that matches the client"))
+      refused.getMessage should
+        (include(s"written with wire version ${ServerJar.WIRE_VERSION + 1}") and
+          include(s"reads version ${ServerJar.WIRE_VERSION}; deploy the server jar that matches the client"))
       val random = new Random(3)
       (1 to 3000).foreach { _ =>
-        val broken = if (random.nextBoolean()) bytes.take(random.nextInt(bytes.length)) else {
-          val b = bytes.clone(); (1 to 1 + random.nextInt(3)).foreach(_ => b(random.nextInt(b.length)) = random.nextInt(256).toByte); b
+        val broken = if (random.nextBoolean()) bytes.take(random.nextInt(bytes.length))
+        else {
+          val b = bytes.clone();
+          (1 to 1 + random.nextInt(3)).foreach(_ => b(random.nextInt(b.length)) = random.nextInt(256).toByte); b
         }
-        try AggregateSpec.parseFrom(broken) catch { case _: IOException => }
+        try AggregateSpec.parseFrom(broken)
+        catch { case _: IOException => }
       }
     }
   }

@@ -24,7 +24,9 @@ class RowOperandsSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyCh
     present <- Gen.someOf(columns)
     versions <- Gen.listOfN(present.size, Gen.choose(1, 3))
   } yield present.zip(versions).flatMap { case ((f, q), n) =>
-    (1 to n).map(v => new KeyValue(rowKey, Bytes.toBytes(f), Bytes.toBytes(q), v.toLong, Bytes.toBytes(s"$f:$q@$v".hashCode)))
+    (1 to n).map(v =>
+      new KeyValue(rowKey, Bytes.toBytes(f), Bytes.toBytes(q), v.toLong, Bytes.toBytes(s"$f:$q@$v".hashCode))
+    )
   }.toList.map(c => c: Cell).sorted(Ordering.comparatorToOrdering(CellComparator.getInstance()))
 
   /** Operands on cells, in any order and possibly repeated, and on the key. */
@@ -42,11 +44,19 @@ class RowOperandsSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyCh
         row.reset(rowKey)
         cells.foreach(row.capture)
         operandList.zipWithIndex.foreach {
-          case (Left(_), i) => Option(row.value(i)).map(_.toSeq) shouldBe Some(BinaryKeyCodec.comparable(IntegerType, 42).toSeq)
+          case (Left(_), i) => Option(row.value(i)).map(_.toSeq) shouldBe
+              Some(BinaryKeyCodec.comparable(IntegerType, 42).toSeq)
           case (Right((f, q)), i) =>
-            val newest = cells.find(c => Bytes.toString(c.getFamilyArray, c.getFamilyOffset, c.getFamilyLength) == f &&
-              Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength) == q)
-            val expected = newest.map(c => BinaryKeyCodec.comparable(IntegerType, Bytes.toInt(c.getValueArray, c.getValueOffset, c.getValueLength)).toSeq)
+            val newest = cells.find(c =>
+              Bytes.toString(c.getFamilyArray, c.getFamilyOffset, c.getFamilyLength) == f &&
+                Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength) == q
+            )
+            val expected = newest.map(c =>
+              BinaryKeyCodec.comparable(
+                IntegerType,
+                Bytes.toInt(c.getValueArray, c.getValueOffset, c.getValueLength)
+              ).toSeq
+            )
             withClue(s"operand $i on $f:$q: ")(Option(row.value(i)).map(_.toSeq) shouldBe expected)
         }
       }

@@ -15,8 +15,14 @@ class SkipScanFilterCellsSpec extends AnyFunSpec with Matchers {
   private val b = Bytes.toBytes(_: String)
 
   private def filter(output: Seq[(String, String)], predicate: RowPredicate = null) =
-    new SkipScanFilter(codec.sliceLayout, null, Array(Operand.key(0)), predicate,
-      output.map(c => b(c._1)).toArray, output.map(c => b(c._2)).toArray)
+    new SkipScanFilter(
+      codec.sliceLayout,
+      null,
+      Array(Operand.key(0)),
+      predicate,
+      output.map(c => b(c._1)).toArray,
+      output.map(c => b(c._2)).toArray
+    )
 
   /** Each cell's return code, for a row with these cells, as HBase asks: row key first, then the cells in order. */
   private def codes(f: SkipScanFilter, cells: Seq[(String, String)]): Seq[ReturnCode] = {
@@ -35,9 +41,15 @@ class SkipScanFilterCellsSpec extends AnyFunSpec with Matchers {
     }
 
     it("end the row once its last output cell has passed, even when the row lacks it") {
-      codes(filter(Seq("f" -> "b")), row) shouldBe Seq(ReturnCode.INCLUDE, ReturnCode.NEXT_ROW, ReturnCode.NEXT_ROW,
-        ReturnCode.NEXT_ROW, ReturnCode.NEXT_ROW)
-      withClue("count(*) reads the first cell only: ")(codes(filter(Nil), row).tail.toSet shouldBe Set(ReturnCode.NEXT_ROW))
+      codes(filter(Seq("f" -> "b")), row) shouldBe Seq(
+        ReturnCode.INCLUDE,
+        ReturnCode.NEXT_ROW,
+        ReturnCode.NEXT_ROW,
+        ReturnCode.NEXT_ROW,
+        ReturnCode.NEXT_ROW
+      )
+      withClue("count(*) reads the first cell only: ")(codes(filter(Nil), row).tail.toSet shouldBe
+        Set(ReturnCode.NEXT_ROW))
     }
 
     it("start again with each row, and keep going past the last output cell when a predicate reads cells") {

@@ -7,7 +7,10 @@ import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.SparkThrowable
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Add, AttributeReference, BindReferences, Cast, EvalMode, Expression, Literal, Multiply, NumericEvalContext, Subtract, UnaryMinus}
+import org.apache.spark.sql.catalyst.expressions.{
+  Add, AttributeReference, BindReferences, Cast, EvalMode, Expression, Literal, Multiply, NumericEvalContext, Subtract,
+  UnaryMinus
+}
 import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateRDD, HBaseAggregateRows}
@@ -20,10 +23,20 @@ import org.apache.spark.sql.types._
  * Catalyst's `eval` gives, the same NULL, or the same error.
  */
 class ValueExpressionAgreementSpec extends AnyFunSpec with Matchers {
-  private val columns = Seq("i" -> IntegerType, "s" -> ShortType, "l" -> LongType, "d" -> DoubleType, "f" -> FloatType,
-    "m" -> DecimalType(15, 2), "n" -> DecimalType(38, 6), "q" -> DecimalType(6, 1))
+  private val columns = Seq(
+    "i" -> IntegerType,
+    "s" -> ShortType,
+    "l" -> LongType,
+    "d" -> DoubleType,
+    "f" -> FloatType,
+    "m" -> DecimalType(15, 2),
+    "n" -> DecimalType(38, 6),
+    "q" -> DecimalType(6, 1)
+  )
   private val attributes = columns.map { case (name, t) => AttributeReference(name, t)() }
-  private val tableColumns = columns.map { case (name, t) => HBaseColumn(name, t, nullable = true, Some(CellRef("f", name))) }
+  private val tableColumns = columns.map { case (name, t) =>
+    HBaseColumn(name, t, nullable = true, Some(CellRef("f", name)))
+  }
   private def attribute(name: String) = attributes(columns.indexWhere(_._1 == name))
 
   private class Generator(random: Random) {
@@ -80,9 +93,10 @@ class ValueExpressionAgreementSpec extends AnyFunSpec with Matchers {
       case 7 => Subtract(decimal(depth - 1), decimal(depth - 1), context)
       case 8 => Multiply(decimal(depth - 1), decimal(depth - 1), context)
       case _ => decimal(depth - 1) match {
-        case narrow if narrow.dataType.asInstanceOf[DecimalType].precision <= 34 => UnaryMinus(narrow, random.nextBoolean())
-        case wide => wide // Spark negates it with 34 digits only: left to Spark
-      }
+          case narrow if narrow.dataType.asInstanceOf[DecimalType].precision <= 34 =>
+            UnaryMinus(narrow, random.nextBoolean())
+          case wide => wide // Spark negates it with 34 digits only: left to Spark
+        }
     }
 
     def expression: Expression = {
@@ -100,7 +114,8 @@ class ValueExpressionAgreementSpec extends AnyFunSpec with Matchers {
         case DoubleType => pick(0.0, -0.0, Double.NaN, Double.NegativeInfinity, 1e300, random.nextGaussian() * 1e4)
         case FloatType => pick(0.0f, Float.MaxValue, Float.NaN, random.nextFloat() * 100)
         case d: DecimalType =>
-          val digits = BigInt(d.precision * 4, random) % BigInt(10).pow(if (random.nextBoolean()) d.precision else 1 + random.nextInt(d.precision))
+          val digits = BigInt(d.precision * 4, random) %
+            BigInt(10).pow(if (random.nextBoolean()) d.precision else 1 + random.nextInt(d.precision))
           Decimal(BigDecimal(if (random.nextBoolean()) digits else -digits, d.scale), d.precision, d.scale)
       }
     }.toArray
@@ -129,10 +144,11 @@ class ValueExpressionAgreementSpec extends AnyFunSpec with Matchers {
       val random = new Random(41)
       val generator = new Generator(random)
       val indexOf = tableColumns.zipWithIndex.toMap
-      val columnOf = (e: Expression) => e match {
-        case a: AttributeReference => Some(tableColumns(attributes.indexOf(a)))
-        case _ => None
-      }
+      val columnOf = (e: Expression) =>
+        e match {
+          case a: AttributeReference => Some(tableColumns(attributes.indexOf(a)))
+          case _ => None
+        }
       var failures, nulls = 0
       (1 to 20000).foreach { i =>
         val expression = generator.expression
@@ -146,13 +162,17 @@ class ValueExpressionAgreementSpec extends AnyFunSpec with Matchers {
         }
         val bound = BindReferences.bindReference(expression, attributes)
         val spark = outcome(bound.eval(InternalRow.fromSeq(values.toSeq)))
-        withClue(s"#$i ${expression.sql} of ${expression.dataType.sql} (${expression.treeString}) over ${values.mkString(", ")}, server $evaluator: ") {
+        withClue(
+          s"#$i ${expression.sql} of ${expression.dataType.sql} (${expression.treeString}) over ${values.mkString(", ")}, server $evaluator: "
+        ) {
           outcome(evaluator.eval(operands)) shouldBe spark
         }
         if (spark == null) nulls += 1
         if (spark.isInstanceOf[String] && spark != "NaN") failures += 1
       }
-      withClue("errors and NULLs must both be exercised: ")((failures, nulls) should matchPattern { case (f: Int, n: Int) if f > 500 && n > 500 => })
+      withClue("errors and NULLs must both be exercised: ")((failures, nulls) should matchPattern {
+        case (f: Int, n: Int) if f > 500 && n > 500 =>
+      })
     }
   }
 }

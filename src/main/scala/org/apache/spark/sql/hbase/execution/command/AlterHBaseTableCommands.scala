@@ -22,7 +22,8 @@ case class AddHBaseColumnCommand(table: HBaseTableIdent, column: HBaseColumn) ex
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"ALTER TABLE $table ADD COLUMN ${column.name}"
     val catalog = table.store(session, statement)
-    val current = catalog.get(table.name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$table' does not exist"))
+    val current =
+      catalog.get(table.name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$table' does not exist"))
     val updated = current.withColumn(column)
     HBaseConnections.withConnection(catalog.cluster) { connection =>
       val admin = connection.getAdmin
@@ -35,7 +36,8 @@ case class AddHBaseColumnCommand(table: HBaseTableIdent, column: HBaseColumn) ex
 }
 
 /** ALTER TABLE t DROP [COLUMN] c: forgets the mapping; the cells stay in HBase. */
-case class DropHBaseColumnCommand(table: Seq[String], column: String, sparkPlan: LogicalPlan) extends LeafRunnableCommand {
+case class DropHBaseColumnCommand(table: Seq[String], column: String, sparkPlan: LogicalPlan)
+    extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"ALTER TABLE ${table.mkString(".")} DROP COLUMN $column"

@@ -24,13 +24,18 @@ import org.apache.spark.sql.hbase.server.ServerJar
  * claim is withdrawn, leaving the catalog as it was. A key-only table over an existing HBase table
  * keeps its marker cells in that table's first family.
  */
-case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boolean, splitKeys: Seq[Array[Byte]] = Nil,
-    familyOptions: Seq[FamilyOptions] = Nil, catalogName: Option[String] = None)
-  extends LeafRunnableCommand with Logging {
+case class CreateHBaseTableCommand(
+    definition: HBaseTableDef,
+    ifNotExists: Boolean,
+    splitKeys: Seq[Array[Byte]] = Nil,
+    familyOptions: Seq[FamilyOptions] = Nil,
+    catalogName: Option[String] = None
+) extends LeafRunnableCommand with Logging {
 
   override def run(session: SparkSession): Seq[Row] = {
     val catalog = HBaseTableIdent(catalogName, definition.name).store(session, s"CREATE TABLE ${definition.name}")
-    val stored = if (definition.isKeyOnly) HBaseConnections.withConnection(catalog.cluster)(keyOnlyOverExisting) else definition
+    val stored =
+      if (definition.isKeyOnly) HBaseConnections.withConnection(catalog.cluster)(keyOnlyOverExisting) else definition
     if (!catalog.create(stored)) {
       if (ifNotExists) return Seq.empty
       throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
@@ -54,7 +59,9 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
     val admin = connection.getAdmin
     try {
       if (!admin.tableExists(name)) definition
-      else definition.copy(markerFamily = admin.getDescriptor(name).getColumnFamilyNames.asScala.toSeq.map(Utf8.string).sorted.headOption)
+      else definition.copy(markerFamily =
+        admin.getDescriptor(name).getColumnFamilyNames.asScala.toSeq.map(Utf8.string).sorted.headOption
+      )
     } finally admin.close()
   }
 
@@ -68,19 +75,25 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
       def create(withAggregator: Boolean): Boolean = {
         val builder = TableDescriptorBuilder.newBuilder(name)
         (stored.families ++ stored.markerFamily).distinct.foreach { f =>
-          builder.setColumnFamily(FamilySettings.applied(ColumnFamilyDescriptorBuilder.newBuilder(Utf8.bytes(f)),
-            familyOptions.find(_.family == f)).build())
+          builder.setColumnFamily(FamilySettings.applied(
+            ColumnFamilyDescriptorBuilder.newBuilder(Utf8.bytes(f)),
+            familyOptions.find(_.family == f)
+          ).build())
         }
         if (withAggregator) builder.setCoprocessor(ServerJar.AGGREGATE_OBSERVER)
         try {
-          if (splitKeys.isEmpty) admin.createTable(builder.build()) else admin.createTable(builder.build(), splitKeys.toArray)
+          if (splitKeys.isEmpty) admin.createTable(builder.build())
+          else admin.createTable(builder.build(), splitKeys.toArray)
           true
         } catch {
           case _: TableExistsException => false // another session created it a moment ago
           // The master checks that it can load a table's coprocessors: without the server jar it cannot.
-          case e: IOException if withAggregator && Option(e.getMessage).exists(_.contains(ServerJar.AGGREGATE_OBSERVER)) =>
-            logWarning(s"CREATE TABLE ${definition.name}: the HBase master cannot load ${ServerJar.AGGREGATE_OBSERVER}; " +
-              "creating the table without it, so aggregates are computed in Spark. See 'Deploying the server jar' in the README.")
+          case e: IOException
+              if withAggregator && Option(e.getMessage).exists(_.contains(ServerJar.AGGREGATE_OBSERVER)) =>
+            logWarning(
+              s"CREATE TABLE ${definition.name}: the HBase master cannot load ${ServerJar.AGGREGATE_OBSERVER}; " +
+                "creating the table without it, so aggregates are computed in Spark. See 'Deploying the server jar' in the README."
+            )
             create(withAggregator = false)
         }
       }
@@ -88,13 +101,22 @@ case class CreateHBaseTableCommand(definition: HBaseTableDef, ifNotExists: Boole
     }
     if (!created) {
       if (familyOptions.nonEmpty) {
-        throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; " +
-          "FAMILIES sets up the families of a table CREATE TABLE makes. Change an existing table's families with the HBase shell's alter")
+        throw new HBaseSqlException(
+          s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; " +
+            "FAMILIES sets up the families of a table CREATE TABLE makes. Change an existing table's families with the HBase shell's alter"
+        )
       }
       if (splitKeys.nonEmpty) {
-        logWarning(s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; SPLIT ON is ignored")
+        logWarning(
+          s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; SPLIT ON is ignored"
+        )
       }
-      MappedFamilies.requirePresent(admin, definition.hbaseTable, definition.families, s"CREATE TABLE ${definition.name}")
+      MappedFamilies.requirePresent(
+        admin,
+        definition.hbaseTable,
+        definition.families,
+        s"CREATE TABLE ${definition.name}"
+      )
     }
   }
 }

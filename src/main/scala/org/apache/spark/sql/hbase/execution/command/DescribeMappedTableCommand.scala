@@ -25,7 +25,8 @@ object DescribeMappedTableCommand {
   val Output: Seq[AttributeReference] = Seq(
     AttributeReference("col_name", StringType, nullable = false)(),
     AttributeReference("data_type", StringType, nullable = false)(),
-    AttributeReference("comment", StringType, nullable = true)())
+    AttributeReference("comment", StringType, nullable = true)()
+  )
 
   def rows(table: HBaseTableDef, cluster: HBaseClusterConf): Seq[Row] = {
     val columns = table.columns.map { c =>
@@ -39,15 +40,26 @@ object DescribeMappedTableCommand {
       Row("# HBase mapping", "", null),
       Row("HBase table", table.hbaseTable.toString, null),
       Row("Primary key", table.keyColumns.mkString(", "), null),
-      Row("Format", table.format match {
-        case TableFormat.StringFormat(delimiter) => s"StringFormat (key delimiter '$delimiter')"
-        case other => other.name
-      }, null),
-      Row("Row marker family", table.rowMarkerFamily,
-        if (table.isKeyOnly) "key-only: every HBase row is a row; new rows get an empty cell here" else "rows with no value keep an empty cell here"),
-      Row("Regions", HBaseRegions.of(cluster, table.hbaseTable).size.toString, null)) ++
-    families(cluster, table).map(f => Row(s"Family ${Utf8.string(f.getName)}", FamilySettings.describe(f), null)) ++
-    table.indexes.map(i => Row(s"Range index ${i.name}", s"minmax (${i.columns.mkString(", ")})", s"chunkRows ${i.chunkRows}"))
+      Row(
+        "Format",
+        table.format match {
+          case TableFormat.StringFormat(delimiter) => s"StringFormat (key delimiter '$delimiter')"
+          case other => other.name
+        },
+        null
+      ),
+      Row(
+        "Row marker family",
+        table.rowMarkerFamily,
+        if (table.isKeyOnly) "key-only: every HBase row is a row; new rows get an empty cell here"
+        else "rows with no value keep an empty cell here"
+      ),
+      Row("Regions", HBaseRegions.of(cluster, table.hbaseTable).size.toString, null)
+    ) ++
+      families(cluster, table).map(f => Row(s"Family ${Utf8.string(f.getName)}", FamilySettings.describe(f), null)) ++
+      table.indexes.map(i =>
+        Row(s"Range index ${i.name}", s"minmax (${i.columns.mkString(", ")})", s"chunkRows ${i.chunkRows}")
+      )
   }
 
   /** The HBase settings of the families the table reads (all of a key-only table's). */
@@ -55,7 +67,10 @@ object DescribeMappedTableCommand {
     HBaseConnections.withConnection(cluster) { connection =>
       val admin = connection.getAdmin
       try {
-        val all = admin.getDescriptor(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)).getColumnFamilies.toSeq
+        val all = admin.getDescriptor(TableName.valueOf(
+          table.hbaseTable.namespace,
+          table.hbaseTable.name
+        )).getColumnFamilies.toSeq
         if (table.isKeyOnly) all else all.filter(f => table.rowFamilies.contains(Utf8.string(f.getName)))
       } finally admin.close()
     }

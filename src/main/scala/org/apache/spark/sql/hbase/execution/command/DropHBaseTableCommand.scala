@@ -20,6 +20,7 @@ case class DropHBaseTableCommand(name: String, ifExists: Boolean) extends LeafRu
 }
 
 object DropHBaseTableCommand {
+
   /** Drops the mapping of `name` and its range indexes; false when `catalog` has no such table. */
   def drop(session: SparkSession, catalog: HBaseCatalog, name: String): Boolean = catalog.get(name) match {
     case Some(table) if catalog.drop(name) =>

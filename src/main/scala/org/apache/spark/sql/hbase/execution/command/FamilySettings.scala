@@ -34,5 +34,6 @@ object FamilySettings {
     KeepDeleted -> family.getKeepDeletedCells.name,
     CompressionOption -> family.getCompressionType.name,
     BlockEncoding -> family.getDataBlockEncoding.name,
-    BloomFilter -> family.getBloomFilterType.name).map { case (k, v) => s"$k $v" }.mkString(", ")
+    BloomFilter -> family.getBloomFilterType.name
+  ).map { case (k, v) => s"$k $v" }.mkString(", ")
 }

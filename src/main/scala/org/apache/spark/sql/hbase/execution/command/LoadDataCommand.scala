@@ -31,25 +31,27 @@ case class LoadDataCommand(
     overwrite: Boolean,
     delimiter: Option[String],
     options: Map[String, String],
-    sparkPlan: Option[LogicalPlan])
-  extends LeafRunnableCommand {
+    sparkPlan: Option[LogicalPlan]
+) extends LeafRunnableCommand {
 
   /** What the load read, wrote and loaded (see [[LoadMetrics]]), on the command's node of the plan. */
   override lazy val metrics: Map[String, SQLMetric] = LoadMetrics.create(SparkContext.getOrCreate())
 
   override val output: Seq[Attribute] = Seq(
     AttributeReference("rows_loaded", LongType, nullable = false)(),
-    AttributeReference("rows_skipped", LongType, nullable = false)())
+    AttributeReference("rows_skipped", LongType, nullable = false)()
+  )
 
   override def run(session: SparkSession): Seq[Row] = {
     val name = table.mkString(".")
     val (catalog, definition) = HBaseTableIdent.sparkFirst(session, table, s"LOAD DATA INTO TABLE $name") match {
       case Some(found) => found
       case None => return sparkPlan.filter(_ => !parallel && delimiter.isEmpty && options.isEmpty) match {
-        case Some(plan) => SparkFallback.run(session, plan); Seq.empty
-        case None => throw new HBaseSqlException(
-          s"LOAD DATA INTO TABLE $name: no HBase table '$name' (PARALLEL, FIELDS TERMINATED BY and OPTIONS are for HBase tables)")
-      }
+          case Some(plan) => SparkFallback.run(session, plan); Seq.empty
+          case None => throw new HBaseSqlException(
+              s"LOAD DATA INTO TABLE $name: no HBase table '$name' (PARALLEL, FIELDS TERMINATED BY and OPTIONS are for HBase tables)"
+            )
+        }
     }
     if (overwrite) {
       throw new HBaseSqlException(s"LOAD DATA ... OVERWRITE INTO TABLE $name: HBase tables are not overwritten; " +
@@ -69,7 +71,14 @@ case class LoadDataCommand(
     val sep = delimiter.orElse(lowered.get("sep")).orElse(lowered.get("delimiter")).getOrElse(",")
     if (sep.isEmpty) throw new HBaseSqlException("LOAD DATA FIELDS TERMINATED BY: the delimiter is empty")
     val csvOptions = options.filter { case (k, _) =>
-      !Set("onbadrow", "header", "sep", "delimiter", "mode", "columnnameofcorruptrecord").contains(k.toLowerCase(Locale.ROOT))
+      !Set(
+        "onbadrow",
+        "header",
+        "sep",
+        "delimiter",
+        "mode",
+        "columnnameofcorruptrecord"
+      ).contains(k.toLowerCase(Locale.ROOT))
     }
     val location = if (local && !path.contains(":")) "file://" + new java.io.File(path).getAbsolutePath else path
 
@@ -78,11 +87,27 @@ case class LoadDataCommand(
     // Without PARALLEL, a bad row fails the load before anything is loaded (see BulkLoad); with it,
     // runs of input in key order before the bad row may already be in the table.
     val loadedSoFar = if (parallel) "rows before it may have been loaded" else "nothing was loaded"
-    val rows = CsvInput.read(session, location, path, format, CsvInput.OnBadRow(skipBadRows,
-      where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")), counted)
-    val loaded = try BulkLoad(definition, catalog.cluster, rows, parallel,
-      WriteRecording.of(session, catalog.cluster, definition), counted, s"LOAD DATA into $name")
-      finally HBaseTableSizes.forget(catalog.cluster, definition.hbaseTable)
+    val rows = CsvInput.read(
+      session,
+      location,
+      path,
+      format,
+      CsvInput.OnBadRow(
+        skipBadRows,
+        where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")
+      ),
+      counted
+    )
+    val loaded = try BulkLoad(
+        definition,
+        catalog.cluster,
+        rows,
+        parallel,
+        WriteRecording.of(session, catalog.cluster, definition),
+        counted,
+        s"LOAD DATA into $name"
+      )
+    finally HBaseTableSizes.forget(catalog.cluster, definition.hbaseTable)
     Seq(Row(loaded, counted.rowsSkipped.value))
   }
 }

@@ -16,7 +16,8 @@ private[command] object MappedFamilies {
       .getColumnFamilyNames.asScala.map(Utf8.string).toSet
     families.filterNot(present.contains).headOption.foreach { f =>
       throw new HBaseSqlException(
-        s"$statement: HBase table '$table' has no column family '$f' (it has ${present.toSeq.sorted.mkString(", ")})")
+        s"$statement: HBase table '$table' has no column family '$f' (it has ${present.toSeq.sorted.mkString(", ")})"
+      )
     }
   }
 }

@@ -22,23 +22,29 @@ private[command] object RangeIndexes {
     RangeIndexStore.of(catalog.cluster, session.sessionState.conf.getConf(HBaseSQLConf.IndexTable))
 
   /** Forgets every range index of a dropped table. */
-  def forgetAll(session: SparkSession, catalog: HBaseCatalog, table: HBaseTableDef): Unit = if (table.indexes.nonEmpty) {
-    val statistics = store(session, catalog)
-    table.indexes.foreach(index => statistics.dropChunks(table, index)(_ => true))
-    releaseGuardIfUnused(catalog, table)
-  }
+  def forgetAll(session: SparkSession, catalog: HBaseCatalog, table: HBaseTableDef): Unit =
+    if (table.indexes.nonEmpty) {
+      val statistics = store(session, catalog)
+      table.indexes.foreach(index => statistics.dropChunks(table, index)(_ => true))
+      releaseGuardIfUnused(catalog, table)
+    }
 
   /** Takes the write guard off the HBase table once no SQL table over it has a range index. */
   def releaseGuardIfUnused(catalog: HBaseCatalog, table: HBaseTableDef): Unit =
     if (!catalog.list().exists(t => t.hbaseTable == table.hbaseTable && t.indexes.nonEmpty)) {
       HBaseConnections.withConnection(catalog.cluster) { connection =>
         val admin = connection.getAdmin
-        try WriteGuard.remove(admin, table.hbaseTable) finally admin.close()
+        try WriteGuard.remove(admin, table.hbaseTable)
+        finally admin.close()
       }
     }
 
   /** Swaps the table's definition for `change` of it, retrying when another session changed it first. */
-  def update(catalog: HBaseCatalog, name: String, statement: String)(change: HBaseTableDef => HBaseTableDef): HBaseTableDef = {
+  def update(
+      catalog: HBaseCatalog,
+      name: String,
+      statement: String
+  )(change: HBaseTableDef => HBaseTableDef): HBaseTableDef = {
     def attempt(n: Int): HBaseTableDef = {
       val current = table(catalog, name, statement)
       val updated = change(current)
@@ -55,8 +61,14 @@ private[command] object RangeIndexes {
  * The index is claimed in the catalog, then built; if that fails, the claim is withdrawn and the
  * built chunks removed.
  */
-case class CreateRangeIndexCommand(tableName: HBaseTableIdent, indexName: String, indexType: Option[String],
-    columns: Seq[String], options: Map[String, String], ifNotExists: Boolean) extends LeafRunnableCommand {
+case class CreateRangeIndexCommand(
+    tableName: HBaseTableIdent,
+    indexName: String,
+    indexType: Option[String],
+    columns: Seq[String],
+    options: Map[String, String],
+    ifNotExists: Boolean
+) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"CREATE INDEX $indexName ON $tableName"
@@ -84,7 +96,8 @@ case class CreateRangeIndexCommand(tableName: HBaseTableIdent, indexName: String
 }
 
 /** DROP INDEX [IF EXISTS] i ON [TABLE] t: forgets the index and its statistics. */
-case class DropRangeIndexCommand(tableName: HBaseTableIdent, indexName: String, ifExists: Boolean) extends LeafRunnableCommand {
+case class DropRangeIndexCommand(tableName: HBaseTableIdent, indexName: String, ifExists: Boolean)
+    extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"DROP INDEX $indexName ON $tableName"
@@ -112,7 +125,8 @@ case class ShowRangeIndexesCommand(tableName: HBaseTableIdent) extends LeafRunna
     AttributeReference("chunkRows", IntegerType, nullable = false)(),
     AttributeReference("chunks", IntegerType, nullable = false)(),
     AttributeReference("trustedChunks", IntegerType, nullable = false)(),
-    AttributeReference("state", StringType, nullable = false)())
+    AttributeReference("state", StringType, nullable = false)()
+  )
 
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"SHOW INDEXES ON $tableName"
@@ -125,8 +139,17 @@ case class ShowRangeIndexesCommand(tableName: HBaseTableIdent) extends LeafRunna
       val state =
         if (!index.isReady) "building"
         else if (chunks.untrusted == 0) "ready"
-        else s"ready; ${chunks.untrusted} chunks written since the last build are read in full (ANALYZE TABLE ${table.name} COMPUTE STATISTICS rebuilds it)"
-      Row(index.name, RangeIndexDef.Type, index.columns.mkString(", "), index.chunkRows, chunks.total, chunks.trusted.size, state)
+        else
+          s"ready; ${chunks.untrusted} chunks written since the last build are read in full (ANALYZE TABLE ${table.name} COMPUTE STATISTICS rebuilds it)"
+      Row(
+        index.name,
+        RangeIndexDef.Type,
+        index.columns.mkString(", "),
+        index.chunkRows,
+        chunks.total,
+        chunks.trusted.size,
+        state
+      )
     }
   }
 }

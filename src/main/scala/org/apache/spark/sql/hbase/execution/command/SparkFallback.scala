@@ -11,6 +11,7 @@ import org.apache.spark.sql.classic
  * plan Spark's own parser made of the same text.
  */
 private[hbase] object SparkFallback {
+
   /** Whether a one-part name is Spark's, as a temporary view or a table of the current database: Spark's names win. */
   def ownsName(session: SparkSession, name: String): Boolean = {
     val catalog = session.sessionState.catalog

@@ -67,15 +67,31 @@ object BulkLoad {
    * out not to come in key order, they are read a second time. `statement` names the load in the
    * jobs' descriptions.
    */
-  def apply(table: HBaseTableDef, cluster: HBaseClusterConf, rows: RDD[(Long, InternalRow)], parallel: Boolean,
-      recording: Option[WriteRecording], metrics: LoadMetrics, statement: String): Long = {
+  def apply(
+      table: HBaseTableDef,
+      cluster: HBaseClusterConf,
+      rows: RDD[(Long, InternalRow)],
+      parallel: Boolean,
+      recording: Option[WriteRecording],
+      metrics: LoadMetrics,
+      statement: String
+  ): Long = {
     val conf = cluster.toConfiguration
     val tableName = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
     val startKeys = HBaseRegions.of(cluster, table.hbaseTable).map(_.startKey).toArray
     val staging = new Path(stagingRoot(conf), s"$StagingPrefix${UUID.randomUUID()}")
-    val job = LoadJob(cluster, new RowCodec(table), FamilyStorage.of(cluster, tableName), staging.toString, System.currentTimeMillis(),
-      recording, metrics)
-    val keyed = rows.mapPartitions(_.map { case (order, row) => (LoadKey(job.codec.rowKey(row), order), job.codec.cellValues(row)) })
+    val job = LoadJob(
+      cluster,
+      new RowCodec(table),
+      FamilyStorage.of(cluster, tableName),
+      staging.toString,
+      System.currentTimeMillis(),
+      recording,
+      metrics
+    )
+    val keyed = rows.mapPartitions(_.map { case (order, row) =>
+      (LoadKey(job.codec.rowKey(row), order), job.codec.cellValues(row))
+    })
     val fs = staging.getFileSystem(conf)
     def emptyStaging(): Unit = {
       fs.delete(staging, true)
@@ -88,23 +104,32 @@ object BulkLoad {
     try {
       val loadInTasks = if (parallel) Some(tableName.getNameAsString) else None
       val badRowsAtStart = metrics.badRows.value
-      val (runs, badRowsBefore) = describingJobs(sc, s"$statement: $writing")(SortedRuns.write(keyed, startKeys, job, loadInTasks)) match {
-        case Some(inKeyOrder) => (inKeyOrder, badRowsAtStart)
-        case None =>
-          emptyStaging()
-          // The bad rows of the reading thrown away are not the load's skipped rows.
-          val badRowsSoFar = metrics.badRows.value
-          (describingJobs(sc, s"$statement: input not in key order, sorting it and $writing") {
-            shuffleAndWrite(keyed, startKeys, job, loadInTasks)
-          }, badRowsSoFar)
-      }
+      val (runs, badRowsBefore) =
+        describingJobs(sc, s"$statement: $writing")(SortedRuns.write(keyed, startKeys, job, loadInTasks)) match {
+          case Some(inKeyOrder) => (inKeyOrder, badRowsAtStart)
+          case None =>
+            emptyStaging()
+            // The bad rows of the reading thrown away are not the load's skipped rows.
+            val badRowsSoFar = metrics.badRows.value
+            (
+              describingJobs(sc, s"$statement: input not in key order, sorting it and $writing") {
+                shuffleAndWrite(keyed, startKeys, job, loadInTasks)
+              },
+              badRowsSoFar
+            )
+        }
       // With PARALLEL, every task has loaded its own files already.
-      val regions = if (parallel) runs.flatMap(_.regions).toSet else {
+      val regions = if (parallel) runs.flatMap(_.regions).toSet
+      else {
         recording.foreach(_.store.renewMarks(table.hbaseTable, runs.flatMap(_.marks)))
         SQLMetrics.withTimingNs(metrics.loadTime) {
-          RegionHFiles.bulkLoad(conf, tableName, runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
-            family -> parts.flatMap(_._2).map(new Path(_))
-          })
+          RegionHFiles.bulkLoad(
+            conf,
+            tableName,
+            runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
+              family -> parts.flatMap(_._2).map(new Path(_))
+            }
+          )
         }
       }
       val loaded = runs.map(_.rows).sum
@@ -112,7 +137,8 @@ object BulkLoad {
       loaded
     } catch {
       // A bad row fails its task; report the row's problem, not the job's failure around it.
-      case e: SparkException => throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
+      case e: SparkException =>
+        throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
     } finally fs.delete(staging, true)
   }
 
@@ -120,12 +146,17 @@ object BulkLoad {
   private def describingJobs[T](sc: SparkContext, description: String)(body: => T): T = {
     val before = sc.getLocalProperty(SparkContext.SPARK_JOB_DESCRIPTION)
     sc.setJobDescription(description)
-    try body finally sc.setJobDescription(before)
+    try body
+    finally sc.setJobDescription(before)
   }
 
   /** Rows in any order: shuffled into one partition per region and sorted there. */
-  private def shuffleAndWrite(keyed: RDD[(LoadKey, Array[Array[Byte]])], startKeys: Array[Array[Byte]], job: LoadJob,
-      loadInTasks: Option[String]): Seq[WrittenRun] = {
+  private def shuffleAndWrite(
+      keyed: RDD[(LoadKey, Array[Array[Byte]])],
+      startKeys: Array[Array[Byte]],
+      job: LoadJob,
+      loadInTasks: Option[String]
+  ): Seq[WrittenRun] = {
     val packed = keyed.mapPartitions(_.map { case (key, values) => (key, packValues(values)) })
     // Rows cross the shuffle as two byte arrays each, with Kryo: Java serialization is several times slower.
     val sorted = new ShuffledRDD[LoadKey, Array[Byte], Array[Byte]](packed, new RegionPartitioner(startKeys))
@@ -136,7 +167,8 @@ object BulkLoad {
       try {
         val count = files.write(partition.map { case (key, values) => (key, unpackValues(values)) })
         val paths = files.close()
-        val regions = loadInTasks.fold(Set.empty[String])(table => job.bulkLoad(table, paths.map { case (f, p) => f -> Seq(p) }))
+        val regions =
+          loadInTasks.fold(Set.empty[String])(table => job.bulkLoad(table, paths.map { case (f, p) => f -> Seq(p) }))
         Iterator(WrittenRun(count, paths.map { case (f, p) => f -> Seq(p.toString) }, files.markId.toSeq, regions))
       } catch { case e: Throwable => files.abort(); throw e }
     }.collect().toSeq
@@ -147,22 +179,47 @@ object BulkLoad {
  * What every task of one load shares: where to write, how to encode, the cells' timestamp, where to
  * record rows, and what to count.
  */
-private[load] final case class LoadJob(cluster: HBaseClusterConf, codec: RowCodec, storage: Map[String, FamilyStorage],
-    staging: String, timestamp: Long, recording: Option[WriteRecording], metrics: LoadMetrics) {
+private[load] final case class LoadJob(
+    cluster: HBaseClusterConf,
+    codec: RowCodec,
+    storage: Map[String, FamilyStorage],
+    staging: String,
+    timestamp: Long,
+    recording: Option[WriteRecording],
+    metrics: LoadMetrics
+) {
+
   /** The HFiles of one task's part, named after it and its attempt so that a retry never collides. */
   def files(part: String): RegionHFiles = {
     val attempt = Option(TaskContext.get()).map(_.attemptNumber()).getOrElse(0)
-    new RegionHFiles(cluster.toConfiguration, new Path(staging), codec, storage, s"$part-attempt-$attempt", timestamp,
-      recording.map(_.writer(codec.table)), metrics)
+    new RegionHFiles(
+      cluster.toConfiguration,
+      new Path(staging),
+      codec,
+      storage,
+      s"$part-attempt-$attempt",
+      timestamp,
+      recording.map(_.writer(codec.table)),
+      metrics
+    )
   }
 
   /** Loads HFiles from a task (PARALLEL); returns the regions they went into. */
   def bulkLoad(table: String, files: Map[String, Seq[Path]]): Set[String] =
-    SQLMetrics.withTimingNs(metrics.loadTime)(RegionHFiles.bulkLoad(cluster.toConfiguration, TableName.valueOf(table), files))
+    SQLMetrics.withTimingNs(metrics.loadTime)(RegionHFiles.bulkLoad(
+      cluster.toConfiguration,
+      TableName.valueOf(table),
+      files
+    ))
 }
 
 /**
  * HFiles one task wrote, by family, with how many rows they hold, the marks they are recorded
  * under, and the regions (start keys in hex) they were loaded into, when the task loaded them.
  */
-private[load] final case class WrittenRun(rows: Long, files: Map[String, Seq[String]], marks: Seq[String], regions: Set[String])
+private[load] final case class WrittenRun(
+    rows: Long,
+    files: Map[String, Seq[String]],
+    marks: Seq[String],
+    regions: Set[String]
+)

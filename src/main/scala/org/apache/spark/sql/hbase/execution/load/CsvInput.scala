@@ -32,6 +32,7 @@ import org.apache.spark.util.SerializableConfiguration
  * convert. One record per line: a quoted value cannot span lines.
  */
 object CsvInput {
+
   /** Files are told apart in a row's order by the bits above a byte offset's. */
   val OffsetBits = 44
 
@@ -45,7 +46,8 @@ object CsvInput {
       val (bytes, length) = (line.getBytes, line.getLength)
       var i = 0
       while (i < length && (bytes(i) & 0xff) <= ' ') i += 1
-      i == length || comment.exists(c => length >= c.length && java.util.Arrays.equals(bytes, 0, c.length, c, 0, c.length))
+      i == length ||
+      comment.exists(c => length >= c.length && java.util.Arrays.equals(bytes, 0, c.length, c, 0, c.length))
     }
 
     /** Spark's CSV options for these files; building them checks the options. */
@@ -72,13 +74,21 @@ object CsvInput {
    * `shownPath` is the path as the statement gave it, for messages. Rows read and bad rows are
    * counted in `metrics` as they are read.
    */
-  def read(session: SparkSession, path: String, shownPath: String, format: Format, onBadRow: OnBadRow,
-      metrics: LoadMetrics): RDD[(Long, InternalRow)] = {
+  def read(
+      session: SparkSession,
+      path: String,
+      shownPath: String,
+      format: Format,
+      onBadRow: OnBadRow,
+      metrics: LoadMetrics
+  ): RDD[(Long, InternalRow)] = {
     val table = format.table
     val hadoopConf = new Configuration(session.sparkContext.hadoopConfiguration)
     val files = inputFiles(path, hadoopConf)
-    if (files.isEmpty) throw new HBaseSqlException(s"LOAD DATA INPATH '$shownPath': no such file or directory, or no files in it")
-    if (files.size >= (1 << (63 - OffsetBits))) throw new HBaseSqlException(s"LOAD DATA INPATH '$shownPath': too many files (${files.size})")
+    if (files.isEmpty)
+      throw new HBaseSqlException(s"LOAD DATA INPATH '$shownPath': no such file or directory, or no files in it")
+    if (files.size >= (1 << (63 - OffsetBits)))
+      throw new HBaseSqlException(s"LOAD DATA INPATH '$shownPath': too many files (${files.size})")
     val filePaths = files.map(_.getPath.toString)
     val fileIndex = files.map(_.getPath.toUri.getPath).zipWithIndex.toMap
     val timeZone = session.sessionState.conf.sessionLocalTimeZone
@@ -92,8 +102,13 @@ object CsvInput {
     val splitSize = math.max(1L << 20, (files.map(_.getLen).sum + slots - 1) / slots)
     hadoopConf.setLong(FileInputFormat.SPLIT_MINSIZE, splitSize)
     hadoopConf.setLong(FileInputFormat.SPLIT_MAXSIZE, splitSize)
-    val lines = session.sparkContext.newAPIHadoopFile(filePaths.mkString(","), classOf[ListedFilesTextInputFormat],
-      classOf[LongWritable], classOf[Text], hadoopConf)
+    val lines = session.sparkContext.newAPIHadoopFile(
+      filePaths.mkString(","),
+      classOf[ListedFilesTextInputFormat],
+      classOf[LongWritable],
+      classOf[Text],
+      hadoopConf
+    )
     val rows = lines.asInstanceOf[NewHadoopRDD[LongWritable, Text]].mapPartitionsWithInputSplit { (split, records) =>
       val file = fileIndex(split.asInstanceOf[FileSplit].getPath.toUri.getPath).toLong << OffsetBits
       val options = format.parserOptions(timeZone)
@@ -161,7 +176,8 @@ object CsvInput {
     val converted = session.asInstanceOf[classic.SparkSession]
       .internalCreateDataFrame(session.sparkContext.emptyRDD[InternalRow], strings)
       .select(table.columns.map { c =>
-        if (c.isWriteTime) lit(null).cast(c.dataType).as(c.name) else convert(col(quote(c.name)), c.dataType, format.csvOptions)
+        if (c.isWriteTime) lit(null).cast(c.dataType).as(c.name)
+        else convert(col(quote(c.name)), c.dataType, format.csvOptions)
       }: _*)
     // Functions such as try_to_timestamp only stand for the expressions that compute them.
     val project = ReplaceExpressions(converted.queryExecution.analyzed).asInstanceOf[Project]
@@ -192,7 +208,8 @@ object CsvInput {
     dataType match {
       case StringType => raw
       case DateType if option("dateFormat").isDefined => to_date(try_to_timestamp(raw, lit(option("dateFormat").get)))
-      case TimestampType if option("timestampFormat").isDefined => try_to_timestamp(raw, lit(option("timestampFormat").get))
+      case TimestampType if option("timestampFormat").isDefined =>
+        try_to_timestamp(raw, lit(option("timestampFormat").get))
       case other => raw.try_cast(other)
     }
   }

@@ -22,7 +22,10 @@ final case class FamilyStorage(compression: String, encoding: String, blockSize:
     .withCompression(Compression.getCompressionAlgorithmByName(compression))
     .withDataBlockEncoding(DataBlockEncoding.valueOf(encoding))
     .withBlockSize(blockSize)
-    .withChecksumType(ChecksumType.nameToType(conf.get("hbase.hstore.checksum.algorithm", ChecksumType.getDefaultChecksumType.getName)))
+    .withChecksumType(ChecksumType.nameToType(conf.get(
+      "hbase.hstore.checksum.algorithm",
+      ChecksumType.getDefaultChecksumType.getName
+    )))
     .withBytesPerCheckSum(conf.getInt("hbase.hstore.bytes.per.checksum", 16 * 1024))
     .build()
 
@@ -30,14 +33,19 @@ final case class FamilyStorage(compression: String, encoding: String, blockSize:
 }
 
 object FamilyStorage {
+
   /** Each family of the table, by name. */
   def of(cluster: HBaseClusterConf, table: TableName): Map[String, FamilyStorage] =
     HBaseConnections.withConnection(cluster) { connection =>
       val admin = connection.getAdmin
       try admin.getDescriptor(table).getColumnFamilies.map { family =>
-        Utf8.string(family.getName) -> FamilyStorage(family.getCompressionType.getName, family.getDataBlockEncoding.name,
-          family.getBlocksize, family.getBloomFilterType.name)
-      }.toMap
+          Utf8.string(family.getName) -> FamilyStorage(
+            family.getCompressionType.getName,
+            family.getDataBlockEncoding.name,
+            family.getBlocksize,
+            family.getBloomFilterType.name
+          )
+        }.toMap
       finally admin.close()
     }
 }

@@ -19,7 +19,10 @@ private[load] object HFileWriterMetrics {
       if (instance.get(null) == null) {
         val create = classOf[MetricsIO].getDeclaredConstructor(classOf[MetricsIOSource], classOf[MetricsIOWrapper])
         create.setAccessible(true)
-        instance.set(null, create.newInstance(discarding(classOf[MetricsIOSource]), discarding(classOf[MetricsIOWrapper])))
+        instance.set(
+          null,
+          create.newInstance(discarding(classOf[MetricsIOSource]), discarding(classOf[MetricsIOWrapper]))
+        )
       }
     }
   }
@@ -27,12 +30,13 @@ private[load] object HFileWriterMetrics {
   def install(): Unit = installed
 
   private def discarding[T](interface: Class[T]): T = {
-    val handler: InvocationHandler = (proxy: Any, method: Method, args: Array[AnyRef]) => method.getName match {
-      case "toString" => s"discarding ${interface.getSimpleName}"
-      case "hashCode" => Integer.valueOf(System.identityHashCode(proxy))
-      case "equals" => java.lang.Boolean.valueOf(args(0).asInstanceOf[AnyRef] eq proxy.asInstanceOf[AnyRef])
-      case _ => zeroOf(method.getReturnType)
-    }
+    val handler: InvocationHandler = (proxy: Any, method: Method, args: Array[AnyRef]) =>
+      method.getName match {
+        case "toString" => s"discarding ${interface.getSimpleName}"
+        case "hashCode" => Integer.valueOf(System.identityHashCode(proxy))
+        case "equals" => java.lang.Boolean.valueOf(args(0).asInstanceOf[AnyRef] eq proxy.asInstanceOf[AnyRef])
+        case _ => zeroOf(method.getReturnType)
+      }
     interface.cast(Proxy.newProxyInstance(interface.getClassLoader, Array[Class[_]](interface), handler))
   }
 

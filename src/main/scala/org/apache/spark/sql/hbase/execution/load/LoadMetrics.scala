@@ -14,8 +14,17 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
  * (see [[BulkLoad]]), and this work counts both times. The outcome is set by the driver at the
  * end: rows loaded, rows skipped, regions loaded and, without PARALLEL, the time loading.
  */
-final case class LoadMetrics(rowsRead: SQLMetric, badRows: SQLMetric, hfilesWritten: SQLMetric, bytesWritten: SQLMetric,
-    writeTime: SQLMetric, loadTime: SQLMetric, rowsLoaded: SQLMetric, rowsSkipped: SQLMetric, regionsLoaded: SQLMetric) {
+final case class LoadMetrics(
+    rowsRead: SQLMetric,
+    badRows: SQLMetric,
+    hfilesWritten: SQLMetric,
+    bytesWritten: SQLMetric,
+    writeTime: SQLMetric,
+    loadTime: SQLMetric,
+    rowsLoaded: SQLMetric,
+    rowsSkipped: SQLMetric,
+    regionsLoaded: SQLMetric
+) {
 
   /**
    * Sets the outcome and posts what the driver measured: the SQL tab hears of driver-side values
@@ -31,6 +40,7 @@ final case class LoadMetrics(rowsRead: SQLMetric, badRows: SQLMetric, hfilesWrit
 }
 
 object LoadMetrics {
+
   /** The metrics by name, as a command's `metrics` gives them to the plan. */
   def create(sc: SparkContext): Map[String, SQLMetric] = Map(
     "rowsRead" -> SQLMetrics.createMetric(sc, "rows read"),
@@ -41,11 +51,20 @@ object LoadMetrics {
     "loadTime" -> SQLMetrics.createNanoTimingMetric(sc, "time loading HFiles into HBase"),
     "rowsLoaded" -> SQLMetrics.createMetric(sc, "rows loaded"),
     "rowsSkipped" -> SQLMetrics.createMetric(sc, "bad rows skipped"),
-    "regionsLoaded" -> SQLMetrics.createMetric(sc, "regions loaded into"))
+    "regionsLoaded" -> SQLMetrics.createMetric(sc, "regions loaded into")
+  )
 
-  def of(metrics: Map[String, SQLMetric]): LoadMetrics = LoadMetrics(metrics("rowsRead"), metrics("badRows"),
-    metrics("hfilesWritten"), metrics("bytesWritten"), metrics("writeTime"), metrics("loadTime"), metrics("rowsLoaded"),
-    metrics("rowsSkipped"), metrics("regionsLoaded"))
+  def of(metrics: Map[String, SQLMetric]): LoadMetrics = LoadMetrics(
+    metrics("rowsRead"),
+    metrics("badRows"),
+    metrics("hfilesWritten"),
+    metrics("bytesWritten"),
+    metrics("writeTime"),
+    metrics("loadTime"),
+    metrics("rowsLoaded"),
+    metrics("rowsSkipped"),
+    metrics("regionsLoaded")
+  )
 
   /** Metrics no plan shows, for a load with no command of its own (a DataFrame's bulk load). */
   def unshown(sc: SparkContext): LoadMetrics = of(create(sc))
@@ -53,6 +72,16 @@ object LoadMetrics {
   /** Metrics kept in this JVM, for HFiles written outside a Spark job. */
   def local(): LoadMetrics = {
     def sum = new SQLMetric("sum")
-    LoadMetrics(sum, sum, sum, new SQLMetric("size"), new SQLMetric("nsTiming"), new SQLMetric("nsTiming"), sum, sum, sum)
+    LoadMetrics(
+      sum,
+      sum,
+      sum,
+      new SQLMetric("size"),
+      new SQLMetric("nsTiming"),
+      new SQLMetric("nsTiming"),
+      sum,
+      sum,
+      sum
+    )
   }
 }

@@ -24,8 +24,16 @@ import org.apache.spark.sql.hbase.index.RecordedWrites
  * after the mark they are recorded under. The files, their bytes and the time writing them are
  * counted in `metrics`.
  */
-final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, storage: Map[String, FamilyStorage],
-    fileName: String, timestamp: Long, recorded: Option[RecordedWrites], metrics: LoadMetrics) {
+final class RegionHFiles(
+    conf: Configuration,
+    staging: Path,
+    codec: RowCodec,
+    storage: Map[String, FamilyStorage],
+    fileName: String,
+    timestamp: Long,
+    recorded: Option[RecordedWrites],
+    metrics: LoadMetrics
+) {
   HFileWriterMetrics.install()
   private val fs: FileSystem = staging.getFileSystem(conf)
   private val writers = mutable.LinkedHashMap.empty[String, StoreFileWriter]
@@ -49,30 +57,41 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
   }
 
   // Timed per row, not per call: the rows come from a lazy iterator that reads and sorts the input.
-  private def writeRow(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit = SQLMetrics.withTimingNs(metrics.writeTime) {
-    // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
-    if (values.forall(_ == null)) {
-      writer(Utf8.string(codec.markerFamily)).append(new KeyValue(rowKey, codec.markerFamily, RowCodec.RowMarkerQualifier, timestamp,
-        KeyValue.Type.Put, Array.emptyByteArray))
+  private def writeRow(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit =
+    SQLMetrics.withTimingNs(metrics.writeTime) {
+      // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
+      if (values.forall(_ == null)) {
+        writer(Utf8.string(codec.markerFamily)).append(new KeyValue(
+          rowKey,
+          codec.markerFamily,
+          RowCodec.RowMarkerQualifier,
+          timestamp,
+          KeyValue.Type.Put,
+          Array.emptyByteArray
+        ))
+      }
+      cellOrder.foreach { i =>
+        val cell =
+          if (values(i) == null)
+            new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.DeleteColumn)
+          else new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.Put, values(i))
+        writer(families(i)).append(cell)
+      }
+      recorded.foreach(_.addCells(rowKey, values))
+      rows += 1
     }
-    cellOrder.foreach { i =>
-      val cell =
-        if (values(i) == null) new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.DeleteColumn)
-        else new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.Put, values(i))
-      writer(families(i)).append(cell)
-    }
-    recorded.foreach(_.addCells(rowKey, values))
-    rows += 1
-  }
 
-  private def writer(family: String): StoreFileWriter = writers.getOrElseUpdate(family, {
-    val familyStorage = storage.getOrElse(family, throw new IllegalStateException(s"no column family '$family' in the table"))
-    new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
-      .withFilePath(new Path(new Path(staging, family), recorded.fold(fileName)(_.fileName(fileName))))
-      .withFileContext(familyStorage.context(conf))
-      .withBloomType(familyStorage.bloomType)
-      .build()
-  })
+  private def writer(family: String): StoreFileWriter = writers.getOrElseUpdate(
+    family, {
+      val familyStorage =
+        storage.getOrElse(family, throw new IllegalStateException(s"no column family '$family' in the table"))
+      new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
+        .withFilePath(new Path(new Path(staging, family), recorded.fold(fileName)(_.fileName(fileName))))
+        .withFileContext(familyStorage.context(conf))
+        .withBloomType(familyStorage.bloomType)
+        .build()
+    }
+  )
 
   /** The mark the rows of the files are recorded under, once they are closed; None when there are none. */
   def markId: Option[String] = if (rows > 0) recorded.map(_.id) else None
@@ -104,13 +123,17 @@ final class RegionHFiles(conf: Configuration, staging: Path, codec: RowCodec, st
 
   /** Removes what was written so far, after a failure. */
   def abort(): Unit = {
-    writers.values.foreach(w => try w.close() catch { case _: Exception => })
+    writers.values.foreach(w =>
+      try w.close()
+      catch { case _: Exception => }
+    )
     writers.values.foreach(w => fs.delete(w.getPath, false))
     writers.clear()
   }
 }
 
 object RegionHFiles {
+
   /**
    * Hands HFiles to the region servers; HBase splits a file again if its region has split since.
    * Returns the regions they went into, by start key in hex.
@@ -118,9 +141,12 @@ object RegionHFiles {
   def bulkLoad(conf: Configuration, table: TableName, files: Map[String, Seq[Path]]): Set[String] = {
     val byFamily = new java.util.TreeMap[Array[Byte], java.util.List[Path]](Bytes.BYTES_COMPARATOR)
     files.foreach { case (family, paths) =>
-      if (paths.nonEmpty) byFamily.put(Utf8.bytes(family), new java.util.ArrayList[Path](java.util.Arrays.asList(paths: _*)))
+      if (paths.nonEmpty)
+        byFamily.put(Utf8.bytes(family), new java.util.ArrayList[Path](java.util.Arrays.asList(paths: _*)))
     }
     if (byFamily.isEmpty) Set.empty
-    else BulkLoadHFiles.create(conf).bulkLoad(table, byFamily).values.asScala.map(start => Bytes.toHex(Bytes.getBytes(start))).toSet
+    else BulkLoadHFiles.create(conf).bulkLoad(table, byFamily).values.asScala.map(start =>
+      Bytes.toHex(Bytes.getBytes(start))
+    ).toSet
   }
 }

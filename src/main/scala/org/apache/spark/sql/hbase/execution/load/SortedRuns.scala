@@ -16,6 +16,7 @@ import org.apache.spark.rdd.RDD
  * into too many runs is input out of order, and stops early.
  */
 private[load] object SortedRuns {
+
   /** Beyond this, a partition's rows are taken for unsorted: every run adds files to its regions. */
   val MaxRunsPerPartition = 16
 
@@ -26,8 +27,12 @@ private[load] object SortedRuns {
    * ascending keys. With `loadInTasks`, each run is loaded into that table as soon as it is
    * written; should the runs turn out to share keys, the rows are loaded again, in order.
    */
-  def write(keyed: RDD[(LoadKey, Array[Array[Byte]])], startKeys: Array[Array[Byte]], job: LoadJob,
-      loadInTasks: Option[String]): Option[Seq[WrittenRun]] = {
+  def write(
+      keyed: RDD[(LoadKey, Array[Array[Byte]])],
+      startKeys: Array[Array[Byte]],
+      job: LoadJob,
+      loadInTasks: Option[String]
+  ): Option[Seq[WrittenRun]] = {
     val outcomes = keyed.mapPartitionsWithIndex { (index, partition) =>
       val partitioner = new RegionPartitioner(startKeys)
       val input = partition.buffered
@@ -51,17 +56,22 @@ private[load] object SortedRuns {
             written += files
             // Equal keys are never split: they belong to the same region.
             rows += files.write(new Iterator[(LoadKey, Array[Array[Byte]])] {
-              override def hasNext: Boolean = ascending.hasNext && end.forall(e => Bytes.compareTo(ascending.head._1.rowKey, e) < 0)
+              override def hasNext: Boolean = ascending.hasNext &&
+                end.forall(e => Bytes.compareTo(ascending.head._1.rowKey, e) < 0)
               override def next(): (LoadKey, Array[Array[Byte]]) = ascending.next()
             })
-            files.close().foreach { case (family, path) => paths(family) = paths.getOrElse(family, Nil) :+ path.toString }
+            files.close().foreach { case (family, path) =>
+              paths(family) = paths.getOrElse(family, Nil) :+ path.toString
+            }
             marks ++= files.markId
           }
           val regions = loadInTasks.fold(Set.empty[String])(table =>
-            job.bulkLoad(table, paths.toMap.map { case (family, files) => family -> files.map(new Path(_)) }))
+            job.bulkLoad(table, paths.toMap.map { case (family, files) => family -> files.map(new Path(_)) })
+          )
           runs += Run(first, last, WrittenRun(rows, paths.toMap, marks.toSeq, regions))
         }
-        if (input.hasNext) { written.foreach(_.abort()); Iterator(None) } else Iterator(Some(runs.toSeq))
+        if (input.hasNext) { written.foreach(_.abort()); Iterator(None) }
+        else Iterator(Some(runs.toSeq))
       } catch { case e: Throwable => written.foreach(_.abort()); throw e }
     }.collect()
 
