@@ -43,6 +43,22 @@ def spark(hbase):
     session.stop()
 
 
+_FIGURES = []
+
+
+@pytest.fixture(scope="session")
+def figure():
+    """Records a figure worth reporting (a size, a time), which the end of the run prints."""
+    return lambda name, value: _FIGURES.append((name, value))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _FIGURES:
+        terminalreporter.section("figures measured")
+        for name, value in _FIGURES:
+            terminalreporter.write_line(f"{name}: {value}")
+
+
 @pytest.fixture
 def table_name():
     """A table name no other test uses."""

@@ -22,11 +22,12 @@ def _run(command, timeout=900, **kwargs):
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
+def installed(tmp_path_factory, figure):
     """(venv bin dir, environment, working dir) of the wheel installed outside the checkout."""
     built = _run([str(ROOT / "bin" / "build-wheel")], cwd=ROOT)
     wheels = sorted((ROOT / "dist").glob("pyspark_hbase-*-py3-none-any.whl"))
     assert wheels, built.stdout
+    figure("wheel size", f"{wheels[-1].stat().st_size / 1e6:.1f} MB")
     version = (ROOT / "python" / "pyspark_hbase" / "VERSION").read_text().strip()
     assert wheels[-1].name == f"pyspark_hbase-{version}-py3-none-any.whl"
     home = tmp_path_factory.mktemp("wheel-user")
@@ -80,10 +81,10 @@ def test_server_jar_prints_the_packaged_jar(installed):
     assert jar.is_file() and jar.name.startswith("spark-hbase-sql-server-") and str(jar).startswith(str(bin_dir.parent))
 
 
-def test_a_first_local_start_fetches_the_pinned_hbase_jars_with_progress(installed, started):
+def test_a_first_local_start_fetches_the_pinned_hbase_jars_with_progress(installed, started, figure):
     bin_dir, env, work = installed
     done, seconds = started
-    print(f"first `spark-hbase local start` from the wheel, empty cache: {seconds:.0f} s")
+    figure("first `spark-hbase local start` from the wheel, empty cache", f"{seconds:.0f} s")
     assert "Fetching the" in done.stderr and "jars downloaded" in done.stderr, done.stderr
     pinned = re.search(r"fetched (\d+) jars", done.stderr)
     lock = (ROOT / "hbase-local" / "target" / "hbase-local.lock").read_text().split()
