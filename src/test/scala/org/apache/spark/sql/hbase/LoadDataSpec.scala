@@ -416,7 +416,7 @@ class LoadDataSpec extends HBaseSuite {
       "written-by-test",
       System.currentTimeMillis(),
       recorded = None,
-      execution.load.LoadMetrics.local()
+      execution.load.LoadMetrics.unshown(spark.sparkContext)
     )
     try {
       files.write(keyed.iterator) shouldBe rows

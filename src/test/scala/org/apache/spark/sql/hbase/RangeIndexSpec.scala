@@ -282,7 +282,7 @@ class RangeIndexSpec extends HBaseSuite {
             fileName,
             System.currentTimeMillis(),
             recorded = None,
-            LoadMetrics.local()
+            LoadMetrics.unshown(spark.sparkContext)
           )
           files.write(Iterator((LoadKey(codec.rowKey(row), 0), codec.cellValues(row))))
           RegionHFiles.bulkLoad(cluster.toConfiguration, hbaseName(t), files.close().map { case (f, p) => f -> Seq(p) })

@@ -66,22 +66,6 @@ object LoadMetrics {
     metrics("regionsLoaded")
   )
 
-  /** Metrics no plan shows, for a load with no command of its own (a DataFrame's bulk load). */
+  /** Metrics no plan shows: for a load with no command of its own (a DataFrame's bulk load), or HFiles written outside one. */
   def unshown(sc: SparkContext): LoadMetrics = of(create(sc))
-
-  /** Metrics kept in this JVM, for HFiles written outside a Spark job. */
-  def local(): LoadMetrics = {
-    def sum = new SQLMetric("sum")
-    LoadMetrics(
-      sum,
-      sum,
-      sum,
-      new SQLMetric("size"),
-      new SQLMetric("nsTiming"),
-      new SQLMetric("nsTiming"),
-      sum,
-      sum,
-      sum
-    )
-  }
 }
