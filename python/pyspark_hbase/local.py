@@ -534,9 +534,16 @@ class LocalHBase:
         if not port or port in taken or not _port_free(port):
             port = next(p for p in pick_free_ports(len(taken) + 1) if p not in taken)
         self._log(f"starting region server {number} on port {port}")
+        proc = self._launch(self._region_server_command(java, classpath, number, port))
+        servers[str(number)] = {"port": port, "pid": proc.pid, "server_jar": server_jar}
+        self._write_state(state)
+        return proc.pid
+
+    def _launch(self, command: list[str]) -> subprocess.Popen:
+        """Starts one of HBase's JVMs in a session of its own, its output appended to the log file."""
         with open(self.log_file, "ab") as log:
-            proc = subprocess.Popen(
-                self._region_server_command(java, classpath, number, port),
+            return subprocess.Popen(
+                command,
                 cwd=self.data_dir,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -544,9 +551,6 @@ class LocalHBase:
                 start_new_session=True,
                 close_fds=True,
             )
-        servers[str(number)] = {"port": port, "pid": proc.pid, "server_jar": server_jar}
-        self._write_state(state)
-        return proc.pid
 
     def kill_region_server(self, number: int) -> None:
         """Kills region server `number` (2..N) at once, as a crash would (SIGKILL)."""
@@ -687,16 +691,7 @@ class LocalHBase:
             os.replace(self.log_file, self.log_file.with_name(self.log_file.name + ".1"))
         t0 = time.monotonic()
         self._log(f"starting HBase (ports {ports}, classpath {classpath_file})")
-        with open(self.log_file, "ab") as log:
-            proc = subprocess.Popen(
-                self._server_command(java, classpath),
-                cwd=self.data_dir,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                close_fds=True,
-            )
+        proc = self._launch(self._server_command(java, classpath))
         self.pid_file.write_text(f"{proc.pid}\n")
         # Region servers of their own get their old ports again, where free.
         servers = {
