@@ -19,17 +19,27 @@ import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections
 final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName) {
   import HBaseCatalog._
 
-  def get(name: String): Option[HBaseTableDef] = withMeta { table =>
-    val result = table.get(new Get(rowKey(name)).addColumn(Family, Qualifier))
-    Option(result.getValue(Family, Qualifier)).map(bytes => TableDefJson.fromJson(new String(bytes, "UTF-8")))
+  /** The definition of `name`; fails, naming the table and what is wrong, when its entry is broken. */
+  def get(name: String): Option[HBaseTableDef] = entry(name).map(_.definition)
+
+  /** The catalog row of `name`, readable or not. */
+  def entry(name: String): Option[CatalogEntry] = withMeta { table =>
+    val row = rowKey(name)
+    Option(table.get(new Get(row).addColumn(Family, Qualifier)).getValue(Family, Qualifier))
+      .map(CatalogEntry.read(row, _))
   }
 
-  def list(): Seq[HBaseTableDef] = withMeta { table =>
+  /** Every catalog row, readable or not. */
+  def entries(): Seq[CatalogEntry] = withMeta { table =>
     val scanner = table.getScanner(new Scan().addColumn(Family, Qualifier))
-    try scanner.iterator().asScala.map(r =>
-        TableDefJson.fromJson(new String(r.getValue(Family, Qualifier), "UTF-8"))
-      ).toSeq
+    try scanner.iterator().asScala.map(r => CatalogEntry.read(r.getRow, r.getValue(Family, Qualifier))).toSeq
     finally scanner.close()
+  }
+
+  /** The definitions over `hbaseTable`; None when a broken entry might be one of them. */
+  def over(hbaseTable: HBaseTableName): Option[Seq[HBaseTableDef]] = {
+    val all = entries()
+    if (all.exists(_.readable.isEmpty)) None else Some(all.flatMap(_.readable).filter(_.hbaseTable == hbaseTable))
   }
 
   /** Atomically adds a definition; returns false when the name is already taken. */

@@ -1,7 +1,9 @@
 package org.apache.spark.sql.hbase.catalog
 
 import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
 
+import com.fasterxml.jackson.core.JsonProcessingException
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import com.fasterxml.jackson.databind.node.ObjectNode
 
@@ -69,49 +71,74 @@ object TableDefJson {
     mapper.writeValueAsString(root)
   }
 
-  def fromJson(json: String): HBaseTableDef = {
+  /** The definition `json` holds; fails with [[UnreadableTableDef]], saying what is wrong, when it cannot be read. */
+  def fromJson(json: String): HBaseTableDef =
+    try parse(json)
+    catch {
+      case e: UnreadableTableDef => throw e
+      case e: HBaseSqlException => throw new UnreadableTableDef(s"is malformed: ${e.getMessage}")
+      case e: JsonProcessingException => throw new UnreadableTableDef(s"is not valid JSON (${e.getOriginalMessage})")
+      case NonFatal(e) => throw new UnreadableTableDef(s"is malformed (${e.getClass.getSimpleName}: ${e.getMessage})")
+    }
+
+  private def parse(json: String): HBaseTableDef = {
     val root = mapper.readTree(json)
+    if (root == null || !root.isObject) throw new UnreadableTableDef("is not a JSON object")
     val version = root.path("version").asInt(-1)
     if (version < 1 || version > FormatVersion) {
-      val table = Option(root.get("name")).map(n => s"table '${n.asText()}'").getOrElse("a table")
-      throw new HBaseSqlException(s"The catalog defines $table in format version $version, and this " +
-        s"spark-hbase-sql reads versions 1 to $FormatVersion" +
-        (if (version > FormatVersion) ": it was defined by a newer spark-hbase-sql; use that version or newer" else ""))
+      throw new UnreadableTableDef(s"is in format version ${root.path("version")}, and this spark-hbase-sql reads " +
+        s"versions 1 to $FormatVersion" +
+        (if (version > FormatVersion) ": a newer spark-hbase-sql wrote it; use that version or newer" else ""))
     }
-    def text(node: JsonNode, field: String): String = {
-      val v = node.get(field)
-      if (v == null || !v.isTextual) throw new HBaseSqlException(s"Catalog entry lacks field '$field': $json")
+    def field(node: JsonNode, name: String): JsonNode =
+      Option(node.get(name)).getOrElse(throw new UnreadableTableDef(s"lacks field '$name'"))
+    def text(node: JsonNode, name: String): String = {
+      val v = field(node, name)
+      if (!v.isTextual) throw new UnreadableTableDef(s"has a field '$name' that is not a string")
       v.asText()
     }
-    val columns = root.get("columns").elements().asScala.map { c =>
+    def array(node: JsonNode, name: String): Seq[JsonNode] = {
+      val v = field(node, name)
+      if (!v.isArray) throw new UnreadableTableDef(s"has a field '$name' that is not an array")
+      v.elements().asScala.toSeq
+    }
+    val columns = array(root, "columns").map { c =>
       val cell = if (c.has("family")) Some(CellRef(text(c, "family"), text(c, "qualifier"))) else None
       HBaseColumn(
         name = text(c, "name"),
-        dataType = DataType.fromJson(mapper.writeValueAsString(c.get("type"))),
+        dataType = DataType.fromJson(mapper.writeValueAsString(field(c, "type"))),
         nullable = c.path("nullable").asBoolean(true),
         cell = cell,
         comment = Option(c.get("comment")).map(_.asText()),
         writeTimeOf = Option(c.get("writeTimeOf")).map(w => CellRef(text(w, "family"), text(w, "qualifier")))
       )
-    }.toSeq
-    val indexes = Option(root.get("indexes")).map(_.elements().asScala.map { i =>
-      if (text(i, "type") != RangeIndexDef.Type)
-        throw new HBaseSqlException(s"Catalog entry has an index of unknown type: $json")
+    }
+    val indexes = Option(root.get("indexes")).map(_ => array(root, "indexes")).getOrElse(Nil).map { i =>
+      val kind = text(i, "type")
+      if (kind != RangeIndexDef.Type) throw new UnreadableTableDef(s"has an index of unknown type '$kind'")
       RangeIndexDef(
         text(i, "name"),
-        i.get("columns").elements().asScala.map(_.asText()).toSeq,
+        array(i, "columns").map(_.asText()),
         i.path("chunkRows").asInt(RangeIndexDef.DefaultChunkRows),
         Option(i.get("generation")).filter(_.canConvertToLong).map(_.asLong())
       )
-    }.toSeq).getOrElse(Nil)
+    }
+    val keyColumns = array(root, "keyColumns").map(_.asText())
+    if (keyColumns.isEmpty) throw new UnreadableTableDef("has no key columns")
+    keyColumns.filterNot(k => columns.exists(_.name.equalsIgnoreCase(k))).foreach(k =>
+      throw new UnreadableTableDef(s"has a key column '$k' that is not one of its columns")
+    )
     HBaseTableDef(
       name = text(root, "name"),
       hbaseTable = HBaseTableName(text(root, "hbaseNamespace"), text(root, "hbaseTable")),
       columns = columns,
-      keyColumns = root.get("keyColumns").elements().asScala.map(_.asText()).toSeq,
+      keyColumns = keyColumns,
       format = TableFormat.parse(text(root, "format"), Option(root.get("keyDelimiter")).map(_.asText())),
       indexes = indexes,
       markerFamily = Option(root.get("markerFamily")).map(_.asText())
     )
   }
 }
+
+/** A catalog entry that cannot be read; `problem` says what is wrong with it, as "is not valid JSON (...)". */
+final class UnreadableTableDef(val problem: String) extends HBaseSqlException(s"The catalog entry $problem")

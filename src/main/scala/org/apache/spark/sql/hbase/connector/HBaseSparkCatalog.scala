@@ -55,8 +55,12 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
 
   override def listTables(namespace: Array[String]): Array[Identifier] = {
     requireNamespace(namespace)
-    store.list().map(t => Identifier.of(Array(HBaseSparkCatalog.Namespace), t.name)).toArray
+    store.entries().map(t => Identifier.of(Array(HBaseSparkCatalog.Namespace), t.name)).toArray
   }
+
+  /** A broken entry exists too, so that DROP TABLE can remove it. */
+  override def tableExists(ident: Identifier): Boolean =
+    isDefault(ident.namespace()) && store.entry(ident.name()).isDefined
 
   override def loadTable(ident: Identifier): Table = load(ident, asOf = None)
 

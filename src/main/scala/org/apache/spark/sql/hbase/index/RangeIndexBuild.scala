@@ -78,7 +78,7 @@ object RangeIndexBuild {
       table: HBaseTableDef,
       session: SparkSession
   ): Unit = {
-    val over = catalog.list().filter(_.hbaseTable == table.hbaseTable).flatMap(_.indexes)
+    val over = catalog.over(table.hbaseTable).getOrElse(Nil).flatMap(_.indexes)
     if (over.nonEmpty && over.forall(_.isReady)) {
       val skew = session.sessionState.conf.getConf(HBaseSQLConf.IndexClockSkew)
       store.dropMarksBefore(table.hbaseTable, over.flatMap(_.generation).min - skew)

@@ -26,10 +26,10 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
     case drop @ DropTable(ResolvedIdentifier(catalog, ident), ifExists, _)
         if catalog.name() == CatalogManager.SESSION_CATALOG_NAME && ident.namespace().toSeq == currentDatabase &&
           !session.sessionState.catalog.tableExists(TableIdentifier(ident.name(), Some(ident.namespace().head))) =>
-      if (hbaseTable(ident.name()).isDefined) DropHBaseTableCommand(ident.name(), ifExists) else drop
+      // A broken entry too, so that DROP TABLE can remove it.
+      if (SessionCatalogs.of(session).entry(ident.name()).isDefined) DropHBaseTableCommand(ident.name(), ifExists)
+      else drop
   }
 
   private def currentDatabase: Seq[String] = Seq(session.sessionState.catalog.getCurrentDatabase)
-
-  private def hbaseTable(name: String) = SessionCatalogs.of(session).get(name)
 }

@@ -69,11 +69,11 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
       TableDefJson.fromJson(annotated) shouldBe table
     }
 
-    it("refuses an entry of a newer format version, naming the table") {
+    it("refuses an entry of a newer format version, saying what to use instead") {
       val future = TableDefJson.toJson(table).replace("\"version\":1", "\"version\":99")
-      intercept[HBaseSqlException](TableDefJson.fromJson(future)).getMessage shouldBe
-        "The catalog defines table 'orders' in format version 99, and this spark-hbase-sql reads versions 1 to 2: " +
-        "it was defined by a newer spark-hbase-sql; use that version or newer"
+      intercept[UnreadableTableDef](TableDefJson.fromJson(future)).problem shouldBe
+        "is in format version 99, and this spark-hbase-sql reads versions 1 to 2: a newer spark-hbase-sql wrote it; " +
+        "use that version or newer"
     }
   }
 }

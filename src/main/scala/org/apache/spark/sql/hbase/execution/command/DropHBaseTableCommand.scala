@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.execution.command
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, ReadableEntry, SessionCatalogs, UnreadableEntry}
 
 /**
  * DROP TABLE of an HBase table named by one part, when Spark's own catalog has no table or view
@@ -21,11 +21,16 @@ case class DropHBaseTableCommand(name: String, ifExists: Boolean) extends LeafRu
 
 object DropHBaseTableCommand {
 
-  /** Drops the mapping of `name` and its range indexes; false when `catalog` has no such table. */
-  def drop(session: SparkSession, catalog: HBaseCatalog, name: String): Boolean = catalog.get(name) match {
-    case Some(table) if catalog.drop(name) =>
+  /**
+   * Drops the mapping of `name` and its range indexes; false when `catalog` has no such table.
+   * A broken entry is dropped too, since that is how a user gets rid of it; the statistics of its
+   * indexes, if it had any, stay behind unread, as a new build never reads an old generation.
+   */
+  def drop(session: SparkSession, catalog: HBaseCatalog, name: String): Boolean = catalog.entry(name) match {
+    case Some(ReadableEntry(table)) if catalog.drop(name) =>
       RangeIndexes.forgetAll(session, catalog, table)
       true
+    case Some(_: UnreadableEntry) => catalog.drop(name)
     case _ => false
   }
 }

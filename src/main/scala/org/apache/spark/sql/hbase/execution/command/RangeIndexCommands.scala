@@ -31,7 +31,7 @@ private[command] object RangeIndexes {
 
   /** Takes the write guard off the HBase table once no SQL table over it has a range index. */
   def releaseGuardIfUnused(catalog: HBaseCatalog, table: HBaseTableDef): Unit =
-    if (!catalog.list().exists(t => t.hbaseTable == table.hbaseTable && t.indexes.nonEmpty)) {
+    if (catalog.over(table.hbaseTable).exists(_.forall(_.indexes.isEmpty))) {
       HBaseConnections.withConnection(catalog.cluster) { connection =>
         val admin = connection.getAdmin
         try WriteGuard.remove(admin, table.hbaseTable)
