@@ -102,6 +102,16 @@ object HBaseSQLConf {
     .checkValue(_ > 0, "must be positive")
     .createWithDefault(60000L)
 
+  val BadRowKeys: ConfigEntry[String] = SQLConf.buildConf("spark.sql.hbase.read.badRowKeys")
+    .doc("What a query does with an HBase row whose key is not a key of the table, such as a row " +
+      "another tool wrote: 'fail' fails the query with an error naming the table, the row key and " +
+      "what is wrong with it; 'skip' leaves the row out and counts it in the scan's metric " +
+      "'rows skipped for bad row keys' (aggregates are then computed in Spark, not the region servers).")
+    .stringConf
+    .transform(_.toLowerCase(java.util.Locale.ROOT))
+    .checkValues(Set("fail", "skip"))
+    .createWithDefault("fail")
+
   /** Loading this object registers the settings above with Spark; calling this loads it. */
   def register(): Unit = ()
 }

@@ -87,6 +87,9 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
 
   private val typeArray = keyTypes.toArray // indexed per row: a Seq may be a List
 
+  override def writes(key: Array[Byte], values: Array[Any]): Boolean =
+    java.util.Arrays.equals(encode(values.toSeq), key)
+
   override def decode(key: Array[Byte]): Array[Any] = {
     val buf = ByteBuffer.wrap(key)
     val result = new Array[Any](typeArray.length)

@@ -15,6 +15,13 @@ trait KeyCodec extends Serializable {
   def decode(key: Array[Byte]): Array[Any]
 
   /**
+   * Whether `key`, which decodes to `values`, is the key this codec writes for them. Where
+   * lookups find rows by their key bytes, another key for the same values (a binary key with a
+   * flag byte of 5 for TRUE, say) would be missed by them, so it is not a key of the table.
+   */
+  def writes(key: Array[Byte], values: Array[Any]): Boolean = true
+
+  /**
    * Encodes the leading key columns only: every row key whose leading columns hold these values
    * starts with the returned bytes, so `KeyBounds.prefixRange` of it covers exactly those rows.
    */

@@ -1,5 +1,7 @@
 package org.apache.spark.sql.hbase.codec
 
+import scala.util.control.NonFatal
+
 import org.apache.hadoop.hbase.client.{Delete, Mutation, Put, Result}
 
 import org.apache.spark.sql.catalyst.InternalRow
@@ -131,11 +133,36 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     valueCodec.decode(valueColumns(index)._1.dataType, bytes, 0, bytes.length)
 
   /**
+   * The key values of a row key of this table, or null for a key that is not one (another tool's
+   * row): one that does not decode, or that lookups by its values would not find (see
+   * [[KeyCodec.writes]]).
+   */
+  def keyValues(key: Array[Byte]): Array[Any] =
+    try {
+      val values = keyCodec.decode(key)
+      if (keyCodec.writes(key, values)) values else null
+    } catch { case NonFatal(_) => null } // the codecs' own errors are not all RuntimeExceptions
+
+  /** What is wrong with a key for which [[keyValues]] is null, in words for an error message. */
+  def keyProblem(key: Array[Byte]): String = {
+    val types = keyCodec.keyTypes.map(_.sql).mkString(", ")
+    try {
+      val values = keyCodec.decode(key)
+      s"it reads as ($types) (${values.mkString(", ")}), which this table writes as " +
+        BadRowKey.show(keyCodec.encode(values.toSeq))
+    } catch {
+      case _: java.nio.BufferUnderflowException => s"it is not a key of ($types): it ends too early"
+      case NonFatal(e) => s"it is not a key of ($types): ${Option(e.getMessage).getOrElse(e.getClass.getSimpleName)}"
+    }
+  }
+
+  /**
    * Decodes the requested columns, in the given order, from one HBase row. A Result's cells are
    * sorted by column, newest version first, so one pass over them finds every requested cell.
    * A write-time column is its cell's timestamp (milliseconds), as a TIMESTAMP or a BIGINT.
+   * With `checkKeys`, every row's key is checked ([[keyValues]]), and a bad one decodes to null.
    */
-  def decoder(required: Seq[HBaseColumn]): Result => InternalRow = {
+  def decoder(required: Seq[HBaseColumn], checkKeys: Boolean = false): Result => InternalRow = {
     val keyIndex = required.map(c => table.keys.indexOf(c)).toArray
     val types = required.map(_.dataType).toArray
     val writeTime = required.map(_.isWriteTime).toArray
@@ -148,31 +175,34 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     val qualifiers = positions.map(qualifierOf)
     val width = required.length
     result => {
-      val values = new Array[Any](width)
-      if (needsKey) {
-        val keyValues = keyCodec.decode(result.getRow)
-        var i = 0
-        while (i < values.length) {
-          if (keyIndex(i) >= 0) values(i) = keyValues(keyIndex(i))
-          i += 1
+      val keys = if (checkKeys) keyValues(result.getRow) else if (needsKey) keyCodec.decode(result.getRow) else null
+      if (checkKeys && keys == null) null
+      else {
+        val values = new Array[Any](width)
+        if (needsKey) {
+          var i = 0
+          while (i < values.length) {
+            if (keyIndex(i) >= 0) values(i) = keys(keyIndex(i))
+            i += 1
+          }
         }
+        val cells = result.rawCells()
+        var c = 0
+        var k = 0
+        while (k < positions.length && cells != null && c < cells.length) {
+          val cell = cells(c)
+          val order = ColumnOrder.compare(families(k), qualifiers(k), cell)
+          if (order == 0) {
+            val i = positions(k)
+            values(i) =
+              if (writeTime(i)) RowCodec.writeTimeValue(types(i), cell.getTimestamp)
+              else valueCodec.decode(types(i), cell.getValueArray, cell.getValueOffset, cell.getValueLength)
+            k += 1 // the cell stays: the next requested column may be the same one
+          } else if (order < 0) k += 1 // no cell for this column: NULL
+          else c += 1
+        }
+        new GenericInternalRow(values)
       }
-      val cells = result.rawCells()
-      var c = 0
-      var k = 0
-      while (k < positions.length && cells != null && c < cells.length) {
-        val cell = cells(c)
-        val order = ColumnOrder.compare(families(k), qualifiers(k), cell)
-        if (order == 0) {
-          val i = positions(k)
-          values(i) =
-            if (writeTime(i)) RowCodec.writeTimeValue(types(i), cell.getTimestamp)
-            else valueCodec.decode(types(i), cell.getValueArray, cell.getValueOffset, cell.getValueLength)
-          k += 1 // the cell stays: the next requested column may be the same one
-        } else if (order < 0) k += 1 // no cell for this column: NULL
-        else c += 1
-      }
-      new GenericInternalRow(values)
     }
   }
 }

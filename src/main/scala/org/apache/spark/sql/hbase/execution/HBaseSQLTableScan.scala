@@ -88,7 +88,7 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
       }
     val total = ReadMetrics.of(metrics)
     counted.foreach(total.add)
-    ReadMetrics.postDriverMetrics(sparkContext, metrics, Seq("rowsRead", "rowsScanned", "gets"))
+    ReadMetrics.postDriverMetrics(sparkContext, metrics, Seq("rowsRead", "rowsScanned", "gets", "badRowKeys"))
     rows
   }
 

@@ -15,7 +15,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Predicate
 import org.apache.spark.sql.hbase.Causes
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
-import org.apache.spark.sql.hbase.codec.{KeyCodec, RowCodec, Utf8}
+import org.apache.spark.sql.hbase.codec.{BadRowKey, KeyCodec, RowCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.planning.{
   KeyBoxes, RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter, ServerPredicates
@@ -104,7 +104,8 @@ object HBaseScanRDD extends Logging {
   ): Iterator[InternalRow] = {
     val table = request.table
     val cluster = request.cluster
-    val decode = new RowCodec(table).decoder(request.columns)
+    val codec = new RowCodec(table)
+    val decode = codec.decoder(request.columns, checkKeys = true)
     val filter: Option[Filter] = regionScan.server match {
       case Some(server) => Some(serverFilter(request, server, request.returnedColumns(regionScan.residual)))
       case None => cellFilter(table, request.columns)
@@ -138,7 +139,14 @@ object HBaseScanRDD extends Logging {
         }
         scanner.iterator().asScala
       }
-    val rows = results.map { r => metrics.rowsRead += 1; returned(r); decode(r) }
+    val rows = results.flatMap { r =>
+      metrics.rowsRead += 1
+      returned(r)
+      val row = decode(r)
+      if (row != null) Iterator.single(row)
+      else if (request.skipBadRowKeys) { metrics.badRowKeys += 1; Iterator.empty }
+      else throw BadRowKey.error(table, r.getRow, codec.keyProblem(r.getRow))
+    }
     regionScan.residual match {
       case None => rows
       case Some(condition) =>

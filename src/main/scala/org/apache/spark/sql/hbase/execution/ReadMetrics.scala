@@ -7,13 +7,15 @@ import org.apache.spark.sql.hbase.planning.ScanPlan
 
 /**
  * What reading regions counts: rows HBase returned to Spark, rows the region servers looked at
- * (HBase's own scan metrics, or the aggregation coprocessor's count), and Gets.
+ * (HBase's own scan metrics, or the aggregation coprocessor's count), Gets, and rows left out
+ * because their keys are not keys of the table (see `spark.sql.hbase.read.badRowKeys`).
  */
-final case class ReadMetrics(rowsRead: SQLMetric, rowsScanned: SQLMetric, gets: SQLMetric) {
+final case class ReadMetrics(rowsRead: SQLMetric, rowsScanned: SQLMetric, gets: SQLMetric, badRowKeys: SQLMetric) {
   def add(other: ReadMetrics): Unit = {
     rowsRead += other.rowsRead.value
     rowsScanned += other.rowsScanned.value
     gets += other.gets.value
+    badRowKeys += other.badRowKeys.value
   }
 }
 
@@ -27,11 +29,12 @@ object ReadMetrics {
     "chunksSkipped" -> SQLMetrics.createMetric(sc, "range index chunks skipped"),
     "rowsRead" -> SQLMetrics.createMetric(sc, rowsRead),
     "rowsScanned" -> SQLMetrics.createMetric(sc, "rows the region servers looked at"),
-    "gets" -> SQLMetrics.createMetric(sc, "Gets")
+    "gets" -> SQLMetrics.createMetric(sc, "Gets"),
+    "badRowKeys" -> SQLMetrics.createMetric(sc, "rows skipped for bad row keys")
   )
 
   def of(metrics: Map[String, SQLMetric]): ReadMetrics =
-    ReadMetrics(metrics("rowsRead"), metrics("rowsScanned"), metrics("gets"))
+    ReadMetrics(metrics("rowsRead"), metrics("rowsScanned"), metrics("gets"), metrics("badRowKeys"))
 
   /** Sets what the plan decided (regions, key ranges, chunks skipped), as metrics of the running query. */
   def reportPlan(sc: SparkContext, metrics: Map[String, SQLMetric], plan: ScanPlan): Unit = {
@@ -47,5 +50,6 @@ object ReadMetrics {
     SQLMetrics.postDriverMetricUpdates(sc, sc.getLocalProperty(SQLExecution.EXECUTION_ID_KEY), names.map(metrics))
 
   /** Fresh metrics for one region read on the driver, added up afterwards: metrics are not thread-safe. */
-  def local(): ReadMetrics = ReadMetrics(new SQLMetric("sum"), new SQLMetric("sum"), new SQLMetric("sum"))
+  def local(): ReadMetrics =
+    ReadMetrics(new SQLMetric("sum"), new SQLMetric("sum"), new SQLMetric("sum"), new SQLMetric("sum"))
 }

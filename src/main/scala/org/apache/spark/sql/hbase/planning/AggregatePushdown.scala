@@ -132,6 +132,8 @@ object AggregatePushdown {
     val fullyPushed = scan.regions.nonEmpty &&
       scan.regions.forall(r => r.residual.isEmpty && r.server.isDefined && !r.byGets)
     if (!fullyPushed || scan.request.limits.maxRows.isDefined) return None
+    // Region servers fold every row in; only Spark can tell another tool's rows and leave them out.
+    if (scan.request.skipBadRowKeys) return None
     if (aggregates.exists(a => a.mode != Partial || a.isDistinct || a.filter.isDefined)) return None
 
     val groupBy = grouping.map(groupColumn)

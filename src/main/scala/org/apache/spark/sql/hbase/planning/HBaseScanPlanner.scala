@@ -14,7 +14,8 @@ final case class ScanSettings(
     fetchSize: Int,
     driverReadMaxKeyRanges: Int,
     rangeIndex: Boolean = true,
-    driverReadMaxRows: Long = 0
+    driverReadMaxRows: Long = 0,
+    skipBadRowKeys: Boolean = false
 )
 
 object ScanSettings {
@@ -25,7 +26,8 @@ object ScanSettings {
     fetchSize = conf.getConf(HBaseSQLConf.ScannerFetchSize),
     driverReadMaxKeyRanges = conf.getConf(HBaseSQLConf.DriverReadMaxKeyRanges),
     rangeIndex = conf.getConf(HBaseSQLConf.IndexEnabled),
-    driverReadMaxRows = conf.getConf(HBaseSQLConf.DriverReadMaxRows)
+    driverReadMaxRows = conf.getConf(HBaseSQLConf.DriverReadMaxRows),
+    skipBadRowKeys = conf.getConf(HBaseSQLConf.BadRowKeys) == "skip"
   )
 }
 
@@ -103,7 +105,8 @@ object HBaseScanPlanner {
       output,
       ScanLimits(settings.fetchSize, relation.limit),
       relation.asOf,
-      writtenSince
+      writtenSince,
+      settings.skipBadRowKeys
     )
     val keyOrder =
       if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil

@@ -11,7 +11,8 @@ final case class ScanLimits(caching: Int, maxRows: Option[Int])
  * What every region of one scan reads: the attributes `read`, stored as table `columns`, of
  * which `emitted` leave the scan; with `asOf` (epoch milliseconds), each cell's newest version
  * written at or before that time. The families in `writtenSince` are read only from the epoch
- * milliseconds given, up to `asOf`.
+ * milliseconds given, up to `asOf`. A row whose key is not a key of the table (another tool's)
+ * fails the read, or with `skipBadRowKeys` is left out and counted.
  */
 final case class ScanRequest(
     table: HBaseTableDef,
@@ -21,7 +22,8 @@ final case class ScanRequest(
     emitted: Seq[Attribute],
     limits: ScanLimits,
     asOf: Option[Long] = None,
-    writtenSince: Map[String, Long] = Map.empty
+    writtenSince: Map[String, Long] = Map.empty,
+    skipBadRowKeys: Boolean = false
 ) {
 
   def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))

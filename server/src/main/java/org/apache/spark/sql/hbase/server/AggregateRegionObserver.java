@@ -3,6 +3,7 @@ package org.apache.spark.sql.hbase.server;
 import java.io.IOException;
 import java.util.Optional;
 
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
@@ -14,8 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The region-server coprocessor of spark-hbase-sql: a scan that carries an {@link AggregateSpec}
  * returns partial groups ({@link AggregatingRegionScanner}) instead of rows. Any other scan is
- * left alone. A spec this jar cannot read (another wire version) leaves the scan alone too: the
- * client then gets rows, which it folds in itself, so a mismatch costs speed, never a result.
+ * left alone. A spec of another wire version leaves the scan alone too: the client then gets rows,
+ * which it folds in itself, so a mismatch costs speed, never a result. A spec of this version
+ * that does not parse is refused with an error.
  *
  * <p>Load it with {@code hbase.coprocessor.user.region.classes} or on a table's descriptor.
  */
@@ -44,10 +46,15 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
     if (bytes == null) return s;
     try {
       return new AggregatingRegionScanner(s, AggregateSpec.parseFrom(bytes));
-    } catch (IOException | RuntimeException e) {
+    } catch (Wire.OtherVersion e) {
       // Rows instead of groups: the client folds them in itself.
       LOG.warn("Not aggregating a scan of {}: {}", s.getRegionInfo().getRegionNameAsString(), e.getMessage());
       return s;
+    } catch (IOException | RuntimeException e) {
+      // Bytes of our version that do not parse are a bug or an attack: refused, never answered with rows.
+      String region = s.getRegionInfo().getRegionNameAsString();
+      s.close(); // HBase forgets a scanner whose opening failed
+      throw new DoNotRetryIOException("Refused a spark-hbase-sql aggregation of " + region + ": " + e.getMessage());
     }
   }
 }

@@ -60,7 +60,7 @@ public final class KeyLayout {
   public int end(byte[] key, int from, int limit, int dim) {
     switch (kinds[dim]) {
       case FIXED:
-        return from + widths[dim] <= limit ? from + widths[dim] : -1;
+        return widths[dim] <= limit - from ? from + widths[dim] : -1; // no overflow for any width
       case TERMINATED:
         for (int i = from; i + 1 < limit; i++) {
           if (key[i] == 0) {

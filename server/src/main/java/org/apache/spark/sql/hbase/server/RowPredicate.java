@@ -207,6 +207,8 @@ public final class RowPredicate {
         || (kind == NOT && n != 1)) {
       throw new IOException("Corrupt predicate: malformed node of kind " + kind);
     }
+    // IN searches its literals by bisection: whatever order they came in, they mean a set.
+    if (kind == IN) Arrays.sort(literals, Bytes.BYTES_COMPARATOR);
     return new RowPredicate(kind, children, operand, literals);
   }
 

@@ -96,6 +96,12 @@ public final class SkipScanFilter extends FilterBase {
           done = true;
           return true;
         }
+        // No row key is longer than a short: past the longest key with next's prefix is the same place.
+        if (next.length > Short.MAX_VALUE) next = KeyBox.prefixEnd(next, 0, Short.MAX_VALUE);
+        if (next == null) {
+          done = true;
+          return true;
+        }
         // A seek key must lie ahead; should one not, skipping just this row is still right.
         if (Bytes.compareTo(next, 0, next.length, row, offset, length) <= 0) return true;
         seekTo = next;
@@ -232,6 +238,8 @@ public final class SkipScanFilter extends FilterBase {
       }
       if (in.available() > 0) throw new IOException("Corrupt filter: " + in.available() + " trailing bytes");
       return new SkipScanFilter(layout, boxes, operands, predicate, families, qualifiers);
+    } catch (java.io.EOFException e) {
+      throw new DeserializationException("Corrupt filter: its bytes end early", e);
     } catch (IOException | IllegalArgumentException e) {
       throw new DeserializationException(e.getMessage(), e);
     }

@@ -261,6 +261,10 @@ public abstract class ValueExpression {
     Object eval(RowPredicate.Row row) {
       byte[] bytes = row.value(operand);
       if (bytes == null) return null;
+      if (!readable(kind, bytes.length)) {
+        // Only a corrupt spec reads an operand as a number of another width.
+        throw new IllegalStateException("operand " + operand + " holds " + bytes.length + " bytes, not a value of kind " + kind);
+      }
       switch (kind) {
         case RAW: return bytes;
         case LONG: return toLong(bytes);
@@ -345,6 +349,7 @@ public abstract class ValueExpression {
 
     Arithmetic(byte op, ValueExpression left, ValueExpression right, Shape shape) {
       super(shape.kind);
+      if (shape.kind == RAW) throw new IllegalArgumentException("no arithmetic on raw bytes");
       if (op < ADD || op > MULTIPLY) throw new IllegalArgumentException("unknown arithmetic " + op);
       if (left.kind != shape.kind || right.kind != shape.kind) {
         throw new IllegalArgumentException("arithmetic of kind " + shape.kind + " over kinds " + left.kind + " and " + right.kind);
@@ -443,6 +448,7 @@ public abstract class ValueExpression {
   private static final class Negate extends Unary {
     Negate(ValueExpression child, Shape shape) {
       super(NEGATE, child, shape);
+      if (shape.kind == RAW) throw new IllegalArgumentException("no negation of raw bytes");
       if (child.kind != shape.kind) throw new IllegalArgumentException("negation of kind " + shape.kind + " over kind " + child.kind);
     }
 
@@ -467,7 +473,7 @@ public abstract class ValueExpression {
   private static final class Cast extends Unary {
     Cast(ValueExpression child, Shape shape) {
       super(CAST, child, shape);
-      if (shape.kind == LONG || (child.kind != LONG && child.kind != DECIMAL)) {
+      if (shape.kind == LONG || shape.kind == RAW || (child.kind != LONG && child.kind != DECIMAL)) {
         throw new IllegalArgumentException("no cast from kind " + child.kind + " to kind " + shape.kind);
       }
     }
@@ -481,6 +487,16 @@ public abstract class ValueExpression {
     @Override
     public String toString() {
       return "cast(" + child + " as " + shape + ")";
+    }
+  }
+
+  /** Whether {@code length} bytes hold a value of {@code kind}: see toLong, toDouble and toDecimal. */
+  private static boolean readable(byte kind, int length) {
+    switch (kind) {
+      case LONG: return length >= 1 && length <= 8;
+      case DOUBLE: return length == 4 || length == 8;
+      case DECIMAL: return length == 8 || length == 16;
+      default: return true;
     }
   }
 

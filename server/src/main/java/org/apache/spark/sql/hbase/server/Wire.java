@@ -29,10 +29,17 @@ final class Wire {
     return bytes;
   }
 
+  /** Bytes of another wire version: a deployment mismatch, not corruption. */
+  static final class OtherVersion extends IOException {
+    OtherVersion(String message) {
+      super(message);
+    }
+  }
+
   static void checkVersion(DataInputStream in, String what) throws IOException {
     int version = in.readInt();
     if (version != ServerJar.WIRE_VERSION) {
-      throw new IOException(what + " was written with wire version " + version + ", but this region server's "
+      throw new OtherVersion(what + " was written with wire version " + version + ", but this region server's "
           + "spark-hbase-sql server jar (" + ServerJar.buildVersion() + ") reads version " + ServerJar.WIRE_VERSION
           + "; deploy the server jar that matches the client");
     }
