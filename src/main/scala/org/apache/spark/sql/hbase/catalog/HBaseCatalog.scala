@@ -47,13 +47,31 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
       .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(current))).build(put)).isSuccess
   }
 
-  /** Removes only the mapping; returns false when there was none. */
-  def drop(name: String): Boolean = withMeta { table =>
+  /**
+   * Removes only the mapping; returns the definition removed, None when there was none. A
+   * definition changed by another session meanwhile is read again: what is removed is exactly
+   * what is returned, so its range indexes can be forgotten.
+   */
+  def drop(name: String): Option[HBaseTableDef] = withMeta { table =>
     val row = rowKey(name)
-    Option(table.get(new Get(row).addColumn(Family, Qualifier)).getValue(Family, Qualifier)).exists { current =>
-      table.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(Family, Qualifier, current)
-        .build(new Delete(row))).isSuccess
-    }
+    def attempt(n: Int): Option[HBaseTableDef] =
+      Option(table.get(new Get(row).addColumn(Family, Qualifier)).getValue(Family, Qualifier)).flatMap { current =>
+        if (
+          table.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(Family, Qualifier, current)
+            .build(new Delete(row))).isSuccess
+        ) Some(TableDefJson.fromJson(new String(current, "UTF-8")))
+        else if (n < 10) attempt(n + 1)
+        else
+          throw new HBaseSqlException(s"DROP TABLE $name: table '$name' keeps changing in other sessions; run it again")
+      }
+    attempt(0)
+  }
+
+  /** Removes `definition` only if it is still the stored one: a failed CREATE withdraws its own claim, never a newer table. */
+  def withdraw(definition: HBaseTableDef): Boolean = withMeta { table =>
+    val row = rowKey(definition.name)
+    table.checkAndMutate(CheckAndMutate.newBuilder(row)
+      .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(definition))).build(new Delete(row))).isSuccess
   }
 
   private def withMeta[T](body: Table => T): T = HBaseConnections.withConnection(cluster) { connection =>

@@ -22,10 +22,11 @@ case class DropHBaseTableCommand(name: String, ifExists: Boolean) extends LeafRu
 object DropHBaseTableCommand {
 
   /** Drops the mapping of `name` and its range indexes; false when `catalog` has no such table. */
-  def drop(session: SparkSession, catalog: HBaseCatalog, name: String): Boolean = catalog.get(name) match {
-    case Some(table) if catalog.drop(name) =>
+  def drop(session: SparkSession, catalog: HBaseCatalog, name: String): Boolean = catalog.drop(name) match {
+    case Some(table) =>
+      // The indexes of the definition removed, not of one read before: another session may have added one.
       RangeIndexes.forgetAll(session, catalog, table)
       true
-    case _ => false
+    case None => false
   }
 }
