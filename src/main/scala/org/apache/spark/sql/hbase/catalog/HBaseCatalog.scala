@@ -57,13 +57,31 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
       .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(current))).build(put)).isSuccess
   }
 
-  /** Removes only the mapping; returns false when there was none. */
-  def drop(name: String): Boolean = withMeta { table =>
+  /**
+   * Removes only the mapping; returns the entry removed, None when there was none. An entry
+   * changed by another session meanwhile is read again: what is removed is exactly what is
+   * returned, so its range indexes can be forgotten. A broken entry is removed too.
+   */
+  def drop(name: String): Option[CatalogEntry] = withMeta { table =>
     val row = rowKey(name)
-    Option(table.get(new Get(row).addColumn(Family, Qualifier)).getValue(Family, Qualifier)).exists { current =>
-      table.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(Family, Qualifier, current)
-        .build(new Delete(row))).isSuccess
-    }
+    def attempt(n: Int): Option[CatalogEntry] =
+      Option(table.get(new Get(row).addColumn(Family, Qualifier)).getValue(Family, Qualifier)).flatMap { current =>
+        if (
+          table.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(Family, Qualifier, current)
+            .build(new Delete(row))).isSuccess
+        ) Some(CatalogEntry.read(row, current))
+        else if (n < 10) attempt(n + 1)
+        else
+          throw new HBaseSqlException(s"DROP TABLE $name: table '$name' keeps changing in other sessions; run it again")
+      }
+    attempt(0)
+  }
+
+  /** Removes `definition` only if it is still the stored one: a failed CREATE withdraws its own claim, never a newer table. */
+  def withdraw(definition: HBaseTableDef): Boolean = withMeta { table =>
+    val row = rowKey(definition.name)
+    table.checkAndMutate(CheckAndMutate.newBuilder(row)
+      .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(definition))).build(new Delete(row))).isSuccess
   }
 
   private def withMeta[T](body: Table => T): T = HBaseConnections.withConnection(cluster) { connection =>

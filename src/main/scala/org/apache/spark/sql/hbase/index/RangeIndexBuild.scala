@@ -54,21 +54,41 @@ object RangeIndexBuild {
         store.dropChunks(table, index)(_ == generation)
         throw e
     }
-    def publish(attempt: Int): HBaseTableDef = {
+    // Some(None): a newer build of the same index was published meanwhile, and it stands.
+    def publish(attempt: Int): Option[HBaseTableDef] = {
       val now = current
-      val latest = now.index(indexName).filter(_.columns == index.columns).getOrElse {
-        store.dropChunks(table, index)(_ == generation)
+      val latest = now.index(indexName).filter(i =>
+        i.columns == index.columns && i.chunkRows == index.chunkRows && now.hbaseTable == table.hbaseTable
+      ).getOrElse {
         throw new HBaseSqlException(s"$statement: index '$indexName' was dropped or replaced while it was built")
       }
-      val updated = now.withIndex(latest.copy(generation = Some(generation)))
-      if (catalog.replace(now, updated)) updated
-      else if (attempt < 5) publish(attempt + 1)
-      else throw new HBaseSqlException(s"$statement: table '$tableName' keeps changing in other sessions; run it again")
+      if (latest.generation.exists(_ >= generation)) None
+      else {
+        val updated = now.withIndex(latest.copy(generation = Some(generation)))
+        if (catalog.replace(now, updated)) Some(updated)
+        else if (attempt < 5) publish(attempt + 1)
+        else
+          throw new HBaseSqlException(s"$statement: table '$tableName' keeps changing in other sessions; run it again")
+      }
     }
-    val updated = publish(0)
-    store.dropChunks(table, index)(_ != generation)
-    forgetOldMarks(catalog, store, updated, session)
-    updated.index(indexName).get
+    // Whatever stops the publication (the table or index dropped meanwhile), this build's chunks go.
+    val published =
+      try publish(0)
+      catch {
+        case e: Throwable =>
+          store.dropChunks(table, index)(_ == generation)
+          throw e
+      }
+    published match {
+      case Some(updated) =>
+        // Older builds only: a newer one may be writing its chunks now, and removes ours when it publishes.
+        store.dropChunks(table, index)(_ < generation)
+        forgetOldMarks(catalog, store, updated, session)
+        updated.index(indexName).get
+      case None =>
+        store.dropChunks(table, index)(_ == generation)
+        current.index(indexName).getOrElse(index)
+    }
   }
 
   /** Marks whose lease ended before every index over the HBase table was built tell nothing any more. */

@@ -4,7 +4,7 @@ import java.io.IOException
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.{HConstants, TableName}
+import org.apache.hadoop.hbase.{HConstants, TableName, TableNotFoundException}
 import org.apache.hadoop.hbase.client.{Admin, CoprocessorDescriptorBuilder, TableDescriptor, TableDescriptorBuilder}
 
 import org.apache.spark.sql.hbase.HBaseSqlException
@@ -39,7 +39,16 @@ object WriteGuard {
       statement: String
   ): Unit = {
     val name = TableName.valueOf(table.namespace, table.name)
-    val current = admin.getDescriptor(name)
+    val current =
+      try admin.getDescriptor(name)
+      catch {
+        // A table is in the catalog a moment before CREATE TABLE makes its HBase table.
+        case e: TableNotFoundException =>
+          throw new HBaseSqlException(
+            s"$statement: HBase table '$table' does not exist; if CREATE TABLE is making it now, run this again",
+            Some(e)
+          )
+      }
     expiringFamily(current).foreach { family =>
       throw new HBaseSqlException(s"$statement: column family '$family' of HBase table '$table' has a TTL; its cells " +
         "vanish without a write, so no range index can follow them")
@@ -69,8 +78,11 @@ object WriteGuard {
 
   def remove(admin: Admin, table: HBaseTableName): Unit = {
     val name = TableName.valueOf(table.namespace, table.name)
-    val current = admin.getDescriptor(name)
-    if (current.hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER)) {
+    // A table not made yet carries no guard.
+    val current =
+      try Some(admin.getDescriptor(name))
+      catch { case _: TableNotFoundException => None }
+    current.filter(_.hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER)).foreach { current =>
       admin.modifyTable(
         TableDescriptorBuilder.newBuilder(current).removeCoprocessor(ServerJar.WRITE_MARK_OBSERVER).build()
       )

@@ -48,7 +48,8 @@ case class CreateHBaseTableCommand(
       }
     } catch {
       case e: Throwable =>
-        catalog.drop(definition.name)
+        // Only our own claim: another session may have dropped it and created the name again.
+        catalog.withdraw(stored)
         throw e
     }
     Seq.empty

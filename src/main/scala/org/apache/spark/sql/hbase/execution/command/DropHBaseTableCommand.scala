@@ -26,11 +26,12 @@ object DropHBaseTableCommand {
    * A broken entry is dropped too, since that is how a user gets rid of it; the statistics of its
    * indexes, if it had any, stay behind unread, as a new build never reads an old generation.
    */
-  def drop(session: SparkSession, catalog: HBaseCatalog, name: String): Boolean = catalog.entry(name) match {
-    case Some(ReadableEntry(table)) if catalog.drop(name) =>
+  def drop(session: SparkSession, catalog: HBaseCatalog, name: String): Boolean = catalog.drop(name) match {
+    case Some(ReadableEntry(table)) =>
+      // The indexes of the definition removed, not of one read before: another session may have added one.
       RangeIndexes.forgetAll(session, catalog, table)
       true
-    case Some(_: UnreadableEntry) => catalog.drop(name)
-    case _ => false
+    case Some(_: UnreadableEntry) => true
+    case None => false
   }
 }

@@ -2,7 +2,7 @@ package org.apache.spark.sql.hbase.execution.command
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.{TableName, TableNotFoundException}
 import org.apache.hadoop.hbase.client.Admin
 
 import org.apache.spark.sql.hbase.HBaseSqlException
@@ -12,8 +12,17 @@ import org.apache.spark.sql.hbase.codec.Utf8
 /** A mapping may only name column families that the HBase table has. */
 private[command] object MappedFamilies {
   def requirePresent(admin: Admin, table: HBaseTableName, families: Seq[String], statement: String): Unit = {
-    val present = admin.getDescriptor(TableName.valueOf(table.namespace, table.name))
-      .getColumnFamilyNames.asScala.map(Utf8.string).toSet
+    val descriptor =
+      try admin.getDescriptor(TableName.valueOf(table.namespace, table.name))
+      catch {
+        // A table is in the catalog a moment before CREATE TABLE makes its HBase table.
+        case e: TableNotFoundException =>
+          throw new HBaseSqlException(
+            s"$statement: HBase table '$table' does not exist; if CREATE TABLE is making it now, run this again",
+            Some(e)
+          )
+      }
+    val present = descriptor.getColumnFamilyNames.asScala.map(Utf8.string).toSet
     families.filterNot(present.contains).headOption.foreach { f =>
       throw new HBaseSqlException(
         s"$statement: HBase table '$table' has no column family '$f' (it has ${present.toSeq.sorted.mkString(", ")})"

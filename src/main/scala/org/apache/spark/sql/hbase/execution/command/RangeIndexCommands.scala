@@ -25,7 +25,9 @@ private[command] object RangeIndexes {
   def forgetAll(session: SparkSession, catalog: HBaseCatalog, table: HBaseTableDef): Unit =
     if (table.indexes.nonEmpty) {
       val statistics = store(session, catalog)
-      table.indexes.foreach(index => statistics.dropChunks(table, index)(_ => true))
+      // The published builds only: a build still running removes its own chunks when it cannot
+      // publish, and a table of the same name created since may have built an index of the same name.
+      table.indexes.foreach(index => statistics.dropChunks(table, index)(g => index.generation.contains(g)))
       releaseGuardIfUnused(catalog, table)
     }
 
@@ -86,8 +88,18 @@ case class CreateRangeIndexCommand(
     try RangeIndexBuild.rebuild(session, catalog, store, table.name, indexName, statement)
     catch {
       case e: Throwable =>
-        RangeIndexes.update(catalog, table.name, statement)(_.withoutIndex(indexName))
-        store.dropChunks(table, index)(_ => true)
+        // Withdraws our claim only, never an index of that name another session made since.
+        var withdrawn: Option[(HBaseTableDef, RangeIndexDef)] = None
+        try RangeIndexes.update(catalog, table.name, statement) { now =>
+            withdrawn = now.index(indexName).filter(i =>
+              i.columns == index.columns && i.chunkRows == index.chunkRows && now.hbaseTable == table.hbaseTable
+            ).map(now -> _)
+            if (withdrawn.isDefined) now.withoutIndex(indexName) else now
+          }
+        catch { case _: HBaseSqlException => } // the table is gone, and our claim with it
+        withdrawn.foreach { case (was, claimed) =>
+          claimed.generation.foreach(g => store.dropChunks(was, claimed)(_ == g))
+        }
         RangeIndexes.releaseGuardIfUnused(catalog, table)
         throw e
     }
@@ -102,13 +114,19 @@ case class DropRangeIndexCommand(tableName: HBaseTableIdent, indexName: String, 
   override def run(session: SparkSession): Seq[Row] = {
     val statement = s"DROP INDEX $indexName ON $tableName"
     val catalog = tableName.store(session, statement)
-    val table = RangeIndexes.table(catalog, tableName, statement)
-    table.index(indexName) match {
+    val name = RangeIndexes.table(catalog, tableName, statement).name
+    // The index removed is the one the definition had when it was swapped, which the chunks go with.
+    var removed: Option[(HBaseTableDef, RangeIndexDef)] = None
+    RangeIndexes.update(catalog, name, statement) { now =>
+      removed = now.index(indexName).map(now -> _)
+      now.withoutIndex(indexName)
+    }
+    removed match {
       case None if ifExists =>
-      case None => throw new HBaseSqlException(s"$statement: table '${table.name}' has no index '$indexName'")
-      case Some(index) =>
-        RangeIndexes.update(catalog, table.name, statement)(_.withoutIndex(indexName))
-        RangeIndexes.store(session, catalog).dropChunks(table, index)(_ => true)
+      case None => throw new HBaseSqlException(s"$statement: table '$name' has no index '$indexName'")
+      case Some((table, index)) =>
+        // Its published build only: a build still running removes its own chunks when it cannot publish.
+        index.generation.foreach(g => RangeIndexes.store(session, catalog).dropChunks(table, index)(_ == g))
         RangeIndexes.releaseGuardIfUnused(catalog, table)
     }
     Seq.empty
