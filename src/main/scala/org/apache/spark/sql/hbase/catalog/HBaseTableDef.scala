@@ -136,6 +136,7 @@ final case class HBaseTableDef(
     def fail(msg: String) = throw new HBaseSqlException(s"ALTER TABLE $name ADD COLUMN ${column.name}: $msg")
     if (hasColumn(column.name)) fail(s"table '$name' already has a column '${column.name}'")
     if (!column.nullable) fail("a new column must allow NULL: the rows already stored have no value for it")
+    column.readsCell.flatMap(HBaseTableDef.cellProblem).foreach(fail)
     column.writeTimeOf match {
       case Some(cell) => HBaseTableDef.writeTimeProblem(this, column.dataType, cell).foreach(fail)
       case None =>
@@ -226,6 +227,10 @@ object HBaseTableDef {
           s"columns ${cols.mkString(", ")} share ${if (mapping.writeTime) mapping else s"the cell $mapping"} in COLS"
         )
       }
+    HBaseNames.tableProblem(hbaseTable).foreach(fail)
+    mappings.foreach { case (col, mapping) =>
+      HBaseTableDef.cellProblem(mapping.cell).foreach(p => fail(s"column '$col': $p"))
+    }
     val cellOf = mappings.collect { case (c, CellMapping(cell, false)) => norm(c) -> cell }.toMap
     val writeTimeOf = mappings.collect { case (c, CellMapping(cell, true)) => norm(c) -> cell }.toMap
 
@@ -264,6 +269,10 @@ object HBaseTableDef {
     }
     definition
   }
+
+  /** What HBase or the row marker forbids in the name of `cell`, if anything. */
+  def cellProblem(cell: CellRef): Option[String] =
+    HBaseNames.familyProblem(cell.family).orElse(HBaseNames.qualifierProblem(cell.qualifier))
 
   /** What stops a column of `dataType` from holding the write time of `cell` in `table`, if anything. */
   def writeTimeProblem(table: HBaseTableDef, dataType: DataType, cell: CellRef): Option[String] = {

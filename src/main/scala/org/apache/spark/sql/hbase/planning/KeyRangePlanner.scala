@@ -2,7 +2,7 @@ package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.hbase.codec.KeyBounds
-import org.apache.spark.sql.types.{DataType, StringType}
+import org.apache.spark.sql.types.{BooleanType, DataType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
@@ -64,15 +64,14 @@ object KeyRangePlanner {
     val key = keys(dim)
     val ordering = orderingOf(key.dataType)
     val points = criticalPoints(condition, key).distinct.sorted(ordering)
-    if (points.isEmpty) {
-      return if (evaluate(condition, key, Piece(ColumnRange.All), ordering) == False) Nil else everything
-    }
+    val truth = evaluator(condition, key, ordering)
+    if (points.isEmpty) return if (truth(Piece(ColumnRange.All)) == False) Nil else everything
 
     val pieces =
       if (points.size > maxRanges) coarsePieces(points) // huge IN lists: bound the work
       else finePieces(points)
     val parts: Seq[Seq[KeyRange]] = pieces.flatMap { piece =>
-      evaluate(condition, key, piece, ordering) match {
+      truth(piece) match {
         case False => None
         case _ => Some(piece.point match {
             case Some(value) =>
@@ -97,14 +96,15 @@ object KeyRangePlanner {
       case (e, (value, key)) => substitute(e, key, value)
     }
     if (range.prefix.size >= keys.size) {
-      return evaluate(fixed, keys.last, Piece(ColumnRange.All), orderingOf(keys.last.dataType)) == True
+      return evaluator(fixed, keys.last, orderingOf(keys.last.dataType))(Piece(ColumnRange.All)) == True
     }
     val key = keys(range.prefix.size)
     val ordering = orderingOf(key.dataType)
     val within = range.last.getOrElse(ColumnRange.All)
     val points = criticalPoints(fixed, key).distinct.sorted(ordering)
     val pieces = if (points.isEmpty) Seq(Piece(ColumnRange.All)) else finePieces(points)
-    pieces.filter(p => overlaps(p.range, within, ordering)).forall(p => evaluate(fixed, key, p, ordering) == True)
+    val truth = evaluator(fixed, key, ordering)
+    pieces.filter(p => overlaps(p.range, within, ordering)).forall(p => truth(p) == True)
   }
 
   /**
@@ -129,7 +129,8 @@ object KeyRangePlanner {
       if (points.isEmpty) Seq(Piece(ColumnRange.All))
       else if (points.size > maxRanges) coarsePieces(points)
       else finePieces(points)
-    val kept = pieces.filter(p => evaluate(unwrapped, key, p, ordering) != False).map(_.range)
+    val truth = evaluator(unwrapped, key, ordering)
+    val kept = pieces.filter(p => truth(p) != False).map(_.range)
     val merged = kept.foldLeft(Vector.empty[ColumnRange]) {
       case (done :+ last, r) if touches(last, r) => done :+ ColumnRange(last.lower, r.upper)
       case (done, r) => done :+ r
@@ -236,7 +237,45 @@ object KeyRangePlanner {
     case InSet(k, set) if isKey(k, key) => set.toSeq.filter(_ != null)
   }.flatten
 
-  private def evaluate(e: Expression, key: Attribute, piece: Piece, ordering: Ordering[Any]): Truth = {
+  /**
+   * `condition` over pieces of `key`'s domain. The values of each IN list are sorted once, so
+   * that a piece is looked up in them rather than compared with each: pieces are as many as values.
+   */
+  private def evaluator(condition: Expression, key: Attribute, ordering: Ordering[Any]): Piece => Truth = {
+    val members = new Members(ordering)
+    piece => evaluate(condition, key, piece, ordering, members)
+  }
+
+  /** The values of each IN list, sorted on first use; None for a list with a NULL or non-constant element. */
+  private final class Members(ordering: Ordering[Any]) {
+    private val sorted = new java.util.IdentityHashMap[Expression, Option[Array[Any]]]()
+
+    def of(in: Expression, values: => Seq[Option[Any]]): Option[Array[Any]] = {
+      if (!sorted.containsKey(in)) {
+        val all = values
+        sorted.put(in, if (all.exists(_.isEmpty)) None else Some(all.flatten.sorted(ordering).toArray))
+      }
+      sorted.get(in)
+    }
+
+    /** Whether sorted `values` hold one equal to `v`: a binary search. */
+    def holds(values: Array[Any], v: Any): Boolean = {
+      var (lo, hi) = (0, values.length)
+      while (lo < hi) {
+        val mid = (lo + hi) >>> 1
+        if (ordering.lt(values(mid), v)) lo = mid + 1 else hi = mid
+      }
+      lo < values.length && ordering.equiv(values(lo), v)
+    }
+  }
+
+  private def evaluate(
+      e: Expression,
+      key: Attribute,
+      piece: Piece,
+      ordering: Ordering[Any],
+      members: Members
+  ): Truth = {
     def loop(e: Expression): Truth = e match {
       case And(a, b) => (loop(a), loop(b)) match {
           case (False, _) | (_, False) => False
@@ -274,15 +313,16 @@ object KeyRangePlanner {
         constant(c.right, key).map(v => compare(c, piece, v, ordering, flipped = false)).getOrElse(Unknown)
       case c: BinaryComparison if isKey(c.right, key) =>
         constant(c.left, key).map(v => compare(c, piece, v, ordering, flipped = true)).getOrElse(Unknown)
-      case In(k, list) if isKey(k, key) =>
-        val values = list.map(constant(_, key))
-        if (values.exists(_.isEmpty)) Unknown // a NULL or non-constant element
-        else if (piece.point.exists(p => values.flatten.exists(ordering.equiv(_, p)))) True
-        else False
-      case InSet(k, set) if isKey(k, key) =>
-        if (set.contains(null)) Unknown
-        else if (piece.point.exists(p => set.exists(v => ordering.equiv(v, p)))) True
-        else False
+      case in @ In(k, list) if isKey(k, key) =>
+        members.of(in, list.map(constant(_, key))) match {
+          case None => Unknown // a NULL or non-constant element
+          case Some(values) => if (piece.point.exists(members.holds(values, _))) True else False
+        }
+      case in @ InSet(k, set) if isKey(k, key) =>
+        members.of(in, set.toSeq.map(Option(_))) match {
+          case None => Unknown // NULL in the set
+          case Some(values) => if (piece.point.exists(members.holds(values, _))) True else False
+        }
       case other if other.foldable && other.dataType == org.apache.spark.sql.types.BooleanType =>
         other.eval() match {
           case true => True
@@ -315,9 +355,29 @@ object KeyRangePlanner {
     if (holds) True else False
   }
 
-  private def substitute(condition: Expression, key: Attribute, value: Any): Expression = condition transform {
+  /**
+   * `condition` with `value` for `key`, and what that decides folded away: of a long OR of key
+   * equalities only the terms for this value are left, so later key columns see only those.
+   */
+  private def substitute(condition: Expression, key: Attribute, value: Any): Expression = condition transformUp {
     case a: Attribute if a.semanticEquals(key) => Literal(value, key.dataType)
+    case c: BinaryComparison if c.left.isInstanceOf[Literal] && c.right.isInstanceOf[Literal] => decided(c)
+    case in @ In(_: Literal, list) if list.forall(_.isInstanceOf[Literal]) => decided(in)
+    case in @ InSet(_: Literal, _) => decided(in)
+    case And(a, b) if isFalse(a) || isFalse(b) => Literal.FalseLiteral
+    case And(a, b) if isTrue(a) => b
+    case And(a, b) if isTrue(b) => a
+    case Or(a, b) if isTrue(a) || isTrue(b) => Literal.TrueLiteral
+    case Or(a, b) if isFalse(a) => b
+    case Or(a, b) if isFalse(b) => a
+    case Not(Literal(v: Boolean, BooleanType)) => Literal(!v)
   }
+
+  /** A test between literals, as its outcome (NULL stays NULL, which neither AND nor OR folds). */
+  private def decided(e: Expression): Expression = Literal.create(e.eval(), BooleanType)
+
+  private def isTrue(e: Expression): Boolean = e == Literal.TrueLiteral
+  private def isFalse(e: Expression): Boolean = e == Literal.FalseLiteral
 
   private def orderingOf(dataType: DataType): Ordering[Any] =
     InterpretedOrdering.forSchema(Seq(dataType)).on[Any](v => new GenericInternalRow(Array[Any](v)))

@@ -71,20 +71,22 @@ final case class TableScanPlan(
       case KeyRanges.Ranges(rs) =>
         s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
     }
-    def perRegion(parts: Seq[String]): String = parts.distinct match {
+    // Regions share their conjuncts: each distinct one is written once, and cut short when long.
+    def perRegion(parts: Seq[Seq[Expression]]): String = parts.distinct.map(conjunction) match {
       case Seq() => "none"
       case Seq(one) => one
       case many => s"per region: ${many.take(3).mkString("; ")}${if (many.size > 3) "; ..." else ""}"
     }
-    def conjunction(parts: Seq[Expression]) = parts.reduceOption(And).fold("none")(_.sql)
-    val residual = perRegion(regions.map(r => conjunction(r.server.toSeq.flatMap(_.pushed) ++ r.residual)))
+    def conjunction(parts: Seq[Expression]) =
+      parts.reduceOption(And).fold("none")(e => TableScanPlan.abbreviated(e.sql))
+    val residual = perRegion(regions.map(r => r.server.toSeq.flatMap(_.pushed) ++ r.residual))
     val server = regions.flatMap(_.server)
     val serverPart = if (server.isEmpty) ""
     else {
       val boxes = server.flatMap(_.boxes).flatten.distinct
       val skip =
         if (boxes.isEmpty) "" else s", skip scan ${boxes.take(3).mkString(", ")}${if (boxes.size > 3) ", ..." else ""}"
-      s"$skip, in region servers ${perRegion(server.map(s => conjunction(s.pushed)))}"
+      s"$skip, in region servers ${perRegion(server.map(_.pushed))}"
     }
     val indexes = scan.rangeIndexes.map(u => s", $u").mkString
     val asOf = request.asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}")
@@ -93,4 +95,14 @@ final case class TableScanPlan(
     s"${table.name} [${table.hbaseTable}]$asOf regions ${regions.size} of ${scan.regionsTotal}, $ranges$indexes, " +
       s"${scan.gets} Gets and ${scan.scans} scans$since, residual $residual$serverPart"
   }
+}
+
+object TableScanPlan {
+
+  /** EXPLAIN shows this much of a condition: an IN list of 100,000 keys would fill pages. */
+  val MaxConditionText = 1000
+
+  def abbreviated(text: String): String =
+    if (text.length <= MaxConditionText) text
+    else s"${text.take(MaxConditionText)}... (${text.length - MaxConditionText} more characters)"
 }
