@@ -52,11 +52,11 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     it("accepts lower-case keywords, IF NOT EXISTS, back-quoted names, a quoted HBase name and IN StringFormat") {
       val cmd = create(
         "create table if not exists `my table` (`key` int, `v-1` string, primary key (`key`)) " +
-          "mapped by ('other-ns:raw.table', cols=[`v-1`=cf.`q:1`]) in StringFormat;"
+          "mapped by ('other_ns:raw.table', cols=[`v-1`=cf.`q:1`]) in StringFormat;"
       )
       cmd.ifNotExists shouldBe true
       cmd.definition.name shouldBe "my table"
-      cmd.definition.hbaseTable shouldBe HBaseTableName("other-ns", "raw.table")
+      cmd.definition.hbaseTable shouldBe HBaseTableName("other_ns", "raw.table")
       cmd.definition.column("v-1").cell shouldBe Some(CellRef("cf", "q:1"))
       cmd.definition.format shouldBe TableFormat.StringFormat("|")
       create("CREATE TABLE t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (t, COLS=[v=f.v]) IN StringFormat DELIMITER ':'")
