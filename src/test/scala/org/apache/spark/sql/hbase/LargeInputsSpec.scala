@@ -1,9 +1,8 @@
 package org.apache.spark.sql.hbase
 
-import java.io.{ObjectOutputStream, OutputStream}
-
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan}
+import org.apache.spark.util.SizeEstimator
 
 /**
  * Very large inputs: an IN list of 100,000 keys, a 1,000-term OR and a 200-column table. Each
@@ -12,7 +11,7 @@ import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan}
  */
 class LargeInputsSpec extends HBaseSuite {
 
-  /** The most bytes the driver's plan of one scan may take, serialized, whatever the input's size. */
+  /** The most bytes the driver's plan of one scan may take in its memory, whatever the input's size. */
   private val PlanBound = 8L << 20
 
   /** The most bytes of server filter one scan RPC may carry. */
@@ -31,18 +30,6 @@ class LargeInputsSpec extends HBaseSuite {
 
   private def rowsOf(df: DataFrame): Seq[String] = df.collect().map(_.toString).toSeq.sorted
 
-  private def bytesOf(o: AnyRef): Long = {
-    var n = 0L
-    val counting = new OutputStream {
-      override def write(b: Int): Unit = n += 1
-      override def write(b: Array[Byte], off: Int, len: Int): Unit = n += len
-    }
-    val out = new ObjectOutputStream(counting)
-    out.writeObject(o)
-    out.close()
-    n
-  }
-
   /**
    * Plans `where` over the keyed table, checks the answer against Spark's over the same rows and
    * against a read with pushdown off, and checks the plan's size; returns the plan's figures.
@@ -53,7 +40,7 @@ class LargeInputsSpec extends HBaseSuite {
     val df = sql(query.format(keyed))
     val scan = df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }.get
     val planningMs = (System.nanoTime() - started) / 1000000
-    val planBytes = bytesOf(scan.plan.regions)
+    val planBytes = SizeEstimator.estimate(scan.plan.regions)
     val filterBytes = scan.plan.regions.flatMap(r => r.server.map(r -> _)).map { case (r, server) =>
       val request = scan.plan.request
       HBaseScanRDD.serverFilter(request, server, request.returnedColumns(r.residual)).toByteArray.length.toLong
