@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.local import LocalHBase
+from spark_submit import SUBMIT, submit_env
 
 REPO = Path(__file__).resolve().parents[1]
 REGION_SERVERS = 3
@@ -70,17 +71,9 @@ def job(cluster_hbase, tmp_path_factory):
     random.Random(7).shuffle(shuffled)
     out_of_order = _write_csv(work / "shuffled.csv", shuffled)
     prefix = f"c_{uuid.uuid4().hex[:8]}"
-    submit = Path(sys.executable).parent / "spark-submit"
-    env = dict(
-        os.environ,
-        PYSPARK_PYTHON=sys.executable,
-        PYSPARK_DRIVER_PYTHON=sys.executable,
-        # Executors then register under the host the region servers report, so locality can match.
-        SPARK_LOCAL_IP="127.0.0.1",
-        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])),
-    )
+    env = submit_env()
     command = [
-        str(submit),
+        str(SUBMIT),
         "--master",
         "local-cluster[2,1,1024]",
         *hbase_session.submit_args(data_dir=cluster_hbase.data_dir),

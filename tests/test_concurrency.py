@@ -12,11 +12,9 @@ logs. All applications run on this machine, so their logs' times are one clock: 
 
 import csv
 import json
-import os
 import random
 import re
 import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -25,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from pyspark_hbase import session as hbase_session
+from spark_submit import SUBMIT, submit_env
 
 REPO = Path(__file__).resolve().parents[1]
 APPS = 8
@@ -120,19 +119,12 @@ class Storm:
         self.work = work
         ready = work / "ready"
         ready.mkdir()
-        submit = Path(sys.executable).parent / "spark-submit"
-        env = dict(
-            os.environ,
-            PYSPARK_PYTHON=sys.executable,
-            PYSPARK_DRIVER_PYTHON=sys.executable,
-            SPARK_LOCAL_IP="127.0.0.1",
-            PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])),
-        )
+        env = submit_env()
         self.launched = time.time()
         self.processes = []
         for app in range(APPS):
             command = [
-                str(submit),
+                str(SUBMIT),
                 "--master",
                 "local[1]",
                 "--driver-memory",

@@ -9,12 +9,12 @@ an error that names HBase, and then succeed when run again.
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.local import LocalHBase
+from spark_submit import SUBMIT, submit_env
 
 REPO = Path(__file__).resolve().parents[1]
 QUERIES = ("scan", "skip_scan", "gets", "aggregate")
@@ -28,16 +28,9 @@ def job(tmp_path_factory):
     local.start(region_servers=3)
     try:
         work = tmp_path_factory.mktemp("fault-job")
-        submit = Path(sys.executable).parent / "spark-submit"
-        env = dict(
-            os.environ,
-            PYSPARK_PYTHON=sys.executable,
-            PYSPARK_DRIVER_PYTHON=sys.executable,
-            SPARK_LOCAL_IP="127.0.0.1",
-            PYTHONPATH=os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])),
-        )
+        env = submit_env()
         command = [
-            str(submit),
+            str(SUBMIT),
             "--master",
             "local[2]",
             *hbase_session.submit_args(data_dir=local.data_dir),
