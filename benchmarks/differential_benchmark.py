@@ -1,12 +1,12 @@
 """The long differential run: the planner (key ranges, skip scans, residuals), aggregate and range
-index differential specs, with --cases random queries each instead of the test suite's shorter run.
+index differential specs, with --cases random queries in all instead of the test suite's shorter run.
 
-Run through `./benchmarks/run differential [--cases 10000]`. It runs the three Scala specs with
-sbt against the embedded HBase that the test build starts (a fresh one), each comparing every
-answer with Spark's over the same rows in memory, and writes
+Run through `./benchmarks/run differential [--cases 10000]`. The cases are shared equally by the
+three generators (the range index's share half on each of its two tables). It runs the three Scala
+specs with sbt against the embedded HBase that the test build starts (a fresh one), each comparing
+every answer with Spark's over the same rows in memory, and writes
 benchmarks/results/differential-<cases>.json and .md: cases, answers that differ (the target is
-0) and the minutes taken. A spec that finds differences lists the first ones in the sbt output.
-"""
+0) and the minutes taken. A spec that finds differences lists the first ones in the sbt output."""
 
 import argparse
 import json
@@ -19,18 +19,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 SPECS = ["PlannerDifferentialSpec", "AggregateDifferentialSpec", "RangeIndexDifferentialSpec"]
-# What HBaseSuite.noFailedCases reports for every run of random cases.
+# What DifferentialCases.noFailedCases reports for every run of random cases.
 SUMMARY = re.compile(r"\+ (?P<what>[^:]+): (?P<cases>\d+) cases, (?P<differ>\d+) answers differ")
 FINISHED = re.compile(r"^\[info\] - .*\((?P<time>[^)]*)\)$")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--cases", type=int, default=10000, help="random queries per spec (each table for the index)")
+    parser.add_argument("--cases", type=int, default=10000, help="random queries in all, shared by the generators")
     args = parser.parse_args()
-    env = dict(os.environ, SPARK_HBASE_DIFFERENTIAL_CASES=str(args.cases))
+    per_spec = -(-args.cases // len(SPECS))
+    env = dict(os.environ, SPARK_HBASE_DIFFERENTIAL_CASES=str(per_spec))
     command = [str(ROOT / "build" / "sbt"), "testOnly " + " ".join(f"*{spec}" for spec in SPECS)]
-    print(f"running {', '.join(SPECS)} with {args.cases} cases each", flush=True)
+    print(f"running {', '.join(SPECS)} with {per_spec} cases each", flush=True)
     t0 = time.monotonic()
     lines = []
     with subprocess.Popen(
@@ -47,13 +48,22 @@ def main():
             if SUMMARY.search(line) or FINISHED.match(line) or "Tests:" in line:
                 print(line, end="", flush=True)
     minutes = (time.monotonic() - t0) / 60
-    runs = [
-        {"what": m["what"].strip(), "cases": int(m["cases"]), "differ": int(m["differ"])}
-        for m in map(SUMMARY.search, lines)
-        if m
-    ]
+    runs, took = [], None
+    for line in lines:
+        if finished := FINISHED.match(line):
+            took = finished["time"]
+        elif summary := SUMMARY.search(line):
+            # The summary follows the line of the test that it ends.
+            runs.append(
+                {
+                    "what": summary["what"].strip(),
+                    "cases": int(summary["cases"]),
+                    "differ": int(summary["differ"]),
+                    "took": took,
+                }
+            )
     report = {
-        "cases": args.cases,
+        "cases": sum(r["cases"] for r in runs),
         "specs": SPECS,
         "runs": runs,
         "differ": sum(r["differ"] for r in runs),
@@ -78,10 +88,11 @@ def markdown(report):
     lines = [
         f"`{report['command']}`, {report['date']}, {report['machine']}, {report['minutes']} minutes in all:",
         "",
-        "| differential run | cases | answers that differ |",
-        "|---|---|---|",
+        "| differential run | cases | answers that differ | time |",
+        "|---|---|---|---|",
     ]
-    lines += [f"| {r['what']} | {r['cases']} | {r['differ']} |" for r in report["runs"]]
+    lines += [f"| {r['what']} | {r['cases']} | {r['differ']} | {r['took']} |" for r in report["runs"]]
+    lines += [f"| **all** | **{report['cases']}** | **{report['differ']}** | {report['minutes']} minutes |"]
     return "\n".join(lines) + "\n"
 
 

@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase
 
-import scala.jdk.CollectionConverters._
+import java.util.concurrent.atomic.AtomicInteger
+
 import scala.util.Random
 
 import org.apache.spark.sql.{DataFrame, Row}
@@ -12,11 +13,11 @@ import org.apache.spark.sql.hbase.execution.HBaseAggregateScan
  * WHERE clauses over a pre-split table with empty regions and NULLs must give exactly what Spark
  * gives over the same rows held in memory, with the coprocessor on and off.
  */
-class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
+class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with AdaptiveSparkPlanHelper {
   private val rowCount = 6000
 
   /** Key (a INT, b STRING, c BIGINT) split into 8 regions, two of them empty; NULLs in every value column, NaN and -0.0 too. */
-  private lazy val table = {
+  private lazy val (table, truthView) = {
     val t = uniqueName("aggdiff")
     sql(s"""CREATE TABLE $t (a INT, b STRING, c BIGINT, v INT, w STRING, d DOUBLE, m DECIMAL(12, 2), s SMALLINT,
            |  e DATE, f BOOLEAN, r FLOAT, q DECIMAL(6, 1), PRIMARY KEY (a, b, c))
@@ -47,8 +48,7 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
     }
     val schema = spark.table(t).schema
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
-    spark.createDataFrame(spark.table(t).collect().toSeq.asJava, schema).createOrReplaceTempView(s"${t}_truth")
-    t
+    (t, sharedView(s"${t}_truth", spark.table(t).collect().toSeq, schema))
   }
 
   private val columns = Seq("a", "b", "c", "v", "w", "d", "m", "s", "e", "f", "r", "q")
@@ -122,24 +122,26 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
 
   private val cases = randomCases(inTheSuite = 250)
 
-  describe(s"$cases random aggregates, groupings and WHERE clauses, ANSI mode on and off") {
+  describe(s"$cases random aggregates, groupings and WHERE clauses, ANSI mode and adaptive execution on and off") {
     it("give exactly Spark's answer with the coprocessor on and off, and most run in the region servers") {
-      val random = new Random(23)
       val t = table
-      var pushedQueries, distinctPushed = 0
-      val failures = failedCases(cases) { i =>
+      val pushedQueries, distinctPushed = new AtomicInteger()
+      val failures = failedCases(cases, seed = 23) { (i, random, session) =>
         val query = randomQuery(random, t)
-        val ansi = i % 2 == 0
-        withConf("spark.sql.ansi.enabled" -> ansi.toString) {
-          val truth = canonical(sql(query.replace(s"FROM $t", s"FROM ${t}_truth")))
-          val on = sql(query)
-          withClue(s"#$i (ANSI $ansi) $query\n") {
+        val (ansi, adaptive) = (i % 2 == 0, i % 4 < 2)
+        withConf(session)(
+          "spark.sql.ansi.enabled" -> ansi.toString,
+          "spark.sql.adaptive.enabled" -> adaptive.toString
+        ) {
+          val truth = canonical(session.sql(query.replace(s"FROM $t", s"FROM $truthView")))
+          val on = session.sql(query)
+          withClue(s"#$i (ANSI $ansi, adaptive $adaptive) $query\n") {
             val answer = canonical(on)
             withClue(s"$answer\nis not\n$truth\n")(sameRows(answer, truth) shouldBe true)
-            if (pushed(on)) pushedQueries += 1
-            if (pushed(on) && query.contains("DISTINCT")) distinctPushed += 1
-            withConf(HBaseSQLConf.Coprocessor.key -> "false") {
-              val off = sql(query)
+            if (pushed(on)) pushedQueries.incrementAndGet()
+            if (pushed(on) && query.contains("DISTINCT")) distinctPushed.incrementAndGet()
+            withConf(session)(HBaseSQLConf.Coprocessor.key -> "false") {
+              val off = session.sql(query)
               val offAnswer = canonical(off)
               withClue(s"$offAnswer\nis not\n$truth\n")(sameRows(offAnswer, truth) shouldBe true)
               pushed(off) shouldBe false
@@ -148,9 +150,9 @@ class AggregateDifferentialSpec extends HBaseSuite with AdaptiveSparkPlanHelper 
         }
       }
       noFailedCases("aggregates in the region servers", cases, failures)
-      withClue("the random queries should mostly be computed in the region servers: ")(pushedQueries should
+      withClue("the random queries should mostly be computed in the region servers: ")(pushedQueries.get should
         be > cases / 2)
-      withClue("count(DISTINCT) too, through its grouping: ")(distinctPushed should be > cases / 50)
+      withClue("count(DISTINCT) too, through its grouping: ")(distinctPushed.get should be > cases / 50)
     }
   }
 }

@@ -22,36 +22,15 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
   protected def uniqueName(prefix: String): String =
     s"${prefix}_${getClass.getSimpleName.toLowerCase.replaceAll("[^a-z0-9]", "")}_${System.nanoTime() % 1000000}_${counter.incrementAndGet()}"
 
-  /**
-   * How many random cases a differential spec checks: `inTheSuite` in the test suite, or
-   * SPARK_HBASE_DIFFERENTIAL_CASES for the long run (`./benchmarks/run differential --cases N`).
-   */
-  protected def randomCases(inTheSuite: Int): Int =
-    sys.env.get("SPARK_HBASE_DIFFERENTIAL_CASES").map(_.toInt).getOrElse(inTheSuite)
-
-  /**
-   * Runs `check` for cases 1..n and returns the failures, with their clues: a differential spec
-   * reports every case that differs rather than the first.
-   */
-  protected def failedCases(n: Int)(check: Int => Unit): Seq[String] = (1 to n).flatMap { i =>
-    try { check(i); None }
-    catch { case failed: org.scalatest.exceptions.TestFailedException => Some(failed.getMessage) }
-  }
-
-  /** Passes if no case failed; else names how many did, and shows the first few. */
-  protected def noFailedCases(what: String, cases: Int, failures: Seq[String]): Unit = {
-    info(s"$what: $cases cases, ${failures.size} answers differ from Spark's")
-    withClue(s"${failures.size} answers of $cases cases differ; the first:\n${failures.take(3).mkString("\n\n")}\n")(
-      failures shouldBe empty
-    )
-  }
-
   /** Runs `body` with these session settings, then puts back what was set before. */
-  protected def withConf[T](settings: (String, String)*)(body: => T): T = {
-    val previous = settings.map { case (key, _) => key -> spark.conf.getOption(key) }
-    settings.foreach { case (key, value) => spark.conf.set(key, value) }
+  protected def withConf[T](settings: (String, String)*)(body: => T): T = withConf(spark)(settings: _*)(body)
+
+  /** Runs `body` with these settings of `session`, then puts back what was set before. */
+  protected def withConf[T](session: SparkSession)(settings: (String, String)*)(body: => T): T = {
+    val previous = settings.map { case (key, _) => key -> session.conf.getOption(key) }
+    settings.foreach { case (key, value) => session.conf.set(key, value) }
     try body
-    finally previous.foreach { case (key, value) => value.fold(spark.conf.unset(key))(spark.conf.set(key, _)) }
+    finally previous.foreach { case (key, value) => value.fold(session.conf.unset(key))(session.conf.set(key, _)) }
   }
 
   /** Runs `body` with `listener` hearing every event it causes, and none from before. */

@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase
 
-import scala.jdk.CollectionConverters._
+import java.util.concurrent.atomic.AtomicInteger
+
 import scala.util.Random
 
 import org.apache.spark.sql.{DataFrame, Row}
@@ -10,11 +11,11 @@ import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
  * The key range planner against the truth: random WHERE clauses over a pre-split table must
  * return exactly what Spark returns over the same rows held in memory.
  */
-class PlannerDifferentialSpec extends HBaseSuite {
+class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
   private val rowCount = 20000
 
   /** Key (a INT, b STRING, c BIGINT) with negative numbers, pre-split into 9 regions; NULLs in every value column. */
-  private lazy val table = {
+  private lazy val (table, truthView) = {
     val t = uniqueName("diff")
     sql(s"""CREATE TABLE $t (a INT, b STRING, c BIGINT, v INT, w STRING, d DOUBLE, PRIMARY KEY (a, b, c))
            |MAPPED BY ($t, COLS=[v=f.v, w=f.w, d=g.d])
@@ -34,16 +35,10 @@ class PlannerDifferentialSpec extends HBaseSuite {
     val schema = spark.table(t).schema
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
     // The truth: the same rows as HBase holds them (one per key), in Spark's memory.
-    spark.table(t).collect().toSeq.let { stored =>
-      // A local relation: Spark's optimizer filters it on the driver, without a job.
-      spark.createDataFrame(stored.asJava, schema).createOrReplaceTempView(s"${t}_truth")
-    }
-    t
+    (t, sharedView(s"${t}_truth", spark.table(t).collect().toSeq, schema))
   }
 
   private val strings = Seq("", "a", "ab", "abc", "b", "ba", "bz", "é", "zz")
-
-  private implicit class Let[A](a: A) { def let[B](f: A => B): B = f(a) }
 
   private def randomPredicate(random: Random, depth: Int): String = {
     def int = (random.nextInt(900) - 450).toString
@@ -112,20 +107,19 @@ class PlannerDifferentialSpec extends HBaseSuite {
     it(
       "return exactly the rows Spark finds in memory: with the server jar, and alternately with HBase's filters or without pushdown"
     ) {
-      val random = new Random(11)
       val t = table
-      val stored = sql(s"SELECT count(*) FROM ${t}_truth").head().getLong(0)
+      val stored = sql(s"SELECT count(*) FROM $truthView").head().getLong(0)
       withClue("random keys repeat a little, so the table holds somewhat fewer rows than were written: ")(
         stored should be > (rowCount * 0.9).toLong
       )
-      var pruned, readFewer, skipScans, exact = 0
-      val failures = failedCases(cases) { i =>
+      val pruned, readFewer, skipScans, exact = new AtomicInteger()
+      val failures = failedCases(cases, seed = 11) { (i, random, session) =>
         val predicate = randomPredicate(random, 1 + random.nextInt(3))
         // Sorted here rather than by ORDER BY, which would cost every query a shuffle.
-        val truth = sql(s"SELECT * FROM ${t}_truth WHERE $predicate").collect().toSeq.sorted(keyOrder)
+        val truth = session.sql(s"SELECT * FROM $truthView WHERE $predicate").collect().toSeq.sorted(keyOrder)
         Seq(ServerJar, if (i % 2 == 0) HBaseFilters else NoPushdown).foreach { mode =>
-          withConf(mode.settings: _*) {
-            val df = sql(s"SELECT * FROM $t WHERE $predicate")
+          withConf(session)(mode.settings: _*) {
+            val df = session.sql(s"SELECT * FROM $t WHERE $predicate")
             withClue(s"#$i $mode WHERE $predicate\n${df.queryExecution.executedPlan}\n") {
               df.collect().toSeq shouldBe truth
               scanOf(df).foreach { scan =>
@@ -134,12 +128,14 @@ class PlannerDifferentialSpec extends HBaseSuite {
                   case NoPushdown => read shouldBe stored
                   case HBaseFilters => read should be >= truth.size.toLong
                   case ServerJar =>
-                    if (scan.metrics("regionsScanned").value < scan.metrics("regionsTotal").value) pruned += 1
-                    if (read < stored) readFewer += 1
+                    if (scan.metrics("regionsScanned").value < scan.metrics("regionsTotal").value)
+                      pruned.incrementAndGet()
+                    if (read < stored) readFewer.incrementAndGet()
                     val regions = scan.plan.regions
-                    if (regions.exists(_.server.exists(_.boxes.exists(_.exists(_.narrowsRows))))) skipScans += 1
+                    if (regions.exists(_.server.exists(_.boxes.exists(_.exists(_.narrowsRows)))))
+                      skipScans.incrementAndGet()
                     // With nothing left for Spark, HBase sends exactly the matching rows.
-                    if (regions.forall(_.residual.isEmpty)) { read shouldBe truth.size; exact += 1 }
+                    if (regions.forall(_.residual.isEmpty)) { read shouldBe truth.size; exact.incrementAndGet() }
                     else read should be >= truth.size.toLong
                 }
               }
@@ -148,17 +144,17 @@ class PlannerDifferentialSpec extends HBaseSuite {
         }
       }
       noFailedCases("key ranges, skip scans and residuals", cases, failures)
-      withClue("the random predicates should often prune regions: ")(pruned should be > cases / 5)
-      withClue("and read fewer rows than the table holds: ")(readFewer should be > cases * 3 / 10)
-      withClue("and skip through keys on later key columns in region servers: ")(skipScans should be > cases / 5)
-      withClue("and leave nothing for Spark to check: ")(exact should be > cases * 3 / 10)
+      withClue("the random predicates should often prune regions: ")(pruned.get should be > cases / 5)
+      withClue("and read fewer rows than the table holds: ")(readFewer.get should be > cases * 3 / 10)
+      withClue("and skip through keys on later key columns in region servers: ")(skipScans.get should be > cases / 5)
+      withClue("and leave nothing for Spark to check: ")(exact.get should be > cases * 3 / 10)
     }
   }
 
   describe("whole keys") {
     it("are read with batched Gets, and keys that are not stored are simply absent") {
       val predicate = "a IN (-400, 0, 7, 399) AND b IN ('', 'a', 'é') AND c IN (-5, 0, 5)"
-      val truth = sql(s"SELECT * FROM ${table}_truth WHERE $predicate ORDER BY a, b, c").collect().toSeq
+      val truth = sql(s"SELECT * FROM $truthView WHERE $predicate ORDER BY a, b, c").collect().toSeq
       val df = sql(s"SELECT * FROM $table WHERE $predicate")
       df.collect().toSeq shouldBe truth
       scanOf(df).get.metrics("gets").value shouldBe 4 * 3 * 3

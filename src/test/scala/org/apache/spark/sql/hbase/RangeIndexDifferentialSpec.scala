@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase
 
-import scala.jdk.CollectionConverters._
+import java.util.concurrent.atomic.AtomicInteger
+
 import scala.util.Random
 
 import org.apache.spark.sql.Row
@@ -12,14 +13,16 @@ import org.apache.spark.sql.hbase.execution.ScanMetrics
  * and with it unused, on a table whose indexed columns follow the key and on one where they do not;
  * so must aggregates over them, computed in the region servers.
  */
-class RangeIndexDifferentialSpec extends HBaseSuite {
+class RangeIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
   private val rowsPerTable = 6000
-  private val predicatesPerTable = randomCases(inTheSuite = 160)
+  // The spec's cases, half on each of its two tables.
+  private val predicatesPerTable = randomCases(inTheSuite = 320) / 2
 
   private val strings = Seq("", "a", "ab", "abc", "b", "ba", "é", "zz", "x" * 70 + "a", "x" * 70 + "b", "x" * 80)
 
   /** A table of (sensor, seq) readings; `clustered`: ts, d, dec and dt grow with seq, as appended time series do. */
-  private def table(clustered: Boolean): String = {
+  /** The table's name and that of its truth, a view of the same rows in Spark's memory. */
+  private def table(clustered: Boolean): (String, String) = {
     val t = uniqueName(if (clustered) "clustered" else "scattered")
     sql(s"""CREATE TABLE $t (sensor INT, seq INT, ts BIGINT, d DOUBLE, s STRING, dec DECIMAL(10, 2), dt DATE,
            |r INT, u INT, PRIMARY KEY (sensor, seq))
@@ -46,10 +49,7 @@ class RangeIndexDifferentialSpec extends HBaseSuite {
     val schema = spark.table(t).schema
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
     sql(s"CREATE INDEX ${t}_idx ON $t (ts, d, s, dec, dt, r) OPTIONS (chunkRows = 64)")
-    val stored = spark.table(t).collect().toSeq
-    // A local relation: Spark's optimizer filters it on the driver, without a job.
-    spark.createDataFrame(stored.asJava, schema).createOrReplaceTempView(s"${t}_truth")
-    t
+    (t, sharedView(s"${t}_truth", spark.table(t).collect().toSeq, schema))
   }
 
   private def randomPredicate(random: Random, depth: Int): String = {
@@ -88,34 +88,32 @@ class RangeIndexDifferentialSpec extends HBaseSuite {
     describe(s"$predicatesPerTable random WHERE clauses on a table whose indexed columns ${if (clustered) "follow"
       else "ignore"} the key") {
       it("return exactly Spark's rows with the index used and unused") {
-        val t = table(clustered)
-        val random = new Random(if (clustered) 101 else 103)
-        var skipping = 0
-        val mismatches = (1 to predicatesPerTable).flatMap { n =>
+        val (t, truthView) = table(clustered)
+        val skipping = new AtomicInteger()
+        val mismatches = failedCases(predicatesPerTable, seed = if (clustered) 101 else 103) { (n, random, session) =>
           val where = randomPredicate(random, 2)
           // Every fourth clause also as an aggregate, which the region servers compute over the same chunks.
-          val aggregate = if (n % 4 != 0) Nil
-          else {
+          if (n % 4 == 0) {
             def query(table: String) =
               s"SELECT sensor, count(*), sum(r), min(ts) FROM $table WHERE $where GROUP BY sensor"
-            val expected = sorted(sql(query(s"${t}_truth")).collect().toSeq)
-            Seq(sorted(sql(query(t)).collect().toSeq)).filter(_ != expected)
-              .map(rows => s"${query(t)} with the index used: ${rows.mkString(", ")}, Spark ${expected.mkString(", ")}")
+            val expected = sorted(session.sql(query(truthView)).collect().toSeq)
+            withClue(s"${query(t)} with the index used: ")(sorted(session.sql(query(t)).collect().toSeq) shouldBe
+              expected)
           }
-          val truth = sorted(sql(s"SELECT * FROM ${t}_truth WHERE $where").collect().toSeq)
-          val df = sql(s"SELECT * FROM $t WHERE $where")
+          val truth = sorted(session.sql(s"SELECT * FROM $truthView WHERE $where").collect().toSeq)
+          val df = session.sql(s"SELECT * FROM $t WHERE $where")
           val used = sorted(df.collect().toSeq)
-          if (ScanMetrics.of(df)("chunksSkipped") > 0) skipping += 1
-          val unused = withConf(
+          if (ScanMetrics.of(df)("chunksSkipped") > 0) skipping.incrementAndGet()
+          val unused = withConf(session)(
             HBaseSQLConf.IndexEnabled.key -> "false"
-          )(sorted(sql(s"SELECT * FROM $t WHERE $where").collect().toSeq))
-          aggregate ++ Seq(("used", used), ("unused", unused)).collect {
-            case (how, rows) if rows != truth => s"$where with the index $how: ${rows.size} rows, Spark ${truth.size}"
+          )(sorted(session.sql(s"SELECT * FROM $t WHERE $where").collect().toSeq))
+          Seq("used" -> used, "unused" -> unused).foreach { case (how, rows) =>
+            if (rows != truth) fail(s"$where with the index $how: ${rows.size} rows, Spark ${truth.size}")
           }
         }
         noFailedCases(s"range index, ${if (clustered) "clustered" else "scattered"}", predicatesPerTable, mismatches)
         withClue("clauses for which the index skipped chunks: ")(
-          skipping should be > predicatesPerTable * (if (clustered) 40 else 10) / 160
+          skipping.get should be > predicatesPerTable * (if (clustered) 40 else 10) / 160
         )
       }
     }

@@ -1,0 +1,84 @@
+package org.apache.spark.sql.hbase
+
+import java.util.SplittableRandom
+import java.util.concurrent.{Callable, Executors}
+
+import scala.jdk.CollectionConverters._
+import scala.util.Random
+
+import org.apache.spark.sql.SparkSession
+
+/**
+ * How the differential specs run their random cases: how many, on sessions side by side, and
+ * what they report.
+ *
+ * Each case draws from a random generator of its own, seeded by the spec's seed and the case's
+ * number, so a case asks the same question whichever session runs it and in whatever order.
+ */
+trait DifferentialCases { self: HBaseSuite =>
+
+  /**
+   * How many random cases a differential spec checks: `inTheSuite` in the test suite, or
+   * SPARK_HBASE_DIFFERENTIAL_CASES for the long run (`./benchmarks/run differential --cases N`).
+   */
+  protected def randomCases(inTheSuite: Int): Int =
+    sys.env.get("SPARK_HBASE_DIFFERENTIAL_CASES").map(_.toInt).getOrElse(inTheSuite)
+
+  /**
+   * How many sessions run cases at once (SPARK_HBASE_DIFFERENTIAL_SESSIONS, 2 by default). Most of
+   * a case's time is Spark's fixed cost per query and HBase round trips, which overlap well.
+   */
+  protected val caseSessions: Int = sys.env.get("SPARK_HBASE_DIFFERENTIAL_SESSIONS").map(_.toInt).getOrElse(2)
+
+  /**
+   * Runs `check` for cases 1..n, each with its own random generator and on one of
+   * [[caseSessions]] new sessions of the shared SparkContext (their own settings, so that
+   * `withConf(session)` in one case does not reach another), and returns the failures in case order:
+   * a differential spec reports every case that differs rather than the first.
+   */
+  protected def failedCases(n: Int, seed: Long)(check: (Int, Random, SparkSession) => Unit): Seq[String] = {
+    val workers = Executors.newFixedThreadPool(caseSessions)
+    try {
+      val runs = (0 until caseSessions).map { w =>
+        workers.submit(new Callable[Seq[(Int, String)]] {
+          override def call(): Seq[(Int, String)] = {
+            val session = spark.newSession()
+            SparkSession.setActiveSession(session)
+            (1 to n).filter(_ % caseSessions == w).flatMap { i =>
+              try { check(i, caseRandom(seed, i), session); None }
+              catch { case failed: org.scalatest.exceptions.TestFailedException => Some(i -> failed.getMessage) }
+            }
+          }
+        })
+      }
+      runs.flatMap(_.get()).sortBy(_._1).map(_._2)
+    } finally workers.shutdownNow()
+  }
+
+  /**
+   * Case `i`'s generator. Its seed is mixed first: java.util.Random's first draws from
+   * consecutive seeds step in lockstep, so small choices such as `nextInt(12) == 0` would repeat
+   * in patterns over the cases.
+   */
+  private def caseRandom(seed: Long, i: Int): Random = new Random(new SplittableRandom(seed * 1000003L + i).nextLong())
+
+  /** Passes if no case failed; else names how many did, and shows the first few. */
+  protected def noFailedCases(what: String, cases: Int, failures: Seq[String]): Unit = {
+    info(s"$what: $cases cases, ${failures.size} answers differ from Spark's")
+    withClue(s"${failures.size} answers of $cases cases differ; the first:\n${failures.take(3).mkString("\n\n")}\n")(
+      failures shouldBe empty
+    )
+  }
+
+  /** Makes a view of `rows` that every session sees, as `global_temp.<name>`. */
+  protected def sharedView(
+      name: String,
+      rows: Seq[org.apache.spark.sql.Row],
+      schema: org.apache.spark.sql.types.StructType
+  )
+      : String = {
+    // A local relation: Spark's optimizer filters it on the driver, without a job.
+    spark.createDataFrame(rows.asJava, schema).createOrReplaceGlobalTempView(name)
+    s"global_temp.$name"
+  }
+}
