@@ -58,6 +58,7 @@ IVY_SETTINGS = f"""<ivysettings>
 def install(work, hbase_classpath, log):
     """The jars to add after HBase's own on its classpath (and on the JDBC client's), resolved once."""
     import pyspark
+    from pyspark_hbase import _paths
 
     home = Path(work) / f"phoenix-{PHOENIX_VERSION}"
     classpath_file = home / "phoenix.classpath"
@@ -71,7 +72,7 @@ def install(work, hbase_classpath, log):
         with open(home / "ivy.log", "w") as out:
             subprocess.run(
                 [
-                    "java",
+                    _paths.java_executable(),
                     "-cp",
                     str(ivy),
                     "org.apache.ivy.Main",
