@@ -7,7 +7,9 @@ sharing that ZooKeeper and root dir, so regions are spread over N servers and on
 and started again on its own. Region servers named in `without_server_jar` start without the
 server jar on their classpath, as in a cluster where it is not yet deployed everywhere. With
 `kerberos` (a KDC and the HBase service's keytab), HBase authenticates clients with Kerberos
-and checks their rights (SASL, AccessController, TokenProvider for delegation tokens):
+and checks their rights (SASL, AccessController, TokenProvider for delegation tokens).
+`extra_classpath` and `site_settings` add software that runs inside HBase (the Phoenix benchmark
+adds Phoenix's jars, after HBase's own, and its settings):
 
     <data dir>/conf/        generated hbase-site.xml + log4j2.properties (also the client HBASE_CONF_DIR);
                             with Kerberos also core-site.xml (so also the client HADOOP_CONF_DIR)
@@ -244,11 +246,17 @@ class LocalHBase:
         classpath_file: Union[str, Path, None] = None,
         java: Optional[str] = None,
         heap: str = DEFAULT_HEAP,
+        extra_classpath: Iterable[Union[str, Path]] = (),
+        site_settings: Optional[dict[str, str]] = None,
     ):
         self.data_dir = Path(data_dir).expanduser().resolve() if data_dir is not None else _paths.default_local_dir()
         self._classpath_file = Path(classpath_file) if classpath_file is not None else None
         self._java = java
         self.heap = heap
+        # For software that runs inside HBase (another SQL engine's coprocessors, say): jars after
+        # HBase's own, so that HBase's classes win, and settings over the generated hbase-site.xml.
+        self._extra_classpath = [str(e) for e in extra_classpath]
+        self._site_settings = dict(site_settings or {})
 
     # ---- paths --------------------------------------------------------------------------
 
@@ -434,6 +442,7 @@ class LocalHBase:
             _write_site_xml(core, kerberos.core_settings(), site)
         else:
             core.unlink(missing_ok=True)
+        props.update(self._site_settings)
         _write_site_xml(self.conf_dir / "hbase-site.xml", props, site)
         log4j = template / "log4j2.properties"
         if log4j.is_file():
@@ -745,7 +754,7 @@ class LocalHBase:
         """(java, classpath entries, classpath file); fails with the build command to run."""
         classpath_file = self._classpath_file or _paths.hbase_classpath_file()
         try:
-            classpath = _paths.read_classpath(classpath_file)
+            classpath = _paths.read_classpath(classpath_file) + self._extra_classpath
             # Checked before HBase starts: without the probe its readiness can't be told.
             _paths.require_class(classpath, PROBE_CLASS, classpath_file)
             java = self._java or _paths.java_executable()
