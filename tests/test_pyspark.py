@@ -126,6 +126,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "rowsRead": 0,
         "rowsScanned": 0,
         "gets": 0,
+        "badRowKeys": 0,
     }
     assert [r.k for r in lookup.collect()] == [7, 8, 250]
     assert scan_metrics(lookup) == {
@@ -136,6 +137,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "rowsRead": 3,
         "rowsScanned": 3,
         "gets": 3,
+        "badRowKeys": 0,
     }
 
     # A shuffle puts the scan inside an adaptive query stage; the region server sends one row per group.
@@ -149,6 +151,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "rowsRead": 3,
         "rowsScanned": 10,
         "gets": 0,
+        "badRowKeys": 0,
     }
 
 

@@ -1,13 +1,25 @@
 """The HBase scan metrics of a DataFrame, as the Spark UI's SQL tab shows them."""
 
-METRIC_NAMES = ("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped", "rowsRead", "rowsScanned", "gets")
+METRIC_NAMES = (
+    "regionsTotal",
+    "regionsScanned",
+    "keyRanges",
+    "chunksSkipped",
+    "rowsRead",
+    "rowsScanned",
+    "gets",
+    "badRowKeys",
+)
 
 
 def scan_metrics(df):
-    """Return {name: count} for regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned and gets.
+    """Return {name: count} for regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned, gets
+    and badRowKeys.
 
     ``rowsRead`` counts what HBase returned to Spark: rows, or partial groups where the region
-    servers aggregated; ``rowsScanned`` counts the rows the region servers looked at.
+    servers aggregated; ``rowsScanned`` counts the rows the region servers looked at;
+    ``badRowKeys`` the rows left out because their keys are not keys of the table
+    (``spark.sql.hbase.read.badRowKeys=skip``).
 
     The counts are summed over every HBase scan in ``df``'s plan, as of the last action run on
     ``df`` itself (``collect()``, ``toPandas()``, ``foreach()``, a write). Before any action they

@@ -9,9 +9,8 @@ import org.apache.hadoop.hbase.client.Put
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.{DataFrame, Row}
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
-import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.execution.ScanMetrics
 import org.apache.spark.sql.types.{IntegerType, StringType}
 
 /**
@@ -20,17 +19,14 @@ import org.apache.spark.sql.types.{IntegerType, StringType}
  * names the table and the row; `skip` leaves them out and counts them, so the answer is Spark's
  * over the well-formed rows. Which rows are well formed is decided here by parsers of our own.
  */
-class BadRowKeysSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
+class BadRowKeysSpec extends HBaseSuite {
   private val f = Bytes.toBytes("f")
   private val v = Bytes.toBytes("v")
   private val random = new Random(1919)
 
   private def skipping[T](body: => T): T = withConf(HBaseSQLConf.BadRowKeys.key -> "skip")(body)
 
-  private def skipped(df: DataFrame): Long =
-    collectWithSubqueries(df.queryExecution.executedPlan) { case s: HBaseSQLTableScan =>
-      s.metrics("badRowKeys").value
-    }.sum
+  private def skipped(df: DataFrame): Long = ScanMetrics.of(df)("badRowKeys")
 
   private def rowsOf(df: DataFrame): Seq[String] = df.collect().toSeq.map(_.toString).sorted
 

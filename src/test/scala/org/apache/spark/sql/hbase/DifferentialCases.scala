@@ -1,7 +1,7 @@
 package org.apache.spark.sql.hbase
 
 import java.util.SplittableRandom
-import java.util.concurrent.{Callable, Executors}
+import java.util.concurrent.{Callable, ExecutionException, Executors}
 
 import scala.jdk.CollectionConverters._
 import scala.util.Random
@@ -51,7 +51,9 @@ trait DifferentialCases { self: HBaseSuite =>
           }
         })
       }
-      runs.flatMap(_.get()).sortBy(_._1).map(_._2)
+      // A case that throws rather than fails ends the spec, with its own error rather than the pool's.
+      try runs.flatMap(_.get()).sortBy(_._1).map(_._2)
+      catch { case e: ExecutionException => throw e.getCause }
     } finally workers.shutdownNow()
   }
 

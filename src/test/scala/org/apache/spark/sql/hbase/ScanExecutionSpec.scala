@@ -171,6 +171,7 @@ class ScanExecutionSpec extends HBaseSuite {
           "regionsScanned" -> 3,
           "keyRanges" -> 3,
           "chunksSkipped" -> 0,
+          "badRowKeys" -> 0,
           "rowsRead" -> 3,
           "rowsScanned" -> 3,
           "gets" -> 3
@@ -251,7 +252,7 @@ class ScanExecutionSpec extends HBaseSuite {
 
   describe("scan metrics") {
     it(
-      "are exactly regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned and gets, summed over a plan's scans with AQE on"
+      "are exactly regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned, gets and badRowKeys, summed over a plan's scans with AQE on"
     ) {
       spark.conf.get("spark.sql.adaptive.enabled") shouldBe "true"
       val df = sql(s"SELECT v, count(*) FROM $table WHERE k IN (1, 2, 2999) OR k BETWEEN 1500 AND 1509 GROUP BY v")
@@ -263,6 +264,7 @@ class ScanExecutionSpec extends HBaseSuite {
           "regionsScanned" -> 3,
           "keyRanges" -> 4,
           "chunksSkipped" -> 0,
+          "badRowKeys" -> 0,
           "rowsRead" -> 13,
           "rowsScanned" -> 13,
           "gets" -> 3
@@ -273,7 +275,7 @@ class ScanExecutionSpec extends HBaseSuite {
         (ScanMetrics.of(filtered)("rowsScanned"), ScanMetrics.of(filtered)("rowsRead")) shouldBe ((100, 10))
       )
       // And the rows skipped for bad row keys, which the SQL tab shows (spark.sql.hbase.read.badRowKeys).
-      scanOf(sql(s"SELECT * FROM $table")).metrics.keySet shouldBe ScanMetrics.Names.toSet + "badRowKeys"
+      scanOf(sql(s"SELECT * FROM $table")).metrics.keySet shouldBe ScanMetrics.Names.toSet
     }
 
     it("name each partition's region server as its preferred location") {

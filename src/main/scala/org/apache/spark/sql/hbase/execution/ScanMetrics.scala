@@ -15,7 +15,7 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
  */
 object ScanMetrics extends AdaptiveSparkPlanHelper {
   val Names: Seq[String] =
-    Seq("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped", "rowsRead", "rowsScanned", "gets")
+    Seq("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped", "rowsRead", "rowsScanned", "gets", "badRowKeys")
 
   def of(dataset: Dataset[_]): Map[String, Long] = {
     val plan = dataset.queryExecution.executedPlan match {
