@@ -20,8 +20,10 @@ class RangeIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
 
   private val strings = Seq("", "a", "ab", "abc", "b", "ba", "é", "zz", "x" * 70 + "a", "x" * 70 + "b", "x" * 80)
 
-  /** A table of (sensor, seq) readings; `clustered`: ts, d, dec and dt grow with seq, as appended time series do. */
-  /** The table's name and that of its truth, a view of the same rows in Spark's memory. */
+  /**
+   * A table of (sensor, seq) readings, and its truth: a view of the same rows in Spark's memory.
+   * `clustered`: ts, d, dec and dt grow with seq, as appended time series do.
+   */
   private def table(clustered: Boolean): (String, String) = {
     val t = uniqueName(if (clustered) "clustered" else "scattered")
     sql(s"""CREATE TABLE $t (sensor INT, seq INT, ts BIGINT, d DOUBLE, s STRING, dec DECIMAL(10, 2), dt DATE,
