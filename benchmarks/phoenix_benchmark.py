@@ -17,8 +17,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
-import sys
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -27,7 +25,8 @@ from charts import bar_chart
 from phoenix_bulk_load import csv_bulk_load
 from phoenix_install import PHOENIX_COMPAT, PHOENIX_MODULES, PHOENIX_VERSION, install
 from phoenix_jdbc import PhoenixJdbc
-from tpch_planner import LINEITEM_COLUMNS, ORDERS_COLUMNS, RESULTS, WORK, log, timed_runs
+from tpch_load import generate_csv
+from tpch_planner import LINEITEM_COLUMNS, ORDERS_COLUMNS, RESULTS, WORK, compact, create_table, log, timed_runs
 
 # Phoenix's documented server setting (its secondary indexes replay their updates from the WAL); the tables
 # here have no index, so it only proves that Phoenix's settings reach the region server.
@@ -63,18 +62,6 @@ def phoenix_name(table):
     return f"PHOENIX_{table.upper()}"
 
 
-def generate_csv(scale):
-    out = WORK / f"tpch-csv-sf{scale}"
-    if not (out / "orders.csv").exists():
-        log(f"generating TPC-H lineitem and orders scale {scale} as CSV with tpchgen-cli")
-        subprocess.run(
-            [str(Path(sys.executable).parent / "tpchgen-cli"), "csv", "-s", str(scale)]
-            + ["--tables", "lineitem,orders", "-o", str(out)],
-            check=True,
-        )
-    return out
-
-
 def in_file_order(csv, columns):
     """The table's columns in the file's order: LOAD DATA and the UPSERTs map fields by position."""
     header = csv.open().readline().strip().split(",")
@@ -83,17 +70,6 @@ def in_file_order(csv, columns):
 
 def phoenix_type(spark_type):
     return spark_type if spark_type.startswith("DECIMAL") else PHOENIX_TYPES[spark_type]
-
-
-def create_ours(spark, table, columns, key, splits):
-    cols = ", ".join(f"{c} {t}" for c, t, _ in columns)
-    mapping = ", ".join(f"{c}={cell}" for c, _, cell in columns if cell)
-    family = ", ".join(f"{k} = {v}" for k, v in FAMILY.items())
-    spark.sql(
-        f"CREATE TABLE {ours_name(table)} ({cols}, PRIMARY KEY ({', '.join(key)})) "
-        f"MAPPED BY ({ours_name(table)}, COLS=[{mapping}]) FAMILIES (f ({family})) "
-        f"SPLIT ON ({', '.join(f'({s})' for s in splits)})"
-    )
 
 
 def create_phoenix(phoenix, table, columns, key, splits):
@@ -116,15 +92,6 @@ def hbase_admin(spark):
 def region_start_keys(spark, admin, name):
     regions = admin.getRegions(spark._jvm.org.apache.hadoop.hbase.TableName.valueOf(name))
     return sorted(bytes(r.getStartKey()).hex() for r in regions)
-
-
-def flush_and_compact(spark, admin, name):
-    table = spark._jvm.org.apache.hadoop.hbase.TableName.valueOf(name)
-    admin.flush(table)
-    admin.majorCompact(table)
-    time.sleep(2)
-    while str(admin.getCompactionState(table).toString()) != "NONE":
-        time.sleep(1)
 
 
 def region_reads(spark, admin, names):
@@ -183,7 +150,7 @@ def load_both(spark, phoenix, admin, hbase, classpath, csv_dir, max_key, regions
     for table, (columns, key) in TABLES.items():
         csv = csv_dir / f"{table}.csv"
         columns = in_file_order(csv, columns)
-        create_ours(spark, table, columns, key, splits)
+        create_table(spark, ours_name(table), columns, key, splits, FAMILY)
         create_phoenix(phoenix, table, columns, key, splits)
         ours_keys = region_start_keys(spark, admin, ours_name(table))
         their_keys = region_start_keys(spark, admin, phoenix_name(table))
@@ -214,7 +181,7 @@ def load_both(spark, phoenix, admin, hbase, classpath, csv_dir, max_key, regions
             f"CsvBulkLoadTool {loads[table][PHOENIX_BULK]:.1f} s"
         )
         for name in (ours_name(table), phoenix_name(table)):
-            flush_and_compact(spark, admin, name)
+            compact(spark, name)
         log(f"{table}: both flushed and major-compacted")
     return loads
 
@@ -417,7 +384,7 @@ def main():
     args = parser.parse_args()
     scale = int(args.scale) if args.scale == int(args.scale) else args.scale
 
-    csv_dir = generate_csv(scale)
+    csv_dir = generate_csv(scale, ("lineitem", "orders"))
     keys = order_keys(csv_dir)
     max_key = keys[-1]
     loads_file = WORK / f"phoenix-loads-sf{scale}.json"  # what the run that loaded the tables measured

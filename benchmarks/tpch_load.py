@@ -27,13 +27,14 @@ from tpch_planner import LINEITEM_COLUMNS, RESULTS, WORK, log, start_session
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def generate_csv(scale):
+def generate_csv(scale, tables=("lineitem",)):
+    """The directory holding <table>.csv for each of `tables`, at this TPC-H scale, from tpchgen-cli."""
     import subprocess
     import sys
 
     out = WORK / f"tpch-csv-sf{scale}"
-    if not (out / "lineitem.csv").exists():
-        log(f"generating TPC-H lineitem scale {scale} as CSV with tpchgen-cli")
+    if not all((out / f"{table}.csv").exists() for table in tables):
+        log(f"generating TPC-H {' and '.join(tables)} scale {scale} as CSV with tpchgen-cli")
         subprocess.run(
             [
                 str(Path(sys.executable).parent / "tpchgen-cli"),
@@ -41,13 +42,13 @@ def generate_csv(scale):
                 "-s",
                 str(scale),
                 "--tables",
-                "lineitem",
+                ",".join(tables),
                 "-o",
                 str(out),
             ],
             check=True,
         )
-    return out / "lineitem.csv"
+    return out
 
 
 def shuffled_copy(csv):
@@ -135,7 +136,7 @@ def main():
     args = parser.parse_args()
     scale = int(args.scale) if args.scale == int(args.scale) else args.scale
 
-    csv = generate_csv(scale)
+    csv = generate_csv(scale) / "lineitem.csv"
     shuffled = shuffled_copy(csv)
     tsv = importtsv_input(csv)
     spark, hbase = start_session("load", {"spark.ui.showConsoleProgress": "false"}, fresh_hbase=True)

@@ -119,13 +119,17 @@ def generate(scale):
     return out
 
 
-def create_table(spark, name, columns, key, splits):
+def create_table(spark, name, columns, key, splits, family_settings=None):
+    """Our table; `family_settings` ({setting: value}) for family f, else HBase's defaults."""
     cols = ", ".join(f"{c} {t}" for c, t, _ in columns)
     mapping = ", ".join(f"{c}={cell}" for c, _, cell in columns if cell)
     split = ", ".join(f"({s})" for s in splits)
+    families = (
+        f" FAMILIES (f ({', '.join(f'{k} = {v}' for k, v in family_settings.items())}))" if family_settings else ""
+    )
     spark.sql(
         f"CREATE TABLE {name} ({cols}, PRIMARY KEY ({', '.join(key)})) "
-        f"MAPPED BY ({name}, COLS=[{mapping}]) SPLIT ON ({split})"
+        f"MAPPED BY ({name}, COLS=[{mapping}]){families} SPLIT ON ({split})"
     )
 
 
