@@ -69,6 +69,15 @@ object HBaseSQLConf {
     .checkValue(_ > 0, "must be positive")
     .createWithDefault(100000)
 
+  val CoprocessorSingleTaskMaxRegions: ConfigEntry[Int] =
+    SQLConf.buildConf("spark.sql.hbase.coprocessor.singleTaskMaxRegions")
+      .doc("An aggregate without GROUP BY that the region servers compute, over at most this many " +
+        "regions, runs as one Spark task that asks its regions in parallel (16 at a time per executor): " +
+        "one partial row per region needs no shuffle before the final aggregation. 0 runs one task per region.")
+      .intConf
+      .checkValue(_ >= 0, "must not be negative")
+      .createWithDefault(64)
+
   val Pushdown: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.pushdown")
     .doc("Turn WHERE clauses on the row key into scan ranges and region pruning. Off reads every row.")
     .booleanConf

@@ -122,24 +122,34 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
 
   private val cases = randomCases(inTheSuite = 250)
 
-  describe(s"$cases random aggregates, groupings and WHERE clauses, ANSI mode and adaptive execution on and off") {
+  private def inOneTask(df: DataFrame): Boolean =
+    collectWithSubqueries(df.queryExecution.executedPlan) {
+      case s: HBaseAggregateScan if s.plan.singleTask && s.plan.scan.regions.size > 1 => s
+    }.nonEmpty
+
+  describe(
+    s"$cases random aggregates, groupings and WHERE clauses, ANSI mode, adaptive execution and single-task reads on and off"
+  ) {
     it("give exactly Spark's answer with the coprocessor on and off, and most run in the region servers") {
       val t = table
-      val pushedQueries, distinctPushed = new AtomicInteger()
+      val pushedQueries, distinctPushed, oneTask = new AtomicInteger()
       val failures = failedCases(cases, seed = 23) { (i, random, session) =>
         val query = randomQuery(random, t)
-        val (ansi, adaptive) = (i % 2 == 0, i % 4 < 2)
+        val (ansi, adaptive, singleTask) = (i % 2 == 0, i % 4 < 2, i % 8 < 4)
         withConf(session)(
           "spark.sql.ansi.enabled" -> ansi.toString,
-          "spark.sql.adaptive.enabled" -> adaptive.toString
+          "spark.sql.adaptive.enabled" -> adaptive.toString,
+          HBaseSQLConf.CoprocessorSingleTaskMaxRegions.key -> (if (singleTask) "64" else "0")
         ) {
           val truth = canonical(session.sql(query.replace(s"FROM $t", s"FROM $truthView")))
           val on = session.sql(query)
-          withClue(s"#$i (ANSI $ansi, adaptive $adaptive) $query\n") {
+          withClue(s"#$i (ANSI $ansi, adaptive $adaptive, single task $singleTask) $query\n") {
             val answer = canonical(on)
             withClue(s"$answer\nis not\n$truth\n")(sameRows(answer, truth) shouldBe true)
             if (pushed(on)) pushedQueries.incrementAndGet()
             if (pushed(on) && query.contains("DISTINCT")) distinctPushed.incrementAndGet()
+            if (inOneTask(on)) oneTask.incrementAndGet()
+            if (!singleTask) inOneTask(on) shouldBe false
             withConf(session)(HBaseSQLConf.Coprocessor.key -> "false") {
               val off = session.sql(query)
               val offAnswer = canonical(off)
@@ -153,6 +163,7 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
       withClue("the random queries should mostly be computed in the region servers: ")(pushedQueries.get should
         be > cases / 2)
       withClue("count(DISTINCT) too, through its grouping: ")(distinctPushed.get should be > cases / 50)
+      withClue("aggregates without groups, over several regions, in one task: ")(oneTask.get should be > cases / 20)
     }
   }
 }

@@ -9,7 +9,9 @@ import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{Result, TableDescriptorBuilder}
 
 import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.execution.SimpleMode
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateRDD, HBaseAggregateScan, HBaseScanRDD, ScanMetrics}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, RowAggregator, ServerJar}
 
@@ -74,6 +76,28 @@ class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         withClue("101 groups (NULL included) sent in batches of at most 10 per region: ")(metrics("rowsRead") should
           be > 101L * 3)
         metrics("rowsScanned") shouldBe 3000
+      }
+    }
+  }
+
+  describe("an aggregate without GROUP BY") {
+    it("reads its regions together in one Spark task, with no shuffle before Spark's final aggregation") {
+      val query = s"SELECT count(*), sum(v), min(v), avg(v) FROM $table WHERE k >= 500"
+      def shuffles(df: DataFrame) = collectWithSubqueries(df.queryExecution.executedPlan) {
+        case e: ShuffleExchangeExec => e
+      }.size
+      val df = sql(query)
+      df.collect().toSeq shouldBe offloaded(query)
+      df.queryExecution.explainString(SimpleMode) should include("regions read together in one task")
+      shuffles(df) shouldBe 0
+      aggregateScan(df).get.execute().getNumPartitions shouldBe 1
+      withClue("every region's rows are counted: ")(ScanMetrics.of(df)("rowsScanned") shouldBe 2500)
+
+      withConf(HBaseSQLConf.CoprocessorSingleTaskMaxRegions.key -> "2") {
+        val perRegion = sql(query)
+        perRegion.collect().toSeq shouldBe df.collect().toSeq
+        shuffles(perRegion) shouldBe 1
+        aggregateScan(perRegion).get.execute().getNumPartitions shouldBe 3
       }
     }
   }

@@ -83,6 +83,9 @@ class RegionMovesSpec extends HBaseSuite {
         val ks = (0 until Rows).filter(_ % 7 == g)
         Row(g, ks.size.toLong, ks.map(3L * _).sum)
       }
+    // Without GROUP BY: one task reads every region.
+    sql(s"SELECT count(*), sum(v) FROM $t").collect().toSeq shouldBe
+      Seq(Row(Rows.toLong, (0 until Rows).map(3L * _).sum))
   }
 
   describe("a region moved to another region server while queries read it") {
@@ -91,6 +94,9 @@ class RegionMovesSpec extends HBaseSuite {
       withAdmin(_.getRegionServers.size) should be >= 2
       sql(s"EXPLAIN SELECT g, count(*), sum(v) FROM $t GROUP BY g").head().getString(0) should include(
         "partial aggregate in region servers"
+      )
+      sql(s"EXPLAIN SELECT count(*), sum(v) FROM $t").head().getString(0) should include(
+        "regions read together in one task"
       )
       sql(s"EXPLAIN SELECT * FROM $t WHERE $whole").head().getString(0) should include("6 Gets")
       sql(s"EXPLAIN SELECT * FROM $t WHERE j = 1").head().getString(0) should include("skip scan (*, =1)")

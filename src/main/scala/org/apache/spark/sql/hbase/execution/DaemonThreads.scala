@@ -2,7 +2,7 @@ package org.apache.spark.sql.hbase.execution
 
 import scala.concurrent.ExecutionContext
 
-/** Small pools for driver-side HBase calls: daemon threads, so they never keep a JVM alive, which end after a minute idle. */
+/** Small pools for HBase calls made in parallel: daemon threads, so they never keep a JVM alive, which end after a minute idle. */
 object DaemonThreads {
   def pool(name: String, threads: Int): ExecutionContext = {
     val pool = new java.util.concurrent.ThreadPoolExecutor(

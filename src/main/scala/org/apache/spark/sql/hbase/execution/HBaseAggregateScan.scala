@@ -1,5 +1,8 @@
 package org.apache.spark.sql.hbase.execution
 
+import scala.collection.mutable
+import scala.concurrent.{Await, ExecutionContext, Future}
+import scala.concurrent.duration.Duration
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
@@ -7,8 +10,11 @@ import org.apache.hadoop.hbase.TableName
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, GenericInternalRow, UnsafeProjection}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, BindReferences, GenericInternalRow, InterpretedUnsafeProjection
+}
 import org.apache.spark.sql.errors.{DataTypeErrors, QueryExecutionErrors}
+import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartition, UnknownPartitioning}
 import org.apache.spark.sql.execution.LeafExecNode
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
@@ -23,10 +29,11 @@ import org.apache.spark.sql.hbase.server.{
 import org.apache.spark.sql.types._
 
 /**
- * Carries out an [[AggregateScanPlan]]: one partition per region, whose region server returns
- * partial groups, turned here into the rows Spark's partial aggregation would have produced
- * (grouping values, then buffers). Rows a region server returns unaggregated (it lacks the
- * coprocessor, or reads another wire version) are folded in here by the same aggregator.
+ * Carries out an [[AggregateScanPlan]]: one partition per region (or, when the plan says so, one
+ * for all, reading its regions in parallel), whose region servers return partial groups, turned
+ * here into the rows Spark's partial aggregation would have produced (grouping values, then
+ * buffers). Rows a region server returns unaggregated (it lacks the coprocessor, or reads another
+ * wire version) are folded in here by the same aggregator.
  */
 case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) extends LeafExecNode {
 
@@ -35,35 +42,63 @@ case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) e
   override protected def doExecute(): RDD[InternalRow] = {
     ReadMetrics.reportPlan(sparkContext, metrics, plan.scan.scan)
     val rows = new HBaseAggregateRDD(sparkContext, plan, ReadMetrics.of(metrics))
-    val schema = output
+    // Interpreted: a region's few partial groups do not repay generating code in every task.
+    val bound = BindReferences.bindReferences(output, output)
     rows.mapPartitionsWithIndexInternal { (index, iter) =>
-      val project = UnsafeProjection.create(schema, schema)
+      val project = InterpretedUnsafeProjection.createProjection(bound)
       project.initialize(index)
       iter.map(project)
     }
   }
 
+  /** In one partition, Spark's final aggregation needs no shuffle. */
+  override def outputPartitioning: Partitioning = HBaseAggregateRDD.partitionsOf(plan).size match {
+    case 1 => SinglePartition
+    case n => UnknownPartitioning(n)
+  }
+
   override def simpleString(maxFields: Int): String = plan.describe
 }
 
-final case class HBaseAggregatePartition(index: Int, scan: RegionScan) extends Partition
+final case class HBaseAggregatePartition(index: Int, regions: Seq[RegionScan]) extends Partition
 
 class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: ReadMetrics)
     extends RDD[InternalRow](sc, Nil) {
 
-  override protected def getPartitions: Array[Partition] =
-    plan.scan.regions.zipWithIndex.map { case (s, i) => HBaseAggregatePartition(i, s): Partition }.toArray
+  override protected def getPartitions: Array[Partition] = HBaseAggregateRDD.partitionsOf(plan).toArray
 
   override protected def getPreferredLocations(split: Partition): Seq[String] =
-    split.asInstanceOf[HBaseAggregatePartition].scan.region.host.toSeq
+    split.asInstanceOf[HBaseAggregatePartition].regions.flatMap(_.region.host).distinct
 
-  override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
-    val region = split.asInstanceOf[HBaseAggregatePartition].scan
-    // Opened at the first row wanted, so that a failure to open is reported like any other.
-    RegionReadFailure.translating(plan.scan.request.table.hbaseTable, region.region)(read(region, context))
+  override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] =
+    split.asInstanceOf[HBaseAggregatePartition].regions match {
+      case Seq(region) =>
+        val closing = (close: () => Unit) => { context.addTaskCompletionListener[Unit](_ => close()); () }
+        translating(region)(read(region, metrics, closing))
+      case regions => readTogether(regions)
+    }
+
+  // Opened at the first row wanted, so that a failure to open is reported like any other.
+  private def translating(region: RegionScan)(rows: => Iterator[InternalRow]): Iterator[InternalRow] =
+    RegionReadFailure.translating(plan.scan.request.table.hbaseTable, region.region)(rows)
+
+  /** Each region read whole on a thread of its own, counted apart: metrics are not thread-safe. */
+  private def readTogether(regions: Seq[RegionScan]): Iterator[InternalRow] = {
+    implicit val ec: ExecutionContext = HBaseAggregateRDD.regionReads
+    val counted = regions.map(_ => ReadMetrics.local())
+    val reads = regions.zip(counted).map { case (region, regionMetrics) =>
+      Future {
+        val closes = mutable.ArrayBuffer.empty[() => Unit]
+        try translating(region)(read(region, regionMetrics, close => closes += close)).toArray
+        finally closes.foreach(_.apply())
+      }
+    }
+    val rows = reads.flatMap(r => Await.result(r, Duration.Inf))
+    counted.foreach(metrics.add)
+    rows.iterator
   }
 
-  private def read(region: RegionScan, context: TaskContext): Iterator[InternalRow] = {
+  private def read(region: RegionScan, metrics: ReadMetrics, closing: (() => Unit) => Unit): Iterator[InternalRow] = {
     val spec = HBaseAggregateRDD.spec(plan, region)
     val request = plan.scan.request
     val table = request.table
@@ -73,7 +108,7 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
     val scan = HBaseScanRDD.scanFor(request, region.ranges, Seq(HBaseAggregateRDD.filter(plan, region)))
     spec.attachTo(scan)
     val scanner = htable.getScanner(scan)
-    context.addTaskCompletionListener[Unit](_ => { scanner.close(); htable.close(); HBaseConnections.release(cluster) })
+    closing(() => { scanner.close(); htable.close(); HBaseConnections.release(cluster) })
     val rows = new HBaseAggregateRows(plan, metrics.rowsScanned)
     // Rows sent unaggregated are folded in here; their groups follow the region servers'.
     val local = new RowAggregator(spec)
@@ -93,6 +128,13 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
 }
 
 object HBaseAggregateRDD {
+
+  /** Threads that read the regions of a single-task aggregate, shared by the tasks of a JVM. */
+  private lazy val regionReads: ExecutionContext = DaemonThreads.pool("hbase-region-aggregate", 16)
+
+  def partitionsOf(plan: AggregateScanPlan): Seq[HBaseAggregatePartition] =
+    if (plan.singleTask) Seq(HBaseAggregatePartition(0, plan.scan.regions))
+    else plan.scan.regions.zipWithIndex.map { case (region, i) => HBaseAggregatePartition(i, Seq(region)) }
 
   /** The region servers' part: skip scan through the region's key boxes, and only the cells the aggregation reads. */
   def filter(plan: AggregateScanPlan, region: RegionScan): SkipScanFilter = {

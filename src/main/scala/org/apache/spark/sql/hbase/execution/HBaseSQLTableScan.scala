@@ -6,7 +6,9 @@ import scala.concurrent.duration.Duration
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Ascending, Attribute, SortOrder, UnsafeProjection}
+import org.apache.spark.sql.catalyst.expressions.{
+  Ascending, Attribute, BindReferences, InterpretedUnsafeProjection, SortOrder, UnsafeProjection
+}
 import org.apache.spark.sql.catalyst.plans.physical.{
   Partitioning, RangePartitioning, SinglePartition, UnknownPartitioning
 }
@@ -64,8 +66,10 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
     val regions = plan.regions
     val counted = regions.map(_ => ReadMetrics.local())
     val scanRequest = plan.request
+    // Interpreted: generating code for a few rows would cost more than projecting them.
+    val bound = BindReferences.bindReferences(output, read)
     def readRegion(region: RegionScan, index: Int, max: Int): Array[InternalRow] = {
-      val project = UnsafeProjection.create(output, read)
+      val project = InterpretedUnsafeProjection.createProjection(bound)
       // A region read without the server jar after all opens a second scanner.
       val closes = mutable.ArrayBuffer.empty[() => Unit]
       try {

@@ -63,7 +63,8 @@ final case class AggregateScanPlan(
     aggregates: Seq[ServerAggregate],
     slots: Seq[BufferSlot],
     maxGroups: Int,
-    sliceMillis: Int
+    sliceMillis: Int,
+    singleTask: Boolean
 ) {
 
   /** Every column the region servers read for the groups and aggregates. */
@@ -78,8 +79,9 @@ final case class AggregateScanPlan(
 
   def describe: String = {
     val groups = if (groupBy.isEmpty) "" else s" group by ${groupBy.map(_.name).mkString(", ")}"
+    val oneTask = if (singleTask && scan.regions.size > 1) ", regions read together in one task" else ""
     s"HBaseAggregateScan ${scan.describeReads}, partial aggregate in region servers: " +
-      s"${aggregates.map(_.sql).mkString(", ")}$groups"
+      s"${aggregates.map(_.sql).mkString(", ")}$groups$oneTask"
   }
 }
 
@@ -107,6 +109,8 @@ object AggregatePushdown {
    * @param aggregates  its aggregate expressions, all Partial
    * @param columnOf    the table column an attribute of the scan reads
    * @param facts       the table's facts; the coprocessor is asked about only when all else allows pushing
+   * @param singleTaskMaxRegions an aggregate without groups over at most this many regions is read in one
+   *                    task: its few partial rows then need no shuffle before Spark's final aggregation
    */
   def plan(
       scan: TableScanPlan,
@@ -114,7 +118,8 @@ object AggregatePushdown {
       aggregates: Seq[AggregateExpression],
       columnOf: Attribute => Option[HBaseColumn],
       facts: TableFacts,
-      maxGroups: Int
+      maxGroups: Int,
+      singleTaskMaxRegions: Int
   ): Option[AggregateScanPlan] = {
     val table = scan.request.table
     val readable = new ServerPredicates(table, KeyCodec.forTable(table), a => columnOf(a).get).readable _
@@ -191,7 +196,8 @@ object AggregatePushdown {
       server.toSeq,
       slots.flatMap(_.get),
       maxGroups,
-      sliceMillis(scan.request.cluster.settings)
+      sliceMillis(scan.request.cluster.settings),
+      singleTask = groupBy.isEmpty && scan.regions.size <= singleTaskMaxRegions
     ))
   }
 }

@@ -55,7 +55,8 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
         partial.aggregateExpressions,
         columnOf,
         facts,
-        conf.getConf(HBaseSQLConf.CoprocessorMaxGroups)
+        conf.getConf(HBaseSQLConf.CoprocessorMaxGroups),
+        conf.getConf(HBaseSQLConf.CoprocessorSingleTaskMaxRegions)
       )
     } yield root.transformUp { case p if p eq partial => HBaseAggregateScan(partial.output, pushed) }
   }

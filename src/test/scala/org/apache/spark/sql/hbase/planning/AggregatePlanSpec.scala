@@ -32,9 +32,11 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
   private val Seq(k, g, v, m) = relation.output
   private val wholeTable = Seq(RegionInfo(Array.emptyByteArray, Array.emptyByteArray, Some("rs1")))
 
-  private class Facts(coprocessor: Boolean) extends TableFacts {
+  private val threeRegions = Seq(Array.emptyByteArray, Array(0x80.toByte), Array(0x90.toByte), Array.emptyByteArray)
+    .sliding(2).map { case Seq(start, end) => RegionInfo(start, end, Some("rs1")) }.toSeq
+
+  private class Facts(coprocessor: Boolean, override val regions: Seq[RegionInfo] = wholeTable) extends TableFacts {
     var asked = false
-    override def regions: Seq[RegionInfo] = wholeTable
     override def serverFilter: Boolean = true
     override def aggregator: Boolean = { asked = true; coprocessor }
   }
@@ -45,7 +47,8 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       where: Option[Expression],
       groups: Seq[Attribute],
       aggregates: Seq[AggregateExpression],
-      facts: Facts = new Facts(coprocessor = true)
+      facts: Facts = new Facts(coprocessor = true),
+      singleTaskMaxRegions: Int = 64
   ): Option[AggregateScanPlan] = {
     val settings = ScanSettings(
       pushdown = true,
@@ -55,7 +58,7 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       driverReadMaxKeyRanges = 0
     )
     val scan = HBaseScanPlanner.plan(relation, relation.output, relation.output, where, settings, facts)
-    AggregatePushdown.plan(scan, groups, aggregates, a => Some(relation.columnOf(a)), facts, maxGroups = 50)
+    AggregatePushdown.plan(scan, groups, aggregates, a => Some(relation.columnOf(a)), facts, 50, singleTaskMaxRegions)
   }
 
   describe("a partial aggregation") {
@@ -157,6 +160,29 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
         Nil,
         Seq(partial(Sum(Add(v.cast(FloatType), v.cast(FloatType), NumericEvalContext(EvalMode.LEGACY)))))
       ) shouldBe None
+    }
+
+    it(
+      "reads the regions of an aggregate without groups in one task, up to a number of regions; with groups, one each"
+    ) {
+      def countOverThreeRegions(groups: Seq[Attribute], singleTaskMaxRegions: Int) =
+        plan(
+          None,
+          groups,
+          Seq(partial(Count(Seq(Literal(1))))),
+          new Facts(true, threeRegions),
+          singleTaskMaxRegions
+        ).get
+      val together = countOverThreeRegions(Nil, 3)
+      together.singleTask shouldBe true
+      together.scan.regions.size shouldBe 3
+      together.describe should
+        endWith("partial aggregate in region servers: count(1), regions read together in one task")
+      countOverThreeRegions(Nil, 2).singleTask shouldBe false
+      countOverThreeRegions(Nil, 0).describe should endWith("count(1)")
+      withClue("a grouped aggregate may have many groups, which Spark's final aggregation merges in parallel: ") {
+        countOverThreeRegions(Seq(g), 64).singleTask shouldBe false
+      }
     }
 
     it("leaves a 38-digit DECIMAL average to Spark under ANSI, whose partial sum may fail after two rows") {
