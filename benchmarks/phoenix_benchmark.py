@@ -22,6 +22,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from charts import bar_chart
+from cost_profile import SAMPLE_KINDS, CpuMeter, RegionServerProfiler, median_phases, spark_phases_ms
 from phoenix_bulk_load import csv_bulk_load
 from phoenix_install import PHOENIX_COMPAT, PHOENIX_MODULES, PHOENIX_VERSION, install
 from phoenix_jdbc import PhoenixJdbc
@@ -50,6 +51,7 @@ KEYED = "keyed"  # a key column narrows the rows: the regions read no more rows 
 SCAN = "scan"  # value columns only: every row is read either way
 PARALLEL = "parallel"  # full-scan aggregates: Spark's parallelism should make us 3x faster
 KEYED_JOIN = "keyed join"  # both: a key range, and a join Spark runs in parallel
+HBASE_PROCESS, SPARK_PROCESS, PHOENIX_PROCESS, PYTHON_PROCESS = "HBase", "Spark", "Phoenix client", "Python"
 LATENCY_TARGET = 1.2
 SPEEDUP_TARGET = 3.0
 
@@ -282,14 +284,24 @@ def same_answer(ours, theirs):
     return True
 
 
-def run_query(spark, phoenix, admin, name, spark_sql, phoenix_sql, kind, repeat):
+def timed_statements(spark, statement, repeat):
+    """timed_runs from the parse on, as Phoenix's clock runs from its compile on, and the median of each of
+    Spark's phases."""
+    phases = []
+    runs, rows, metrics = timed_runs(
+        spark, statement, {}, repeat, whole_statement=True, each_run=lambda df: phases.append(spark_phases_ms(df))
+    )
+    return runs, rows, metrics, median_phases(phases, runs)
+
+
+def run_query(spark, phoenix, admin, meter, profiler, name, spark_sql, phoenix_sql, kind, repeat):
     tables = {"l": ours_name("lineitem"), "o": ours_name("orders")}
     phoenix_tables = {"l": phoenix_name("lineitem"), "o": phoenix_name("orders")}
     spark_sql, phoenix_sql = spark_sql.format(**tables), phoenix_sql.format(**phoenix_tables)
     scratch = WORK / "phoenix-rows.jsonl"
 
     theirs = phoenix.query(phoenix_sql, repeat, scratch)
-    runs, rows, metrics = timed_runs(spark, spark_sql, {}, repeat)
+    runs, rows, metrics, phases = timed_statements(spark, spark_sql, repeat)
     columns = spark.sql(spark_sql).columns
     ours_rows = [tuple(comparable(v) for v in row) for row in rows]
     position = {c.lower(): i for i, c in enumerate(theirs["columns"])}
@@ -307,20 +319,31 @@ def run_query(spark, phoenix, admin, name, spark_sql, phoenix_sql, kind, repeat)
             "metrics": theirs["metrics"],
             "plan": theirs["plan"],
         },
-        OURS: {"seconds": statistics.median(runs), "runs": runs, **metrics},
+        OURS: {
+            "seconds": statistics.median(runs),
+            "runs": runs,
+            "sparkPhasesMs": phases,
+            **metrics,
+        },
     }
     if kind == LOOKUP:  # the driver reads a few key ranges without a Spark job; this is what a job costs
-        job_runs, _, job_metrics = timed_runs(spark, spark_sql, DRIVER_READ_OFF, repeat)
+        job_runs, _, job_metrics = timed_runs(spark, spark_sql, DRIVER_READ_OFF, repeat, whole_statement=True)
         engines[OURS_JOB] = {"seconds": statistics.median(job_runs), "runs": job_runs, **job_metrics}
-    # One more run of each, alone, between two readings of the regions' read counters.
+    # One more run of each, alone, between two readings of the regions' read counters and of every process's CPU.
+    # Phoenix's run includes its client's EXPLAIN and the writing of its rows for the comparison.
     names = [ours_name("lineitem"), ours_name("orders"), phoenix_name("lineitem"), phoenix_name("orders")]
     before = region_reads(spark, admin, names)
-    phoenix.query(phoenix_sql, 0, scratch)
+    _, their_cpu = meter.measure(lambda: phoenix.query(phoenix_sql, 0, scratch))
     between = region_reads(spark, admin, names)
-    spark.sql(spark_sql).collect()
+    _, our_cpu = meter.measure(lambda: spark.sql(spark_sql).collect())
     after = region_reads(spark, admin, names)
-    engines[PHOENIX].update(counted(before, between))
-    engines[OURS].update(counted(between, after))
+    engines[PHOENIX].update(counted(before, between), cpu=their_cpu)
+    engines[OURS].update(counted(between, after), cpu=our_cpu)
+    if kind == PARALLEL:  # and once more each under a flight recorder on the region server
+        engines[PHOENIX]["regionServerProfile"] = profiler.record(
+            "phoenix", lambda: phoenix.query(phoenix_sql, 0, scratch)
+        )
+        engines[OURS]["regionServerProfile"] = profiler.record("ours", lambda: spark.sql(spark_sql).collect())
     engines[OURS]["plan"] = spark.sql(f"EXPLAIN {spark_sql}").first()[0]
     ours, their = engines[OURS], engines[PHOENIX]
     log(
@@ -373,6 +396,38 @@ def start(log_dir, reuse):
     return hbase, spark, phoenix, phoenix_jars, client_classpath
 
 
+def process_meter(hbase, spark, phoenix):
+    """The run's processes: one HBase JVM (master and region server), Spark's (driver and local executors),
+    Phoenix's client and this Python."""
+    return CpuMeter(
+        {
+            HBASE_PROCESS: hbase.pid,
+            SPARK_PROCESS: spark._jvm.java.lang.ProcessHandle.current().pid(),
+            PHOENIX_PROCESS: phoenix.pid,
+            PYTHON_PROCESS: os.getpid(),
+        }
+    )
+
+
+def spark_floors(spark, point_lookup, repeat):
+    """What statements cost Spark from this client however little they read, timed as ours are: SELECT 1, and
+    the point lookup on an empty Parquet table of lineitem's columns (Spark's own kind of table)."""
+    empty = "spark_floor_lineitem"
+    spark.createDataFrame([], spark.table(ours_name("lineitem")).schema).write.mode("overwrite").saveAsTable(empty)
+    statements = {
+        "SELECT 1": "SELECT 1",
+        "point lookup on an empty Parquet table": point_lookup.format(l=empty),
+    }
+    floors = {}
+    try:
+        for name, statement in statements.items():
+            runs, _, _, phases = timed_statements(spark, statement, repeat)
+            floors[name] = {"seconds": statistics.median(runs), "runs": runs, "sparkPhasesMs": phases}
+    finally:
+        spark.sql(f"DROP TABLE IF EXISTS {empty}")
+    return floors
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=0.1)
@@ -392,6 +447,8 @@ def main():
     WORK.mkdir(parents=True, exist_ok=True)
     hbase, spark, phoenix, phoenix_jars, client_classpath = start(WORK, reuse)
     admin = hbase_admin(spark)
+    meter = process_meter(hbase, spark, phoenix)
+    profiler = RegionServerProfiler(hbase.pid, WORK)
     try:
         if reuse:
             loads = json.loads(loads_file.read_text())
@@ -401,9 +458,11 @@ def main():
             loads = load_both(spark, phoenix, admin, hbase, client_classpath, csv_dir, max_key, args.regions)
             loads_file.write_text(json.dumps(loads))
         results = [
-            run_query(spark, phoenix, admin, name, spark_sql, phoenix_sql, kind, args.repeat)
+            run_query(spark, phoenix, admin, meter, profiler, name, spark_sql, phoenix_sql, kind, args.repeat)
             for name, spark_sql, phoenix_sql, kind in queries(keys, max_key)
         ]
+        point_lookup = next(sql for _, sql, _, kind in queries(keys, max_key) if kind == LOOKUP)
+        floors = spark_floors(spark, point_lookup, args.repeat)
     finally:
         admin.close()
         phoenix.close()
@@ -424,6 +483,7 @@ def main():
         "family": FAMILY,
         "loads": loads,
         "queries": results,
+        "sparkFloors": floors,
         "machine": f"{os.cpu_count()} cores",
         "date": time.strftime("%Y-%m-%d"),
     }
@@ -520,6 +580,7 @@ def markdown(report):
                 )
                 + " |"
             )
+    lines += spark_phase_lines(report) + cpu_lines(report) + profile_lines(report)
     lines += ["", "Phoenix's plans (EXPLAIN):", ""]
     lines += [
         f"- {q['query']}: `{' / '.join(line.strip() for line in q['engines'][PHOENIX]['plan'])}`"
@@ -528,6 +589,68 @@ def markdown(report):
     lines += ["", "Targets:", ""]
     lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
     return "\n".join(lines) + "\n"
+
+
+def spark_phase_lines(report):
+    """Our time per statement by Spark's phases, beside Phoenix's whole time and Spark's floor."""
+    lines = [
+        "",
+        "Where our time goes, by Spark's phases (median ms; execution includes returning the rows to Python):",
+        "",
+        "| query | parse | analyze | optimize | plan | execute | ours in all | Phoenix in all |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    rows = [(q["query"], q["engines"][OURS], q["engines"][PHOENIX]["seconds"]) for q in report["queries"]]
+    rows += [(f"{name} (Spark's floor)", floor, None) for name, floor in report["sparkFloors"].items()]
+    for name, ours, theirs in rows:
+        phases = ours["sparkPhasesMs"]
+        cells = [f"{phases[p]:.0f}" for p in ("parsing", "analysis", "optimization", "planning", "execution")]
+        lines.append(
+            f"| {name} | {' | '.join(cells)} | {ours['seconds'] * 1000:.0f} | "
+            f"{'' if theirs is None else f'{theirs * 1000:.0f}'} |"
+        )
+    return lines
+
+
+def cpu_lines(report):
+    """CPU seconds of each process over one more run of each query and engine."""
+    processes = (HBASE_PROCESS, SPARK_PROCESS, PHOENIX_PROCESS, PYTHON_PROCESS)
+    lines = [
+        "",
+        f"CPU seconds each process spent over one more run of each ({report['machine']}; "
+        "cores busy = all CPU seconds / wall seconds):",
+        "",
+        "| query | engine | wall s | " + " | ".join(f"{p} CPU s" for p in processes) + " | cores busy |",
+        "|---|---|---:|" + "---:|" * len(processes) + "---:|",
+    ]
+    for q in report["queries"]:
+        for engine in (PHOENIX, OURS):
+            cpu = q["engines"][engine]["cpu"]
+            used = " | ".join(f"{cpu['cpuSeconds'][p]:.2f}" for p in processes)
+            name = q["query"] if engine == PHOENIX else ""
+            lines.append(f"| {name} | {engine} | {cpu['wallSeconds']:.2f} | {used} | {cpu['coresBusy']:.2f} |")
+    return lines
+
+
+def profile_lines(report):
+    """Shares of the region server's CPU samples by kind of work, over one run of each full-scan aggregate."""
+    kinds = [kind for kind, _ in SAMPLE_KINDS] + ["other"]
+    lines = [
+        "",
+        "What the region server's CPU did over one more run of each full-scan aggregate (Java Flight Recorder; "
+        "each sample goes to the innermost frame outside the JDK):",
+        "",
+        "| query | engine | samples | " + " | ".join(kinds) + " |",
+        "|---|---|---:|" + "---:|" * len(kinds),
+    ]
+    for q in report["queries"]:
+        for engine in (PHOENIX, OURS):
+            profile = q["engines"][engine].get("regionServerProfile")
+            if profile:
+                shares = " | ".join(f"{profile['shares'][k] * 100:.0f} %" for k in kinds)
+                name = q["query"] if engine == PHOENIX else ""
+                lines.append(f"| {name} | {engine} | {profile['samples']} | {shares} |")
+    return lines
 
 
 def chart(report, path):

@@ -50,6 +50,10 @@ class PhoenixJdbc:
         self._process.stdin.flush()
         return self._answer()
 
+    @property
+    def pid(self):
+        return self._process.pid
+
     def execute(self, sql):
         """Seconds the statement took."""
         return self._send({"command": "execute", "sql": sql})["seconds"]
