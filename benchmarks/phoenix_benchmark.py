@@ -38,6 +38,8 @@ PHOENIX_TYPES = {"BIGINT": "BIGINT", "INT": "INTEGER", "STRING": "VARCHAR", "DAT
 FAMILY = {"DATA_BLOCK_ENCODING": "FAST_DIFF", "COMPRESSION": "NONE", "BLOOMFILTER": "ROW"}
 UPSERT_BATCH = 1000  # rows per commit, as Phoenix's documentation advises for bulk UPSERTs
 DRIVER_READ_OFF = {"spark.sql.hbase.driverRead.maxKeyRanges": "0"}  # every read through a Spark job
+SINGLE_TASK_OFF = {"spark.sql.hbase.coprocessor.singleTaskMaxRegions": "0"}  # a Spark task for each region
+SINGLE_TASK_PLAN = "regions read together in one task"
 TABLES = {
     "lineitem": (LINEITEM_COLUMNS, ["l_orderkey", "l_linenumber"]),
     "orders": (ORDERS_COLUMNS, ["o_orderkey"]),
@@ -45,6 +47,7 @@ TABLES = {
 OURS, PHOENIX = "ours", "Phoenix"
 PHOENIX_BULK = "Phoenix CsvBulkLoadTool"  # a load route only: the queries read the UPSERTed table
 OURS_JOB = "ours, always a Spark job"
+OURS_TASK_PER_REGION = "ours, a Spark task per region"
 # Kinds of query, by what the issue's targets ask of them.
 LOOKUP = "lookup"  # a few key ranges, read on our driver without a Spark job: latency at most 1.2x Phoenix's
 KEYED = "keyed"  # a key column narrows the rows: the regions read no more rows for us than for Phoenix
@@ -52,6 +55,7 @@ SCAN = "scan"  # value columns only: every row is read either way
 PARALLEL = "parallel"  # full-scan aggregates: Spark's parallelism should make us 3x faster
 KEYED_JOIN = "keyed join"  # both: a key range, and a join Spark runs in parallel
 HBASE_PROCESS, SPARK_PROCESS, PHOENIX_PROCESS, PYTHON_PROCESS = "HBase", "Spark", "Phoenix client", "Python"
+LOOKUP_WARM_UPS = 5
 LATENCY_TARGET = 1.2
 SPEEDUP_TARGET = 3.0
 
@@ -284,22 +288,46 @@ def same_answer(ours, theirs):
     return True
 
 
-def timed_statements(spark, statement, repeat):
+def profile_region_server(spark, phoenix, profiler, results):
+    """One more run of each engine's full-scan aggregates under a flight recorder on the region server. Last,
+    after every timed run: starting a recording makes the JVM compile code anew, which slowed Phoenix's next
+    Q1 from 6.5 s to 22 s here."""
+    scratch = WORK / "phoenix-rows.jsonl"
+    for q in results:
+        if q["kind"] == PARALLEL:
+            theirs, ours = q["phoenixSql"], q["sparkSql"]
+            engines = q["engines"]
+            engines[PHOENIX]["regionServerProfile"] = profiler.record(
+                "phoenix", lambda sql=theirs: phoenix.query(sql, 0, scratch)
+            )
+            engines[OURS]["regionServerProfile"] = profiler.record("ours", lambda sql=ours: spark.sql(sql).collect())
+
+
+def timed_statements(spark, statement, repeat, settings=None):
     """timed_runs from the parse on, as Phoenix's clock runs from its compile on, and the median of each of
     Spark's phases."""
     phases = []
     runs, rows, metrics = timed_runs(
-        spark, statement, {}, repeat, whole_statement=True, each_run=lambda df: phases.append(spark_phases_ms(df))
+        spark,
+        statement,
+        settings or {},
+        repeat,
+        whole_statement=True,
+        each_run=lambda df: phases.append(spark_phases_ms(df)),
     )
     return runs, rows, metrics, median_phases(phases, runs)
 
 
-def run_query(spark, phoenix, admin, meter, profiler, name, spark_sql, phoenix_sql, kind, repeat):
+def run_query(spark, phoenix, admin, meter, name, spark_sql, phoenix_sql, kind, repeat):
     tables = {"l": ours_name("lineitem"), "o": ours_name("orders")}
     phoenix_tables = {"l": phoenix_name("lineitem"), "o": phoenix_name("orders")}
     spark_sql, phoenix_sql = spark_sql.format(**tables), phoenix_sql.format(**phoenix_tables)
     scratch = WORK / "phoenix-rows.jsonl"
 
+    if kind == LOOKUP:  # milliseconds each: warm both clients' paths for them beyond the one untimed run
+        for _ in range(LOOKUP_WARM_UPS):
+            phoenix.query(phoenix_sql, 0, scratch)
+            spark.sql(spark_sql).collect()
     theirs = phoenix.query(phoenix_sql, repeat, scratch)
     runs, rows, metrics, phases = timed_statements(spark, spark_sql, repeat)
     columns = spark.sql(spark_sql).columns
@@ -327,8 +355,12 @@ def run_query(spark, phoenix, admin, meter, profiler, name, spark_sql, phoenix_s
         },
     }
     if kind == LOOKUP:  # the driver reads a few key ranges without a Spark job; this is what a job costs
-        job_runs, _, job_metrics = timed_runs(spark, spark_sql, DRIVER_READ_OFF, repeat, whole_statement=True)
+        job_runs, _, job_metrics, _ = timed_statements(spark, spark_sql, repeat, DRIVER_READ_OFF)
         engines[OURS_JOB] = {"seconds": statistics.median(job_runs), "runs": job_runs, **job_metrics}
+    plan = spark.sql(f"EXPLAIN {spark_sql}").first()[0]
+    if SINGLE_TASK_PLAN in plan:  # what reading the regions in one task saves: the same with a task per region
+        task_runs, _, task_metrics, _ = timed_statements(spark, spark_sql, repeat, SINGLE_TASK_OFF)
+        engines[OURS_TASK_PER_REGION] = {"seconds": statistics.median(task_runs), "runs": task_runs, **task_metrics}
     # One more run of each, alone, between two readings of the regions' read counters and of every process's CPU.
     # Phoenix's run includes its client's EXPLAIN and the writing of its rows for the comparison.
     names = [ours_name("lineitem"), ours_name("orders"), phoenix_name("lineitem"), phoenix_name("orders")]
@@ -339,12 +371,7 @@ def run_query(spark, phoenix, admin, meter, profiler, name, spark_sql, phoenix_s
     after = region_reads(spark, admin, names)
     engines[PHOENIX].update(counted(before, between), cpu=their_cpu)
     engines[OURS].update(counted(between, after), cpu=our_cpu)
-    if kind == PARALLEL:  # and once more each under a flight recorder on the region server
-        engines[PHOENIX]["regionServerProfile"] = profiler.record(
-            "phoenix", lambda: phoenix.query(phoenix_sql, 0, scratch)
-        )
-        engines[OURS]["regionServerProfile"] = profiler.record("ours", lambda: spark.sql(spark_sql).collect())
-    engines[OURS]["plan"] = spark.sql(f"EXPLAIN {spark_sql}").first()[0]
+    engines[OURS]["plan"] = plan
     ours, their = engines[OURS], engines[PHOENIX]
     log(
         f"{name}: {len(ours_rows)} rows; Phoenix {their['seconds'] * 1000:.0f} ms "
@@ -458,9 +485,10 @@ def main():
             loads = load_both(spark, phoenix, admin, hbase, client_classpath, csv_dir, max_key, args.regions)
             loads_file.write_text(json.dumps(loads))
         results = [
-            run_query(spark, phoenix, admin, meter, profiler, name, spark_sql, phoenix_sql, kind, args.repeat)
+            run_query(spark, phoenix, admin, meter, name, spark_sql, phoenix_sql, kind, args.repeat)
             for name, spark_sql, phoenix_sql, kind in queries(keys, max_key)
         ]
+        profile_region_server(spark, phoenix, profiler, results)
         point_lookup = next(sql for _, sql, _, kind in queries(keys, max_key) if kind == LOOKUP)
         floors = spark_floors(spark, point_lookup, args.repeat)
     finally:
@@ -659,7 +687,12 @@ def chart(report, path):
 
     def label(q):
         job = q["engines"].get(OURS_JOB)
-        return q["query"] + (f"\n(ours as a Spark job: {job['seconds'] * 1000:,.0f} ms)" if job else "")
+        per_region = q["engines"].get(OURS_TASK_PER_REGION)
+        return (
+            q["query"]
+            + (f"\n(ours as a Spark job: {job['seconds'] * 1000:,.0f} ms)" if job else "")
+            + (f"\n(ours, a task per region: {per_region['seconds'] * 1000:,.0f} ms)" if per_region else "")
+        )
 
     bar_chart(
         path,
