@@ -9,7 +9,10 @@ BIGINT and INT keys as big-endian with the sign bit flipped) and family settings
 major-compacted. Each query then runs through Phoenix's JDBC client (PhoenixClient.java) and through Spark
 with our plugin, one untimed run and --repeat timed ones each; the answers are checked to be the same.
 Rows scanned are counted three ways: Phoenix's request metrics, our scan metrics, and, for both engines
-alike, the regions' own read counters. Writes benchmarks/results/phoenix-sf<scale>.json, .md and .png.
+alike, the regions' own read counters. Where the time goes is measured too (cost_profile.py): Spark's phases
+per statement beside Spark's floors, every process's CPU seconds over one run of each engine, and what the
+region server's CPU ran during the full-scan aggregates. Writes benchmarks/results/phoenix-sf<scale>.json,
+.md and .png.
 """
 
 import argparse
