@@ -1,6 +1,8 @@
 package org.apache.spark.sql.hbase.index
 
 import scala.jdk.CollectionConverters._
+import scala.util.{Success, Try}
+import scala.util.control.NonFatal
 
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.Scan
@@ -48,11 +50,18 @@ object RangeIndexBuild {
     }
     // Every write from here on is marked; every earlier one is in the rows the build reads.
     val generation = store.serverTime()
+    // A read that failed because another session dropped or changed the table says so.
+    def changedWhileBuilt(e: Throwable): Throwable = Try(catalog.get(tableName)).filter(_ => NonFatal(e)) match {
+      case Success(None) => new HBaseSqlException(s"$statement: table '$tableName' was dropped", Some(e))
+      case Success(Some(now)) if now != table =>
+        new HBaseSqlException(s"$statement: table '$tableName' was changed by another session; run it again", Some(e))
+      case _ => e
+    }
     try build(session, table, index, store, generation)
     catch {
       case e: Throwable =>
         store.dropChunks(table, index)(_ == generation)
-        throw e
+        throw changedWhileBuilt(e)
     }
     // Some(None): a newer build of the same index was published meanwhile, and it stands.
     def publish(attempt: Int): Option[HBaseTableDef] = {
