@@ -294,7 +294,7 @@ def same_answer(ours, theirs):
 def profile_region_server(spark, phoenix, profiler, results):
     """One more run of each engine's full-scan aggregates under a flight recorder on the region server. Last,
     after every timed run: starting a recording makes the JVM compile code anew, which slowed Phoenix's next
-    Q1 from 6.5 s to 22 s here."""
+    Q1 from about 7 s to 22 s here."""
     scratch = WORK / "phoenix-rows.jsonl"
     for q in results:
         if q["kind"] == PARALLEL:
