@@ -32,8 +32,8 @@ object RangeIndexBuild {
       indexName: String,
       statement: String
   ): RangeIndexDef = {
-    def current =
-      catalog.get(tableName).getOrElse(throw new HBaseSqlException(s"$statement: table '$tableName' was dropped"))
+    def dropped(cause: Option[Throwable]) = new HBaseSqlException(s"$statement: table '$tableName' was dropped", cause)
+    def current = catalog.get(tableName).getOrElse(throw dropped(None))
     val table = current
     val index =
       table.index(indexName).getOrElse(throw new HBaseSqlException(s"$statement: index '$indexName' was dropped"))
@@ -51,12 +51,14 @@ object RangeIndexBuild {
     // Every write from here on is marked; every earlier one is in the rows the build reads.
     val generation = store.serverTime()
     // A read that failed because another session dropped or changed the table says so.
-    def changedWhileBuilt(e: Throwable): Throwable = Try(catalog.get(tableName)).filter(_ => NonFatal(e)) match {
-      case Success(None) => new HBaseSqlException(s"$statement: table '$tableName' was dropped", Some(e))
-      case Success(Some(now)) if now != table =>
-        new HBaseSqlException(s"$statement: table '$tableName' was changed by another session; run it again", Some(e))
-      case _ => e
-    }
+    def changedWhileBuilt(e: Throwable): Throwable =
+      if (!NonFatal(e)) e
+      else Try(catalog.get(tableName)) match {
+        case Success(None) => dropped(Some(e))
+        case Success(Some(now)) if now != table =>
+          new HBaseSqlException(s"$statement: table '$tableName' was changed by another session; run it again", Some(e))
+        case _ => e
+      }
     try build(session, table, index, store, generation)
     catch {
       case e: Throwable =>
