@@ -5,10 +5,15 @@ HBASE_CONF_DIR set, the tests use that HBase instead and start nothing.
 """
 
 import os
+import subprocess
+import sys
 import uuid
+from pathlib import Path
 
 import pytest
 from pyspark_hbase.local import LocalHBase
+
+SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
 
 
 @pytest.fixture(scope="session")
@@ -41,6 +46,23 @@ def spark(hbase):
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+def data_dir_args(hbase):
+    return ["--data-dir", str(hbase.data_dir)] if hbase else []
+
+
+@pytest.fixture(scope="session")
+def jdbc_url(hbase):
+    """The JDBC URL of the run's Thrift server, started once as a user starts it, stopped at the end."""
+    started = subprocess.run(
+        [SPARK_HBASE, "thriftserver", "start", *data_dir_args(hbase)], capture_output=True, text=True, timeout=600
+    )
+    assert started.returncode == 0, started.stderr
+    try:
+        yield started.stdout.strip().splitlines()[-1]
+    finally:
+        subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir_args(hbase)], timeout=120)
 
 
 _FIGURES = []

@@ -218,7 +218,7 @@ SQL_CASES = [
         "CREATE TABLE: catalog 'hbase' has no namespace 'nope'",
     ),
     ("CREATE TABLE hbase.t_new (k INT) USING parquet", "CREATE TABLE hbase.t_new: an HBase table needs its mapping"),
-    ("CREATE NAMESPACE hbase.other", "are all in its one namespace, default"),
+    ("CREATE NAMESPACE hbase.other", "are all in its one namespace, hbase"),
     ("DROP NAMESPACE hbase.default", "the one namespace of catalog 'hbase' cannot be dropped"),
     (f"ALTER TABLE hbase.{BASE} RENAME TO hbase.t_new", "HBase tables cannot be renamed"),
     (

@@ -34,7 +34,7 @@ def test_sql_round_trip_through_hbase(spark, table_name):
     cold = spark.sql(f"SELECT day FROM {table_name} WHERE city = 'Oslo' AND temp < -2").collect()
     assert [r.day for r in cold] == [2]
     listed = {(r.namespace, r.tableName) for r in spark.sql("SHOW TABLES IN hbase").collect()}
-    assert ("default", table_name) in listed
+    assert ("hbase", table_name) in listed
     assert table_name not in {r.tableName for r in spark.sql("SHOW TABLES").collect()}, "Spark's own tables only"
 
 

@@ -59,10 +59,8 @@ def run_pyspark(spark, statements):
 def parse_tsv_run(stdout, t1, t2):
     lines = [line.split("\t") for line in stdout.strip().splitlines()]
     # spark-sql prints SHOW TABLES as Hive does, the names alone; beeline prints every column.
-    shown = {
-        (parts[0], parts[1]) for parts in lines if len(parts) == 3 and parts[0] == "default" and parts[2] == "false"
-    }
-    shown |= {("default", parts[0]) for parts in lines if len(parts) == 1 and parts[0] in (t1, t2)}
+    shown = {(parts[0], parts[1]) for parts in lines if len(parts) == 3 and parts[0] == "hbase" and parts[2] == "false"}
+    shown |= {("hbase", parts[0]) for parts in lines if len(parts) == 1 and parts[0] in (t1, t2)}
     described = {parts[0].strip(): parts[1].strip() for parts in lines if len(parts) == 3}
     rows = [[p.strip() for p in parts] for parts in lines[-len(EXPECTED_ROWS) :]]
     return rows, shown, described
@@ -85,17 +83,6 @@ def run_cli(client, text, hbase, request):
     return out.stdout
 
 
-@pytest.fixture(scope="module")
-def jdbc_url(hbase):
-    data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
-    started = subprocess.run(
-        [SPARK_HBASE, "thriftserver", "start", *data_dir], capture_output=True, text=True, timeout=600
-    )
-    assert started.returncode == 0, started.stderr
-    yield started.stdout.strip().splitlines()[-1]
-    subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir], timeout=120)
-
-
 @pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
 def test_every_statement_through_every_client(client, spark, hbase, request):
     t1, t2 = f"c_{uuid.uuid4().hex[:8]}", f"c_{uuid.uuid4().hex[:8]}"
@@ -106,8 +93,8 @@ def test_every_statement_through_every_client(client, spark, hbase, request):
         stdout = run_cli(client, ";\n".join(statements) + ";", hbase, request)
         rows, shown, described = parse_tsv_run(stdout, t1, t2)
     assert rows == EXPECTED_ROWS
-    assert ("default", t1) in shown and ("default", t2) not in shown
-    assert described["note"] == "STRING" and "amount" not in described
+    assert ("hbase", t1) in shown and ("hbase", t2) not in shown
+    assert described["note"] == "string" and "amount" not in described
     assert described["Regions"] == "2"
 
 
@@ -216,7 +203,7 @@ def test_tables_named_through_the_hbase_catalog_through_every_client(client, spa
             for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()
         ]
     # spark-sql prints SHOW TABLES as Hive does: the names alone.
-    shown = [["default", t, "false"]] if client != "spark-sql" else []
+    shown = [["hbase", t, "false"]] if client != "spark-sql" else []
     assert [parts for parts in lines if len(parts) == 1] == [["1"]] + ([[t]] if client == "spark-sql" else [])
     assert [parts for parts in lines if len(parts) == 2] == [["1", "0"], ["a", "1"], ["b", "20"], ["c", "3"]]
     assert [parts for parts in lines if len(parts) == 3] == shown

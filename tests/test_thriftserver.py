@@ -1,27 +1,21 @@
-"""Thrift JDBC: `spark-hbase thriftserver` serves HBase SQL to pyspark's own beeline."""
+"""Thrift JDBC: `spark-hbase thriftserver` serves HBase SQL to JDBC clients, pyspark's own beeline
+and PyHive (what dbt-spark and Python BI tools use), over many sessions, one after another and
+at the same time, as real clients open and close them."""
 
+import socket
 import subprocess
-import sys
-from pathlib import Path
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from conftest import SPARK_HBASE, data_dir_args
+from pyhive import hive
+from pyspark_hbase._paths import plugin_jars
+from pyspark_hbase.daemons import HOST, ServerError, pick_free_ports, read_state, write_state
+from pyspark_hbase.session import submit_args
 from pyspark_hbase.thriftserver import ThriftServer, beeline_command
-
-SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
-
-
-@pytest.fixture(scope="module")
-def jdbc_url(hbase):
-    data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
-    started = subprocess.run(
-        [SPARK_HBASE, "thriftserver", "start", *data_dir], capture_output=True, text=True, timeout=600
-    )
-    assert started.returncode == 0, started.stderr
-    url = started.stdout.strip().splitlines()[-1]
-    try:
-        yield url
-    finally:
-        subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir], timeout=120)
+from spark_submit import SUBMIT, submit_env
 
 
 def beeline(url, sql):
@@ -33,13 +27,59 @@ def beeline(url, sql):
     )
 
 
+def port_of(url: str) -> int:
+    return int(url.rsplit(":", 1)[1].split("/", 1)[0])
+
+
+def run(port: int, *statements: str) -> list:
+    """Runs the statements in one JDBC session of their own, closed at the end; the rows of each."""
+    connection = hive.connect(host=HOST, port=port)
+    try:
+        cursor = connection.cursor()
+        results = []
+        for statement in statements:
+            cursor.execute(statement)
+            results.append(cursor.fetchall() if cursor.description else [])
+        return results
+    finally:
+        connection.close()
+
+
+def a_table_s_life(port: int, table: str) -> None:
+    """What a client does with a table of its own: create, write, read by key, describe, drop; every answer exact."""
+    created, inserted, keyed, counted, described, dropped = run(
+        port,
+        f"CREATE TABLE {table} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table}, COLS=[v=f.v]) SPLIT ON ((50))",
+        f"INSERT INTO {table} SELECT CAST(id AS INT), concat('v', id) FROM range(100)",
+        f"SELECT k, v FROM {table} WHERE k BETWEEN 48 AND 51 ORDER BY k",
+        f"SELECT count(*) FROM hbase.{table} WHERE k >= 90",
+        f"DESCRIBE {table}",
+        f"DROP TABLE {table}",
+    )
+    assert keyed == [(48, "v48"), (49, "v49"), (50, "v50"), (51, "v51")]
+    assert counted == [(10,)]
+    assert described[:2] == [("k", "int", "row key part 1 of 1; NOT NULL"), ("v", "string", "cell f.v")]
+    assert table not in [name for _, name, _ in run(port, "SHOW TABLES IN hbase")[0]]
+
+
 def test_start_prints_a_loopback_jdbc_url_and_status_agrees(jdbc_url, hbase):
     assert jdbc_url.startswith("jdbc:hive2://127.0.0.1:")
-    data_dir = ["--data-dir", str(hbase.data_dir)] if hbase else []
-    status = subprocess.run([SPARK_HBASE, "thriftserver", "status", *data_dir], capture_output=True, text=True)
+    status = subprocess.run(
+        [SPARK_HBASE, "thriftserver", "status", *data_dir_args(hbase)], capture_output=True, text=True
+    )
     assert status.returncode == 0 and status.stdout.strip() == jdbc_url
-    again = subprocess.run([SPARK_HBASE, "thriftserver", "start", *data_dir], capture_output=True, text=True)
+    again = subprocess.run(
+        [SPARK_HBASE, "thriftserver", "start", *data_dir_args(hbase)], capture_output=True, text=True
+    )
     assert again.stdout.strip() == jdbc_url, "a second start reuses the running server"
+    elsewhere = pick_free_ports(1)[0]
+    moved = subprocess.run(
+        [SPARK_HBASE, "thriftserver", "start", "--port", str(elsewhere), *data_dir_args(hbase)],
+        capture_output=True,
+        text=True,
+    )
+    assert moved.returncode == 1
+    assert f"already runs on port {port_of(jdbc_url)}, not {elsewhere}: stop it first" in moved.stderr
 
 
 def test_beeline_runs_ddl_insert_and_select(jdbc_url, table_name):
@@ -63,6 +103,125 @@ def test_beeline_gets_the_error_message_of_a_bad_statement(jdbc_url, table_name)
     )
     assert out.returncode != 0
     assert "key column 'k' is part of the row key" in out.stderr
+
+
+def test_sessions_opened_and_closed_one_after_another_keep_the_plugin(jdbc_url):
+    """Closing a JDBC session used to close the class loader of the plugin: the next session's
+    HBase statements failed with NoClassDefFoundError until the server was restarted."""
+    port = port_of(jdbc_url)
+    for round_ in range(3):
+        assert run(port, "SHOW TABLES IN hbase") is not None  # a session that loads few classes, then closes
+        a_table_s_life(port, f"seq_{round_}_{uuid.uuid4().hex[:8]}")
+        out = beeline(jdbc_url, "SHOW NAMESPACES IN hbase")
+        # beeline prints its prompt before the first line.
+        assert out.returncode == 0 and out.stdout.split()[-2:] == ["namespace", "hbase"], out.stderr
+
+
+def test_five_sessions_at_once_then_one_after_all_closed(jdbc_url):
+    port = port_of(jdbc_url)
+    tables = [f"conc_{n}_{uuid.uuid4().hex[:8]}" for n in range(5)]
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        for done in [pool.submit(a_table_s_life, port, t) for t in tables]:
+            done.result(timeout=600)
+    a_table_s_life(port, f"after_{uuid.uuid4().hex[:8]}")
+
+
+def test_a_restart_keeps_the_port(jdbc_url, hbase):
+    stopped = subprocess.run(
+        [SPARK_HBASE, "thriftserver", "stop", *data_dir_args(hbase)], capture_output=True, text=True
+    )
+    assert stopped.stdout.strip() == "Thrift server stopped"
+    started = subprocess.run(
+        [SPARK_HBASE, "thriftserver", "start", *data_dir_args(hbase)], capture_output=True, text=True, timeout=600
+    )
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.strip() == jdbc_url, "a profiles.yml or a BI tool's connection outlives a restart"
+    assert run(port_of(jdbc_url), "SHOW NAMESPACES IN hbase") == [[("hbase",)]]
+
+
+def test_the_port_is_the_one_asked_for_else_the_last_one_if_free(tmp_path):
+    server = ThriftServer(tmp_path)
+    server.dir.mkdir(parents=True)
+    asked, last, taken_port = pick_free_ports(3)
+    assert server._port_to_listen_on(asked) == asked
+    write_state(server.state_file, {"pid": None, "port": last})
+    assert server._port_to_listen_on(None) == last
+    with socket.socket() as taken:
+        taken.bind((HOST, taken_port))
+        taken.listen()
+        with pytest.raises(ServerError, match=f"--port {taken_port}: port {taken_port} of 127.0.0.1 is in use"):
+            server._port_to_listen_on(taken_port)
+        write_state(server.state_file, {"pid": None, "port": taken_port})
+        chosen = server._port_to_listen_on(None)
+        assert chosen != taken_port and read_state(server.state_file)["port"] == taken_port
+    with pytest.raises(ServerError, match="--port 70000: a port is a number from 1 to 65535"):
+        server._port_to_listen_on(70000)
+
+
+def _spark_s_own_server(hbase, tmp_path, flags: list, port: int) -> subprocess.Popen:
+    """HiveThriftServer2 started with Spark's own spark-submit, as start-thriftserver.sh does."""
+    command = [
+        str(SUBMIT),
+        "--class",
+        "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2",
+        "--name",
+        "Thrift JDBC/ODBC Server",
+        *flags,
+        "--conf",
+        "spark.ui.enabled=false",
+        "--conf",
+        f"spark.sql.warehouse.dir={tmp_path / 'warehouse'}",
+        "--driver-java-options",
+        f"-Dderby.system.home={tmp_path}",
+        "spark-internal",
+        "--hiveconf",
+        f"hive.server2.thrift.bind.host={HOST}",
+        "--hiveconf",
+        f"hive.server2.thrift.port={port}",
+    ]
+    env = dict(submit_env(), SPARK_LOCAL_IP=HOST)
+    log = open(tmp_path / "server.log", "wb")
+    return subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def test_a_server_started_with_spark_s_own_launcher_and_the_printed_flags_keeps_the_plugin(hbase, tmp_path):
+    """The README's way for one's own Spark: spark-submit (or start-thriftserver.sh) with the flags of `spark-hbase conf`."""
+    flags = subprocess.run(
+        [SPARK_HBASE, "conf", *data_dir_args(hbase)], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert "--driver-class-path" in flags
+    port = pick_free_ports(1)[0]
+    server = _spark_s_own_server(hbase, tmp_path, flags, port)
+    try:
+        deadline = time.monotonic() + 240
+        while True:
+            try:
+                run(port, "SELECT 1")
+                break
+            except Exception:
+                assert server.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
+                assert time.monotonic() < deadline, "the Thrift server did not come up"
+                time.sleep(1)
+        for round_ in range(2):
+            a_table_s_life(port, f"own_{round_}_{uuid.uuid4().hex[:8]}")
+    finally:
+        server.terminate()
+        server.wait(60)
+
+
+def test_a_server_given_the_plugin_only_through_jars_is_refused_at_start_saying_why(hbase, tmp_path):
+    without_class_path = submit_args(data_dir=hbase.data_dir if hbase else None)
+    at = without_class_path.index("--driver-class-path")
+    del without_class_path[at : at + 2]
+    server = _spark_s_own_server(hbase, tmp_path, without_class_path, pick_free_ports(1)[0])
+    try:
+        assert server.wait(240) != 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+    log = (tmp_path / "server.log").read_text()
+    assert "spark-hbase-sql is loaded from --jars (or spark.jars) in Spark's Thrift server" in log
+    assert f"Put the jar on the driver's class path too: --driver-class-path {plugin_jars()[0]} " in log
 
 
 def test_stop_when_not_running_says_so(tmp_path):

@@ -53,9 +53,7 @@ def test_the_same_hbase_table_name_holds_each_clusters_own_rows(spark, prod, tab
         "a one-part name is the session's HBase"
     )
     assert (prod, table_name) not in {(r.namespace, r.tableName) for r in spark.sql("SHOW TABLES IN hbase").collect()}
-    assert ("default", table_name) in {
-        (r.namespace, r.tableName) for r in spark.sql(f"SHOW TABLES IN {prod}").collect()
-    }
+    assert (prod, table_name) in {(r.namespace, r.tableName) for r in spark.sql(f"SHOW TABLES IN {prod}").collect()}
 
     spark.sql(f"DROP TABLE {prod}.{table_name}")
     assert rows(spark, f"SHOW TABLES IN {prod} LIKE '{table_name}'") == []
@@ -144,7 +142,7 @@ def test_load_alter_index_and_describe_through_the_second_catalog(spark, prod, t
     ] == [("by_v", 8, 8)]
     assert rows(spark, f"SELECT k FROM {prod}.{table_name} WHERE v = 300") == [(150,)]
     described = {r.col_name: r.data_type for r in spark.sql(f"DESCRIBE {prod}.{table_name}").collect()}
-    assert described["note"] == "STRING" and described["HBase table"] == table_name
+    assert described["note"] == "string" and described["HBase table"] == table_name
     spark.sql(f"DELETE FROM {prod}.{table_name} WHERE k >= 100")
     assert rows(spark, f"SELECT count(*) FROM {prod}.{table_name}") == [(100,)]
     assert rows(spark, f"SHOW TABLES IN hbase LIKE '{table_name}'") == []

@@ -231,7 +231,7 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction") -> None:
 def _server(make: Callable[[Optional[str]], "SparkServer"], args: argparse.Namespace) -> int:
     server = make(args.data_dir)
     if args.action == "start":
-        print(server.start(timeout=args.timeout))
+        print(server.start(timeout=args.timeout, port=args.port))
         print(f"  log: {server.log_file}", file=sys.stderr)
         return 0
     if args.action == "stop":
@@ -258,6 +258,13 @@ def _add_server_parser(
         default=SparkServer.default_start_timeout,
         metavar="SECONDS",
         help=f"give up (and stop it) after this long (default {SparkServer.default_start_timeout:g})",
+    )
+    start.add_argument(
+        "--port",
+        type=int,
+        metavar="PORT",
+        help="listen on this port of 127.0.0.1 (default: the port of the last start with this data dir, "
+        "if it is free, else a free one)",
     )
     for name, text in (("stop", "stop the server"), ("status", f"print the {url_text} and exit 0 while up")):
         actions.add_parser(name, parents=[common], help=text)

@@ -68,6 +68,17 @@ def pick_free_ports(n: int) -> list[int]:
             s.close()
 
 
+def port_is_free(port: int) -> bool:
+    """Can a server bind `port` on 127.0.0.1 now?"""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((HOST, port))
+            return True
+        except OSError:
+            return False
+
+
 def accepts(port: int, timeout: float = 1.0) -> bool:
     try:
         with socket.create_connection((HOST, port), timeout=timeout):
@@ -181,16 +192,25 @@ class SparkServer:
         state = read_state(self.state_file)
         return self._alive(state.get("pid")) and bool(state.get("port")) and accepts(state["port"])
 
-    def start(self, timeout: Optional[float] = None) -> str:
-        """Starts the server unless it runs already; returns its URL once it accepts connections."""
+    def start(self, timeout: Optional[float] = None, port: Optional[int] = None) -> str:
+        """Starts the server unless it runs already; returns its URL once it accepts connections.
+
+        It listens on `port` if given, else on the port it had last time in this directory (so
+        that a JDBC URL in a tool's settings outlives a restart), else on a free one.
+        """
         from .session import submit_args
         from .spark_cli import spark_home
 
         timeout = self.default_start_timeout if timeout is None else timeout
         with locked(self.dir):
             if self.is_running():
+                if port is not None and port != self.port:
+                    raise ServerError(
+                        f"the {self.name} already runs on port {self.port}, not {port}: stop it first "
+                        f"to move it to port {port}"
+                    )
                 return self.address
-            port = pick_free_ports(1)[0]
+            port = self._port_to_listen_on(port)
             driver_options = " ".join(
                 [self._marker, f"-Dderby.system.home={self.dir}", f"-Dspark.hbase.log.file={self.log_file}"]
             )
@@ -234,6 +254,18 @@ class SparkServer:
                     )
                 time.sleep(0.5)
             return self.url(port)
+
+    def _port_to_listen_on(self, asked: Optional[int]) -> int:
+        if asked is not None:
+            if not 0 < asked < 65536:
+                raise ServerError(f"--port {asked}: a port is a number from 1 to 65535")
+            if not port_is_free(asked):
+                raise ServerError(f"--port {asked}: port {asked} of {HOST} is in use by another program")
+            return asked
+        last = self.port
+        if last and port_is_free(last):
+            return last
+        return pick_free_ports(1)[0]
 
     def stop(self, timeout: float = 60.0) -> bool:
         """Stops the server; False if it was not running."""

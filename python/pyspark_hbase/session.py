@@ -52,9 +52,16 @@ def spark_conf(
 def submit_args(
     hbase_conf: Optional[dict[str, str]] = None, data_dir: Union[str, os.PathLike, None] = None
 ) -> list[str]:
-    """The same settings as spark-submit / spark-sql / pyspark flags."""
+    """The same settings as spark-submit / spark-sql / pyspark flags.
+
+    The jar goes on the driver's class path as well as in --jars: Spark's Thrift server runs Hive
+    2.3's session code, which closes the class loader holding the --jars when a JDBC session
+    closes (HIVE-22989), so the plugin's classes must come from the JVM's own class path there.
+    --jars still ships the jar to the executors.
+    """
     conf = spark_conf(hbase_conf, data_dir)
-    args = ["--jars", conf.pop("spark.jars")]
+    jars = conf.pop("spark.jars")
+    args = ["--jars", jars, "--driver-class-path", os.pathsep.join(jars.split(","))]
     for key, value in conf.items():
         args += ["--conf", f"{key}={value}"]
     return args

@@ -13,6 +13,7 @@ import org.apache.spark.sql.hbase.planning.{
  */
 class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
+    ThriftServerClassPath.check()
     HBaseSQLConf.register()
     extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
     extensions.injectResolutionRule(session => ResolveHBaseRelations(session))

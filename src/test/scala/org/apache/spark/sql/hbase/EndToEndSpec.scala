@@ -25,7 +25,7 @@ class EndToEndSpec extends HBaseSuite {
       tableNames should contain(t)
       val described = sql(s"DESCRIBE $t").collect().map(r => r.getString(0) -> r.getString(1)).toMap
       described("HBase table") shouldBe s"${t}_raw"
-      described("id") shouldBe "INT NOT NULL"
+      described("id") shouldBe "int"
     }
 
     it("refuses a second table of the same name, unless IF NOT EXISTS is given") {

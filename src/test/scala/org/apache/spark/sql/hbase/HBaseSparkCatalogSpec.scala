@@ -21,7 +21,7 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
       val before = System.currentTimeMillis()
       Thread.sleep(5)
       sql(s"UPDATE hbase.$t SET v = -v WHERE k = 7")
-      for (name <- Seq(s"hbase.$t", s"hbase.default.$t", s"`hbase`.`default`.`$t`")) withClue(name) {
+      for (name <- Seq(s"hbase.$t", s"hbase.hbase.$t", s"hbase.default.$t", s"`hbase`.`default`.`$t`")) withClue(name) {
         val keyed = sql(s"SELECT k, v FROM $name WHERE k IN (7, 70) AND s = 'x'")
         keyed.collect().toSeq.sortBy(_.getInt(0)) shouldBe Seq(Row(7, -7), Row(70, 70))
         execution.ScanMetrics.of(keyed)("rowsScanned") shouldBe 2
@@ -66,16 +66,19 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
       val t = table()
       val described =
         rows(s"DESCRIBE TABLE hbase.$t").map(r => r.getString(0) -> (r.getString(1), r.getString(2))).toMap
-      described("v") shouldBe ("INT", "cell f.v")
+      described("v") shouldBe ("int", "cell f.v")
       described("HBase table") shouldBe (t, null)
       described("Family f")._1 should startWith("VERSIONS 3")
-      rows("SHOW NAMESPACES IN hbase") shouldBe Seq(Row("default"))
-      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Seq(Row("default", t, false))
+      rows("SHOW NAMESPACES IN hbase") shouldBe Seq(Row("hbase"))
+      // Listed as (namespace, table), which names the table from any catalog: hbase.t.
+      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Seq(Row("hbase", t, false))
+      rows(s"SELECT count(*) FROM hbase.hbase.$t") shouldBe Seq(Row(0L))
       try {
         sql("USE hbase")
         sql(s"INSERT INTO $t VALUES (1, 'a', 1)")
         rows(s"SELECT k FROM $t") shouldBe Seq(Row(1))
-        rows(s"SHOW TABLES LIKE '$t'") shouldBe Seq(Row("default", t, false))
+        rows(s"SHOW TABLES LIKE '$t'") shouldBe Seq(Row("hbase", t, false))
+        rows("SELECT current_schema()") shouldBe Seq(Row("hbase"))
       } finally sql("USE spark_catalog.default")
       sql(s"DROP TABLE hbase.$t")
       rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Nil
@@ -102,11 +105,100 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
         "CREATE TABLE hbase.plain: an HBase table needs its mapping"
       )
       intercept[HBaseSqlException](sql("CREATE NAMESPACE hbase.other")).getMessage should
-        include("its one namespace, default")
+        include("its one namespace, hbase")
       intercept[HBaseSqlException](sql(s"ALTER TABLE hbase.$t RENAME TO hbase.y")).getMessage should
         include("cannot be renamed")
-      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Seq(Row("default", t, false))
+      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Seq(Row("hbase", t, false))
       hbaseTableExists("x") shouldBe false
+    }
+  }
+
+  describe("Spark's own CREATE TABLE through the hbase catalog, as tools such as dbt write it") {
+    it("maps the key columns to the row key and the others to cells named after them, in family f by default") {
+      val t = uniqueName("using")
+      sql(s"CREATE TABLE hbase.$t (id INT, name STRING, score DOUBLE) USING hbase " +
+        s"OPTIONS (primaryKey 'id', family 'g', columns 'score=h.s')")
+      val described = rows(s"DESCRIBE hbase.$t").map(r => r.getString(0) -> (r.getString(1), r.getString(2))).toMap
+      described("id") shouldBe ("int", "row key part 1 of 1; NOT NULL")
+      described("name") shouldBe ("string", "cell g.name")
+      described("score") shouldBe ("double", "cell h.s")
+      withAdmin(_.getDescriptor(org.apache.hadoop.hbase.TableName.valueOf(t)).getColumnFamilyNames.size) shouldBe 2
+      sql(s"INSERT INTO hbase.$t VALUES (2, 'b', 2.5), (1, 'a', NULL)")
+      val keyed = sql(s"SELECT name, score FROM hbase.$t WHERE id = 2")
+      keyed.collect().toSeq shouldBe Seq(Row("b", 2.5))
+      execution.ScanMetrics.of(keyed)("rowsScanned") shouldBe 1
+
+      val defaults = uniqueName("defaults")
+      sql(s"CREATE TABLE hbase.$defaults (a STRING, b BIGINT, v STRING) OPTIONS (primaryKey 'b, a')")
+      rows(s"DESCRIBE hbase.$defaults").map(r => r.getString(0) -> r.getString(2)).toMap.filter(_._1.length ==
+        1) shouldBe
+        Map("a" -> "row key part 2 of 2; NOT NULL", "b" -> "row key part 1 of 2; NOT NULL", "v" -> "cell f.v")
+      rows(s"DESCRIBE hbase.$defaults").map(r => r.getString(0) -> r.getString(1)).toMap.apply("HBase table") shouldBe
+        defaults
+    }
+
+    it("creates a table AS SELECT with the query's rows, as INSERT writes them") {
+      val t = uniqueName("ctas")
+      val query = "SELECT CAST(id % 7 AS INT) AS k, concat('s', id) AS s, id * 2 AS v FROM range(100)"
+      sql(s"CREATE TABLE hbase.$t USING hbase OPTIONS (primaryKey 'k, s', hbaseTable '${t}_h') AS $query")
+      hbaseTableExists(s"${t}_h") shouldBe true
+      rows(s"SELECT * FROM hbase.$t ORDER BY k, s") shouldBe sql(s"$query ORDER BY k, s").collect().toSeq
+      val keyed = sql(s"SELECT count(*) FROM hbase.$t WHERE k = 3")
+      keyed.collect().toSeq shouldBe Seq(Row(14L))
+      execution.ScanMetrics.of(keyed)("rowsScanned") shouldBe 14
+      // IF NOT EXISTS over an existing table does nothing, as Spark's own CTAS.
+      sql(
+        s"CREATE TABLE IF NOT EXISTS hbase.$t USING hbase OPTIONS (primaryKey 'k, s') AS SELECT 99 AS k, 'x' AS s, 1L AS v"
+      )
+      rows(s"SELECT count(*) FROM hbase.$t") shouldBe Seq(Row(100L))
+      intercept[HBaseSqlException](
+        sql(s"CREATE TABLE hbase.$t USING hbase OPTIONS (primaryKey 'k, s') AS SELECT 99 AS k, 'x' AS s, 1L AS v")
+      ).getMessage shouldBe s"CREATE TABLE $t: table '$t' already exists"
+    }
+
+    it("leaves no mapping and no HBase table behind when the rows of AS SELECT cannot be written") {
+      val t = uniqueName("ctasfail")
+      intercept[HBaseSqlException](sql(
+        s"CREATE TABLE hbase.$t USING hbase OPTIONS (primaryKey 'k') AS SELECT IF(id = 5, NULL, id) AS k FROM range(10)"
+      )).getMessage should include(s"Key column 'k' of table '$t' cannot be NULL")
+      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Nil
+      hbaseTableExists(t) shouldBe false
+    }
+
+    it("refuses what an HBase table cannot be, naming the clause") {
+      def refused(statement: String): String = intercept[HBaseSqlException](sql(statement)).getMessage
+      val t = uniqueName("bad")
+      refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase") shouldBe
+        s"CREATE TABLE hbase.$t: an HBase table " +
+        "needs its mapping: OPTIONS (primaryKey 'k1, k2, ...') names the columns of its row key"
+      refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase OPTIONS (primaryKey 'k', keys 'v')") should endWith(
+        "unknown option 'keys'; the options of an HBase table are primaryKey, hbaseTable, family and columns"
+      )
+      refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase OPTIONS (primaryKey 'x')") shouldBe
+        s"CREATE TABLE $t: PRIMARY KEY column 'x' is not defined"
+      refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase OPTIONS (primaryKey 'k') PARTITIONED BY (v)") should
+        endWith("HBase tables have no partitions: rows are ordered and split by their key")
+      refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase OPTIONS (primaryKey 'k') LOCATION '/tmp/x'") should
+        include("LOCATION '/tmp/x': an HBase table has no location")
+      refused(
+        s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase OPTIONS (primaryKey 'k') TBLPROPERTIES ('a' = 'b')"
+      ) should
+        include("TBLPROPERTIES ('a' ...): HBase tables keep no table properties")
+      refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase OPTIONS (primaryKey 'k', columns 'v=nofamily')") should
+        endWith("option columns: 'nofamily' is not family.qualifier")
+      refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase OPTIONS (primaryKey 'k', columns 'w=f.w')") should
+        endWith("option columns maps 'w', which is not a value column of the table")
+      rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Nil
+      hbaseTableExists(t) shouldBe false
+    }
+
+    it("has CREATE SCHEMA IF NOT EXISTS of the catalog or its namespace do nothing, and plain CREATE SCHEMA refuse") {
+      for (schema <- Seq("hbase", "hbase.hbase", "hbase.default")) withClue(schema) {
+        rows(s"CREATE SCHEMA IF NOT EXISTS $schema") shouldBe Nil
+      }
+      intercept[HBaseSqlException](sql("CREATE SCHEMA hbase")).getMessage shouldBe
+        "CREATE NAMESPACE hbase: it exists: it is the one namespace of HBase catalog 'hbase'"
+      rows("SHOW NAMESPACES IN hbase") shouldBe Seq(Row("hbase"))
     }
   }
 
@@ -211,7 +303,7 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
         val t = table()
         val copy = uniqueName("copy")
         sql(s"CREATE TABLE other.$copy (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($copy, COLS=[v=f.v])")
-        rows(s"SHOW TABLES IN other LIKE '$copy'") shouldBe Seq(Row("default", copy, false))
+        rows(s"SHOW TABLES IN other LIKE '$copy'") shouldBe Seq(Row("other", copy, false))
         rows(s"SHOW TABLES IN hbase LIKE '$copy'") shouldBe Nil
         sql(s"INSERT INTO hbase.$t VALUES (1, 'a', 10), (2, 'b', 20)")
         sql(s"INSERT INTO other.$copy SELECT k, s, v * 2 FROM hbase.$t")

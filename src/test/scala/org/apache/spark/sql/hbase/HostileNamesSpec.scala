@@ -80,8 +80,8 @@ class HostileNamesSpec extends HBaseSuite {
         sql(s"DROP INDEX $index ON $t")
 
         val described = sql(s"DESCRIBE $t").collect().map(r => r.getString(0) -> (r.getString(1), r.getString(2))).toMap
-        described(key) shouldBe ("INT NOT NULL", "row key part 1 of 1")
-        described(column) shouldBe ("STRING", s"cell $family.$qualifier")
+        described(key) shouldBe ("int", "row key part 1 of 1; NOT NULL")
+        described(column) shouldBe ("string", s"cell $family.$qualifier")
         described("HBase table")._1 shouldBe namespace.fold(hbaseTable)(ns => s"$ns:$hbaseTable")
         sql(s"DESCRIBE hbase.$t").collect().map(_.getString(0)) should contain(column + " 2")
         sql("SHOW TABLES IN hbase").collect().map(_.getString(1)) should contain(table)

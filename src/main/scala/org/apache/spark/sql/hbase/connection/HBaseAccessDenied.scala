@@ -23,7 +23,7 @@ object HBaseAccessDenied {
     new HBaseSqlException(
       s"HBase denied access${doing.fold("")(" " + _)}: $message. An HBase administrator grants rights with HBase's grant command " +
         "(reading and writing a table, creating tables in a namespace, and reading and writing our catalog " +
-        "spark_hbase_sql:catalog); see 'Kerberos' in the README.",
+        "spark_hbase_sql:catalog); see 'Kerberos' in docs/deployment.md.",
       Some(cause)
     )
 

@@ -83,7 +83,7 @@ object HBaseUnreachable {
         "hadoop.security.authentication=kerberos in the core-site.xml of HADOOP_CONF_DIR) and HBase delegation tokens " +
         "on the executors, which Spark obtains when spark.security.credentials.hbase.enabled is true and Spark's Hadoop " +
         "configuration names this HBase (spark.hadoop.hbase.* settings, or hbase-site.xml in HADOOP_CONF_DIR); on YARN, " +
-        "Kubernetes and local masters, not on a standalone master. See 'Kerberos' in the README.",
+        "Kubernetes and local masters, not on a standalone master. See 'Kerberos' in docs/deployment.md.",
       Option(cause)
     )
 

@@ -22,8 +22,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * DESCRIBE, DROP TABLE, SHOW TABLES IN hbase and USE hbase. Its tables are those of the session's
  * cluster unless its options name another: `spark.sql.catalog.prod.hbase.zookeeper.quorum=...`
  * (any `hbase.*` or `zookeeper.*` HBase property) points catalog `prod` at a second cluster.
- * Its one namespace is `default`. Tables are created with CREATE TABLE ... MAPPED BY, which
- * Spark's own CREATE TABLE cannot say.
+ *
+ * Its tables are one flat set, in one namespace that carries the catalog's own name: SHOW TABLES
+ * IN hbase lists `(hbase, t)`, so that `namespace.table` as listed names the table from whatever
+ * catalog is current (dbt and BI tools build names that way), as `hbase.hbase.t` does from
+ * Spark's side. `hbase.default.t` still works: `default` was the namespace's name before.
  */
 class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
   private var catalogName: String = _
@@ -47,15 +50,18 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
     SessionCatalogs.of(cluster, catalogTable.getOrElse(SessionCatalogs.metaTable(session)))
   }
 
+  /** The one namespace, by its name, by its old name `default`, or left out. */
   private def isDefault(namespace: Array[String]): Boolean =
-    namespace.isEmpty || (namespace.length == 1 && namespace(0).equalsIgnoreCase(HBaseSparkCatalog.Namespace))
+    namespace.isEmpty || (namespace.length == 1 && HBaseSparkCatalog.namesTheNamespace(catalogName, namespace(0)))
+
+  private def ownNamespace: Array[String] = Array(catalogName)
 
   private def requireNamespace(namespace: Array[String]): Unit =
     if (!isDefault(namespace)) throw new NoSuchNamespaceException(Array(catalogName) ++ namespace)
 
   override def listTables(namespace: Array[String]): Array[Identifier] = {
     requireNamespace(namespace)
-    store.entries().map(t => Identifier.of(Array(HBaseSparkCatalog.Namespace), t.name)).toArray
+    store.entries().map(t => Identifier.of(ownNamespace, t.name)).toArray
   }
 
   /** A broken entry exists too, so that DROP TABLE can remove it. */
@@ -78,6 +84,7 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
       .getOrElse(throw new NoSuchTableException(catalogName +: ident.namespace().toSeq :+ ident.name()))
   }
 
+  /** Spark's CREATE TABLE of this catalog is planned as our own command (HBaseTableOptions); this is any other way in. */
   override def createTable(
       ident: Identifier,
       schema: StructType,
@@ -85,7 +92,8 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
       properties: util.Map[String, String]
   ): Table =
     throw new HBaseSqlException(s"CREATE TABLE $catalogName.${ident.name()}: an HBase table needs its mapping; " +
-      s"write CREATE TABLE $catalogName.${ident.name()} (..., PRIMARY KEY (...)) MAPPED BY (htable, COLS=[...])")
+      s"write CREATE TABLE $catalogName.${ident.name()} (..., PRIMARY KEY (...)) MAPPED BY (htable, COLS=[...]), " +
+      s"or CREATE TABLE $catalogName.${ident.name()} ... USING hbase OPTIONS (primaryKey 'k1, k2')")
 
   override def alterTable(ident: Identifier, changes: TableChange*): Table =
     throw new HBaseSqlException(s"ALTER TABLE $catalogName.${ident.name()}: HBase tables change with " +
@@ -100,7 +108,7 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
         "DROP TABLE (which keeps the HBase data) and CREATE TABLE ... MAPPED BY the same HBase table"
     )
 
-  override def listNamespaces(): Array[Array[String]] = Array(Array(HBaseSparkCatalog.Namespace))
+  override def listNamespaces(): Array[Array[String]] = Array(ownNamespace)
 
   override def listNamespaces(namespace: Array[String]): Array[Array[String]] = {
     requireNamespace(namespace)
@@ -114,7 +122,7 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
 
   override def createNamespace(namespace: Array[String], metadata: util.Map[String, String]): Unit =
     throw new HBaseSqlException(s"CREATE NAMESPACE ${(catalogName +: namespace).mkString(".")}: the HBase tables of " +
-      s"catalog '$catalogName' are all in its one namespace, ${HBaseSparkCatalog.Namespace}")
+      s"catalog '$catalogName' are all in its one namespace, $catalogName")
 
   override def alterNamespace(namespace: Array[String], changes: NamespaceChange*): Unit =
     throw new HBaseSqlException(s"ALTER NAMESPACE ${(catalogName +: namespace).mkString(".")}: namespaces of catalog " +
@@ -124,11 +132,17 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
     throw new HBaseSqlException(s"DROP NAMESPACE ${(catalogName +: namespace).mkString(".")}: the one namespace of " +
       s"catalog '$catalogName' cannot be dropped")
 
-  override def defaultNamespace(): Array[String] = Array(HBaseSparkCatalog.Namespace)
+  override def defaultNamespace(): Array[String] = ownNamespace
 }
 
 object HBaseSparkCatalog {
-  val Namespace = "default"
+
+  /** The one namespace's name before it took the catalog's; still accepted. */
+  val FormerNamespace = "default"
+
+  /** Does `part` name the one namespace of catalog `catalog`? */
+  def namesTheNamespace(catalog: String, part: String): Boolean =
+    part.equalsIgnoreCase(catalog) || part.equalsIgnoreCase(FormerNamespace)
   val CatalogTableOption = "catalogTable"
 
   /** The HBase catalog registered as `name`, if that catalog is one. */

@@ -7,7 +7,7 @@ import org.apache.spark.sql.hbase.execution.command.SparkFallback
 
 /**
  * An HBase table as our own statements name it: `t` is a table of the session's HBase
- * definitions, `c.t` and `c.default.t` a table of HBase catalog `c`.
+ * definitions, `c.t` and `c.c.t` (or `c.default.t`) a table of HBase catalog `c`.
  */
 final case class HBaseTableIdent(catalog: Option[String], name: String) {
 
@@ -24,13 +24,11 @@ object HBaseTableIdent {
   def parse(parts: Seq[String], statement: String): Either[String, HBaseTableIdent] = parts match {
     case Seq(name) => Right(HBaseTableIdent(None, name))
     case Seq(catalog, name) => Right(HBaseTableIdent(Some(catalog), name))
-    case Seq(catalog, namespace, name) if namespace.equalsIgnoreCase(HBaseSparkCatalog.Namespace) =>
+    case Seq(catalog, namespace, name) if HBaseSparkCatalog.namesTheNamespace(catalog, namespace) =>
       Right(HBaseTableIdent(Some(catalog), name))
     case Seq(catalog, namespace, _) =>
-      Left(
-        s"$statement: catalog '$catalog' has no namespace '$namespace'; HBase tables are in namespace ${HBaseSparkCatalog.Namespace}"
-      )
-    case _ => Left(s"$statement: '${parts.mkString(".")}' is not a table name: write t, catalog.t or catalog.default.t")
+      Left(s"$statement: catalog '$catalog' has no namespace '$namespace'; HBase tables are in namespace $catalog")
+    case _ => Left(s"$statement: '${parts.mkString(".")}' is not a table name: write t, catalog.t or catalog.catalog.t")
   }
 
   /**

@@ -26,8 +26,10 @@ object AggregatorSupport extends Logging {
     if (current != null && now - current.atMs < maxAgeSeconds * 1000) current.available
     else probe(cluster, table) match {
       case Some(answer) =>
-        if (!answer) logWarning(s"HBase table ${table.hbaseTable}: region servers do not run the spark-hbase-sql " +
-          "aggregation coprocessor; aggregates are computed in Spark. See 'Deploying the server jar' in the README.")
+        if (!answer) logWarning(
+          s"HBase table ${table.hbaseTable}: region servers do not run the spark-hbase-sql " +
+            "aggregation coprocessor; aggregates are computed in Spark. See 'Deploying the server jar' in docs/deployment.md."
+        )
         checked.put((cluster, table.hbaseTable), Checked(answer, now))
         answer
       case None => false

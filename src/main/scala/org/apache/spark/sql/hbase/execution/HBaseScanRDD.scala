@@ -83,7 +83,7 @@ object HBaseScanRDD extends Logging {
             val rest = lastResult.fold(regionScan)(r => regionScan.after(r.getRow)).withoutServer
             logWarning(s"HBase table ${request.table.hbaseTable}: the region server holding ${regionScan.region} " +
               s"cannot run the server jar's filter (${Causes.rootMessage(e)}); reading the rest of the " +
-              "region without it. See 'Deploying the server jar' in the README.")
+              "region without it. See 'Deploying the server jar' in docs/deployment.md.")
             rows = if (rest.ranges.isEmpty) Iterator.empty
             else read(request, rest, partitionIndex, metrics, onClose, _ => ())
             step

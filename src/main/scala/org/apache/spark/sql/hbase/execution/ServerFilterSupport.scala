@@ -33,7 +33,7 @@ object ServerFilterSupport extends Logging {
           missing.foreach { reason =>
             logWarning(
               s"HBase table ${table.hbaseTable}: region servers cannot run ${classOf[SkipScanFilter].getSimpleName} " +
-                s"($reason); reading with MultiRowRangeFilter and filtering in Spark. See 'Deploying the server jar' in the README."
+                s"($reason); reading with MultiRowRangeFilter and filtering in Spark. See 'Deploying the server jar' in docs/deployment.md."
             )
           }
           Checked(missing, now)

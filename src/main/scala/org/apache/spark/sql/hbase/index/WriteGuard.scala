@@ -69,7 +69,7 @@ object WriteGuard {
         case e: IOException => throw new HBaseSqlException(
             s"$statement: cannot install ${ServerJar.WRITE_MARK_OBSERVER} on HBase table '$table', which keeps the index " +
               s"correct under every writer: ${e.getMessage.linesIterator.next()}. The server jar must be on the region " +
-              "servers' and the master's classpath; see 'Deploying the server jar' in the README.",
+              "servers' and the master's classpath; see 'Deploying the server jar' in docs/deployment.md.",
             Some(e)
           )
       }

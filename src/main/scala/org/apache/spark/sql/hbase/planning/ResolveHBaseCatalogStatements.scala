@@ -2,19 +2,31 @@ package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.TableIdentifier
-import org.apache.spark.sql.catalyst.analysis.{ResolvedIdentifier, ResolvedTable, UnresolvedTableOrView}
-import org.apache.spark.sql.catalyst.plans.logical.{DescribeRelation, DropTable, LogicalPlan}
+import org.apache.spark.sql.catalyst.analysis.{
+  ResolvedIdentifier, ResolvedNamespace, ResolvedTable, UnresolvedTableOrView
+}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  CreateNamespace, CreateTable, CreateTableAsSelect, DescribeRelation, DropTable, LocalRelation, LogicalPlan, TableSpec
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.connector.catalog.CatalogManager
+import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
-import org.apache.spark.sql.hbase.connector.HBaseCatalogTable
-import org.apache.spark.sql.hbase.execution.command.{DescribeMappedTableCommand, DropHBaseTableCommand}
+import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableOptions}
+import org.apache.spark.sql.hbase.execution.command.{
+  CreateHBaseTableAsSelectCommand, CreateHBaseTableCommand, DescribeMappedTableCommand, DropHBaseTableCommand
+}
 
 /**
  * Spark's own DESCRIBE and DROP TABLE of an HBase table. Through an HBase catalog (`hbase.t`),
  * DROP is the catalog's and DESCRIBE shows our mapping. A one-part name is Spark's first: only
  * when Spark's catalog has no table or view of that name does it name the HBase table, so these
  * statements ask HBase nothing about Spark's own tables.
+ *
+ * Also Spark's CREATE TABLE [AS SELECT] of an HBase catalog, with the mapping in its OPTIONS
+ * ([[HBaseTableOptions]]), and CREATE NAMESPACE IF NOT EXISTS of the catalog's one namespace (or
+ * of the catalog itself, `CREATE SCHEMA IF NOT EXISTS hbase`), which has nothing to do: tools
+ * such as dbt issue it before they create tables.
  */
 case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[LogicalPlan] {
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
@@ -29,6 +41,46 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
       // A broken entry too, so that DROP TABLE can remove it.
       if (SessionCatalogs.of(session).entry(ident.name()).isDefined) DropHBaseTableCommand(ident.name(), ifExists)
       else drop
+    case CreateTable(
+          ResolvedIdentifier(catalog: HBaseSparkCatalog, ident),
+          columns,
+          partitioning,
+          spec: TableSpec,
+          ifNotExists
+        )
+        if columns.forall(_.resolved) =>
+      val definition = HBaseTableOptions.definition(
+        catalog.name(),
+        ident.name(),
+        columns.map(c => (c.name, c.dataType, !c.nullable, c.comment)),
+        partitioning,
+        spec
+      )
+      CreateHBaseTableCommand(definition, ifNotExists, catalogName = Some(catalog.name()))
+    case CreateTableAsSelect(
+          ResolvedIdentifier(catalog: HBaseSparkCatalog, ident),
+          partitioning,
+          query,
+          spec: TableSpec,
+          _,
+          ifNotExists,
+          _
+        )
+        if query.resolved =>
+      val columns = query.schema.map(f => (f.name, f.dataType, false, f.getComment()))
+      val definition = HBaseTableOptions.definition(catalog.name(), ident.name(), columns, partitioning, spec)
+      CreateHBaseTableAsSelectCommand(
+        CreateHBaseTableCommand(definition, ifNotExists, catalogName = Some(catalog.name())),
+        query
+      )
+    case CreateNamespace(ResolvedNamespace(catalog: HBaseSparkCatalog, namespace, _), ifNotExists, _)
+        if namespace.isEmpty ||
+          (namespace.size == 1 && HBaseSparkCatalog.namesTheNamespace(catalog.name(), namespace.head)) =>
+      if (!ifNotExists) {
+        throw new HBaseSqlException(s"CREATE NAMESPACE ${(catalog.name() +: namespace).mkString(".")}: it exists: " +
+          s"it is the one namespace of HBase catalog '${catalog.name()}'")
+      }
+      LocalRelation()
   }
 
   private def currentDatabase: Seq[String] = Seq(session.sessionState.catalog.getCurrentDatabase)

@@ -33,11 +33,17 @@ case class CreateHBaseTableCommand(
 ) extends LeafRunnableCommand with Logging {
 
   override def run(session: SparkSession): Seq[Row] = {
+    create(session)
+    Seq.empty
+  }
+
+  /** Creates the table; false when it exists already and IF NOT EXISTS was given. */
+  def create(session: SparkSession): Boolean = {
     val catalog = HBaseTableIdent(catalogName, definition.name).store(session, s"CREATE TABLE ${definition.name}")
     val stored =
       if (definition.isKeyOnly) HBaseConnections.withConnection(catalog.cluster)(keyOnlyOverExisting) else definition
     if (!catalog.create(stored)) {
-      if (ifNotExists) return Seq.empty
+      if (ifNotExists) return false
       throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
     }
     try {
@@ -52,7 +58,7 @@ case class CreateHBaseTableCommand(
         catalog.withdraw(stored)
         throw e
     }
-    Seq.empty
+    true
   }
 
   private def keyOnlyOverExisting(connection: Connection): HBaseTableDef = {
@@ -93,7 +99,7 @@ case class CreateHBaseTableCommand(
               if withAggregator && Option(e.getMessage).exists(_.contains(ServerJar.AGGREGATE_OBSERVER)) =>
             logWarning(
               s"CREATE TABLE ${definition.name}: the HBase master cannot load ${ServerJar.AGGREGATE_OBSERVER}; " +
-                "creating the table without it, so aggregates are computed in Spark. See 'Deploying the server jar' in the README."
+                "creating the table without it, so aggregates are computed in Spark. See 'Deploying the server jar' in docs/deployment.md."
             )
             create(withAggregator = false)
         }

@@ -20,7 +20,11 @@ case class DescribeMappedTableCommand(table: HBaseTableDef, cluster: HBaseCluste
   override def run(session: SparkSession): Seq[Row] = DescribeMappedTableCommand.rows(table, cluster)
 }
 
-/** What DESCRIBE shows of an HBase table: its columns with their key position or cell, then the mapping, its families' HBase settings and range indexes. */
+/**
+ * What DESCRIBE shows of an HBase table: its columns with Spark's type strings and, in the comment,
+ * their key position or cell and NOT NULL; then the mapping, its families' HBase settings and
+ * range indexes.
+ */
 object DescribeMappedTableCommand {
   val Output: Seq[AttributeReference] = Seq(
     AttributeReference("col_name", StringType, nullable = false)(),
@@ -33,7 +37,9 @@ object DescribeMappedTableCommand {
       val mapping = c.cell.map(cell => s"cell $cell")
         .orElse(c.writeTimeOf.map(cell => s"write time of cell $cell (read-only)"))
         .getOrElse(s"row key part ${table.keyColumns.indexOf(c.name) + 1} of ${table.keyColumns.size}")
-      Row(c.name, c.dataType.sql + (if (c.nullable) "" else " NOT NULL"), (mapping +: c.comment.toSeq).mkString("; "))
+      // Spark's own type strings, as its DESCRIBE gives them: tools (dbt, BI type maps) compare them.
+      val notNull = if (c.nullable) None else Some("NOT NULL")
+      Row(c.name, c.dataType.simpleString, (mapping +: (notNull.toSeq ++ c.comment)).mkString("; "))
     }
     columns ++ Seq(
       Row("", "", null),

@@ -1,0 +1,53 @@
+package org.apache.spark.sql.hbase.execution.command
+
+import scala.util.control.NonFatal
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.Admin
+
+import org.apache.spark.sql.{classic, Row, SparkSession}
+import org.apache.spark.sql.catalyst.plans.QueryPlan
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.util.QuotingUtils.quoteIdentifier
+import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.connector.HBaseTableIdent
+
+/**
+ * CREATE TABLE catalog.t USING hbase OPTIONS (...) AS SELECT: creates the table as `create`
+ * says, then writes the query's rows as INSERT INTO catalog.t does. If the write fails, the
+ * statement leaves nothing behind: the mapping is dropped, and the HBase table too when this
+ * statement created it. With IF NOT EXISTS and the table there already, it does nothing.
+ */
+case class CreateHBaseTableAsSelectCommand(create: CreateHBaseTableCommand, query: LogicalPlan)
+    extends LeafRunnableCommand {
+
+  override def innerChildren: Seq[QueryPlan[_]] = Seq(query)
+
+  override def run(session: SparkSession): Seq[Row] = {
+    val ident = HBaseTableIdent(create.catalogName, create.definition.name)
+    val store = ident.store(session, s"CREATE TABLE $ident")
+    val hbaseTable = TableName.valueOf(create.definition.hbaseTable.namespace, create.definition.hbaseTable.name)
+    def withAdmin[T](body: Admin => T): T = HBaseConnections.withConnection(store.cluster) { connection =>
+      val admin = connection.getAdmin
+      try body(admin)
+      finally admin.close()
+    }
+    val hbaseTableExisted = withAdmin(_.tableExists(hbaseTable))
+    if (create.create(session)) {
+      try {
+        classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], query)
+          .writeTo((ident.catalog.toSeq :+ ident.name).map(quoteIdentifier).mkString(".")).append()
+      } catch {
+        case NonFatal(e) =>
+          DropHBaseTableCommand.drop(session, store, ident.name)
+          if (!hbaseTableExisted) withAdmin { admin =>
+            admin.disableTable(hbaseTable)
+            admin.deleteTable(hbaseTable)
+          }
+          throw e
+      }
+    }
+    Seq.empty
+  }
+}
