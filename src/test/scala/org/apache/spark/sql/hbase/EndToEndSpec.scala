@@ -142,6 +142,41 @@ class EndToEndSpec extends HBaseSuite {
       sql(s"SELECT k, v FROM $t").collect().toSeq shouldBe Seq(Row("a", 1), Row("b", 2))
     }
 
+    it("with PURGE deletes the HBase table too, when CREATE TABLE made it, by one-part and catalog names") {
+      for (name <- Seq((t: String) => t, (t: String) => s"hbase.$t")) {
+        val t = uniqueName("purged")
+        sql(s"CREATE TABLE $t (k STRING, v INT, PRIMARY KEY (k)) MAPPED BY (${t}_raw, COLS=[v=f.v]) SPLIT ON (('m'))")
+        sql(s"INSERT INTO $t VALUES ('a', 1), ('x', 2)")
+        sql(s"DROP TABLE ${name(t)} PURGE")
+        tableNames should not contain t
+        hbaseTableExists(s"${t}_raw") shouldBe false
+      }
+      sql(s"DROP TABLE IF EXISTS ${uniqueName("never_created")} PURGE")
+    }
+
+    it("with PURGE keeps an HBase table it did not make, or that another table maps, and changes nothing") {
+      val t = uniqueName("kept")
+      val ddl = s"CREATE TABLE $t (k STRING, v INT, PRIMARY KEY (k)) MAPPED BY (${t}_raw, COLS=[v=f.v])"
+      sql(ddl)
+      sql(s"INSERT INTO $t VALUES ('a', 1)")
+      val other = uniqueName("other")
+      sql(s"CREATE TABLE $other (k STRING, v INT, PRIMARY KEY (k)) MAPPED BY (${t}_raw, COLS=[v=f.v])")
+      intercept[HBaseSqlException](sql(s"DROP TABLE $t PURGE")).getMessage shouldBe
+        s"DROP TABLE $t PURGE: HBase table '${t}_raw' is mapped by '$other' too; drop it first"
+      intercept[HBaseSqlException](sql(s"DROP TABLE $other PURGE")).getMessage shouldBe
+        s"DROP TABLE $other PURGE: HBase table '${t}_raw' existed before CREATE TABLE $other mapped it, so PURGE " +
+        s"does not delete it; DROP TABLE $other removes the mapping and keeps the HBase table (delete it with the " +
+        "HBase shell if you mean to)"
+      tableNames should contain allOf (t, other)
+      sql(s"SELECT k, v FROM $other").collect().toSeq shouldBe Seq(Row("a", 1))
+      sql(s"DROP TABLE $t")
+      sql(ddl) // over the table it made before: now it did not make it
+      intercept[HBaseSqlException](sql(s"DROP TABLE $t PURGE")).getMessage should include("existed before CREATE TABLE")
+      sql(s"DROP TABLE $other")
+      sql(s"DROP TABLE $t")
+      hbaseTableExists(s"${t}_raw") shouldBe true
+    }
+
     it("still drops Spark's own tables and views") {
       val view = uniqueName("view")
       sql(s"CREATE TEMPORARY VIEW $view AS SELECT 1 AS one")

@@ -93,6 +93,7 @@ object HBaseColumn {
  * value column at all (key-only): then any HBase row is one of its rows. A row whose mapped cells
  * are all NULL keeps an empty marker cell in `rowMarkerFamily`; `markerFamily` names it when it is
  * not the first mapped family (key-only tables, and tables whose first family was dropped).
+ * `ownsHBaseTable`: CREATE TABLE made the HBase table, so DROP TABLE ... PURGE may delete it.
  */
 final case class HBaseTableDef(
     name: String,
@@ -101,7 +102,8 @@ final case class HBaseTableDef(
     keyColumns: Seq[String],
     format: TableFormat,
     indexes: Seq[RangeIndexDef] = Nil,
-    markerFamily: Option[String] = None
+    markerFamily: Option[String] = None,
+    ownsHBaseTable: Boolean = false
 ) {
 
   def column(colName: String): HBaseColumn =

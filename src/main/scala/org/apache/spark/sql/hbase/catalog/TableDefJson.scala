@@ -18,7 +18,9 @@ import org.apache.spark.sql.types.DataType
  * written in the lowest version that holds it, so that older plugins keep reading what they can
  * honour, and fields a reader does not know are ignored. Version 2 adds `markerFamily` (key-only
  * tables, and tables whose first family was dropped) and write-time columns (`writeTimeOf`),
- * which a version 1 reader would take for key columns.
+ * which a version 1 reader would take for key columns. `ownsHBaseTable` (CREATE TABLE made the
+ * HBase table, so DROP TABLE ... PURGE may delete it) needs no new version: a reader that ignores
+ * it only never deletes the HBase table.
  */
 object TableDefJson {
   val FormatVersion = 2
@@ -56,6 +58,7 @@ object TableDefJson {
       c.comment.foreach(node.put("comment", _))
     }
     table.markerFamily.foreach(root.put("markerFamily", _))
+    if (table.ownsHBaseTable) root.put("ownsHBaseTable", true)
     if (table.indexes.nonEmpty) {
       val indexes = root.putArray("indexes")
       table.indexes.foreach { i =>
@@ -135,7 +138,8 @@ object TableDefJson {
       keyColumns = keyColumns,
       format = TableFormat.parse(text(root, "format"), Option(root.get("keyDelimiter")).map(_.asText())),
       indexes = indexes,
-      markerFamily = Option(root.get("markerFamily")).map(_.asText())
+      markerFamily = Option(root.get("markerFamily")).map(_.asText()),
+      ownsHBaseTable = root.path("ownsHBaseTable").asBoolean(false)
     )
   }
 }

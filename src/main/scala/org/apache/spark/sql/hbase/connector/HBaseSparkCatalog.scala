@@ -102,6 +102,10 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
   override def dropTable(ident: Identifier): Boolean =
     isDefault(ident.namespace()) && DropHBaseTableCommand.drop(SparkSession.active, store, ident.name())
 
+  /** DROP TABLE ... PURGE: the HBase table goes too, when CREATE TABLE made it. */
+  override def purgeTable(ident: Identifier): Boolean =
+    isDefault(ident.namespace()) && DropHBaseTableCommand.drop(SparkSession.active, store, ident.name(), purge = true)
+
   override def renameTable(oldIdent: Identifier, newIdent: Identifier): Unit =
     throw new HBaseSqlException(
       s"ALTER TABLE $catalogName.${oldIdent.name()} RENAME: HBase tables cannot be renamed; " +

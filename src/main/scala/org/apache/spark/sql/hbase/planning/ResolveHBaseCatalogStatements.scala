@@ -35,11 +35,12 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
     case describe @ DescribeRelation(UnresolvedTableOrView(Seq(name), _, _, _), _, _) =>
       val catalog = SessionCatalogs.of(session)
       catalog.get(name).map(DescribeMappedTableCommand(_, catalog.cluster)).getOrElse(describe)
-    case drop @ DropTable(ResolvedIdentifier(catalog, ident), ifExists, _)
+    case drop @ DropTable(ResolvedIdentifier(catalog, ident), ifExists, purge)
         if catalog.name() == CatalogManager.SESSION_CATALOG_NAME && ident.namespace().toSeq == currentDatabase &&
           !session.sessionState.catalog.tableExists(TableIdentifier(ident.name(), Some(ident.namespace().head))) =>
       // A broken entry too, so that DROP TABLE can remove it.
-      if (SessionCatalogs.of(session).entry(ident.name()).isDefined) DropHBaseTableCommand(ident.name(), ifExists)
+      if (SessionCatalogs.of(session).entry(ident.name()).isDefined)
+        DropHBaseTableCommand(ident.name(), ifExists, purge)
       else drop
     case CreateTable(
           ResolvedIdentifier(catalog: HBaseSparkCatalog, ident),

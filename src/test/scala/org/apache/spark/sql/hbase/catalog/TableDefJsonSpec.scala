@@ -64,6 +64,15 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
       TableDefJson.fromJson(timedJson) shouldBe timed
     }
 
+    it("records that CREATE TABLE made the HBase table without a new version: a reader ignoring it never purges") {
+      val owning = table.copy(ownsHBaseTable = true)
+      val json = TableDefJson.toJson(owning)
+      json should include("\"version\":1")
+      json should include("\"ownsHBaseTable\":true")
+      TableDefJson.fromJson(json) shouldBe owning
+      TableDefJson.toJson(table) should not include "ownsHBaseTable"
+    }
+
     it("ignores fields it does not know, as optional additions of a later version") {
       val annotated = TableDefJson.toJson(table).replace("\"name\":", "\"laterOptionalField\":{\"x\":[1]},\"name\":")
       TableDefJson.fromJson(annotated) shouldBe table

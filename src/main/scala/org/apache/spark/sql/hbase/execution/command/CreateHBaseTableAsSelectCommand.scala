@@ -3,7 +3,6 @@ package org.apache.spark.sql.hbase.execution.command
 import scala.util.control.NonFatal
 
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.Admin
 
 import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.QueryPlan
@@ -28,23 +27,19 @@ case class CreateHBaseTableAsSelectCommand(create: CreateHBaseTableCommand, quer
     val ident = HBaseTableIdent(create.catalogName, create.definition.name)
     val store = ident.store(session, s"CREATE TABLE $ident")
     val hbaseTable = TableName.valueOf(create.definition.hbaseTable.namespace, create.definition.hbaseTable.name)
-    def withAdmin[T](body: Admin => T): T = HBaseConnections.withConnection(store.cluster) { connection =>
+    val hbaseTableExisted = HBaseConnections.withConnection(store.cluster) { connection =>
       val admin = connection.getAdmin
-      try body(admin)
+      try admin.tableExists(hbaseTable)
       finally admin.close()
     }
-    val hbaseTableExisted = withAdmin(_.tableExists(hbaseTable))
     if (create.create(session)) {
       try {
         classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], query)
           .writeTo((ident.catalog.toSeq :+ ident.name).map(quoteIdentifier).mkString(".")).append()
       } catch {
         case NonFatal(e) =>
-          DropHBaseTableCommand.drop(session, store, ident.name)
-          if (!hbaseTableExisted) withAdmin { admin =>
-            admin.disableTable(hbaseTable)
-            admin.deleteTable(hbaseTable)
-          }
+          try DropHBaseTableCommand.drop(session, store, ident.name, purge = !hbaseTableExisted)
+          catch { case NonFatal(cleanup) => e.addSuppressed(cleanup) }
           throw e
       }
     }

@@ -40,18 +40,19 @@ case class CreateHBaseTableCommand(
   /** Creates the table; false when it exists already and IF NOT EXISTS was given. */
   def create(session: SparkSession): Boolean = {
     val catalog = HBaseTableIdent(catalogName, definition.name).store(session, s"CREATE TABLE ${definition.name}")
-    val stored =
-      if (definition.isKeyOnly) HBaseConnections.withConnection(catalog.cluster)(keyOnlyOverExisting) else definition
+    val stored = HBaseConnections.withConnection(catalog.cluster)(asStored)
     if (!catalog.create(stored)) {
       if (ifNotExists) return false
       throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
     }
     try {
-      HBaseConnections.withConnection(catalog.cluster) { connection =>
+      val created = HBaseConnections.withConnection(catalog.cluster) { connection =>
         val admin = connection.getAdmin
         try ensureHBaseTable(admin, stored, session.sessionState.conf.getConf(HBaseSQLConf.Coprocessor))
         finally admin.close()
       }
+      // Another session made or deleted the HBase table between our look and our create.
+      if (created != stored.ownsHBaseTable) catalog.replace(stored, stored.copy(ownsHBaseTable = created))
     } catch {
       case e: Throwable =>
         // Only our own claim: another session may have dropped it and created the name again.
@@ -61,18 +62,21 @@ case class CreateHBaseTableCommand(
     true
   }
 
-  private def keyOnlyOverExisting(connection: Connection): HBaseTableDef = {
+  /** The definition to store: whether CREATE TABLE makes the HBase table, and a key-only table's marker family. */
+  private def asStored(connection: Connection): HBaseTableDef = {
     val name = TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name)
     val admin = connection.getAdmin
     try {
-      if (!admin.tableExists(name)) definition
+      if (!admin.tableExists(name)) definition.copy(ownsHBaseTable = true)
+      else if (!definition.isKeyOnly) definition
       else definition.copy(markerFamily =
         admin.getDescriptor(name).getColumnFamilyNames.asScala.toSeq.map(Utf8.string).sorted.headOption
       )
     } finally admin.close()
   }
 
-  private def ensureHBaseTable(admin: Admin, stored: HBaseTableDef, aggregator: Boolean): Unit = {
+  /** Makes the HBase table when it is missing, else checks it; true when this call made it. */
+  private def ensureHBaseTable(admin: Admin, stored: HBaseTableDef, aggregator: Boolean): Boolean = {
     val name = TableName.valueOf(stored.hbaseTable.namespace, stored.hbaseTable.name)
     val created = !admin.tableExists(name) && {
       val namespace = name.getNamespaceAsString
@@ -125,5 +129,6 @@ case class CreateHBaseTableCommand(
         s"CREATE TABLE ${definition.name}"
       )
     }
+    created
   }
 }

@@ -1,18 +1,22 @@
 package org.apache.spark.sql.hbase.execution.command
 
+import org.apache.hadoop.hbase.TableName
+
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, ReadableEntry, SessionCatalogs, UnreadableEntry}
+import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, ReadableEntry, SessionCatalogs, UnreadableEntry}
+import org.apache.spark.sql.hbase.connection.HBaseConnections
 
 /**
  * DROP TABLE of an HBase table named by one part, when Spark's own catalog has no table or view
  * of that name: removes only the mapping and its range indexes; the HBase table and its data stay.
+ * DROP TABLE ... PURGE deletes the HBase table too, when CREATE TABLE made it.
  */
-case class DropHBaseTableCommand(name: String, ifExists: Boolean) extends LeafRunnableCommand {
+case class DropHBaseTableCommand(name: String, ifExists: Boolean, purge: Boolean = false) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
-    if (!DropHBaseTableCommand.drop(session, SessionCatalogs.of(session), name) && !ifExists) {
+    if (!DropHBaseTableCommand.drop(session, SessionCatalogs.of(session), name, purge) && !ifExists) {
       throw new HBaseSqlException(s"DROP TABLE $name: HBase table '$name' does not exist")
     }
     Seq.empty
@@ -25,13 +29,63 @@ object DropHBaseTableCommand {
    * Drops the mapping of `name` and its range indexes; false when `catalog` has no such table.
    * A broken entry is dropped too, since that is how a user gets rid of it; the statistics of its
    * indexes, if it had any, stay behind unread, as a new build never reads an old generation.
+   *
+   * With `purge`, the HBase table is deleted as well, with all its data, but only one that
+   * CREATE TABLE made and no other table maps: PURGE never deletes data other tools wrote into a
+   * table that existed before, nor a table another mapping reads. Otherwise nothing is dropped.
    */
-  def drop(session: SparkSession, catalog: HBaseCatalog, name: String): Boolean = catalog.drop(name) match {
-    case Some(ReadableEntry(table)) =>
-      // The indexes of the definition removed, not of one read before: another session may have added one.
-      RangeIndexes.forgetAll(session, catalog, table)
-      true
-    case Some(_: UnreadableEntry) => true
-    case None => false
+  def drop(session: SparkSession, catalog: HBaseCatalog, name: String, purge: Boolean = false): Boolean = {
+    val statement = s"DROP TABLE $name PURGE"
+    val purged = if (!purge) None
+    else catalog.entry(name).map {
+      case ReadableEntry(table) => purgeable(catalog, table, statement)
+      case _: UnreadableEntry =>
+        throw new HBaseSqlException(s"$statement: the catalog entry of '$name' cannot be read, so which HBase table " +
+          s"it maps is not known; DROP TABLE $name removes the entry and keeps HBase's data")
+    }
+    catalog.drop(name) match {
+      case Some(ReadableEntry(table)) =>
+        // The indexes of the definition removed, not of one read before: another session may have added one.
+        RangeIndexes.forgetAll(session, catalog, table)
+        // As removed: its HBase table cannot have changed, nor who made it.
+        if (purged.isDefined && table.ownsHBaseTable) deleteHBaseTable(catalog, table, statement)
+        true
+      case Some(_: UnreadableEntry) => true
+      case None => false
+    }
   }
+
+  private def purgeable(catalog: HBaseCatalog, table: HBaseTableDef, statement: String): HBaseTableDef = {
+    if (!table.ownsHBaseTable) {
+      throw new HBaseSqlException(s"$statement: HBase table '${table.hbaseTable}' existed before CREATE TABLE " +
+        s"${table.name} mapped it, so PURGE does not delete it; DROP TABLE ${table.name} removes the mapping and " +
+        "keeps the HBase table (delete it with the HBase shell if you mean to)")
+    }
+    val others = catalog.over(table.hbaseTable).getOrElse(Nil).filterNot(_.name.equalsIgnoreCase(table.name))
+    if (others.nonEmpty) {
+      throw new HBaseSqlException(s"$statement: HBase table '${table.hbaseTable}' is mapped by " +
+        s"${others.map(o => s"'${o.name}'").mkString(", ")} too; drop ${if (others.size == 1) "it" else "them"} first")
+    }
+    table
+  }
+
+  private def deleteHBaseTable(catalog: HBaseCatalog, table: HBaseTableDef, statement: String): Unit =
+    try HBaseConnections.withConnection(catalog.cluster) { connection =>
+        val admin = connection.getAdmin
+        try {
+          val name = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
+          if (admin.tableExists(name)) {
+            if (admin.isTableEnabled(name)) admin.disableTable(name)
+            admin.deleteTable(name)
+          }
+        } finally admin.close()
+      }
+    catch {
+      case e: java.io.IOException =>
+        throw new HBaseSqlException(
+          s"$statement: the mapping is dropped, but deleting HBase table " +
+            s"'${table.hbaseTable}' failed: ${Causes.rootMessage(e)}; delete it with the HBase shell",
+          Some(e)
+        )
+    }
 }
