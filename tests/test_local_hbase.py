@@ -6,6 +6,7 @@ its own HBase in a temp dir (fixture `launcher_hbase`), separate from conftest's
 """
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -233,10 +234,32 @@ def test_generated_conf_and_client_settings(launcher_hbase):
     assert site["hbase.unsafe.stream.capability.enforce"] == "false"
     assert (launcher_hbase.conf_dir / "log4j2.properties").is_file()
     assert launcher_hbase.zk_quorum == "127.0.0.1"
+    assert site["hbase.hregion.memstore.mslab.enabled"] == "false"
+    assert site["hfile.block.cache.size"] == "0.25" and site["hbase.regionserver.global.memstore.size"] == "0.25"
     assert launcher_hbase.client_conf() == {
         "hbase.zookeeper.quorum": "127.0.0.1",
         "hbase.zookeeper.property.clientPort": str(launcher_hbase.zk_port),
+        "hbase.rpc.timeout": "30000",
+        "hbase.client.scanner.timeout.period": "30000",
     }
+
+
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        ({"heap": "lots"}, "heap 'lots': give it in megabytes or gigabytes, as 1024m or 2g"),
+        ({"block_cache": 0}, "block cache share 0: a share of the heap is above 0 and below 0.8"),
+        ({"memstore": 0.9}, "memstore share 0.9: a share of the heap is above 0 and below 0.8"),
+        (
+            {"block_cache": 0.5, "memstore": 0.4},
+            "block cache 0.5 + memstore 0.4 = 0.9: HBase refuses to start when the two take more than 0.8",
+        ),
+    ],
+)
+def test_memory_settings_out_of_range_are_refused_before_anything_starts(tmp_path, settings, message):
+    with pytest.raises(LocalHBaseError, match=re.escape(message)):
+        LocalHBase(tmp_path, **settings)
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc")

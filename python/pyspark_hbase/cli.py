@@ -12,7 +12,15 @@ from typing import Callable, Optional
 from pyspark_hbase import __version__
 from pyspark_hbase._paths import PathsError
 from pyspark_hbase.daemons import ServerError, SparkServer
-from pyspark_hbase.local import DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT, LocalHBase, LocalHBaseError
+from pyspark_hbase.local import (
+    DEFAULT_BLOCK_CACHE,
+    DEFAULT_HEAP,
+    DEFAULT_MEMSTORE,
+    DEFAULT_START_TIMEOUT,
+    DEFAULT_STOP_TIMEOUT,
+    LocalHBase,
+    LocalHBaseError,
+)
 from pyspark_hbase.session import HBaseSessionError
 
 
@@ -35,7 +43,7 @@ def _local(args: argparse.Namespace) -> LocalHBase:
 
 
 def _local_start(args: argparse.Namespace) -> int:
-    hbase = _local(args)
+    hbase = LocalHBase(args.data_dir, heap=args.heap, block_cache=args.block_cache, memstore=args.memstore)
     already = hbase.pid
     began = time.monotonic()
 
@@ -50,7 +58,10 @@ def _local_start(args: argparse.Namespace) -> int:
         progress=show_progress,
     )
     if already == pid:
-        print(f"HBase already running (pid {pid}), ZooKeeper at {hbase.zk_address}")
+        print(
+            f"HBase already running (pid {pid}), ZooKeeper at {hbase.zk_address} "
+            "(with the memory settings it started with: stop it to change them)"
+        )
     else:
         took = (hbase.status() or {}).get("startup_seconds") or "?"
         print(f"HBase started in {took} s (pid {pid}), ZooKeeper at {hbase.zk_address}")
@@ -118,6 +129,27 @@ def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
         default=DEFAULT_START_TIMEOUT,
         metavar="SECONDS",
         help=f"give up (and kill HBase) after this long (default {DEFAULT_START_TIMEOUT:g})",
+    )
+    start.add_argument(
+        "--heap",
+        default=DEFAULT_HEAP,
+        metavar="SIZE",
+        help=f"heap of each HBase JVM, as 1024m or 2g (default {DEFAULT_HEAP})",
+    )
+    start.add_argument(
+        "--block-cache",
+        type=float,
+        default=DEFAULT_BLOCK_CACHE,
+        metavar="SHARE",
+        help=f"share of a region server's heap for HBase's block cache (default {DEFAULT_BLOCK_CACHE:g})",
+    )
+    start.add_argument(
+        "--memstore",
+        type=float,
+        default=DEFAULT_MEMSTORE,
+        metavar="SHARE",
+        help=f"share of a region server's heap for its memstores (default {DEFAULT_MEMSTORE:g}); "
+        "with the block cache at most 0.8",
     )
     start.add_argument(
         "--region-servers",

@@ -25,6 +25,7 @@ SPARK_HBASE_LOCAL_LOG_LEVEL (default WARN) sets the level of HBase, Hadoop and Z
 
 import datetime
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -56,6 +57,15 @@ LOCAL_FILE_SYSTEM_CLASS = "org.apache.spark.sql.hbase.local.SingleLocalFileSyste
 DEFAULT_START_TIMEOUT = 180.0
 DEFAULT_STOP_TIMEOUT = 60.0
 DEFAULT_HEAP = "1g"
+# Shares of the region server's heap for HBase's block cache and for its memstores (HBase's own
+# defaults are 0.4 each). The rest is working memory: RPC buffers, scanners, our coprocessors'
+# aggregation state, and in this one JVM the master and ZooKeeper too. HBase refuses a sum above 0.8.
+DEFAULT_BLOCK_CACHE = 0.25
+DEFAULT_MEMSTORE = 0.25
+# How long a client of the embedded HBase waits for one call to a region server that does not
+# answer (HBase's defaults: 60 s each) before it retries or gives up: a region server stuck in
+# garbage collection, or stopped, fails a statement in about a minute rather than several.
+CLIENT_CALL_TIMEOUT_MS = 30000
 LOG_ROTATE_BYTES = 50 * 1024 * 1024
 
 # HBase 2.6 and its shaded netty reach into JDK internals; Java 17 denies that by default.
@@ -246,13 +256,27 @@ class LocalHBase:
         classpath_file: Union[str, Path, None] = None,
         java: Optional[str] = None,
         heap: str = DEFAULT_HEAP,
+        block_cache: float = DEFAULT_BLOCK_CACHE,
+        memstore: float = DEFAULT_MEMSTORE,
         extra_classpath: Iterable[Union[str, Path]] = (),
         site_settings: Optional[dict[str, str]] = None,
     ):
         self.data_dir = Path(data_dir).expanduser().resolve() if data_dir is not None else _paths.default_local_dir()
         self._classpath_file = Path(classpath_file) if classpath_file is not None else None
         self._java = java
+        if not re.fullmatch(r"[1-9][0-9]*[mMgG]", heap):
+            raise LocalHBaseError(f"heap '{heap}': give it in megabytes or gigabytes, as 1024m or 2g")
+        for name, share in (("block cache", block_cache), ("memstore", memstore)):
+            if not 0 < share < 0.8:
+                raise LocalHBaseError(f"{name} share {share:g}: a share of the heap is above 0 and below 0.8")
+        if block_cache + memstore > 0.8:
+            raise LocalHBaseError(
+                f"block cache {block_cache:g} + memstore {memstore:g} = {block_cache + memstore:g}: HBase refuses "
+                "to start when the two take more than 0.8 of the heap"
+            )
         self.heap = heap
+        self.block_cache = block_cache
+        self.memstore = memstore
         # For software that runs inside HBase (another SQL engine's coprocessors, say): jars after
         # HBase's own, so that HBase's classes win, and settings over the generated hbase-site.xml.
         self._extra_classpath = [str(e) for e in extra_classpath]
@@ -386,7 +410,12 @@ class LocalHBase:
             raise LocalHBaseError(
                 f"the local HBase is not running (data dir {self.data_dir}); start it with `spark-hbase local start`"
             )
-        return {"hbase.zookeeper.quorum": HOST, "hbase.zookeeper.property.clientPort": str(port)}
+        return {
+            "hbase.zookeeper.quorum": HOST,
+            "hbase.zookeeper.property.clientPort": str(port),
+            "hbase.rpc.timeout": str(CLIENT_CALL_TIMEOUT_MS),
+            "hbase.client.scanner.timeout.period": str(CLIENT_CALL_TIMEOUT_MS),
+        }
 
     # ---- start --------------------------------------------------------------------------
 
@@ -433,6 +462,8 @@ class LocalHBase:
                 "hbase.regionserver.ipc.address": HOST,
                 "hbase.master.hostname": HOST,
                 "hbase.unsafe.regionserver.hostname": HOST,
+                "hfile.block.cache.size": f"{self.block_cache:g}",
+                "hbase.regionserver.global.memstore.size": f"{self.memstore:g}",
             }
         )
         self.conf_dir.mkdir(parents=True, exist_ok=True)

@@ -40,7 +40,12 @@ object HBaseRegions {
         locator.getAllRegionLocations.asScala.toSeq
           // A region in transition has no server yet: it is read wherever it lands.
           .map(l =>
-            RegionInfo(l.getRegion.getStartKey, l.getRegion.getEndKey, Option(l.getServerName).map(_.getHostname))
+            RegionInfo(
+              l.getRegion.getStartKey,
+              l.getRegion.getEndKey,
+              Option(l.getServerName).map(_.getHostname),
+              Option(l.getServerName).map(_.getPort)
+            )
           )
           .sortWith((a, b) => Bytes.compareTo(a.startKey, b.startKey) < 0)
       } finally locator.close()

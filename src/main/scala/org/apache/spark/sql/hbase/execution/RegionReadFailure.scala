@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase.execution
 
 import java.io.{InterruptedIOException, IOException, UncheckedIOException}
+import java.net.SocketTimeoutException
 
 import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
@@ -30,13 +31,19 @@ object RegionReadFailure {
 
   def error(table: HBaseTableName, region: RegionInfo, cause: Throwable): HBaseSqlException =
     new HBaseSqlException(
-      s"HBase table $table: reading region $region failed: ${Causes.rootMessage(cause)}. " +
-        "If its region server was down or restarting, run the statement again once HBase serves the region; " +
-        "spark.hbase.client.retries.number, spark.hbase.client.pause and spark.hbase.client.operation.timeout " +
-        "bound how long the HBase client retries first.",
+      s"HBase table $table: reading region ${region.rangeString} from region server ${region.server} failed: " +
+        s"${Causes.rootMessage(cause)}. If the region server was down, restarting or not answering, run the " +
+        "statement again once HBase serves the region; spark.hbase.client.retries.number, spark.hbase.client.pause, " +
+        "spark.hbase.client.scanner.timeout.period and spark.hbase.rpc.timeout bound how long the HBase client " +
+        "waits and retries first.",
       Some(cause)
     )
 
+  /**
+   * A task Spark killed, rather than HBase's failure. A call to a region server that did not
+   * answer in time is HBase's failure, though its SocketTimeoutException is an
+   * InterruptedIOException too.
+   */
   private def interrupted(e: Throwable): Boolean =
-    Causes.of(e).exists(_.isInstanceOf[InterruptedIOException])
+    Causes.of(e).exists(c => c.isInstanceOf[InterruptedIOException] && !c.isInstanceOf[SocketTimeoutException])
 }

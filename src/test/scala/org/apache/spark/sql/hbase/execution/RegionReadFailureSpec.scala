@@ -11,7 +11,7 @@ import org.apache.spark.sql.hbase.planning.RegionInfo
 
 class RegionReadFailureSpec extends AnyFunSpec with Matchers {
   private val table = HBaseTableName("default", "readings")
-  private val region = RegionInfo(Array[Byte](1), Array[Byte](2), Some("rs3.example.com"))
+  private val region = RegionInfo(Array[Byte](1), Array[Byte](2), Some("rs3.example.com"), Some(16020))
 
   /** Rows 0 until `rows`, then `failure` when asked for more, as an HBase scanner's iterator fails. */
   private def failingAfter(rows: Int, failure: Throwable): Iterator[Int] = new Iterator[Int] {
@@ -27,7 +27,10 @@ class RegionReadFailureSpec extends AnyFunSpec with Matchers {
       rows.next() shouldBe 0
       rows.next() shouldBe 1
       val error = intercept[HBaseSqlException](rows.hasNext)
-      error.getMessage should startWith(s"HBase table readings: reading region $region failed: Connection refused.")
+      error.getMessage should startWith(
+        "HBase table readings: reading region [\\x01, \\x02) from region server rs3.example.com:16020 failed: " +
+          "Connection refused."
+      )
       error.getMessage should include("run the statement again")
       error.getCause.getCause shouldBe cause
     }
@@ -36,7 +39,7 @@ class RegionReadFailureSpec extends AnyFunSpec with Matchers {
       val cause = new IOException("Failed after attempts=3", new java.net.ConnectException("Connection refused"))
       val rows = RegionReadFailure.translating(table, region)(throw cause)
       intercept[HBaseSqlException](rows.hasNext).getMessage should
-        startWith(s"HBase table readings: reading region $region failed")
+        startWith("HBase table readings: reading region [\\x01, \\x02) from region server rs3.example.com:16020 failed")
     }
 
     it("says that HBase denied the read, in HBase's words, when its AccessController did") {
@@ -48,6 +51,20 @@ class RegionReadFailureSpec extends AnyFunSpec with Matchers {
       )
       error.getMessage should startWith("HBase denied access reading table readings: " +
         "Insufficient permissions for user 'bob' (table=readings, action=READ). An HBase administrator grants rights")
+    }
+
+    it("fails naming the region server when it did not answer in time, though a timeout is an InterruptedIOException") {
+      val timedOut = new IOException(
+        "Failed after attempts=16",
+        new java.net.SocketTimeoutException("callTimeout=60000, callDuration=60163")
+      )
+      val error = intercept[HBaseSqlException](
+        RegionReadFailure.translating(table, region)(failingAfter(0, new UncheckedIOException(timedOut))).hasNext
+      )
+      error.getMessage should startWith(
+        "HBase table readings: reading region [\\x01, \\x02) from region server rs3.example.com:16020 failed: " +
+          "callTimeout=60000, callDuration=60163. If the region server was down, restarting or not answering"
+      )
     }
 
     it("leaves a task Spark interrupted, and errors that are not HBase's, as they are") {

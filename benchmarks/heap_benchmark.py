@@ -1,0 +1,219 @@
+"""The embedded region server's heap under ordinary work, step after step, on one HBase with its
+default memory settings (`spark-hbase local start`: 1 GB heap, block cache and memstores 0.25 each).
+
+Run through `./benchmarks/run heap [--tables 1000] [--kept 100] [--scale 0.1]`. On an HBase of its own,
+started empty, one Spark application (local[2]):
+1. creates, writes 30 rows into, reads and drops with DROP TABLE ... PURGE --tables 3-region tables;
+2. does the same for --kept tables with a plain DROP TABLE, which keeps the HBase table and its regions;
+3. loads TPC-H lineitem at --scale with LOAD DATA into a 6-region table, twice (the second load of the same
+   file must change nothing), and runs an aggregate over all of it three times (count(*), sum, count
+   DISTINCT, max, sum of lengths: the query an issue saw the region server die under).
+The region server's live heap is read after a full GC (JvmCounts.java, over JMX) before and after each
+step and every 100 tables; its peak heap during the load and the queries is sampled with jstat.
+
+Writes benchmarks/results/heap.json, .md and .png.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from tpch_load import generate_csv
+from tpch_planner import LINEITEM_COLUMNS, RESULTS, create_table, log, start_session
+
+ROOT = Path(__file__).resolve().parent.parent
+JAVA_BIN = Path(os.environ.get("JAVA_HOME", "/usr")) / "bin"
+AGGREGATE = (
+    "SELECT count(*), sum(l_extendedprice), count(DISTINCT l_orderkey), max(l_shipdate), "
+    "sum(length(l_comment)) FROM {table}"
+)
+
+
+def tool(name):
+    path = JAVA_BIN / name
+    return str(path) if path.exists() else name
+
+
+def heap_after_gc_mb(pid):
+    out = subprocess.run(
+        [tool("java"), str(ROOT / "benchmarks" / "JvmCounts.java"), str(pid)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    ).stdout
+    return json.loads(out.splitlines()[-1])["heapAfterGcMb"]
+
+
+class PeakHeap:
+    """The highest heap use jstat sees in `pid` while the `with` block runs, in MB (no GC forced)."""
+
+    def __init__(self, pid):
+        self.pid, self.peak_mb = pid, 0.0
+
+    def __enter__(self):
+        self.proc = subprocess.Popen(
+            [tool("jstat"), "-gc", str(self.pid), "500"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        return self
+
+    def _read(self):
+        header = None
+        for line in self.proc.stdout:
+            fields = line.split()
+            if fields and fields[0] == "S0C":
+                header = fields
+                continue
+            if header and len(fields) == len(header):
+                row = dict(zip(header, map(float, fields)))
+                used_kb = row["S0U"] + row["S1U"] + row["EU"] + row["OU"]
+                self.peak_mb = max(self.peak_mb, used_kb / 1024)
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        self.proc.wait(10)
+        self.reader.join(10)
+
+
+def tables_step(spark, pid, count, purge, samples, label):
+    """`count` rounds of create, write, read and drop; returns the heap after GC every 100 tables."""
+    start = time.perf_counter()
+    for i in range(count):
+        t = f"heap_{label}_{i}"
+        spark.sql(
+            f"CREATE TABLE {t} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({t}, COLS=[v=f.v]) SPLIT ON ((10), (20))"
+        )
+        spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), concat('v', id) FROM range(30)")
+        got = spark.sql(f"SELECT count(*) FROM {t} WHERE k >= 5").first()[0]
+        assert got == 25, (t, got)
+        spark.sql(f"DROP TABLE {t}" + (" PURGE" if purge else ""))
+        if (i + 1) % 100 == 0 or i + 1 == count:
+            samples.append({"step": label, "tables": i + 1, "heapAfterGcMb": heap_after_gc_mb(pid)})
+            log(f"{label}: {i + 1} tables, live heap {samples[-1]['heapAfterGcMb']} MB")
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=1000, help="tables created and dropped with PURGE")
+    parser.add_argument("--kept", type=int, default=100, help="tables created and dropped without PURGE")
+    parser.add_argument("--scale", type=float, default=0.1, help="TPC-H scale of the lineitem loads")
+    args = parser.parse_args()
+    scale = int(args.scale) if args.scale == int(args.scale) else args.scale
+    spark, hbase = start_session("heap", {}, fresh_hbase=True)
+    pid = hbase.pid
+    report = {
+        "command": f"./benchmarks/run heap --tables {args.tables} --kept {args.kept} --scale {scale}",
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": f"{os.cpu_count()} cores",
+        "hbase": {"heap": hbase.heap, "blockCache": hbase.block_cache, "memstore": hbase.memstore},
+        "samples": [{"step": "start", "tables": 0, "heapAfterGcMb": heap_after_gc_mb(pid)}],
+        "seconds": {},
+    }
+    samples = report["samples"]
+    report["seconds"]["purged tables"] = tables_step(spark, pid, args.tables, True, samples, "purged")
+    report["seconds"]["kept tables"] = tables_step(spark, pid, args.kept, False, samples, "kept")
+
+    csv = generate_csv(scale) / "lineitem.csv"
+    table = f"heap_lineitem_sf{str(scale).replace('.', '_')}"
+    # The table's columns in the file's order: LOAD DATA maps fields by position.
+    header = csv.open().readline().strip().split(",")
+    columns = sorted(LINEITEM_COLUMNS, key=lambda c: header.index(c[0]))
+    max_key = int(6_000_000 * args.scale)
+    create_table(spark, table, columns, ["l_orderkey", "l_linenumber"], [max_key * i // 6 for i in range(1, 6)])
+    peaks = {}
+    for n in (1, 2):
+        with PeakHeap(pid) as peak:
+            began = time.perf_counter()
+            spark.sql(f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE {table} OPTIONS (header 'true')").collect()
+            report["seconds"][f"LOAD DATA {n}"] = time.perf_counter() - began
+        peaks[f"LOAD DATA {n}"] = round(peak.peak_mb, 1)
+        samples.append({"step": f"LOAD DATA {n}", "tables": None, "heapAfterGcMb": heap_after_gc_mb(pid)})
+        log(f"LOAD DATA {n}: peak {peaks[f'LOAD DATA {n}']} MB, after GC {samples[-1]['heapAfterGcMb']} MB")
+    answers = []
+    for n in (1, 2, 3):
+        with PeakHeap(pid) as peak:
+            began = time.perf_counter()
+            answers.append(tuple(spark.sql(AGGREGATE.format(table=table)).first()))
+            report["seconds"][f"aggregate {n}"] = time.perf_counter() - began
+        peaks[f"aggregate {n}"] = round(peak.peak_mb, 1)
+        samples.append({"step": f"aggregate {n}", "tables": None, "heapAfterGcMb": heap_after_gc_mb(pid)})
+        log(f"aggregate {n}: peak {peaks[f'aggregate {n}']} MB, after GC {samples[-1]['heapAfterGcMb']} MB")
+    rows = sum(1 for _ in csv.open()) - 1  # the header
+    assert len(set(answers)) == 1 and answers[0][0] == rows, (answers, rows)
+    report["peakHeapMb"] = peaks
+    report["lineitemRows"] = rows
+    report["regionServerAlive"] = hbase.is_running()
+    purged = [s for s in samples if s["step"] == "purged"]
+    kept = [s for s in samples if s["step"] == "kept"]
+    base = samples[0]["heapAfterGcMb"]
+    report["perTableMb"] = {
+        "purged": round((purged[-1]["heapAfterGcMb"] - base) / args.tables, 3) if purged else None,
+        "kept": round(
+            (kept[-1]["heapAfterGcMb"] - (purged[-1] if purged else samples[0])["heapAfterGcMb"]) / args.kept, 3
+        )
+        if kept
+        else None,
+    }
+    name = "heap"
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / f"{name}.md").write_text(markdown(report))
+    chart(report, RESULTS / f"{name}.png")
+    print(markdown(report))
+    spark.stop()
+    hbase.stop()
+
+
+def markdown(report):
+    h = report["hbase"]
+    lines = [
+        f"`{report['command']}`, {report['date']}, {report['machine']}; one region server, heap {h['heap']}, "
+        f"block cache {h['blockCache']}, memstores {h['memstore']}; region server alive at the end: "
+        f"**{report['regionServerAlive']}**",
+        "",
+        f"- live heap per table created and dropped: {report['perTableMb']['purged']} MB with DROP TABLE ... PURGE, "
+        f"{report['perTableMb']['kept']} MB with DROP TABLE (its regions stay open)",
+        "",
+        "| after | tables | live heap after full GC (MB) | peak heap during (MB) | seconds |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for s in report["samples"]:
+        peak = report.get("peakHeapMb", {}).get(s["step"], "")
+        secs = report["seconds"].get(s["step"], "")
+        lines.append(
+            f"| {s['step']} | {s['tables'] if s['tables'] is not None else ''} | {s['heapAfterGcMb']} | {peak} | "
+            f"{f'{secs:.1f}' if secs != '' else ''} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def chart(report, path):
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(10, 5), layout="constrained")
+    axes = figure.subplots()
+    samples = report["samples"]
+    xs = list(range(len(samples)))
+    axes.plot(xs, [s["heapAfterGcMb"] for s in samples], marker="o", label="live heap after full GC")
+    peaks = report.get("peakHeapMb", {})
+    axes.scatter(
+        [i for i, s in enumerate(samples) if s["step"] in peaks],
+        [peaks[s["step"]] for s in samples if s["step"] in peaks],
+        color="C3",
+        label="peak heap during the step",
+    )
+    axes.set_xticks(xs, [f"{s['step']} {s['tables'] or ''}".strip() for s in samples], rotation=60, fontsize=7)
+    axes.set_ylabel("MB")
+    axes.set_title(f"Embedded region server heap ({report['hbase']['heap']}), step after step")
+    axes.legend()
+    figure.savefig(path, dpi=110)
+
+
+if __name__ == "__main__":
+    main()
