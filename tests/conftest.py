@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,25 @@ def jdbc_url(hbase):
         yield started.stdout.strip().splitlines()[-1]
     finally:
         subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir_args(hbase)], timeout=120)
+
+
+@contextmanager
+def session_on(spark, local_hbase):
+    """The run's Spark session, pointed at another embedded HBase for a while, then back."""
+    from pyspark_hbase.session import hbase_settings
+
+    settings = hbase_settings(data_dir=local_hbase.data_dir)
+    saved = {key: spark.conf.get(key, None) for key in settings}
+    for key, value in settings.items():
+        spark.conf.set(key, value)
+    try:
+        yield spark
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
 
 
 _FIGURES = []

@@ -11,8 +11,8 @@ import threading
 import time
 
 import pytest
+from conftest import session_on
 from pyspark_hbase.local import LocalHBase
-from pyspark_hbase.session import hbase_settings
 
 # docs/development.md, "Its memory": a region server that dies fails a statement within a minute.
 BOUND_SECONDS = 60
@@ -32,19 +32,8 @@ def lone_hbase(tmp_path):
 
 @pytest.fixture
 def pointed_at(spark, lone_hbase):
-    """The run's session, pointed at `lone_hbase` for one test, then back."""
-    settings = hbase_settings(data_dir=lone_hbase.data_dir)
-    saved = {key: spark.conf.get(key, None) for key in settings}
-    for key, value in settings.items():
-        spark.conf.set(key, value)
-    try:
-        yield spark
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                spark.conf.unset(key)
-            else:
-                spark.conf.set(key, value)
+    with session_on(spark, lone_hbase) as session:
+        yield session
 
 
 def test_the_only_region_server_killed_during_a_read_fails_the_statement_in_bounded_time_naming_hbase(

@@ -83,6 +83,72 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
     }
   }
 
+  describe("a row aggregator in a region server, under the server's memory budget") {
+
+    /** Folds `rows` as a region server does, sending a batch whenever the aggregator is full; the batches. */
+    def aggregate(aggregator: RowAggregator, rows: Seq[Seq[KeyValue]], budget: MemoryBudget): Seq[AggregateBatch] = {
+      val batches = Seq.newBuilder[AggregateBatch]
+      def send(): Unit = batches += AggregateBatch.read(
+        spec,
+        org.apache.hadoop.hbase.client.Result.create(Array(aggregator.takeBatchCell()))
+      )
+      rows.foreach { r =>
+        r.foreach(aggregator.add)
+        budget.used() should be <= (budget.limit() + 1000) // one group at most beyond the budget
+        if (aggregator.full()) send()
+      }
+      aggregator.endOfRows()
+      if (aggregator.hasRows) send()
+      batches.result()
+    }
+
+    /** The batches' groups merged, as Spark's final aggregation merges them: count and sum add up, max is the max. */
+    def merged(batches: Seq[AggregateBatch]): Map[Int, Seq[Any]] = batches.map(groups).reduce { (a, b) =>
+      (a.keySet ++ b.keySet).map { k =>
+        k ->
+          ((a.get(k), b.get(k)) match {
+            case (Some(x), Some(y)) =>
+              Seq(
+                x(0).asInstanceOf[Long] + y(0).asInstanceOf[Long],
+                x(1).asInstanceOf[Long] + y(1).asInstanceOf[Long],
+                if (x(2).toString.toLong >= y(2).toString.toLong) x(2) else y(2)
+              )
+            case (x, y) => x.orElse(y).get
+          })
+      }.toMap
+    }
+
+    val rows = (1 to 300).map(k => row(k, k % 97, Some(k)))
+    val unbounded = groups(aggregate(new RowAggregator(spec), rows, new MemoryBudget(Long.MaxValue / 2)).head)
+
+    it("sends its groups early when the budget refuses more, and the batches merge to the same groups") {
+      val budget = new MemoryBudget(3000)
+      val batches = aggregate(new RowAggregator(spec, budget), rows, budget)
+      batches.size should be > 5
+      batches.map(_.rowsScanned).sum shouldBe 300
+      merged(batches) shouldBe unbounded
+      budget.used() shouldBe 0
+    }
+
+    it("sends each row's group as it comes when other scans hold the whole budget, and gives back only its own") {
+      val budget = new MemoryBudget(3000)
+      budget.tryReserve(3000) shouldBe true // another region's groups
+      val batches = aggregate(new RowAggregator(spec, budget), rows, budget)
+      batches.size should be >= 290
+      merged(batches) shouldBe unbounded
+      budget.used() shouldBe 3000
+    }
+
+    it("gives its groups' memory back when the scan ends before they are sent") {
+      val budget = new MemoryBudget(1 << 20)
+      val aggregator = new RowAggregator(spec, budget)
+      rows.take(50).flatten.foreach(aggregator.add)
+      budget.used() should be > 0L
+      aggregator.release()
+      budget.used() shouldBe 0
+    }
+  }
+
   describe("the aggregation's wire format") {
     it("reads back what it writes") {
       AggregateSpec.parseFrom(spec.toByteArray).toByteArray.toSeq shouldBe spec.toByteArray.toSeq

@@ -3,6 +3,7 @@ package org.apache.spark.sql.hbase.server;
 import java.io.IOException;
 import java.util.Optional;
 
+import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
@@ -25,9 +26,21 @@ import org.slf4j.LoggerFactory;
 public final class AggregateRegionObserver implements RegionCoprocessor, RegionObserver {
   private static final Logger LOG = LoggerFactory.getLogger(AggregateRegionObserver.class);
 
+  private MemoryBudget budget;
+
   @Override
   public Optional<RegionObserver> getRegionObserver() {
     return Optional.of(this);
+  }
+
+  /** The region server's budget for aggregations, shared by every region (see {@link MemoryBudget}). */
+  @Override
+  public void start(CoprocessorEnvironment env) {
+    budget = MemoryBudget.ofServer(env.getConfiguration().getDouble(MemoryBudget.SHARE_KEY, MemoryBudget.DEFAULT_SHARE));
+  }
+
+  private MemoryBudget budget() {
+    return budget != null ? budget : MemoryBudget.ofServer(MemoryBudget.DEFAULT_SHARE);
   }
 
   /**
@@ -45,7 +58,7 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
     byte[] bytes = scan.getAttribute(AggregateSpec.ATTRIBUTE);
     if (bytes == null) return s;
     try {
-      return new AggregatingRegionScanner(s, AggregateSpec.parseFrom(bytes));
+      return new AggregatingRegionScanner(s, AggregateSpec.parseFrom(bytes), budget());
     } catch (Wire.OtherVersion e) {
       // Rows instead of groups: the client folds them in itself.
       LOG.warn("Not aggregating a scan of {}: {}", s.getRegionInfo().getRegionNameAsString(), e.getMessage());

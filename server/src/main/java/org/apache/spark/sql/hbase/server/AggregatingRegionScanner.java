@@ -12,8 +12,9 @@ import org.apache.hadoop.hbase.regionserver.ScannerContext;
 
 /**
  * Wraps a region's scanner so that it returns partial groups instead of rows (see
- * {@link AggregateBatch}). It sends a batch when the groups reach the spec's cap and when the
- * region has no more rows. Reading is done in the spec's slices of time, with a scanner context
+ * {@link AggregateBatch}). It sends a batch when the groups reach the spec's cap, when the
+ * region server's {@link MemoryBudget} for aggregations refuses more, and when the region has no
+ * more rows. Reading is done in the spec's slices of time, with a scanner context
  * of its own, so that no call runs long: between slices it returns nothing, and HBase answers
  * the client with a heartbeat once the RPC's time is up, whatever the region's size. The groups
  * stay here between calls.
@@ -29,9 +30,9 @@ final class AggregatingRegionScanner implements RegionScanner {
   private final List<Cell> cells = new ArrayList<>();
   private boolean exhausted;
 
-  AggregatingRegionScanner(RegionScanner delegate, AggregateSpec spec) {
+  AggregatingRegionScanner(RegionScanner delegate, AggregateSpec spec, MemoryBudget budget) {
     this.delegate = delegate;
-    this.aggregator = new RowAggregator(spec);
+    this.aggregator = new RowAggregator(spec, budget);
     this.sliceMillis = spec.sliceMillis;
   }
 
@@ -114,8 +115,10 @@ final class AggregatingRegionScanner implements RegionScanner {
     return delegate.getBatch();
   }
 
+  /** Gives the groups' memory back whether the scan ended, failed or was cancelled. */
   @Override
   public void close() throws IOException {
+    aggregator.release();
     delegate.close();
   }
 }

@@ -17,9 +17,17 @@ import org.apache.hadoop.hbase.util.Bytes;
  * region server sent unaggregated, in a Spark task.
  */
 public final class RowAggregator {
+  // What a group costs beyond its key's bytes: the map entry, the group, its arrays and each
+  // accumulator (a decimal sum holds a BigDecimal), rounded up.
+  private static final long GROUP_BYTES = 160;
+  private static final long ACCUMULATOR_BYTES = 64;
+
   private final AggregateSpec spec;
   private final RowOperands row;
+  private final MemoryBudget budget; // null in a Spark task, whose memory Spark manages
   private final Map<ByteBuffer, Group> groups = new HashMap<>();
+  private long reserved;
+  private boolean outOfMemory; // the budget refused a group: send the groups now
   private byte[] currentRow; // null: between rows
   private byte[] lastFolded;
   private long rowsScanned;
@@ -36,8 +44,14 @@ public final class RowAggregator {
   }
 
   public RowAggregator(AggregateSpec spec) {
+    this(spec, null);
+  }
+
+  /** An aggregator whose groups are charged to `budget`; see {@link MemoryBudget}. */
+  public RowAggregator(AggregateSpec spec, MemoryBudget budget) {
     this.spec = spec;
     this.row = new RowOperands(spec.layout, spec.operands);
+    this.budget = budget;
   }
 
   /** Takes the next cell of the scan. */
@@ -69,6 +83,7 @@ public final class RowAggregator {
     ByteBuffer lookup = ByteBuffer.wrap(groupKey(key, size));
     Group group = groups.get(lookup);
     if (group == null) {
+      charge(GROUP_BYTES + 2L * size + ACCUMULATOR_BYTES * spec.aggregates.length);
       Accumulator[] accumulators = new Accumulator[spec.aggregates.length];
       for (int a = 0; a < accumulators.length; a++) accumulators[a] = spec.aggregates[a].newAccumulator();
       group = new Group(key, accumulators);
@@ -91,9 +106,26 @@ public final class RowAggregator {
     return out.array();
   }
 
-  /** Whether the groups have reached the spec's cap and should be sent. */
+  /** A new group's bytes: reserved if they fit; if not, reserved anyway, and the groups are to be sent. */
+  private void charge(long bytes) {
+    if (budget == null) return;
+    if (!budget.tryReserve(bytes)) {
+      budget.reserve(bytes);
+      outOfMemory = true;
+    }
+    reserved += bytes;
+  }
+
+  /** Whether the groups have reached the spec's cap, or the memory budget, and should be sent. */
   public boolean full() {
-    return groups.size() >= spec.maxGroups;
+    return groups.size() >= spec.maxGroups || outOfMemory;
+  }
+
+  /** Gives the groups' bytes back to the budget: they are sent, or the scan is over. */
+  public void release() {
+    if (budget != null && reserved > 0) budget.release(reserved);
+    reserved = 0;
+    outOfMemory = false;
   }
 
   /** Whether a row held a value Spark would have failed on: the query fails, the rest need not be read. */
@@ -117,6 +149,7 @@ public final class RowAggregator {
     Map<ByteBuffer, Group> sent = new HashMap<>(groups);
     groups.clear();
     rowsScanned = 0;
+    release();
     return Wire.toBytes(out -> write(out, scanned, sent, failure));
   }
 

@@ -2,21 +2,19 @@ package org.apache.spark.sql.hbase.execution.command
 
 import scala.util.control.NonFatal
 
-import org.apache.hadoop.hbase.TableName
-
 import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.util.QuotingUtils.quoteIdentifier
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 
 /**
  * CREATE TABLE catalog.t USING hbase OPTIONS (...) AS SELECT: creates the table as `create`
  * says, then writes the query's rows as INSERT INTO catalog.t does. If the write fails, the
  * statement leaves nothing behind: the mapping is dropped, and the HBase table too when this
- * statement created it. With IF NOT EXISTS and the table there already, it does nothing.
+ * statement created it (as DROP TABLE ... PURGE would). With IF NOT EXISTS and the table there
+ * already, it does nothing.
  */
 case class CreateHBaseTableAsSelectCommand(create: CreateHBaseTableCommand, query: LogicalPlan)
     extends LeafRunnableCommand {
@@ -26,20 +24,16 @@ case class CreateHBaseTableAsSelectCommand(create: CreateHBaseTableCommand, quer
   override def run(session: SparkSession): Seq[Row] = {
     val ident = HBaseTableIdent(create.catalogName, create.definition.name)
     val store = ident.store(session, s"CREATE TABLE $ident")
-    val hbaseTable = TableName.valueOf(create.definition.hbaseTable.namespace, create.definition.hbaseTable.name)
-    val hbaseTableExisted = HBaseConnections.withConnection(store.cluster) { connection =>
-      val admin = connection.getAdmin
-      try admin.tableExists(hbaseTable)
-      finally admin.close()
-    }
     if (create.create(session)) {
       try {
         classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], query)
           .writeTo((ident.catalog.toSeq :+ ident.name).map(quoteIdentifier).mkString(".")).append()
       } catch {
         case NonFatal(e) =>
-          try DropHBaseTableCommand.drop(session, store, ident.name, purge = !hbaseTableExisted)
-          catch { case NonFatal(cleanup) => e.addSuppressed(cleanup) }
+          try {
+            val made = store.get(ident.name).exists(_.ownsHBaseTable)
+            DropHBaseTableCommand.drop(session, store, ident.name, purge = made)
+          } catch { case NonFatal(cleanup) => e.addSuppressed(cleanup) }
           throw e
       }
     }
