@@ -71,6 +71,7 @@ def pick_free_ports(n: int) -> list[int]:
 def port_is_free(port: int) -> bool:
     """Can a server bind `port` on 127.0.0.1 now?"""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        # Same as the JVM's server sockets: TIME_WAIT leftovers of our last run don't count.
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((HOST, port))

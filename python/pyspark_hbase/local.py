@@ -43,6 +43,7 @@ from pyspark_hbase.daemons import (
     accepts,
     locked,
     pick_free_ports,
+    port_is_free,
     process_has_arg,
     read_state,
     signal_group,
@@ -144,17 +145,6 @@ class Kerberos:
 
 def _now_iso() -> str:
     return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
-
-
-def _port_free(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        # Same as the JVM's server sockets: TIME_WAIT leftovers of our last run don't count.
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((HOST, port))
-            return True
-        except OSError:
-            return False
 
 
 def _is_server_jar(entry: str) -> bool:
@@ -428,7 +418,7 @@ class LocalHBase:
         if (
             all(isinstance(old.get(n), int) for n in _PORT_NAMES)
             and len({old[n] for n in _PORT_NAMES}) == len(_PORT_NAMES)
-            and all(_port_free(old[n]) for n in _PORT_NAMES)
+            and all(port_is_free(old[n]) for n in _PORT_NAMES)
         ):
             return {n: old[n] for n in _PORT_NAMES}
         return dict(zip(_PORT_NAMES, pick_free_ports(len(_PORT_NAMES))))
@@ -571,7 +561,7 @@ class LocalHBase:
         servers = state.setdefault("region_servers", {})
         taken = set(self.ports.values()) | {rs["port"] for n, rs in servers.items() if int(n) != number}
         port = (servers.get(str(number)) or {}).get("port")
-        if not port or port in taken or not _port_free(port):
+        if not port or port in taken or not port_is_free(port):
             port = next(p for p in pick_free_ports(len(taken) + 1) if p not in taken)
         self._log(f"starting region server {number} on port {port}")
         proc = self._launch(self._region_server_command(java, classpath, number, port))
@@ -607,7 +597,7 @@ class LocalHBase:
             # A dying JVM loses its command line before its sockets: wait for the port too, so
             # that a restart gets it back and HBase takes the new server for the old one at once.
             deadline = time.monotonic() + 10
-            while not _port_free(rs["port"]) and time.monotonic() < deadline:
+            while not port_is_free(rs["port"]) and time.monotonic() < deadline:
                 time.sleep(0.1)
 
     def _wait_gone_extra(self, number: int, pid: int, timeout: float) -> bool:

@@ -50,9 +50,11 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
     SessionCatalogs.of(cluster, catalogTable.getOrElse(SessionCatalogs.metaTable(session)))
   }
 
-  /** The one namespace, by its name, by its old name `default`, or left out. */
-  private def isDefault(namespace: Array[String]): Boolean =
-    namespace.isEmpty || (namespace.length == 1 && HBaseSparkCatalog.namesTheNamespace(catalogName, namespace(0)))
+  /** Does `namespace` name the one namespace: by its name, by its old name `default`, or left out? */
+  def isOwnNamespace(namespace: Seq[String]): Boolean =
+    namespace.isEmpty || (namespace.length == 1 && HBaseSparkCatalog.namesTheNamespace(catalogName, namespace.head))
+
+  private def isDefault(namespace: Array[String]): Boolean = isOwnNamespace(namespace.toSeq)
 
   private def ownNamespace: Array[String] = Array(catalogName)
 
@@ -147,6 +149,7 @@ object HBaseSparkCatalog {
   /** Does `part` name the one namespace of catalog `catalog`? */
   def namesTheNamespace(catalog: String, part: String): Boolean =
     part.equalsIgnoreCase(catalog) || part.equalsIgnoreCase(FormerNamespace)
+
   val CatalogTableOption = "catalogTable"
 
   /** The HBase catalog registered as `name`, if that catalog is one. */

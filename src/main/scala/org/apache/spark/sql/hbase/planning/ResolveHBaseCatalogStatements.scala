@@ -75,8 +75,7 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
         query
       )
     case CreateNamespace(ResolvedNamespace(catalog: HBaseSparkCatalog, namespace, _), ifNotExists, _)
-        if namespace.isEmpty ||
-          (namespace.size == 1 && HBaseSparkCatalog.namesTheNamespace(catalog.name(), namespace.head)) =>
+        if catalog.isOwnNamespace(namespace) =>
       if (!ifNotExists) {
         throw new HBaseSqlException(s"CREATE NAMESPACE ${(catalog.name() +: namespace).mkString(".")}: it exists: " +
           s"it is the one namespace of HBase catalog '${catalog.name()}'")
