@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from tpch_load import generate_csv
-from tpch_planner import LINEITEM_COLUMNS, RESULTS, create_table, log, start_session
+from tpch_planner import LINEITEM_COLUMNS, create_table, log, start_session, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
 JAVA_BIN = Path(os.environ.get("JAVA_HOME", "/usr")) / "bin"
@@ -160,12 +160,7 @@ def main():
         if kept
         else None,
     }
-    name = "heap"
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / f"{name}.md").write_text(markdown(report))
-    chart(report, RESULTS / f"{name}.png")
-    print(markdown(report))
+    write_results("heap", report, markdown, chart)
     spark.stop()
     hbase.stop()
 

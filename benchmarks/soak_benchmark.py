@@ -37,7 +37,7 @@ import traceback
 from collections import Counter
 from pathlib import Path
 
-from tpch_planner import RESULTS, WORK, log
+from tpch_planner import WORK, log, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = "soak"
@@ -338,12 +338,7 @@ def main():
         "date": time.strftime("%Y-%m-%d"),
         "command": f"./benchmarks/run soak --minutes {args.minutes:g} --chaos-every {args.chaos_every:g}",
     }
-    name = f"soak-{args.minutes:g}m"
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / f"{name}.md").write_text(markdown(report))
-    chart(report, RESULTS / f"{name}.png")
-    print(markdown(report))
+    write_results(f"soak-{args.minutes:g}m", report, markdown, chart)
     spark.stop()
     hbase.stop()
     raise SystemExit(0 if not missing and not unknown and not ops.wrong else 1)

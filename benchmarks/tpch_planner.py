@@ -58,6 +58,15 @@ def log(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
+def write_results(name, report, markdown, chart):
+    """results/<name>.json (every number), .md (the table, also printed) and .png (the chart)."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / f"{name}.md").write_text(markdown(report))
+    chart(report, RESULTS / f"{name}.png")
+    print(markdown(report))
+
+
 def start_session(benchmark, settings, fresh_hbase=False):
     """The embedded HBase under benchmarks/work (None when HBASE_CONF_DIR names one) and a Spark session on it;
     BENCH_REGION_SERVERS (default 1) region servers serve it.

@@ -66,6 +66,27 @@ def jdbc_url(hbase):
         subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir_args(hbase)], timeout=120)
 
 
+def port_of(jdbc_url: str) -> int:
+    return int(jdbc_url.rsplit(":", 1)[1].split("/", 1)[0])
+
+
+def jdbc_session(port: int, *statements: str) -> list:
+    """Runs the statements through PyHive in one JDBC session of their own, closed at the end; the rows of each."""
+    from pyhive import hive
+    from pyspark_hbase.daemons import HOST
+
+    connection = hive.connect(host=HOST, port=port)
+    try:
+        cursor = connection.cursor()
+        results = []
+        for statement in statements:
+            cursor.execute(statement)
+            results.append(cursor.fetchall() if cursor.description else [])
+        return results
+    finally:
+        connection.close()
+
+
 @contextmanager
 def session_on(spark, local_hbase):
     """The run's Spark session, pointed at another embedded HBase for a while, then back."""

@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from pyhive import hive
+from conftest import jdbc_session, port_of
 from pyspark_hbase.daemons import HOST
 
 REPO = Path(__file__).resolve().parents[1]
@@ -48,19 +48,6 @@ def dbt():
     return dbt_bin
 
 
-def sql(port, *statements):
-    connection = hive.connect(host=HOST, port=port)
-    try:
-        cursor = connection.cursor()
-        out = []
-        for statement in statements:
-            cursor.execute(statement)
-            out.append(cursor.fetchall() if cursor.description else [])
-        return out
-    finally:
-        connection.close()
-
-
 def values(rows):
     return ", ".join("(" + ", ".join(repr(v) for v in row) + ")" for row in rows)
 
@@ -69,7 +56,7 @@ def values(rows):
 def project(jdbc_url, tmp_path_factory):
     """A copy of tests/dbt_project with the repository's HBase macros, a profiles.yml for the
     run's Thrift server, and its HBase source tables made and filled; yields (dir, env, port, suffix)."""
-    port = int(jdbc_url.rsplit(":", 1)[1].split("/", 1)[0])
+    port = port_of(jdbc_url)
     suffix = uuid.uuid4().hex[:8]
     work = tmp_path_factory.mktemp("dbt") / "project"
     shutil.copytree(REPO / "tests" / "dbt_project", work)
@@ -87,7 +74,7 @@ def project(jdbc_url, tmp_path_factory):
         "      schema: default\n"
         "      threads: 4\n"
     )
-    sql(
+    jdbc_session(
         port,
         f"CREATE TABLE customers_{suffix} (c_id INT, name STRING, nation STRING, PRIMARY KEY (c_id)) "
         f"MAPPED BY (customers_{suffix}, COLS=[name=c.name, nation=c.nation])",
@@ -135,7 +122,7 @@ def test_dbt_run_test_and_docs_over_hbase_tables(dbt, project):
 
     totals = f"default.customer_totals_{suffix}"
     status = f"hbase.order_status_{suffix}"
-    (got_totals, got_status, described) = sql(
+    (got_totals, got_status, described) = jdbc_session(
         port,
         f"SELECT c_id, name, orders, total FROM {totals} ORDER BY c_id",
         f"SELECT o_id, c_id, status, amount, updated FROM {status} ORDER BY o_id",
@@ -146,11 +133,11 @@ def test_dbt_run_test_and_docs_over_hbase_tables(dbt, project):
     assert ("o_id", "int", "row key part 1 of 1; NOT NULL") in described, "an HBase table keyed by unique_key"
 
     # The second run finds the HBase model (listed in schema hbase) and upserts only what changed.
-    sql(port, f"INSERT INTO orders_{suffix} VALUES {values(CHANGED_ORDERS)}")
+    jdbc_session(port, f"INSERT INTO orders_{suffix} VALUES {values(CHANGED_ORDERS)}")
     second = run_dbt(dbt, project, "run")
     assert second.returncode == 0, second.stdout[-5000:]
     now = latest(ORDERS, CHANGED_ORDERS)
-    (got_totals, got_status) = sql(
+    (got_totals, got_status) = jdbc_session(
         port,
         f"SELECT c_id, name, orders, total FROM {totals} ORDER BY c_id",
         f"SELECT o_id, c_id, status, amount, updated FROM {status} ORDER BY o_id",
@@ -187,11 +174,11 @@ def test_dbt_run_test_and_docs_over_hbase_tables(dbt, project):
 
 def test_dbt_tests_on_hbase_sources_fail_when_the_data_breaks_them(dbt, project):
     _, _, port, suffix = project
-    sql(port, f"INSERT INTO orders_{suffix} VALUES (10, 999, 'open', 1.0, 3)")
+    jdbc_session(port, f"INSERT INTO orders_{suffix} VALUES (10, 999, 'open', 1.0, 3)")
     try:
         tested = run_dbt(dbt, project, "test", "--select", "source:shop")
         assert tested.returncode == 1, tested.stdout[-3000:]
         assert "FAIL 1 source_relationships_shop_orders_c_id" in tested.stdout, tested.stdout[-3000:]
         assert "PASS=6 WARN=0 ERROR=1" in tested.stdout
     finally:
-        sql(port, f"DELETE FROM orders_{suffix} WHERE o_id = 10")
+        jdbc_session(port, f"DELETE FROM orders_{suffix} WHERE o_id = 10")

@@ -9,8 +9,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import SPARK_HBASE, data_dir_args
-from pyhive import hive
+from conftest import SPARK_HBASE, data_dir_args, jdbc_session, port_of
 from pyspark_hbase._paths import plugin_jars
 from pyspark_hbase.daemons import HOST, ServerError, pick_free_ports, read_state, write_state
 from pyspark_hbase.session import submit_args
@@ -27,27 +26,9 @@ def beeline(url, sql):
     )
 
 
-def port_of(url: str) -> int:
-    return int(url.rsplit(":", 1)[1].split("/", 1)[0])
-
-
-def run(port: int, *statements: str) -> list:
-    """Runs the statements in one JDBC session of their own, closed at the end; the rows of each."""
-    connection = hive.connect(host=HOST, port=port)
-    try:
-        cursor = connection.cursor()
-        results = []
-        for statement in statements:
-            cursor.execute(statement)
-            results.append(cursor.fetchall() if cursor.description else [])
-        return results
-    finally:
-        connection.close()
-
-
 def a_table_s_life(port: int, table: str) -> None:
     """What a client does with a table of its own: create, write, read by key, describe, drop; every answer exact."""
-    created, inserted, keyed, counted, described, dropped = run(
+    created, inserted, keyed, counted, described, dropped = jdbc_session(
         port,
         f"CREATE TABLE {table} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table}, COLS=[v=f.v]) SPLIT ON ((50))",
         f"INSERT INTO {table} SELECT CAST(id AS INT), concat('v', id) FROM range(100)",
@@ -59,7 +40,7 @@ def a_table_s_life(port: int, table: str) -> None:
     assert keyed == [(48, "v48"), (49, "v49"), (50, "v50"), (51, "v51")]
     assert counted == [(10,)]
     assert described[:2] == [("k", "int", "row key part 1 of 1; NOT NULL"), ("v", "string", "cell f.v")]
-    assert table not in [name for _, name, _ in run(port, "SHOW TABLES IN hbase")[0]]
+    assert table not in [name for _, name, _ in jdbc_session(port, "SHOW TABLES IN hbase")[0]]
 
 
 def test_start_prints_a_loopback_jdbc_url_and_status_agrees(jdbc_url, hbase):
@@ -110,7 +91,7 @@ def test_sessions_opened_and_closed_one_after_another_keep_the_plugin(jdbc_url):
     HBase statements failed with NoClassDefFoundError until the server was restarted."""
     port = port_of(jdbc_url)
     for round_ in range(3):
-        assert run(port, "SHOW TABLES IN hbase") is not None  # a session that loads few classes, then closes
+        assert jdbc_session(port, "SHOW TABLES IN hbase") is not None  # a session that loads few classes, then closes
         a_table_s_life(port, f"seq_{round_}_{uuid.uuid4().hex[:8]}")
         out = beeline(jdbc_url, "SHOW NAMESPACES IN hbase")
         # beeline prints its prompt before the first line.
@@ -136,7 +117,7 @@ def test_a_restart_keeps_the_port(jdbc_url, hbase):
     )
     assert started.returncode == 0, started.stderr
     assert started.stdout.strip() == jdbc_url, "a profiles.yml or a BI tool's connection outlives a restart"
-    assert run(port_of(jdbc_url), "SHOW NAMESPACES IN hbase") == [[("hbase",)]]
+    assert jdbc_session(port_of(jdbc_url), "SHOW NAMESPACES IN hbase") == [[("hbase",)]]
 
 
 def test_the_port_is_the_one_asked_for_else_the_last_one_if_free(tmp_path):
@@ -196,7 +177,7 @@ def test_a_server_started_with_spark_s_own_launcher_and_the_printed_flags_keeps_
         deadline = time.monotonic() + 240
         while True:
             try:
-                run(port, "SELECT 1")
+                jdbc_session(port, "SELECT 1")
                 break
             except Exception:
                 assert server.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
