@@ -36,9 +36,8 @@ object DropHBaseTableCommand {
    */
   def drop(session: SparkSession, catalog: HBaseCatalog, name: String, purge: Boolean = false): Boolean = {
     val statement = s"DROP TABLE $name PURGE"
-    val purged = if (!purge) None
-    else catalog.entry(name).map {
-      case ReadableEntry(table) => purgeable(catalog, table, statement)
+    if (purge) catalog.entry(name).foreach {
+      case ReadableEntry(table) => requirePurgeable(catalog, table, statement)
       case _: UnreadableEntry =>
         throw new HBaseSqlException(s"$statement: the catalog entry of '$name' cannot be read, so which HBase table " +
           s"it maps is not known; DROP TABLE $name removes the entry and keeps HBase's data")
@@ -48,25 +47,29 @@ object DropHBaseTableCommand {
         // The indexes of the definition removed, not of one read before: another session may have added one.
         RangeIndexes.forgetAll(session, catalog, table)
         // As removed: its HBase table cannot have changed, nor who made it.
-        if (purged.isDefined && table.ownsHBaseTable) deleteHBaseTable(catalog, table, statement)
+        if (purge && table.ownsHBaseTable) deleteHBaseTable(catalog, table, statement)
         true
       case Some(_: UnreadableEntry) => true
       case None => false
     }
   }
 
-  private def purgeable(catalog: HBaseCatalog, table: HBaseTableDef, statement: String): HBaseTableDef = {
+  private def requirePurgeable(catalog: HBaseCatalog, table: HBaseTableDef, statement: String): Unit = {
     if (!table.ownsHBaseTable) {
       throw new HBaseSqlException(s"$statement: HBase table '${table.hbaseTable}' existed before CREATE TABLE " +
         s"${table.name} mapped it, so PURGE does not delete it; DROP TABLE ${table.name} removes the mapping and " +
         "keeps the HBase table (delete it with the HBase shell if you mean to)")
     }
-    val others = catalog.over(table.hbaseTable).getOrElse(Nil).filterNot(_.name.equalsIgnoreCase(table.name))
+    // None when some entry cannot be read: it might map this HBase table.
+    val mappings = catalog.over(table.hbaseTable).getOrElse(throw new HBaseSqlException(
+      s"$statement: some catalog entries cannot be read, so whether another table maps HBase table " +
+        s"'${table.hbaseTable}' is not known; drop the broken entries first (SHOW TABLES lists them)"
+    ))
+    val others = mappings.filterNot(_.name.equalsIgnoreCase(table.name))
     if (others.nonEmpty) {
       throw new HBaseSqlException(s"$statement: HBase table '${table.hbaseTable}' is mapped by " +
         s"${others.map(o => s"'${o.name}'").mkString(", ")} too; drop ${if (others.size == 1) "it" else "them"} first")
     }
-    table
   }
 
   private def deleteHBaseTable(catalog: HBaseCatalog, table: HBaseTableDef, statement: String): Unit =
