@@ -23,24 +23,18 @@ import time
 from pathlib import Path
 
 from tpch_load import generate_csv
-from tpch_planner import LINEITEM_COLUMNS, create_table, log, start_session, write_results
+from tpch_planner import LINEITEM_COLUMNS, create_table, jdk_tool, log, start_session, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
-JAVA_BIN = Path(os.environ.get("JAVA_HOME", "/usr")) / "bin"
 AGGREGATE = (
     "SELECT count(*), sum(l_extendedprice), count(DISTINCT l_orderkey), max(l_shipdate), "
     "sum(length(l_comment)) FROM {table}"
 )
 
 
-def tool(name):
-    path = JAVA_BIN / name
-    return str(path) if path.exists() else name
-
-
 def heap_after_gc_mb(pid):
     out = subprocess.run(
-        [tool("java"), str(ROOT / "benchmarks" / "JvmCounts.java"), str(pid)],
+        [jdk_tool("java"), str(ROOT / "benchmarks" / "JvmCounts.java"), str(pid)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -56,7 +50,10 @@ class PeakHeap:
 
     def __enter__(self):
         self.proc = subprocess.Popen(
-            [tool("jstat"), "-gc", str(self.pid), "500"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+            [jdk_tool("jstat"), "-gc", str(self.pid), "500"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
         )
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()

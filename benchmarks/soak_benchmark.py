@@ -37,7 +37,7 @@ import traceback
 from collections import Counter
 from pathlib import Path
 
-from tpch_planner import WORK, log, write_results
+from tpch_planner import WORK, jdk_tool, log, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = "soak"
@@ -248,10 +248,8 @@ def main():
     def counts(label):
         pids = {"driver": driver_pid}
         pids.update({f"region server {rs['number']}": rs["pid"] for rs in hbase.region_servers() if rs["pid"]})
-        java = str(Path(os.environ.get("JAVA_HOME", "/usr")) / "bin" / "java")
-        java = java if Path(java).exists() else "java"
         out = subprocess.run(
-            [java, str(ROOT / "benchmarks" / "JvmCounts.java"), *map(str, pids.values())],
+            [jdk_tool("java"), str(ROOT / "benchmarks" / "JvmCounts.java"), *map(str, pids.values())],
             capture_output=True,
             text=True,
             timeout=300,

@@ -58,6 +58,12 @@ def log(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
+def jdk_tool(name):
+    """A JDK command (java, jstat, jcmd): JAVA_HOME's, else the one on the PATH."""
+    path = Path(os.environ.get("JAVA_HOME", "/usr")) / "bin" / name
+    return str(path) if path.exists() else name
+
+
 def write_results(name, report, markdown, chart):
     """results/<name>.json (every number), .md (the table, also printed) and .png (the chart)."""
     RESULTS.mkdir(parents=True, exist_ok=True)
