@@ -15,66 +15,17 @@ Writes benchmarks/results/heap.json, .md and .png.
 """
 
 import argparse
-import json
 import os
-import subprocess
-import threading
 import time
-from pathlib import Path
 
+from jvm_heap import PeakHeap, heap_after_gc_mb
 from tpch_load import generate_csv
-from tpch_planner import LINEITEM_COLUMNS, create_table, jdk_tool, log, start_session, write_results
+from tpch_planner import LINEITEM_COLUMNS, create_table, log, start_session, write_results
 
-ROOT = Path(__file__).resolve().parent.parent
 AGGREGATE = (
     "SELECT count(*), sum(l_extendedprice), count(DISTINCT l_orderkey), max(l_shipdate), "
     "sum(length(l_comment)) FROM {table}"
 )
-
-
-def heap_after_gc_mb(pid):
-    out = subprocess.run(
-        [jdk_tool("java"), str(ROOT / "benchmarks" / "JvmCounts.java"), str(pid)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    ).stdout
-    return json.loads(out.splitlines()[-1])["heapAfterGcMb"]
-
-
-class PeakHeap:
-    """The highest heap use jstat sees in `pid` while the `with` block runs, in MB (no GC forced)."""
-
-    def __init__(self, pid):
-        self.pid, self.peak_mb = pid, 0.0
-
-    def __enter__(self):
-        self.proc = subprocess.Popen(
-            [jdk_tool("jstat"), "-gc", str(self.pid), "500"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        return self
-
-    def _read(self):
-        header = None
-        for line in self.proc.stdout:
-            fields = line.split()
-            if fields and fields[0] == "S0C":
-                header = fields
-                continue
-            if header and len(fields) == len(header):
-                row = dict(zip(header, map(float, fields)))
-                used_kb = row["S0U"] + row["S1U"] + row["EU"] + row["OU"]
-                self.peak_mb = max(self.peak_mb, used_kb / 1024)
-
-    def __exit__(self, *exc):
-        self.proc.terminate()
-        self.proc.wait(10)
-        self.reader.join(10)
 
 
 def tables_step(spark, pid, count, purge, samples, label):

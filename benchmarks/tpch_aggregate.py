@@ -1,10 +1,13 @@
 """Aggregate benchmark: TPC-H aggregations over lineitem, with partial aggregates in the region servers and without.
 
 Run through benchmarks/run, which installs what this needs. It uses the planner benchmark's lineitem
-table (loading it first if no earlier run did) and times each query three ways in the same session:
-with the server jar's coprocessor (the default), with spark.sql.hbase.coprocessor=false (Spark
-aggregates the rows HBase returns) and with spark.sql.hbase.pushdown=false (every row read). The rows
-are checked to be the same all three ways. It then compares full scans into Spark with a plain HBase
+table (loading it first if no earlier run did) and times each query four ways in the same session:
+with the server jar's coprocessor (the default), the same with tight memory for groups
+(spark.sql.hbase.coprocessor.maxGroupBytes=64k: each region sends its groups whenever they reach
+64 KB), with spark.sql.hbase.coprocessor=false (Spark aggregates the rows HBase returns) and with
+spark.sql.hbase.pushdown=false (every row read). The rows are checked to be the same all four ways.
+Beside each time it gives the embedded region server's peak heap during that query's runs (jstat,
+sampled every 500 ms, no GC forced) and the batches of groups sent early for memory. It then compares full scans into Spark with a plain HBase
 client scanning the same table (RawScan.java), and writes benchmarks/results/aggregate-sf<scale>.json,
 .md and .png. `./benchmarks/run chart aggregate` draws the .png again from the .json without running
 the queries.
@@ -19,6 +22,7 @@ import time
 from pathlib import Path
 
 from charts import bar_chart
+from jvm_heap import PeakHeap
 from tpch_planner import (
     PUSHDOWN_OFF,
     RESULTS,
@@ -31,8 +35,10 @@ from tpch_planner import (
 )
 
 COPROCESSOR_OFF = {"spark.sql.hbase.coprocessor": "false"}
+TIGHT_MEMORY = {"spark.sql.hbase.coprocessor.maxGroupBytes": "64k"}
 MODES = [
     ("coprocessor on", {}),
+    ("coprocessor on, 64 KB of groups", TIGHT_MEMORY),
     ("coprocessor off", COPROCESSOR_OFF),
     ("pushdown off", PUSHDOWN_OFF),
 ]
@@ -96,7 +102,7 @@ def main():
 
     results = []
     for name, query in queries(lineitem, max_key):
-        result, rows = run_query(spark, name, query, args.repeat)
+        result, rows = run_query(spark, hbase, name, query, args.repeat)
         results.append(result)
         if name == "count(*)":
             table_rows, count_query = rows[0][0], result
@@ -123,13 +129,15 @@ def main():
         hbase.stop()
 
 
-def run_query(spark, name, query, repeat):
-    """One query in every mode, its results checked to be the same in all of them; returns them too."""
+def run_query(spark, hbase, name, query, repeat):
+    """One query in every mode, its results checked to be the same in all of them; returns them too. With the
+    embedded HBase, each mode's peak heap of the region server during its runs (the warm-up included)."""
     pushed = PUSHED in spark.sql(f"EXPLAIN {query}").first()[0]  # with the defaults: coprocessor on
     modes, rows = {}, {}
     for mode, settings in MODES:
-        times, result, metrics = timed_runs(spark, query, settings, repeat, warm_up=mode != "pushdown off")
-        modes[mode] = {"seconds": statistics.median(times), "runs": times, **metrics}
+        with PeakHeap(hbase.pid) if hbase else _NoPeak() as peak:
+            times, result, metrics = timed_runs(spark, query, settings, repeat, warm_up=mode != "pushdown off")
+        modes[mode] = {"seconds": statistics.median(times), "runs": times, "peakHeapMb": peak.peak_mb, **metrics}
         rows[mode] = sorted(map(tuple, result))
     reference = rows["pushdown off"]
     for mode, mode_rows in rows.items():
@@ -150,6 +158,18 @@ def run_query(spark, name, query, repeat):
         "modes": modes,
         "speedupOnVsOff": off["seconds"] / on["seconds"],
     }, reference
+
+
+class _NoPeak:
+    """An external HBase: its region servers' heaps are not ours to watch."""
+
+    peak_mb = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
 
 
 def same_rows(rows, expected):
@@ -295,8 +315,8 @@ def markdown(report):
         f"median of {report['repeat']} runs, {report['machine']}, {report['date']}.",
         "",
         "| query | aggregated in region servers | rows | mode | median s | runs (s) | rowsRead | rowsScanned "
-        "| coprocessor on faster by |",
-        "|---|---|---:|---|---:|---|---:|---:|---:|",
+        "| memoryFlushes | region server peak heap MB | coprocessor on faster by |",
+        "|---|---|---:|---|---:|---|---:|---:|---:|---:|---:|",
     ]
     for q in report["queries"]:
         on_seconds = q["modes"]["coprocessor on"]["seconds"]
@@ -313,6 +333,8 @@ def markdown(report):
                         seconds_list(r["runs"]),
                         str(r["rowsRead"]),
                         str(r["rowsScanned"]),
+                        str(r.get("memoryFlushes", "")),
+                        "" if r.get("peakHeapMb") is None else f"{r['peakHeapMb']:.0f}",
                         f"{r['seconds'] / on_seconds:.1f}x",
                     ]
                 )
@@ -355,6 +377,7 @@ def chart(report, path):
                 [q["modes"][mode]["runs"] for q in report["queries"]],
             )
             for mode, _ in MODES
+            if mode in report["queries"][0]["modes"]  # results of earlier runs lack later modes
         ],
         log_scale=True,
     )

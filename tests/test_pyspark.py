@@ -127,6 +127,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "rowsScanned": 0,
         "gets": 0,
         "badRowKeys": 0,
+        "memoryFlushes": 0,
     }
     assert [r.k for r in lookup.collect()] == [7, 8, 250]
     assert scan_metrics(lookup) == {
@@ -138,6 +139,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "rowsScanned": 3,
         "gets": 3,
         "badRowKeys": 0,
+        "memoryFlushes": 0,
     }
 
     # A shuffle puts the scan inside an adaptive query stage; the region server sends one row per group.
@@ -152,6 +154,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "rowsScanned": 10,
         "gets": 0,
         "badRowKeys": 0,
+        "memoryFlushes": 0,
     }
 
 

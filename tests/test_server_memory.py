@@ -43,6 +43,8 @@ def test_a_group_by_of_many_string_groups_under_a_tiny_budget_is_exact(spark, ti
         assert len(expected) == GROUPS and got == expected
         # Each region holds all 50,000 groups; within the budget they come in many batches, so
         # Spark reads a group again for each batch it was in.
-        partial_groups = scan_metrics(pushed)["rowsRead"]
-        assert partial_groups > 1.5 * 2 * GROUPS, partial_groups
+        metrics = scan_metrics(pushed)
+        assert metrics["rowsRead"] > 1.5 * 2 * GROUPS, metrics
+        # Each early batch is one the budget refused: the metrics say so.
+        assert metrics["memoryFlushes"] > 10, metrics
         assert tight_hbase.is_running()

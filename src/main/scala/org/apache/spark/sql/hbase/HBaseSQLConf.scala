@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase
 
 import org.apache.spark.internal.config.ConfigEntry
+import org.apache.spark.sql.hbase.server.ServerJar
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -68,6 +69,25 @@ object HBaseSQLConf {
     .intConf
     .checkValue(_ > 0, "must be positive")
     .createWithDefault(100000)
+
+  val WireVersion: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.wireVersion")
+    .doc("The newest wire version of the server jar's messages this application writes. It writes " +
+      "the newest version both it and the region servers read, as the region servers say; a lower " +
+      "value pins it lower, for example while region servers are upgraded one by one.")
+    .intConf
+    .checkValue(
+      v => v >= ServerJar.OLDEST_WIRE_VERSION && v <= ServerJar.WIRE_VERSION,
+      s"must be a wire version this build writes, ${ServerJar.OLDEST_WIRE_VERSION} to ${ServerJar.WIRE_VERSION}"
+    )
+    .createWithDefault(ServerJar.WIRE_VERSION)
+
+  val CoprocessorMaxGroupBytes: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.coprocessor.maxGroupBytes")
+    .doc("Most memory, in estimated bytes, that a region server holds in partial groups for one " +
+      "region of a query; at this much it sends them to Spark and starts again. 0 leaves only the " +
+      "region server's own budget (spark.hbase.server.aggregation.memory.share of its heap, shared by all queries).")
+    .bytesConf(org.apache.spark.network.util.ByteUnit.BYTE)
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(0L)
 
   val CoprocessorSingleTaskMaxRegions: ConfigEntry[Int] =
     SQLConf.buildConf("spark.sql.hbase.coprocessor.singleTaskMaxRegions")

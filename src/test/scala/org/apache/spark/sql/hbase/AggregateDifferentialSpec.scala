@@ -6,12 +6,13 @@ import scala.util.Random
 
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
-import org.apache.spark.sql.hbase.execution.HBaseAggregateScan
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
 
 /**
  * Aggregates computed by the region servers against the truth: random aggregates, groupings and
  * WHERE clauses over a pre-split table with empty regions and NULLs must give exactly what Spark
- * gives over the same rows held in memory, with the coprocessor on and off.
+ * gives over the same rows held in memory, with the coprocessor on and off, and with the memory
+ * the region servers may hold for a query's groups unbounded, tiny or none at all.
  */
 class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with AdaptiveSparkPlanHelper {
   private val rowCount = 6000
@@ -128,24 +129,33 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
     }.nonEmpty
 
   describe(
-    s"$cases random aggregates, groupings and WHERE clauses, ANSI mode, adaptive execution and single-task reads on and off"
+    s"$cases random aggregates, groupings and WHERE clauses, ANSI mode, adaptive execution, single-task reads " +
+      "and tight memory for groups on and off"
   ) {
     it("give exactly Spark's answer with the coprocessor on and off, and most run in the region servers") {
       val t = table
-      val pushedQueries, distinctPushed, oneTask = new AtomicInteger()
+      val pushedQueries, distinctPushed, oneTask, flushed = new AtomicInteger()
       val failures = failedCases(cases, seed = 23) { (i, random, session) =>
         val query = randomQuery(random, t)
         val (ansi, adaptive, singleTask) = (i % 2 == 0, i % 4 < 2, i % 8 < 4)
+        // A third of the cases with no byte cap, a third with room for a few groups, a third for none.
+        val groupBytes = Seq("0", "2k", "1")(i % 3)
         withConf(session)(
           "spark.sql.ansi.enabled" -> ansi.toString,
           "spark.sql.adaptive.enabled" -> adaptive.toString,
-          HBaseSQLConf.CoprocessorSingleTaskMaxRegions.key -> (if (singleTask) "64" else "0")
+          HBaseSQLConf.CoprocessorSingleTaskMaxRegions.key -> (if (singleTask) "64" else "0"),
+          HBaseSQLConf.CoprocessorMaxGroupBytes.key -> groupBytes
         ) {
           val truth = canonical(session.sql(query.replace(s"FROM $t", s"FROM $truthView")))
           val on = session.sql(query)
-          withClue(s"#$i (ANSI $ansi, adaptive $adaptive, single task $singleTask) $query\n") {
+          withClue(s"#$i (ANSI $ansi, adaptive $adaptive, single task $singleTask, group bytes $groupBytes) $query\n") {
             val answer = canonical(on)
             withClue(s"$answer\nis not\n$truth\n")(sameRows(answer, truth) shouldBe true)
+            val flushes = ScanMetrics.of(on)("memoryFlushes")
+            if (groupBytes == "0") withClue("without a cap, the budget of a region server is never reached: ")(
+              flushes shouldBe 0
+            )
+            if (flushes > 0) flushed.incrementAndGet()
             if (pushed(on)) pushedQueries.incrementAndGet()
             if (pushed(on) && query.contains("DISTINCT")) distinctPushed.incrementAndGet()
             if (inOneTask(on)) oneTask.incrementAndGet()
@@ -164,6 +174,7 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
         be > cases / 2)
       withClue("count(DISTINCT) too, through its grouping: ")(distinctPushed.get should be > cases / 50)
       withClue("aggregates without groups, over several regions, in one task: ")(oneTask.get should be > cases / 20)
+      withClue("groups sent early for the query's byte cap, shown in the metrics: ")(flushed.get should be > cases / 10)
     }
   }
 }

@@ -172,6 +172,7 @@ class ScanExecutionSpec extends HBaseSuite {
           "keyRanges" -> 3,
           "chunksSkipped" -> 0,
           "badRowKeys" -> 0,
+          "memoryFlushes" -> 0,
           "rowsRead" -> 3,
           "rowsScanned" -> 3,
           "gets" -> 3
@@ -265,6 +266,7 @@ class ScanExecutionSpec extends HBaseSuite {
           "keyRanges" -> 4,
           "chunksSkipped" -> 0,
           "badRowKeys" -> 0,
+          "memoryFlushes" -> 0,
           "rowsRead" -> 13,
           "rowsScanned" -> 13,
           "gets" -> 3

@@ -8,41 +8,49 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, HBaseTableName}
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, AggregateSpec, Operand}
+import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, AggregateSpec, Operand, ServerVersions}
 
 /**
- * Whether a table's region servers run the aggregation coprocessor, probed once per table (again
- * after `spark.sql.hbase.partition.expiration`): a scan that asks for a count capped at one group
- * returns a batch from the first row where the coprocessor runs, and the row itself where it does
- * not. An empty table proves nothing, so that answer is not kept.
+ * Whether a table's region servers run the aggregation coprocessor, and in which wire version,
+ * probed once per table (again after `spark.sql.hbase.partition.expiration`). The probe asks for
+ * the server's [[ServerVersions]], which a coprocessor of wire version 2 or later answers, and
+ * carries a version 1 count capped at one group, which an older coprocessor answers with a batch
+ * from the first row; without the coprocessor, the row itself comes back. An empty table with an
+ * older coprocessor proves nothing, so that answer is not kept.
  */
 object AggregatorSupport extends Logging {
-  private final case class Checked(available: Boolean, atMs: Long)
+  private final case class Checked(version: Option[Int], atMs: Long)
   private val checked = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Checked]()
 
-  def available(cluster: HBaseClusterConf, table: HBaseTableDef, maxAgeSeconds: Long): Boolean = {
+  /** The newest wire version both this client and the table's coprocessor read, or None. */
+  def version(cluster: HBaseClusterConf, table: HBaseTableDef, maxAgeSeconds: Long): Option[Int] = {
     val now = System.currentTimeMillis()
     val current = checked.get((cluster, table.hbaseTable))
-    if (current != null && now - current.atMs < maxAgeSeconds * 1000) current.available
+    if (current != null && now - current.atMs < maxAgeSeconds * 1000) current.version
     else probe(cluster, table) match {
       case Some(answer) =>
-        if (!answer) logWarning(
-          s"HBase table ${table.hbaseTable}: region servers do not run the spark-hbase-sql " +
-            "aggregation coprocessor; aggregates are computed in Spark. See 'Deploying the server jar' in docs/deployment.md."
+        if (answer.isEmpty) logWarning(
+          s"HBase table ${table.hbaseTable}: region servers do not run the spark-hbase-sql aggregation " +
+            "coprocessor of a wire version this client reads; aggregates are computed in Spark. " +
+            "See 'Deploying the server jar' in docs/deployment.md."
         )
         checked.put((cluster, table.hbaseTable), Checked(answer, now))
         answer
-      case None => false
+      case None => None
     }
   }
 
-  /** Some(whether the coprocessor answered), or None when the table has no row to tell by. */
-  def probe(cluster: HBaseClusterConf, table: HBaseTableDef): Option[Boolean] =
+  /**
+   * Some(the wire version to aggregate in, or None without a coprocessor of a shared version), or
+   * None when the table has no row to tell by.
+   */
+  def probe(cluster: HBaseClusterConf, table: HBaseTableDef): Option[Option[Int]] =
     HBaseConnections.withConnection(cluster) { connection =>
       val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
       try {
         val scan =
           new Scan().setCaching(1).setLimit(1).setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+        ServerVersions.askIn(scan)
         new AggregateSpec(
           KeyCodec.forTable(table).sliceLayout,
           Array.empty[Operand],
@@ -50,10 +58,17 @@ object AggregatorSupport extends Logging {
           Array.empty[Int],
           Array(AggregateFunction.countRows()),
           1,
-          100
+          100,
+          0,
+          1
         ).attachTo(scan)
         val scanner = htable.getScanner(scan)
-        try Option(scanner.next()).map(AggregateBatch.isBatch)
+        try Option(scanner.next()).map { result =>
+            Option(ServerVersions.from(result)) match {
+              case Some(versions) => Some(versions.newestShared()).filter(_ > 0)
+              case None => if (AggregateBatch.isBatch(result)) Some(1) else None
+            }
+          }
         finally scanner.close()
       } finally htable.close()
     }

@@ -114,10 +114,11 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
     val local = new RowAggregator(spec)
     // What HBase returns counts as rows read: partial groups, or rows unaggregated.
     val fromServer = scanner.iterator().asScala.flatMap { result =>
-      if (AggregateBatch.isBatch(result)) rows.of(AggregateBatch.read(spec, result)).map { r =>
-        metrics.rowsRead += 1; r
-      }
-      else { metrics.rowsRead += 1; result.rawCells().foreach(local.add); Iterator.empty }
+      if (AggregateBatch.isBatch(result)) {
+        val batch = AggregateBatch.read(spec, result)
+        if (batch.sentFor == AggregateBatch.MEMORY) metrics.memoryFlushes += 1
+        rows.of(batch).map { r => metrics.rowsRead += 1; r }
+      } else { metrics.rowsRead += 1; result.rawCells().foreach(local.add); Iterator.empty }
     }
     val folded = Iterator(()).flatMap { _ =>
       local.endOfRows()
@@ -150,7 +151,8 @@ object HBaseAggregateRDD {
       Array.empty[Operand],
       null,
       cells.map(c => Utf8.bytes(c.family)).toArray,
-      cells.map(c => Utf8.bytes(c.qualifier)).toArray
+      cells.map(c => Utf8.bytes(c.qualifier)).toArray,
+      plan.wireVersion
     )
   }
 
@@ -179,7 +181,9 @@ object HBaseAggregateRDD {
       plan.groupBy.map(operands.indexOf).toArray,
       functions.toArray,
       plan.maxGroups,
-      plan.sliceMillis
+      plan.sliceMillis,
+      plan.maxGroupBytes,
+      plan.wireVersion
     )
   }
 

@@ -92,7 +92,11 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
       }
     val total = ReadMetrics.of(metrics)
     counted.foreach(total.add)
-    ReadMetrics.postDriverMetrics(sparkContext, metrics, Seq("rowsRead", "rowsScanned", "gets", "badRowKeys"))
+    ReadMetrics.postDriverMetrics(
+      sparkContext,
+      metrics,
+      Seq("rowsRead", "rowsScanned", "gets", "badRowKeys", "memoryFlushes")
+    )
     rows
   }
 

@@ -170,7 +170,8 @@ object HBaseScanRDD extends Logging {
       predicate.fold(Array.empty[Operand])(_.operands.toArray),
       predicate.map(_.predicate).orNull,
       if (allCells) null else cells.map(c => Utf8.bytes(c.family)).toArray,
-      if (allCells) null else cells.map(c => Utf8.bytes(c.qualifier)).toArray
+      if (allCells) null else cells.map(c => Utf8.bytes(c.qualifier)).toArray,
+      request.wireVersion
     )
   }
 

@@ -17,11 +17,11 @@ final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends 
   override lazy val regions: Seq[RegionInfo] =
     HBaseRegions.cached(relation.cluster, relation.table.hbaseTable, expiration)
 
-  override lazy val serverFilter: Boolean =
-    ServerFilterSupport.available(relation.cluster, relation.table, expiration)
+  override lazy val serverFilter: Option[Int] =
+    ServerFilterSupport.version(relation.cluster, relation.table, expiration)
 
-  override lazy val aggregator: Boolean =
-    AggregatorSupport.available(relation.cluster, relation.table, expiration)
+  override lazy val aggregator: Option[Int] =
+    AggregatorSupport.version(relation.cluster, relation.table, expiration)
 
   /** Never cached: a write mark must count from the moment it is written. */
   override def rangeIndex(index: RangeIndexDef): IndexChunks =

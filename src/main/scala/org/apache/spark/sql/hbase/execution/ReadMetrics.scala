@@ -7,15 +7,23 @@ import org.apache.spark.sql.hbase.planning.ScanPlan
 
 /**
  * What reading regions counts: rows HBase returned to Spark, rows the region servers looked at
- * (HBase's own scan metrics, or the aggregation coprocessor's count), Gets, and rows left out
- * because their keys are not keys of the table (see `spark.sql.hbase.read.badRowKeys`).
+ * (HBase's own scan metrics, or the aggregation coprocessor's count), Gets, rows left out
+ * because their keys are not keys of the table (see `spark.sql.hbase.read.badRowKeys`), and the
+ * batches of partial groups a region server sent early because its memory for them ran out.
  */
-final case class ReadMetrics(rowsRead: SQLMetric, rowsScanned: SQLMetric, gets: SQLMetric, badRowKeys: SQLMetric) {
+final case class ReadMetrics(
+    rowsRead: SQLMetric,
+    rowsScanned: SQLMetric,
+    gets: SQLMetric,
+    badRowKeys: SQLMetric,
+    memoryFlushes: SQLMetric
+) {
   def add(other: ReadMetrics): Unit = {
     rowsRead += other.rowsRead.value
     rowsScanned += other.rowsScanned.value
     gets += other.gets.value
     badRowKeys += other.badRowKeys.value
+    memoryFlushes += other.memoryFlushes.value
   }
 }
 
@@ -30,11 +38,18 @@ object ReadMetrics {
     "rowsRead" -> SQLMetrics.createMetric(sc, rowsRead),
     "rowsScanned" -> SQLMetrics.createMetric(sc, "rows the region servers looked at"),
     "gets" -> SQLMetrics.createMetric(sc, "Gets"),
-    "badRowKeys" -> SQLMetrics.createMetric(sc, "rows skipped for bad row keys")
+    "badRowKeys" -> SQLMetrics.createMetric(sc, "rows skipped for bad row keys"),
+    "memoryFlushes" -> SQLMetrics.createMetric(sc, "partial groups sent early for region server memory")
   )
 
   def of(metrics: Map[String, SQLMetric]): ReadMetrics =
-    ReadMetrics(metrics("rowsRead"), metrics("rowsScanned"), metrics("gets"), metrics("badRowKeys"))
+    ReadMetrics(
+      metrics("rowsRead"),
+      metrics("rowsScanned"),
+      metrics("gets"),
+      metrics("badRowKeys"),
+      metrics("memoryFlushes")
+    )
 
   /** Sets what the plan decided (regions, key ranges, chunks skipped), as metrics of the running query. */
   def reportPlan(sc: SparkContext, metrics: Map[String, SQLMetric], plan: ScanPlan): Unit = {
@@ -51,5 +66,11 @@ object ReadMetrics {
 
   /** Fresh metrics for one region read on the driver, added up afterwards: metrics are not thread-safe. */
   def local(): ReadMetrics =
-    ReadMetrics(new SQLMetric("sum"), new SQLMetric("sum"), new SQLMetric("sum"), new SQLMetric("sum"))
+    ReadMetrics(
+      new SQLMetric("sum"),
+      new SQLMetric("sum"),
+      new SQLMetric("sum"),
+      new SQLMetric("sum"),
+      new SQLMetric("sum")
+    )
 }

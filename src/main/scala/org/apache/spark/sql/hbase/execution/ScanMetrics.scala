@@ -15,7 +15,17 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
  */
 object ScanMetrics extends AdaptiveSparkPlanHelper {
   val Names: Seq[String] =
-    Seq("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped", "rowsRead", "rowsScanned", "gets", "badRowKeys")
+    Seq(
+      "regionsTotal",
+      "regionsScanned",
+      "keyRanges",
+      "chunksSkipped",
+      "rowsRead",
+      "rowsScanned",
+      "gets",
+      "badRowKeys",
+      "memoryFlushes"
+    )
 
   def of(dataset: Dataset[_]): Map[String, Long] = {
     val plan = dataset.queryExecution.executedPlan match {

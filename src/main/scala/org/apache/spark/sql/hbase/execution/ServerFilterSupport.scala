@@ -11,38 +11,54 @@ import org.apache.spark.sql.hbase.Causes
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, HBaseTableName}
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.server.{KeyBox, Operand, SkipScanFilter}
+import org.apache.spark.sql.hbase.server.{KeyBox, Operand, ServerJar, SkipScanFilter}
 
 /**
- * Whether a table's region servers can run the server jar's filter. It is probed once per table
- * (again after `spark.sql.hbase.partition.expiration`) with a scan that matches nothing; without
- * the jar, scans fall back to HBase's own filters and Spark, with a one-line warning.
+ * Whether a table's region servers can run the server jar's filter, and in which wire version.
+ * It is probed once per table (again after `spark.sql.hbase.partition.expiration`) with a scan
+ * that matches nothing, in each version this client writes, newest first; without the jar, scans
+ * fall back to HBase's own filters and Spark, with a one-line warning.
  */
 object ServerFilterSupport extends Logging {
-  private final case class Checked(missing: Option[String], atMs: Long)
+  private final case class Checked(version: Either[String, Int], atMs: Long)
   private val checked = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Checked]()
 
-  def available(cluster: HBaseClusterConf, table: HBaseTableDef, maxAgeSeconds: Long): Boolean = {
+  /** The newest wire version in which the table's region servers run the filter, or None when they cannot. */
+  def version(cluster: HBaseClusterConf, table: HBaseTableDef, maxAgeSeconds: Long): Option[Int] = {
     val now = System.currentTimeMillis()
     checked.compute(
       (cluster, table.hbaseTable),
       (_, current) =>
         if (current != null && now - current.atMs < maxAgeSeconds * 1000) current
         else {
-          val missing = probe(cluster, table.hbaseTable, matchingNothing(table))
-          missing.foreach { reason =>
+          val version = newestRun(cluster, table)
+          version.left.foreach { reason =>
             logWarning(
               s"HBase table ${table.hbaseTable}: region servers cannot run ${classOf[SkipScanFilter].getSimpleName} " +
                 s"($reason); reading with MultiRowRangeFilter and filtering in Spark. See 'Deploying the server jar' in docs/deployment.md."
             )
           }
-          Checked(missing, now)
+          Checked(version, now)
         }
-    ).missing.isEmpty
+    ).version.toOption
+  }
+
+  /** The newest version the region servers ran, or why they ran none. */
+  private def newestRun(cluster: HBaseClusterConf, table: HBaseTableDef): Either[String, Int] = {
+    def from(version: Int): Either[String, Int] =
+      refusal(cluster, table.hbaseTable, matchingNothing(table, version)) match {
+        case None => Right(version)
+        case Some(e) if version > ServerJar.OLDEST_WIRE_VERSION && WireRefusal.ofVersion(e) => from(version - 1)
+        case Some(e) => Left(Causes.rootMessage(e))
+      }
+    from(ServerJar.WIRE_VERSION)
   }
 
   /** None when the table's region servers ran `filter`; otherwise why they could not. */
   def probe(cluster: HBaseClusterConf, table: HBaseTableName, filter: Filter): Option[String] =
+    refusal(cluster, table, filter).map(Causes.rootMessage)
+
+  private def refusal(cluster: HBaseClusterConf, table: HBaseTableName, filter: Filter): Option[Throwable] =
     HBaseConnections.withConnection(cluster) { connection =>
       val htable = connection.getTable(TableName.valueOf(table.namespace, table.name))
       try {
@@ -50,28 +66,22 @@ object ServerFilterSupport extends Logging {
         try { scanner.next(); None }
         finally scanner.close()
       } catch {
-        case e: IOException if refused(e) => Some(Causes.rootMessage(e))
+        case e: IOException if refused(e) => Some(e)
       } finally htable.close()
     }
 
   /** A filter of no key boxes: the region server loads it and stops at the first row. */
-  private def matchingNothing(table: HBaseTableDef): Filter =
+  private def matchingNothing(table: HBaseTableDef, version: Int): Filter =
     new SkipScanFilter(
       KeyCodec.forTable(table).sliceLayout,
       Array.empty[KeyBox],
       Array.empty[Operand],
       null,
       null,
-      null
+      null,
+      version
     )
 
-  /**
-   * Whether a region server refused the server jar's filter: it has no such class, or another
-   * version of it that cannot read the filter's bytes.
-   */
-  def refused(e: Throwable): Boolean = Causes.of(e).exists { c =>
-    val message = Option(c.getMessage).getOrElse("")
-    c.isInstanceOf[ClassNotFoundException] || message.contains(classOf[SkipScanFilter].getName) ||
-    message.contains("ClassNotFoundException") || message.contains("DeserializationException")
-  }
+  /** Whether a region server refused the server jar's filter: it has no such class, or reads no such version. */
+  def refused(e: Throwable): Boolean = WireRefusal.of(e)
 }

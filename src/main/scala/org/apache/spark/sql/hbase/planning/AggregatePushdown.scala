@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression,
 import org.apache.spark.sql.catalyst.optimizer.NormalizeNaNAndZero
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.hbase.codec.KeyCodec
+import org.apache.spark.sql.hbase.server.{AggregateSpec, ServerJar}
 import org.apache.spark.sql.types._
 
 /** One aggregate a region server computes per group (see the server jar's `AggregateFunction`). */
@@ -55,7 +56,10 @@ object BufferSlot {
  * scan's plan reads, with every conjunct of the WHERE clause checked there, grouped by
  * `groupBy`, each group with the `aggregates`; Spark's buffer slots are made from them.
  *
- * @param sliceMillis how long a region server reads per call before HBase may answer the client
+ * @param maxGroups     most groups a region server holds for a region before it sends them
+ * @param sliceMillis   how long a region server reads per call before HBase may answer the client
+ * @param maxGroupBytes most estimated bytes of groups it holds for a region before it sends them (0: no cap of the query's own)
+ * @param wireVersion   the wire version of the aggregation and its filter, the newest both the client and the region servers read
  */
 final case class AggregateScanPlan(
     scan: TableScanPlan,
@@ -64,7 +68,9 @@ final case class AggregateScanPlan(
     slots: Seq[BufferSlot],
     maxGroups: Int,
     sliceMillis: Int,
-    singleTask: Boolean
+    singleTask: Boolean,
+    maxGroupBytes: Long = 0,
+    wireVersion: Int = ServerJar.WIRE_VERSION
 ) {
 
   /** Every column the region servers read for the groups and aggregates. */
@@ -111,6 +117,8 @@ object AggregatePushdown {
    * @param facts       the table's facts; the coprocessor is asked about only when all else allows pushing
    * @param singleTaskMaxRegions an aggregate without groups over at most this many regions is read in one
    *                    task: its few partial rows then need no shuffle before Spark's final aggregation
+   * @param maxGroupBytes most estimated bytes of one region's groups in a region server (0: its budget alone);
+   *                    region servers of wire version 1 know no such cap
    */
   def plan(
       scan: TableScanPlan,
@@ -119,7 +127,8 @@ object AggregatePushdown {
       columnOf: Attribute => Option[HBaseColumn],
       facts: TableFacts,
       maxGroups: Int,
-      singleTaskMaxRegions: Int
+      singleTaskMaxRegions: Int,
+      maxGroupBytes: Long = 0
   ): Option[AggregateScanPlan] = {
     val table = scan.request.table
     val readable = new ServerPredicates(table, KeyCodec.forTable(table), a => columnOf(a).get).readable _
@@ -189,7 +198,9 @@ object AggregatePushdown {
       case Max(e) => column(e).map(c => Seq(ExtremeSlot(add(MaxOf(c)), c.dataType)))
       case _ => None
     }
-    if (slots.exists(_.isEmpty) || !facts.aggregator) return None
+    if (slots.exists(_.isEmpty)) return None
+    // The filter and the aggregation go together: the older of their versions carries both.
+    val wireVersion = facts.aggregator.fold(return None)(_ min scan.request.wireVersion)
     Some(AggregateScanPlan(
       scan,
       groupBy.flatten,
@@ -197,7 +208,9 @@ object AggregatePushdown {
       slots.flatMap(_.get),
       maxGroups,
       sliceMillis(scan.request.cluster.settings),
-      singleTask = groupBy.isEmpty && scan.regions.size <= singleTaskMaxRegions
+      singleTask = groupBy.isEmpty && scan.regions.size <= singleTaskMaxRegions,
+      maxGroupBytes = if (AggregateSpec.carriesByteCap(wireVersion)) maxGroupBytes else 0,
+      wireVersion = wireVersion
     ))
   }
 }

@@ -4,6 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.index.ChunkPruning
+import org.apache.spark.sql.hbase.server.ServerJar
 import org.apache.spark.sql.internal.SQLConf
 
 /** The session settings that shape a scan plan. */
@@ -15,7 +16,8 @@ final case class ScanSettings(
     driverReadMaxKeyRanges: Int,
     rangeIndex: Boolean = true,
     driverReadMaxRows: Long = 0,
-    skipBadRowKeys: Boolean = false
+    skipBadRowKeys: Boolean = false,
+    wireVersion: Int = ServerJar.WIRE_VERSION
 )
 
 object ScanSettings {
@@ -27,7 +29,8 @@ object ScanSettings {
     driverReadMaxKeyRanges = conf.getConf(HBaseSQLConf.DriverReadMaxKeyRanges),
     rangeIndex = conf.getConf(HBaseSQLConf.IndexEnabled),
     driverReadMaxRows = conf.getConf(HBaseSQLConf.DriverReadMaxRows),
-    skipBadRowKeys = conf.getConf(HBaseSQLConf.BadRowKeys) == "skip"
+    skipBadRowKeys = conf.getConf(HBaseSQLConf.BadRowKeys) == "skip",
+    wireVersion = conf.getConf(HBaseSQLConf.WireVersion)
   )
 }
 
@@ -79,8 +82,12 @@ object HBaseScanPlanner {
       .fold((keyRows, Seq.empty[RangeIndexUse]))(where => byRangeIndexes(relation, where, keyRows, facts))
     val narrowed = if (indexUses.isEmpty) None else Some(rows)
     val regions = ScanPlan(facts.regions, keyRanges, keys, codec, condition, narrowed).copy(rangeIndexes = indexUses)
+    // Asked only when region servers would filter: a plan that prunes every region probes nothing.
+    val wireVersion =
+      if (!settings.pushdown || !settings.customFilter || regions.regions.isEmpty) None
+      else facts.serverFilter.map(_ min settings.wireVersion)
     val scan =
-      if (!settings.pushdown || !settings.customFilter || regions.regions.isEmpty || !facts.serverFilter) regions
+      if (wireVersion.isEmpty) regions
       else {
         val boxes = KeyBoxes(keyRanges, condition, relation.keyAttributes, codec, settings.maxKeyRanges)
         regions.withServerFilters(
@@ -106,7 +113,8 @@ object HBaseScanPlanner {
       ScanLimits(settings.fetchSize, relation.limit),
       relation.asOf,
       writtenSince,
-      settings.skipBadRowKeys
+      settings.skipBadRowKeys,
+      wireVersion.getOrElse(ServerJar.WIRE_VERSION)
     )
     val keyOrder =
       if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil

@@ -56,7 +56,8 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
         columnOf,
         facts,
         conf.getConf(HBaseSQLConf.CoprocessorMaxGroups),
-        conf.getConf(HBaseSQLConf.CoprocessorSingleTaskMaxRegions)
+        conf.getConf(HBaseSQLConf.CoprocessorSingleTaskMaxRegions),
+        conf.getConf(HBaseSQLConf.CoprocessorMaxGroupBytes)
       )
     } yield root.transformUp { case p if p eq partial => HBaseAggregateScan(partial.output, pushed) }
   }

@@ -13,11 +13,11 @@ trait TableFacts {
   /** The table's regions, in key order. */
   def regions: Seq[RegionInfo]
 
-  /** Whether the table's region servers run the server jar's filter. */
-  def serverFilter: Boolean
+  /** The wire version in which the table's region servers run the server jar's filter, or None when they cannot. */
+  def serverFilter: Option[Int]
 
-  /** Whether the table's region servers run the server jar's aggregation coprocessor. */
-  def aggregator: Boolean
+  /** The wire version in which the table's region servers run the server jar's aggregation coprocessor, or None. */
+  def aggregator: Option[Int]
 
   /** The chunks of a built range index that the planner may prune by now; asked only for an index the WHERE clause uses. */
   def rangeIndex(index: RangeIndexDef): IndexChunks = IndexChunks(index, Nil, Nil)

@@ -3,6 +3,7 @@ package org.apache.spark.sql.hbase.planning
 import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression}
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.server.ServerJar
 
 /** How much one region's scanner fetches per round trip, and at most in all. */
 final case class ScanLimits(caching: Int, maxRows: Option[Int])
@@ -12,7 +13,8 @@ final case class ScanLimits(caching: Int, maxRows: Option[Int])
  * which `emitted` leave the scan; with `asOf` (epoch milliseconds), each cell's newest version
  * written at or before that time. The families in `writtenSince` are read only from the epoch
  * milliseconds given, up to `asOf`. A row whose key is not a key of the table (another tool's)
- * fails the read, or with `skipBadRowKeys` is left out and counted.
+ * fails the read, or with `skipBadRowKeys` is left out and counted. What region servers are
+ * sent is written in `wireVersion`, the newest their jar and this client share.
  */
 final case class ScanRequest(
     table: HBaseTableDef,
@@ -23,7 +25,8 @@ final case class ScanRequest(
     limits: ScanLimits,
     asOf: Option[Long] = None,
     writtenSince: Map[String, Long] = Map.empty,
-    skipBadRowKeys: Boolean = false
+    skipBadRowKeys: Boolean = false,
+    wireVersion: Int = ServerJar.WIRE_VERSION
 ) {
 
   def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))

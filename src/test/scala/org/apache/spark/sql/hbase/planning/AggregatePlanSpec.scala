@@ -10,6 +10,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.expressions.aggregate.{
   AggregateExpression, AggregateFunction, Average, Count, Final, Max, Partial, Sum
 }
+import org.apache.spark.sql.hbase.server.ServerJar
 import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.types.{Decimal, DecimalType, DoubleType, FloatType, IntegerType, StringType}
@@ -35,10 +36,15 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
   private val threeRegions = Seq(Array.emptyByteArray, Array(0x80.toByte), Array(0x90.toByte), Array.emptyByteArray)
     .sliding(2).map { case Seq(start, end) => RegionInfo(start, end, Some("rs1")) }.toSeq
 
-  private class Facts(coprocessor: Boolean, override val regions: Seq[RegionInfo] = wholeTable) extends TableFacts {
+  private class Facts(
+      coprocessor: Boolean,
+      override val regions: Seq[RegionInfo] = wholeTable,
+      filterVersion: Int = ServerJar.WIRE_VERSION,
+      aggregatorVersion: Int = ServerJar.WIRE_VERSION
+  ) extends TableFacts {
     var asked = false
-    override def serverFilter: Boolean = true
-    override def aggregator: Boolean = { asked = true; coprocessor }
+    override def serverFilter: Option[Int] = Some(filterVersion)
+    override def aggregator: Option[Int] = { asked = true; Some(aggregatorVersion).filter(_ => coprocessor) }
   }
 
   private def partial(f: AggregateFunction) = AggregateExpression(f, Partial, isDistinct = false)
@@ -48,7 +54,8 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       groups: Seq[Attribute],
       aggregates: Seq[AggregateExpression],
       facts: Facts = new Facts(coprocessor = true),
-      singleTaskMaxRegions: Int = 64
+      singleTaskMaxRegions: Int = 64,
+      maxGroupBytes: Long = 0
   ): Option[AggregateScanPlan] = {
     val settings = ScanSettings(
       pushdown = true,
@@ -58,7 +65,16 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       driverReadMaxKeyRanges = 0
     )
     val scan = HBaseScanPlanner.plan(relation, relation.output, relation.output, where, settings, facts)
-    AggregatePushdown.plan(scan, groups, aggregates, a => Some(relation.columnOf(a)), facts, 50, singleTaskMaxRegions)
+    AggregatePushdown.plan(
+      scan,
+      groups,
+      aggregates,
+      a => Some(relation.columnOf(a)),
+      facts,
+      50,
+      singleTaskMaxRegions,
+      maxGroupBytes
+    )
   }
 
   describe("a partial aggregation") {
@@ -118,6 +134,17 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       val without = new Facts(coprocessor = false)
       plan(None, Nil, Seq(partial(Count(Seq(Literal(1))))), without) shouldBe None
       without.asked shouldBe true
+    }
+
+    it("speaks the newest wire version the filter and the coprocessor both read, and caps bytes only where it can") {
+      val count = Seq(partial(Count(Seq(Literal(1)))))
+      val newest = plan(None, Seq(g), count, maxGroupBytes = 4096).get
+      (newest.wireVersion, newest.scan.request.wireVersion, newest.maxGroupBytes) shouldBe
+        ((ServerJar.WIRE_VERSION, ServerJar.WIRE_VERSION, 4096L))
+      val olderCoprocessor = plan(None, Seq(g), count, new Facts(true, aggregatorVersion = 1), maxGroupBytes = 4096).get
+      (olderCoprocessor.wireVersion, olderCoprocessor.maxGroupBytes) shouldBe ((1, 0L))
+      val olderFilter = plan(None, Seq(g), count, new Facts(true, filterVersion = 1), maxGroupBytes = 4096).get
+      (olderFilter.wireVersion, olderFilter.scan.request.wireVersion, olderFilter.maxGroupBytes) shouldBe ((1, 1, 0L))
     }
 
     it("computes arithmetic on columns in the region servers, with Spark's result types and its ANSI mode") {

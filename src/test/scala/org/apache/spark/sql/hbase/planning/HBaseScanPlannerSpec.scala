@@ -5,6 +5,7 @@ import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.hbase.server.ServerJar
 import org.apache.spark.sql.hbase.catalog.{
   CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, RangeIndexDef, TableFormat
 }
@@ -51,8 +52,8 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
   private class Counting(serverJar: Boolean) extends TableFacts {
     var probes = 0
     override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
-    override def serverFilter: Boolean = { probes += 1; serverJar }
-    override def aggregator: Boolean = fail("a scan asked for the aggregation coprocessor")
+    override def serverFilter: Option[Int] = { probes += 1; Some(ServerJar.WIRE_VERSION).filter(_ => serverJar) }
+    override def aggregator: Option[Int] = fail("a scan asked for the aggregation coprocessor")
   }
 
   private def plan(
@@ -179,8 +180,8 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
         Some(k === 5 && k === 6),
         new TableFacts {
           override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
-          override def serverFilter: Boolean = fail("the planner probed the region servers")
-          override def aggregator: Boolean = fail("a scan asked for the aggregation coprocessor")
+          override def serverFilter: Option[Int] = fail("the planner probed the region servers")
+          override def aggregator: Option[Int] = fail("a scan asked for the aggregation coprocessor")
         }
       )
       contradiction.regions shouldBe empty

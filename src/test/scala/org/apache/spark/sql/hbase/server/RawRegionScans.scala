@@ -22,7 +22,11 @@ final class RawRegionScans(connection: ClusterConnection, table: TableName, call
   private val region = location.getRegion.getRegionName
 
   /** The rows of `scan`, or the message of the region server's refusal. */
-  def scan(scan: Scan, filter: Option[(String, Array[Byte])] = None): Either[String, Seq[Result]] = {
+  def scan(scan: Scan, filter: Option[(String, Array[Byte])] = None): Either[String, Seq[Result]] =
+    attempt(scan, filter).left.map(e => String.valueOf(e.getMessage))
+
+  /** The rows of `scan`, or the region server's refusal as the HBase client raises it. */
+  def attempt(scan: Scan, filter: Option[(String, Array[Byte])] = None): Either[Throwable, Seq[Result]] = {
     val opening = RequestConverter.buildScanRequest(region, scan, RawRegionScans.RowsPerCall, false)
     val request = filter.fold(opening) { case (name, bytes) =>
       val proto = FilterProtos.Filter.newBuilder().setName(name).setSerializedFilter(ByteString.copyFrom(bytes))
@@ -46,7 +50,7 @@ final class RawRegionScans(connection: ClusterConnection, table: TableName, call
       scannerId = None
       Right(results.toSeq)
     } catch {
-      case e: ServiceException => Left(String.valueOf(ProtobufUtil.handleRemoteException(e).getMessage))
+      case e: ServiceException => Left(ProtobufUtil.handleRemoteException(e))
     } finally scannerId.foreach(close)
   }
 

@@ -160,7 +160,9 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
       val refused = the[IOException] thrownBy AggregateSpec.parseFrom(newer)
       refused.getMessage should
         (include(s"written with wire version ${ServerJar.WIRE_VERSION + 1}") and
-          include(s"reads version ${ServerJar.WIRE_VERSION}; deploy the server jar that matches the client"))
+          include(
+            s"reads versions ${ServerJar.OLDEST_WIRE_VERSION} to ${ServerJar.WIRE_VERSION}; deploy the server jar that matches the client"
+          ))
       val random = new Random(3)
       (1 to 3000).foreach { _ =>
         val broken = if (random.nextBoolean()) bytes.take(random.nextInt(bytes.length))

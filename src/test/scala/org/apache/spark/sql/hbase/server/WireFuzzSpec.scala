@@ -264,7 +264,7 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
           val parsed = Try(AggregateSpec.parseFrom(bytes))
           val answer = raw.scan(scan)
           (parsed, answer) match {
-            case (Failure(_: Wire.OtherVersion), answer) =>
+            case (Failure(_: WireVersionRefused), answer) =>
               withClue(s"$what: another version is a plain scan: ")(answer.map(viewResults) shouldBe
                 Right(view(rows.flatMap(_.toSeq))))
               tally(kind, "read as a plain scan")

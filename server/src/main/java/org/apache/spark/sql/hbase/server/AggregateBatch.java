@@ -15,17 +15,27 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * Partial groups a region server sends in place of rows: one cell in a family no HBase table can
  * have (a control character), keyed by the last row folded in, so that a scan the client restarts
- * after that row neither loses nor repeats a row. Its value is versioned bytes: the rows folded
- * in since the previous batch, then each group's key (its group operands, each a presence flag
- * and bytes) and its aggregates' states (see {@link Accumulator}), then, if the region server met
- * a value Spark would have failed on, that value.
+ * after that row neither loses nor repeats a row. Its value is versioned bytes, in the version of
+ * the spec: the rows folded in since the previous batch, then (from version 2) why the batch was
+ * sent, then each group's key (its group operands, each a presence flag and bytes) and its
+ * aggregates' states (see {@link Accumulator}), then, if the region server met a value Spark
+ * would have failed on, that value.
  */
 public final class AggregateBatch {
   static final byte[] FAMILY = {0};
   static final byte[] QUALIFIER = Bytes.toBytes("spark-hbase-sql-aggregate");
 
+  /** The region has no more rows for the scan (or a row failed it). */
+  public static final byte ENDED = 0;
+  /** The groups reached the spec's cap. */
+  public static final byte GROUP_CAP = 1;
+  /** The groups reached the spec's byte cap, or the region server's budget refused more. */
+  public static final byte MEMORY = 2;
+
   /** Rows the region server looked at for this batch. */
   public final long rowsScanned;
+  /** Why it was sent: {@link #ENDED}, {@link #GROUP_CAP} or {@link #MEMORY}; a version 1 server does not say ({@link #ENDED}). */
+  public final byte sentFor;
   /** Each group's operand values (null for NULL), in the spec's group-by order. */
   public final List<byte[][]> keys;
   /** Each group's aggregate states: per aggregate its flag (Byte) and value, see {@link Accumulator#read}. */
@@ -33,8 +43,10 @@ public final class AggregateBatch {
   /** The value Spark would have failed on (ANSI mode), or null. */
   public final ValueExpression.OutOfRange failure;
 
-  private AggregateBatch(long rowsScanned, List<byte[][]> keys, List<Object[][]> states, ValueExpression.OutOfRange failure) {
+  private AggregateBatch(long rowsScanned, byte sentFor, List<byte[][]> keys, List<Object[][]> states,
+      ValueExpression.OutOfRange failure) {
     this.rowsScanned = rowsScanned;
+    this.sentFor = sentFor;
     this.keys = keys;
     this.states = states;
     this.failure = failure;
@@ -66,8 +78,10 @@ public final class AggregateBatch {
 
   public static AggregateBatch read(AggregateSpec spec, byte[] value) throws IOException {
     DataInputStream in = Wire.input(value);
-    Wire.checkVersion(in, "A spark-hbase-sql aggregate batch");
+    int version = Wire.readVersion(in, "A spark-hbase-sql aggregate batch");
     long rowsScanned = in.readLong();
+    byte sentFor = version >= 2 ? in.readByte() : ENDED;
+    if (sentFor < ENDED || sentFor > MEMORY) throw new IOException("Corrupt aggregate batch: sent for " + sentFor);
     int n = in.readInt();
     if (n < 0 || n > in.available()) throw new IOException("Corrupt aggregate batch: " + n + " groups");
     List<byte[][]> keys = new ArrayList<>(n);
@@ -82,6 +96,6 @@ public final class AggregateBatch {
     }
     ValueExpression.OutOfRange failure = in.readBoolean() ? ValueExpression.OutOfRange.read(in) : null;
     if (in.available() > 0) throw new IOException("Corrupt aggregate batch: " + in.available() + " trailing bytes");
-    return new AggregateBatch(rowsScanned, keys, states, failure);
+    return new AggregateBatch(rowsScanned, sentFor, keys, states, failure);
   }
 }

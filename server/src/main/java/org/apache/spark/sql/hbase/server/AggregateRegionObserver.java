@@ -15,10 +15,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The region-server coprocessor of spark-hbase-sql: a scan that carries an {@link AggregateSpec}
- * returns partial groups ({@link AggregatingRegionScanner}) instead of rows. Any other scan is
- * left alone. A spec of another wire version leaves the scan alone too: the client then gets rows,
- * which it folds in itself, so a mismatch costs speed, never a result. A spec of this version
- * that does not parse is refused with an error.
+ * returns partial groups ({@link AggregatingRegionScanner}) instead of rows, and one that asks for
+ * {@link ServerVersions} gets them instead. Any other scan is left alone. A spec of a wire version
+ * this jar does not read leaves the scan alone too: the client then gets rows, which it folds in
+ * itself, so a mismatch costs speed, never a result. A spec of a version it reads that does not
+ * parse is refused with an error.
  *
  * <p>Load it with {@code hbase.coprocessor.user.region.classes} or on a table's descriptor.
  */
@@ -55,11 +56,12 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
 
   @Override
   public RegionScanner postScannerOpen(ObserverContext c, Scan scan, RegionScanner s) throws IOException {
+    if (ServerVersions.asked(scan)) return new VersionsAnswer(s);
     byte[] bytes = scan.getAttribute(AggregateSpec.ATTRIBUTE);
     if (bytes == null) return s;
     try {
       return new AggregatingRegionScanner(s, AggregateSpec.parseFrom(bytes), budget());
-    } catch (Wire.OtherVersion e) {
+    } catch (WireVersionRefused e) {
       // Rows instead of groups: the client folds them in itself.
       LOG.warn("Not aggregating a scan of {}: {}", s.getRegionInfo().getRegionNameAsString(), e.getMessage());
       return s;

@@ -8,8 +8,11 @@ import org.apache.hadoop.hbase.client.Scan;
 /**
  * What a region server computes for a scan instead of returning its rows: the rows that pass
  * {@code predicate}, grouped by the values of the {@code groupBy} operands, each group with the
- * {@code aggregates}. It travels as a scan attribute in the wire format of the server jar
- * ({@link ServerJar#WIRE_VERSION}); see {@link AggregateRegionObserver}.
+ * {@code aggregates}. It travels as a scan attribute in the wire format of the server jar, in the
+ * {@code version} the client chose (see {@link ServerJar}); the region server answers in the same
+ * version. See {@link AggregateRegionObserver}.
+ *
+ * <p>Version 2 added {@code maxBytes}; a spec of version 1 has none (0).
  */
 public final class AggregateSpec {
   /** The scan attribute that carries the spec. */
@@ -28,9 +31,22 @@ public final class AggregateSpec {
    * aggregation alive.
    */
   final int sliceMillis;
+  /**
+   * A region whose groups are estimated to hold more bytes than this sends them and starts again,
+   * however much of the region server's {@link MemoryBudget} is left; 0 for no cap of the query's own.
+   */
+  final long maxBytes;
+  /** The wire version the spec travels in, and its batches come back in. */
+  final int version;
 
+  /** A spec in the newest wire version, with no byte cap of its own. */
   public AggregateSpec(KeyLayout layout, Operand[] operands, RowPredicate predicate, int[] groupBy,
       AggregateFunction[] aggregates, int maxGroups, int sliceMillis) {
+    this(layout, operands, predicate, groupBy, aggregates, maxGroups, sliceMillis, 0, ServerJar.WIRE_VERSION);
+  }
+
+  public AggregateSpec(KeyLayout layout, Operand[] operands, RowPredicate predicate, int[] groupBy,
+      AggregateFunction[] aggregates, int maxGroups, int sliceMillis, long maxBytes, int version) {
     int max = predicate == null ? -1 : predicate.maxOperand();
     for (int g : groupBy) max = Math.max(max, g);
     for (AggregateFunction a : aggregates) max = Math.max(max, a.maxOperand());
@@ -40,6 +56,9 @@ public final class AggregateSpec {
     if (max >= operands.length) throw new IllegalArgumentException("the spec reads operand " + max + " of " + operands.length);
     if (maxGroups <= 0) throw new IllegalArgumentException("the group cap must be positive");
     if (sliceMillis <= 0) throw new IllegalArgumentException("the reading slice must be positive");
+    if (maxBytes < 0) throw new IllegalArgumentException("the byte cap must not be negative");
+    if (maxBytes > 0 && !carriesByteCap(version)) throw new IllegalArgumentException("wire version " + version + " has no byte cap");
+    Wire.checked(version);
     new RowOperands(layout, operands); // checks the operands against the layout
     this.layout = layout;
     this.operands = operands;
@@ -48,10 +67,17 @@ public final class AggregateSpec {
     this.aggregates = aggregates;
     this.maxGroups = maxGroups;
     this.sliceMillis = sliceMillis;
+    this.maxBytes = maxBytes;
+    this.version = version;
+  }
+
+  /** Whether a spec of wire version {@code version} carries a byte cap. */
+  public static boolean carriesByteCap(int version) {
+    return version >= 2;
   }
 
   public byte[] toByteArray() {
-    return Wire.toBytes(out -> {
+    return Wire.toBytes(version, out -> {
       layout.write(out);
       out.writeInt(operands.length);
       for (Operand o : operands) o.write(out);
@@ -63,6 +89,7 @@ public final class AggregateSpec {
       for (AggregateFunction a : aggregates) a.write(out);
       out.writeInt(maxGroups);
       out.writeInt(sliceMillis);
+      if (carriesByteCap(version)) out.writeLong(maxBytes);
     });
   }
 
@@ -82,7 +109,7 @@ public final class AggregateSpec {
   }
 
   private static AggregateSpec read(DataInputStream in) throws IOException {
-    Wire.checkVersion(in, "A spark-hbase-sql aggregation");
+    int version = Wire.readVersion(in, "A spark-hbase-sql aggregation");
     KeyLayout layout = KeyLayout.read(in);
     int n = in.readInt();
     if (n < 0 || n > in.available()) throw new IOException("Corrupt aggregation: " + n + " operands");
@@ -99,8 +126,9 @@ public final class AggregateSpec {
     for (int i = 0; i < a; i++) aggregates[i] = AggregateFunction.read(in);
     int maxGroups = in.readInt();
     int sliceMillis = in.readInt();
+    long maxBytes = carriesByteCap(version) ? in.readLong() : 0;
     if (in.available() > 0) throw new IOException("Corrupt aggregation: " + in.available() + " trailing bytes");
-    return new AggregateSpec(layout, operands, predicate, groupBy, aggregates, maxGroups, sliceMillis);
+    return new AggregateSpec(layout, operands, predicate, groupBy, aggregates, maxGroups, sliceMillis, maxBytes, version);
   }
 
   @Override
@@ -109,6 +137,7 @@ public final class AggregateSpec {
     for (int i = 0; i < aggregates.length; i++) sb.append(i == 0 ? "" : ", ").append(aggregates[i]);
     sb.append(") group by ").append(groupBy.length).append(" operand(s)");
     if (predicate != null) sb.append(" where ").append(predicate);
+    if (maxBytes > 0) sb.append(", at most ").append(maxBytes).append(" bytes of groups");
     return sb.append(')').toString();
   }
 }

@@ -28,6 +28,7 @@ public final class RowAggregator {
   private final Map<ByteBuffer, Group> groups = new HashMap<>();
   private long reserved;
   private boolean outOfMemory; // the budget refused a group: send the groups now
+  private boolean ended; // no more cells come: the next batch is the last
   private byte[] currentRow; // null: between rows
   private byte[] lastFolded;
   private long rowsScanned;
@@ -66,6 +67,7 @@ public final class RowAggregator {
 
   /** The scan has no more cells: the row in progress is complete. */
   public void endOfRows() {
+    ended = true;
     if (currentRow != null) foldRow();
   }
 
@@ -106,10 +108,13 @@ public final class RowAggregator {
     return out.array();
   }
 
-  /** A new group's bytes: reserved if they fit; if not, reserved anyway, and the groups are to be sent. */
+  /**
+   * A new group's bytes: reserved if they fit the budget and the spec's byte cap; if not, held
+   * anyway (the group is already made), and the groups are to be sent.
+   */
   private void charge(long bytes) {
-    if (budget == null) return;
-    if (!budget.tryReserve(bytes)) {
+    if (spec.maxBytes > 0 && reserved + bytes > spec.maxBytes) outOfMemory = true;
+    if (budget != null && !budget.tryReserve(bytes)) {
       budget.reserve(bytes);
       outOfMemory = true;
     }
@@ -126,6 +131,13 @@ public final class RowAggregator {
     if (budget != null && reserved > 0) budget.release(reserved);
     reserved = 0;
     outOfMemory = false;
+  }
+
+  /** Why groups sent now are sent; at the end, the end, however full they are. */
+  private byte sentFor() {
+    if (ended) return AggregateBatch.ENDED;
+    if (outOfMemory) return AggregateBatch.MEMORY;
+    return groups.size() >= spec.maxGroups ? AggregateBatch.GROUP_CAP : AggregateBatch.ENDED;
   }
 
   /** Whether a row held a value Spark would have failed on: the query fails, the rest need not be read. */
@@ -146,11 +158,13 @@ public final class RowAggregator {
   /** The groups and the count of rows folded in since the last batch, as a batch's bytes; then starts again. */
   public byte[] takeBatch() {
     long scanned = rowsScanned;
+    byte sentFor = sentFor();
     Map<ByteBuffer, Group> sent = new HashMap<>(groups);
     groups.clear();
     rowsScanned = 0;
     release();
-    return Wire.toBytes(out -> write(out, scanned, sent, failure));
+    int version = spec.version;
+    return Wire.toBytes(version, out -> write(out, version, scanned, sentFor, sent, failure));
   }
 
   /** {@link #takeBatch} as the cell a region server returns, keyed by the last row folded in. */
@@ -159,9 +173,10 @@ public final class RowAggregator {
     return AggregateBatch.cell(row, takeBatch());
   }
 
-  private static void write(DataOutputStream out, long scanned, Map<ByteBuffer, Group> groups,
-      ValueExpression.OutOfRange failure) throws IOException {
+  private static void write(DataOutputStream out, int version, long scanned, byte sentFor,
+      Map<ByteBuffer, Group> groups, ValueExpression.OutOfRange failure) throws IOException {
     out.writeLong(scanned);
+    if (version >= 2) out.writeByte(sentFor);
     out.writeInt(groups.size());
     for (Group g : groups.values()) {
       for (byte[] k : g.key) {

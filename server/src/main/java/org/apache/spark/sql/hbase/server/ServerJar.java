@@ -2,12 +2,18 @@ package org.apache.spark.sql.hbase.server;
 
 /**
  * Facts about the server jar that the Spark side checks before it sends anything to a region
- * server. Every payload the client sends (filter state, predicates) starts with WIRE_VERSION, so
- * a region server running an older jar refuses it instead of misreading it.
+ * server. Every payload (filter state, aggregations, aggregate batches) starts with its wire
+ * version. A region server reads every version from {@link #OLDEST_WIRE_VERSION} to
+ * {@link #WIRE_VERSION} and refuses others with {@link WireVersionRefused}; a client learns a
+ * server's range with {@link ServerVersions} and writes the newest version both read, so region
+ * servers and Spark applications can be upgraded one at a time.
  */
 public final class ServerJar {
-  /** Version of the byte layout of everything sent to region servers. */
-  public static final int WIRE_VERSION = 1;
+  /** The newest version of the byte layout of what is sent to and from region servers. */
+  public static final int WIRE_VERSION = 2;
+
+  /** The oldest version this jar still reads and writes. */
+  public static final int OLDEST_WIRE_VERSION = 1;
 
   /** The region coprocessor that aggregates; named here so that clients need not load its class. */
   public static final String AGGREGATE_OBSERVER = "org.apache.spark.sql.hbase.server.AggregateRegionObserver";
@@ -16,6 +22,11 @@ public final class ServerJar {
   public static final String WRITE_MARK_OBSERVER = "org.apache.spark.sql.hbase.server.WriteMarkObserver";
 
   private ServerJar() {}
+
+  /** Whether this jar reads and writes bytes of wire version {@code version}. */
+  public static boolean reads(int version) {
+    return version >= OLDEST_WIRE_VERSION && version <= WIRE_VERSION;
+  }
 
   /** The jar's build version, from its manifest; "dev" when run from classes. */
   public static String buildVersion() {

@@ -21,7 +21,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   <li>column selection: the output cells, plus each row's first cell (without its value) so
  *       that a row with none of them still exists.</li>
  * </ul>
- * Its state travels as versioned bytes ({@link ServerJar#WIRE_VERSION}), never Java serialization.
+ * Its state travels as versioned bytes, in the wire version the client chose (see {@link ServerJar}),
+ * never Java serialization. Versions 1 and 2 lay it out alike.
  */
 public final class SkipScanFilter extends FilterBase {
   private static final KeyOnlyFilter KEY_ONLY = new KeyOnlyFilter();
@@ -32,6 +33,7 @@ public final class SkipScanFilter extends FilterBase {
   private final RowPredicate predicate; // null: every row
   private final byte[][] outputFamilies; // null: every cell
   private final byte[][] outputQualifiers;
+  private final int version;
 
   // The output cells in the order a row's cells arrive: by family, then qualifier.
   private final byte[][] sortedFamilies;
@@ -55,6 +57,12 @@ public final class SkipScanFilter extends FilterBase {
    */
   public SkipScanFilter(KeyLayout layout, KeyBox[] boxes, Operand[] operands, RowPredicate predicate,
       byte[][] outputFamilies, byte[][] outputQualifiers) {
+    this(layout, boxes, operands, predicate, outputFamilies, outputQualifiers, ServerJar.WIRE_VERSION);
+  }
+
+  /** The filter as it travels in wire version {@code version}. */
+  public SkipScanFilter(KeyLayout layout, KeyBox[] boxes, Operand[] operands, RowPredicate predicate,
+      byte[][] outputFamilies, byte[][] outputQualifiers, int version) {
     if (predicate != null && predicate.maxOperand() >= operands.length) {
       throw new IllegalArgumentException("the predicate reads operand " + predicate.maxOperand() + " of " + operands.length);
     }
@@ -69,6 +77,7 @@ public final class SkipScanFilter extends FilterBase {
     this.predicate = predicate;
     this.outputFamilies = outputFamilies;
     this.outputQualifiers = outputQualifiers;
+    this.version = Wire.checked(version);
     int[] order = outputFamilies == null ? new int[0]
         : ColumnOrder.sort(java.util.stream.IntStream.range(0, outputFamilies.length).toArray(),
             i -> outputFamilies[i], i -> outputQualifiers[i]);
@@ -184,7 +193,7 @@ public final class SkipScanFilter extends FilterBase {
 
   @Override
   public byte[] toByteArray() {
-    return Wire.toBytes(out -> {
+    return Wire.toBytes(version, out -> {
       layout.write(out);
       out.writeBoolean(boxes != null);
       if (boxes != null) {
@@ -210,7 +219,7 @@ public final class SkipScanFilter extends FilterBase {
   public static SkipScanFilter parseFrom(byte[] bytes) throws DeserializationException {
     try {
       DataInputStream in = Wire.input(bytes);
-      Wire.checkVersion(in, "A spark-hbase-sql scan filter");
+      int version = Wire.readVersion(in, "A spark-hbase-sql scan filter");
       KeyLayout layout = KeyLayout.read(in);
       KeyBox[] boxes = null;
       if (in.readBoolean()) {
@@ -237,7 +246,7 @@ public final class SkipScanFilter extends FilterBase {
         }
       }
       if (in.available() > 0) throw new IOException("Corrupt filter: " + in.available() + " trailing bytes");
-      return new SkipScanFilter(layout, boxes, operands, predicate, families, qualifiers);
+      return new SkipScanFilter(layout, boxes, operands, predicate, families, qualifiers, version);
     } catch (java.io.EOFException e) {
       throw new DeserializationException("Corrupt filter: its bytes end early", e);
     } catch (IOException | IllegalArgumentException e) {

@@ -29,31 +29,32 @@ final class Wire {
     return bytes;
   }
 
-  /** Bytes of another wire version: a deployment mismatch, not corruption. */
-  static final class OtherVersion extends IOException {
-    OtherVersion(String message) {
-      super(message);
-    }
+  /** Reads the version that starts a payload, refusing one this jar does not read. */
+  static int readVersion(DataInputStream in, String what) throws IOException {
+    int version = in.readInt();
+    if (!ServerJar.reads(version)) throw new WireVersionRefused(what, version);
+    return version;
   }
 
-  static void checkVersion(DataInputStream in, String what) throws IOException {
-    int version = in.readInt();
-    if (version != ServerJar.WIRE_VERSION) {
-      throw new OtherVersion(what + " was written with wire version " + version + ", but this region server's "
-          + "spark-hbase-sql server jar (" + ServerJar.buildVersion() + ") reads version " + ServerJar.WIRE_VERSION
-          + "; deploy the server jar that matches the client");
+  /** Checks a version a client asks to write in. */
+  static int checked(int version) {
+    if (!ServerJar.reads(version)) {
+      throw new IllegalArgumentException("wire version " + version + " is not one of " + ServerJar.OLDEST_WIRE_VERSION
+          + " to " + ServerJar.WIRE_VERSION);
     }
+    return version;
   }
 
   interface Writer {
     void write(DataOutputStream out) throws IOException;
   }
 
-  static byte[] toBytes(Writer writer) {
+  /** A payload of wire version `version`: the version, then what `writer` writes (in that version's layout). */
+  static byte[] toBytes(int version, Writer writer) {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      out.writeInt(ServerJar.WIRE_VERSION);
+      out.writeInt(checked(version));
       writer.write(out);
       out.flush();
       return bytes.toByteArray();

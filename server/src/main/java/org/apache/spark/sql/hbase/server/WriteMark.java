@@ -51,7 +51,8 @@ public final class WriteMark {
   }
 
   public byte[] toByteArray() {
-    return Wire.toBytes(out -> {
+    // Stored, and read by clients of any version in service: the oldest version, whose layout holds a mark.
+    return Wire.toBytes(ServerJar.OLDEST_WIRE_VERSION, out -> {
       Wire.writeBytes(out, start);
       Wire.writeBytes(out, stop);
       out.writeLong(leaseMillis);
@@ -60,7 +61,7 @@ public final class WriteMark {
 
   public static WriteMark parseFrom(byte[] bytes) throws IOException {
     DataInputStream in = Wire.input(bytes);
-    Wire.checkVersion(in, "A spark-hbase-sql write mark");
+    Wire.readVersion(in, "A spark-hbase-sql write mark");
     byte[] start = Wire.readBytes(in);
     byte[] stop = Wire.readBytes(in);
     long lease = in.readLong();
