@@ -198,10 +198,14 @@ lazy val core = (project in file("."))
     Test / envVars ++= sys.env.filter(_._1.startsWith("SPARK_HBASE")) +
       ("HBASE_CONF_DIR" -> TestHBase.confDir(baseDirectory.value).getAbsolutePath),
     // The embedded HBase runs once per test run, with our server jar's classes on its classpath.
-    Test / testOptions ++= {
-      (hbaseLocal / writeClasspath).value
-      TestHBase.testOptions(baseDirectory.value, streams.value.log)
-    },
+    // Pure suites alone (SPARK_HBASE_TESTS=pure) need neither HBase nor its classpath.
+    Test / testOptions ++= Def.taskDyn {
+      if (TestHBase.pureOnly) Def.task(TestHBase.testOptions(baseDirectory.value, streams.value.log))
+      else Def.task {
+        (hbaseLocal / writeClasspath).value
+        TestHBase.testOptions(baseDirectory.value, streams.value.log)
+      }
+    }.value,
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
     // Scaladoc's own warnings (a link it cannot resolve) are no reason to stop a release.
     Compile / doc / scalacOptions ~= (_.filterNot(_ == "-Werror")),

@@ -31,7 +31,11 @@ object TestHBase {
     Seq(launcher(root), "local", "stop", "--data-dir", dataDir(root).getAbsolutePath).!
   }
 
+  /** With SPARK_HBASE_TESTS=pure, only the suites that need no HBase run, and none is started. */
+  def pureOnly: Boolean = sys.env.get("SPARK_HBASE_TESTS").contains("pure")
+
   def testOptions(root: File, log: Logger): Seq[TestOption] =
-    if (sys.env.contains("HBASE_CONF_DIR")) Nil
+    if (pureOnly) Seq(Tests.Argument(TestFrameworks.ScalaTest, "-l", "org.apache.spark.sql.hbase.RequiresHBase"))
+    else if (sys.env.contains("HBASE_CONF_DIR")) Nil
     else Seq(Tests.Setup(() => start(root, log)), Tests.Cleanup(() => stop(root, log)))
 }

@@ -121,7 +121,8 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
   private def pushed(df: DataFrame): Boolean =
     collectWithSubqueries(df.queryExecution.executedPlan) { case s: HBaseAggregateScan => s }.nonEmpty
 
-  private val cases = randomCases(inTheSuite = 250)
+  private val suiteCases = 250
+  private val cases = randomCases(suiteCases)
 
   private def inOneTask(df: DataFrame): Boolean =
     collectWithSubqueries(df.queryExecution.executedPlan) {
@@ -170,11 +171,14 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
         }
       }
       noFailedCases("aggregates in the region servers", cases, failures)
-      withClue("the random queries should mostly be computed in the region servers: ")(pushedQueries.get should
-        be > cases / 2)
-      withClue("count(DISTINCT) too, through its grouping: ")(distinctPushed.get should be > cases / 50)
-      withClue("aggregates without groups, over several regions, in one task: ")(oneTask.get should be > cases / 20)
-      withClue("groups sent early for the query's byte cap, shown in the metrics: ")(flushed.get should be > cases / 10)
+      withClue("the random queries should mostly be computed in the region servers: ")(pushedQueries.get.toDouble should
+        be > floorOf(cases, 1.0 / 2, suiteCases))
+      withClue("count(DISTINCT) too, through its grouping: ")(distinctPushed.get.toDouble should
+        be > floorOf(cases, 1.0 / 50, suiteCases))
+      withClue("aggregates without groups, over several regions, in one task: ")(oneTask.get.toDouble should
+        be > floorOf(cases, 1.0 / 20, suiteCases))
+      withClue("groups sent early for the query's byte cap, shown in the metrics: ")(flushed.get.toDouble should
+        be > floorOf(cases, 1.0 / 10, suiteCases))
     }
   }
 }

@@ -25,6 +25,17 @@ trait DifferentialCases { self: HBaseSuite =>
     sys.env.get("SPARK_HBASE_DIFFERENTIAL_CASES").map(_.toInt).getOrElse(inTheSuite)
 
   /**
+   * How many of `cases` must show something the random cases should often show: more than
+   * `share` of them, as in the suite's own run of `inTheSuite` cases and in longer runs. A shorter
+   * run (`./benchmarks/run differential --cases 300`) is a smaller sample: its floor is lowered by
+   * three standard deviations of a binomial count, so that chance alone does not fail it.
+   */
+  protected def floorOf(cases: Int, share: Double, inTheSuite: Int): Double = {
+    val expected = cases * share
+    if (cases >= inTheSuite) expected else math.max(0.0, expected - 3 * math.sqrt(expected * (1 - share)))
+  }
+
+  /**
    * How many sessions run cases at once (SPARK_HBASE_DIFFERENTIAL_SESSIONS, 2 by default). Most of
    * a case's time is Spark's fixed cost per query and HBase round trips, which overlap well.
    */

@@ -11,6 +11,7 @@ import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
 /** Base of the suites that run SQL against the real HBase. */
+@RequiresHBase
 abstract class HBaseSuite extends AnyFunSpec with Matchers {
   protected lazy val spark: SparkSession = HBaseSparkSession.session
 

@@ -101,7 +101,8 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
   /** Every row, filtered by Spark. */
   private case object NoPushdown extends Mode(HBaseSQLConf.Pushdown.key -> "false")
 
-  private val cases = randomCases(inTheSuite = 500)
+  private val suiteCases = 500
+  private val cases = randomCases(suiteCases)
 
   describe(s"$cases random WHERE clauses over the key (a INT, b STRING, c BIGINT) and NULL-holding values") {
     it(
@@ -144,10 +145,14 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
         }
       }
       noFailedCases("key ranges, skip scans and residuals", cases, failures)
-      withClue("the random predicates should often prune regions: ")(pruned.get should be > cases / 5)
-      withClue("and read fewer rows than the table holds: ")(readFewer.get should be > cases * 3 / 10)
-      withClue("and skip through keys on later key columns in region servers: ")(skipScans.get should be > cases / 5)
-      withClue("and leave nothing for Spark to check: ")(exact.get should be > cases * 3 / 10)
+      withClue("the random predicates should often prune regions: ")(pruned.get.toDouble should
+        be > floorOf(cases, 1.0 / 5, suiteCases))
+      withClue("and read fewer rows than the table holds: ")(readFewer.get.toDouble should
+        be > floorOf(cases, 3.0 / 10, suiteCases))
+      withClue("and skip through keys on later key columns in region servers: ")(skipScans.get.toDouble should
+        be > floorOf(cases, 1.0 / 5, suiteCases))
+      withClue("and leave nothing for Spark to check: ")(exact.get.toDouble should
+        be > floorOf(cases, 3.0 / 10, suiteCases))
     }
   }
 

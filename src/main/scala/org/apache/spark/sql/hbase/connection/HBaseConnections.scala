@@ -76,6 +76,9 @@ object HBaseConnections extends Logging {
     }
   }
 
+  /** How many reads and calls hold this cluster's shared connection now; 0 when every one gave it back. */
+  def borrowers(cluster: HBaseClusterConf): Int = synchronized(entries.get(cluster).fold(0)(_.borrowers))
+
   /** How many connections to this cluster this JVM has opened so far; shows that tasks share one. */
   def openedCount(cluster: HBaseClusterConf): Int = synchronized(opened(cluster))
 

@@ -1,21 +1,25 @@
 package org.apache.spark.sql.hbase.execution
 
+import java.util.concurrent.{ExecutorService, LinkedBlockingQueue, ThreadPoolExecutor, TimeUnit}
+
 import scala.concurrent.ExecutionContext
 
 /** Small pools for HBase calls made in parallel: daemon threads, so they never keep a JVM alive, which end after a minute idle. */
 object DaemonThreads {
-  def pool(name: String, threads: Int): ExecutionContext = {
-    val pool = new java.util.concurrent.ThreadPoolExecutor(
+  def executor(name: String, threads: Int): ExecutorService = {
+    val pool = new ThreadPoolExecutor(
       threads,
       threads,
       60L,
-      java.util.concurrent.TimeUnit.SECONDS,
-      new java.util.concurrent.LinkedBlockingQueue[Runnable](),
+      TimeUnit.SECONDS,
+      new LinkedBlockingQueue[Runnable](),
       (r: Runnable) => {
         val thread = new Thread(r, name); thread.setDaemon(true); thread
       }
     )
     pool.allowCoreThreadTimeOut(true)
-    ExecutionContext.fromExecutorService(pool)
+    pool
   }
+
+  def pool(name: String, threads: Int): ExecutionContext = ExecutionContext.fromExecutorService(executor(name, threads))
 }

@@ -1,11 +1,10 @@
 package org.apache.spark.sql.hbase.execution
 
 import scala.collection.mutable
-import scala.concurrent.{Await, ExecutionContext, Future}
-import scala.concurrent.duration.Duration
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.{Result, Scan}
+import org.apache.hadoop.hbase.filter.Filter
 
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
@@ -19,7 +18,6 @@ import org.apache.spark.sql.execution.LeafExecNode
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, Utf8}
-import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.planning.{
   AggregateScanPlan, BufferSlot, KeyBoxes, RegionScan, ServerAggregate, ServerPredicates, ServerValue
 }
@@ -84,54 +82,65 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
 
   /** Each region read whole on a thread of its own, counted apart: metrics are not thread-safe. */
   private def readTogether(regions: Seq[RegionScan]): Iterator[InternalRow] = {
-    implicit val ec: ExecutionContext = HBaseAggregateRDD.regionReads
     val counted = regions.map(_ => ReadMetrics.local())
     val reads = regions.zip(counted).map { case (region, regionMetrics) =>
-      Future {
+      () => {
         val closes = mutable.ArrayBuffer.empty[() => Unit]
         try translating(region)(read(region, regionMetrics, close => closes += close)).toArray
         finally closes.foreach(_.apply())
       }
     }
-    val rows = reads.flatMap(r => Await.result(r, Duration.Inf))
+    val rows = HBaseAggregateRDD.regionReads.all(reads).flatten
     counted.foreach(metrics.add)
     rows.iterator
   }
 
+  /**
+   * One region's partial groups: the region servers' batches, and the rows they send unaggregated
+   * (they lack the coprocessor, or read no such wire version), folded in here by the same
+   * aggregator. A region server that refuses the filter, at the start or in the middle, has the
+   * rest of the region read without the jar, and folded in here too.
+   */
   private def read(region: RegionScan, metrics: ReadMetrics, closing: (() => Unit) => Unit): Iterator[InternalRow] = {
     val spec = HBaseAggregateRDD.spec(plan, region)
     val request = plan.scan.request
-    val table = request.table
-    val cluster = request.cluster
-    val connection = HBaseConnections.borrow(cluster)
-    val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-    val scan = HBaseScanRDD.scanFor(request, region.ranges, Seq(HBaseAggregateRDD.filter(plan, region)))
-    spec.attachTo(scan)
-    val scanner = htable.getScanner(scan)
-    closing(() => { scanner.close(); htable.close(); HBaseConnections.release(cluster) })
     val rows = new HBaseAggregateRows(plan, metrics.rowsScanned)
     // Rows sent unaggregated are folded in here; their groups follow the region servers'.
     val local = new RowAggregator(spec)
     // What HBase returns counts as rows read: partial groups, or rows unaggregated.
-    val fromServer = scanner.iterator().asScala.flatMap { result =>
-      if (AggregateBatch.isBatch(result)) {
-        val batch = AggregateBatch.read(spec, result)
-        if (batch.sentFor == AggregateBatch.MEMORY) metrics.memoryFlushes += 1
-        rows.of(batch).map { r => metrics.rowsRead += 1; r }
-      } else { metrics.rowsRead += 1; result.rawCells().foreach(local.add); Iterator.empty }
-    }
+    def results(scan: Scan, taken: Result => Unit): Iterator[InternalRow] =
+      RegionScanners.open(request, scan, closing).iterator().asScala.flatMap { result =>
+        taken(result)
+        if (AggregateBatch.isBatch(result)) {
+          val batch = AggregateBatch.read(spec, result)
+          if (batch.sentFor == AggregateBatch.MEMORY) metrics.memoryFlushes += 1
+          rows.of(batch).map { r => metrics.rowsRead += 1; r }
+        } else { metrics.rowsRead += 1; result.rawCells().foreach(local.add); Iterator.empty }
+      }
+    val fromServers = new ServerJarFallback[InternalRow](
+      request.table.hbaseTable,
+      region,
+      "filter",
+      taken => {
+        val scan = HBaseScanRDD.scanFor(request, region.ranges, Seq(HBaseAggregateRDD.filter(plan, region)))
+        spec.attachTo(scan)
+        results(scan, taken)
+      },
+      // Every row of the rest, with the cells the aggregation reads: the aggregator checks the spec's predicate.
+      rest => results(HBaseScanRDD.scanFor(request, rest.ranges, HBaseAggregateRDD.plainFilters(plan, rest)), _ => ())
+    )
     val folded = Iterator(()).flatMap { _ =>
       local.endOfRows()
       if (local.hasRows()) rows.of(AggregateBatch.read(spec, local.takeBatch())) else Iterator.empty
     }
-    fromServer ++ folded
+    fromServers ++ folded
   }
 }
 
 object HBaseAggregateRDD {
 
   /** Threads that read the regions of a single-task aggregate, shared by the tasks of a JVM. */
-  private lazy val regionReads: ExecutionContext = DaemonThreads.pool("hbase-region-aggregate", 16)
+  private val regionReads = new ParallelReads("hbase-region-aggregate", 16)
 
   def partitionsOf(plan: AggregateScanPlan): Seq[HBaseAggregatePartition] =
     if (plan.singleTask) Seq(HBaseAggregatePartition(0, plan.scan.regions))
@@ -143,8 +152,7 @@ object HBaseAggregateRDD {
     val table = request.table
     val codec = KeyCodec.forTable(table)
     val boxes = region.server.flatMap(_.boxes).map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
-    val pushed = region.server.toSeq.flatMap(_.pushed)
-    val cells = (plan.columns ++ pushed.flatMap(_.references).map(request.columnOf)).flatMap(_.readsCell).distinct
+    val cells = readColumns(plan, region).flatMap(_.readsCell).distinct
     new SkipScanFilter(
       codec.sliceLayout,
       boxes,
@@ -154,6 +162,17 @@ object HBaseAggregateRDD {
       cells.map(c => Utf8.bytes(c.qualifier)).toArray,
       plan.wireVersion
     )
+  }
+
+  /** A region's read without the server jar: its ranges, and only the cells the aggregation reads. */
+  def plainFilters(plan: AggregateScanPlan, region: RegionScan): Seq[Filter] =
+    HBaseScanRDD.rangeFilter(region.ranges).toSeq ++
+      HBaseScanRDD.cellFilter(plan.scan.request.table, readColumns(plan, region))
+
+  /** The columns the region servers read for a region: the aggregation's, and those of the region's WHERE conjuncts. */
+  private def readColumns(plan: AggregateScanPlan, region: RegionScan): Seq[HBaseColumn] = {
+    val request = plan.scan.request
+    (plan.columns ++ region.server.toSeq.flatMap(_.pushed).flatMap(_.references).map(request.columnOf)).distinct
   }
 
   /** What the region server computes for one region: the aggregation, with the region's WHERE conjuncts. */

@@ -1,8 +1,6 @@
 package org.apache.spark.sql.hbase.execution
 
 import scala.collection.mutable
-import scala.concurrent.{Await, ExecutionContext, Future}
-import scala.concurrent.duration.Duration
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
@@ -79,9 +77,8 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
     }
     val rows =
       if (maxRows == Int.MaxValue && regions.size > 1) {
-        implicit val ec: ExecutionContext = HBaseSQLTableScan.driverReads
-        val reads = regions.zipWithIndex.map { case (r, i) => Future(readRegion(r, i, maxRows)) }
-        reads.flatMap(f => Await.result(f, Duration.Inf)).toArray
+        HBaseSQLTableScan.driverReads.all(regions.zipWithIndex.map { case (r, i) => () => readRegion(r, i, maxRows) })
+          .flatten.toArray
       } else {
         val out = Array.newBuilder[InternalRow]
         var taken = 0
@@ -108,6 +105,6 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
 object HBaseSQLTableScan {
 
   /** Threads that read regions for lookups collected on the driver; idle ones end after a minute. */
-  private lazy val driverReads: ExecutionContext = DaemonThreads.pool("hbase-driver-read", 8)
+  private val driverReads = new ParallelReads("hbase-driver-read", 8)
 
 }

@@ -2,21 +2,18 @@ package org.apache.spark.sql.hbase.execution
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.{CompareOperator, TableName}
+import org.apache.hadoop.hbase.CompareOperator
 import org.apache.hadoop.hbase.client.{Get, Result, Scan}
 import org.apache.hadoop.hbase.filter.{
   BinaryComparator, Filter, FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter, QualifierFilter
 }
 
 import org.apache.spark.{Partition, SparkContext, TaskContext}
-import org.apache.spark.internal.Logging
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Predicate
-import org.apache.spark.sql.hbase.Causes
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{BadRowKey, KeyCodec, RowCodec, Utf8}
-import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.planning.{
   KeyBoxes, RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter, ServerPredicates
 }
@@ -49,7 +46,7 @@ class HBaseScanRDD(sc: SparkContext, request: ScanRequest, scans: Seq[RegionScan
   }
 }
 
-object HBaseScanRDD extends Logging {
+object HBaseScanRDD {
 
   /**
    * Reads one region's part of a scan: the rows of its ranges that pass its residual predicate
@@ -67,31 +64,13 @@ object HBaseScanRDD extends Logging {
       onClose: (() => Unit) => Unit
   ): Iterator[InternalRow] = RegionReadFailure.translating(request.table.hbaseTable, regionScan.region) {
     if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, _ => ())
-    else new Iterator[InternalRow] {
-      // The row key is only needed on a fallback, so the hot path keeps the Result, not a copy of its key.
-      private var lastResult: Option[Result] = None
-      private var rows: Iterator[InternalRow] = Iterator(()).flatMap { _ =>
-        read(request, regionScan, partitionIndex, metrics, onClose, r => lastResult = Some(r))
-      }
-      private var fellBack = false
-
-      private def orFallBack[T](step: => T): T =
-        try step
-        catch {
-          case e: Exception if !fellBack && ServerFilterSupport.refused(e) =>
-            fellBack = true
-            val rest = lastResult.fold(regionScan)(r => regionScan.after(r.getRow)).withoutServer
-            logWarning(s"HBase table ${request.table.hbaseTable}: the region server holding ${regionScan.region} " +
-              s"cannot run the server jar's filter (${Causes.rootMessage(e)}); reading the rest of the " +
-              "region without it. See 'Deploying the server jar' in docs/deployment.md.")
-            rows = if (rest.ranges.isEmpty) Iterator.empty
-            else read(request, rest, partitionIndex, metrics, onClose, _ => ())
-            step
-        }
-
-      override def hasNext: Boolean = orFallBack(rows.hasNext)
-      override def next(): InternalRow = orFallBack(rows.next())
-    }
+    else new ServerJarFallback[InternalRow](
+      request.table.hbaseTable,
+      regionScan,
+      "filter",
+      returned => read(request, regionScan, partitionIndex, metrics, onClose, returned),
+      rest => read(request, rest.withoutServer, partitionIndex, metrics, onClose, _ => ())
+    )
   }
 
   private def read(
@@ -103,18 +82,15 @@ object HBaseScanRDD extends Logging {
       returned: Result => Unit
   ): Iterator[InternalRow] = {
     val table = request.table
-    val cluster = request.cluster
     val codec = new RowCodec(table)
     val decode = codec.decoder(request.columns, checkKeys = true)
     val filter: Option[Filter] = regionScan.server match {
       case Some(server) => Some(serverFilter(request, server, request.returnedColumns(regionScan.residual)))
       case None => cellFilter(table, request.columns)
     }
-    val connection = HBaseConnections.borrow(cluster)
-    val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
     val results: Iterator[Result] =
       if (regionScan.byGets) {
-        onClose(() => { htable.close(); HBaseConnections.release(cluster) })
+        val htable = RegionScanners.table(request, onClose)
         regionScan.ranges.grouped(request.limits.caching).flatMap { batch =>
           metrics.gets += batch.size
           metrics.rowsScanned += batch.size
@@ -127,16 +103,12 @@ object HBaseScanRDD extends Logging {
           if (regionScan.server.isDefined) filter.toSeq else rangeFilter(regionScan.ranges).toSeq ++ filter
         )
         scan.setScanMetricsEnabled(true)
-        val scanner = try htable.getScanner(scan)
-        catch {
-          case e: Throwable => htable.close(); HBaseConnections.release(cluster); throw e
-        }
-        onClose { () =>
-          scanner.close()
-          Option(scanner.getScanMetrics).foreach(m => metrics.rowsScanned += m.countOfRowsScanned.get())
-          htable.close()
-          HBaseConnections.release(cluster)
-        }
+        val scanner = RegionScanners.open(
+          request,
+          scan,
+          onClose,
+          closed => Option(closed.getScanMetrics).foreach(m => metrics.rowsScanned += m.countOfRowsScanned.get())
+        )
         scanner.iterator().asScala
       }
     val rows = results.flatMap { r =>
@@ -211,7 +183,7 @@ object HBaseScanRDD extends Logging {
   }
 
   /** Several ranges in one region, without the server jar: one scan that seeks from range to range. */
-  private def rangeFilter(ranges: Seq[RowRange]): Option[Filter] =
+  def rangeFilter(ranges: Seq[RowRange]): Option[Filter] =
     if (ranges.size <= 1) None
     else Some(new MultiRowRangeFilter(new java.util.ArrayList[MultiRowRangeFilter.RowRange](
       ranges.map(r => new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)).asJava

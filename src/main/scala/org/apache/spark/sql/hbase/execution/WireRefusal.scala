@@ -7,9 +7,9 @@ import org.apache.spark.sql.hbase.server.WireVersionRefused
 
 /**
  * Whether a region server refused what the server jar sends, told by the types of the failure's
- * causes, never by its wording. A region server's failure reaches the client as a remote
- * exception carrying the class name of what was thrown and its stack trace, whose "Caused by:"
- * lines name each cause's class.
+ * causes, never by its wording. A region server's failure reaches the client with the class name
+ * of what was thrown and its stack trace, whose "Caused by:" lines name each cause's class: as a
+ * remote exception, or (for a batch of Gets) rebuilt as that class with the trace as its message.
  */
 object WireRefusal {
   private val CausedBy = """(?m)^Caused by: ([\w.$]+)""".r
@@ -21,11 +21,12 @@ object WireRefusal {
   private val MissingClasses = Set(classOf[ClassNotFoundException].getName, classOf[NoClassDefFoundError].getName)
 
   /** The class names of a failure's causes, local and remote. */
-  def causeClasses(e: Throwable): Seq[String] = Causes.of(e).flatMap {
-    case remote: RemoteException =>
-      Seq(remote.getClassName) ++
-        Option(remote.getMessage).toSeq.flatMap(m => CausedBy.findAllMatchIn(m).map(_.group(1)))
-    case local => Seq(local.getClass.getName)
+  def causeClasses(e: Throwable): Seq[String] = Causes.of(e).flatMap { cause =>
+    val thrown = cause match {
+      case remote: RemoteException => remote.getClassName
+      case local => local.getClass.getName
+    }
+    thrown +: Option(cause.getMessage).toSeq.flatMap(m => CausedBy.findAllMatchIn(m).map(_.group(1)))
   }
 
   /** A refusal of the server jar's bytes: a wire version it does not read, or a class it lacks. */

@@ -154,6 +154,10 @@ class WireVersionsSpec extends AnyFunSpec with Matchers {
       WireRefusal.ofVersion(missing) shouldBe false
       val corrupt = remote(classOf[DeserializationException].getName)
       WireRefusal.of(corrupt) shouldBe false
+      // A batch of Gets rebuilds the region server's failure as its class, with the trace as the message.
+      val rebuilt =
+        new org.apache.hadoop.hbase.DoNotRetryIOException(remote(classOf[WireVersionRefused].getName).getMessage)
+      WireRefusal.ofVersion(rebuilt) shouldBe true
       // The words alone are not a refusal.
       WireRefusal.of(
         new java.io.IOException("DeserializationException: WireVersionRefused ClassNotFoundException")
