@@ -11,8 +11,8 @@ import org.apache.hadoop.hbase.security.access.AccessControlClient;
 import org.apache.hadoop.hbase.security.access.Permission;
 
 /**
- * What an HBase administrator does for a user of a secured HBase, as HBase's superuser (see
- * {@link SuperuserLogin}):
+ * What an HBase administrator does for a user of a secured HBase, as HBase's superuser (see {@link
+ * SuperuserLogin}):
  *
  * <pre>
  *   AccessTool grant &lt;user&gt; @&lt;namespace&gt; &lt;actions&gt;   creates the namespace if missing
@@ -32,8 +32,8 @@ public final class AccessTool {
     }
     String user = args[1];
     String scope = args[2];
-    Permission.Action[] actions = args[3].chars().mapToObj(AccessTool::action)
-        .toArray(Permission.Action[]::new);
+    Permission.Action[] actions =
+        args[3].chars().mapToObj(AccessTool::action).toArray(Permission.Action[]::new);
     try (Connection c = ConnectionFactory.createConnection(SuperuserLogin.clientConf())) {
       if (scope.startsWith("@")) {
         String namespace = scope.substring(1);

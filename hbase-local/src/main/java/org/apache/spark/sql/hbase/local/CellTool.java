@@ -14,9 +14,9 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * A tiny HBase client to check the embedded HBase without Spark: writes and reads one cell
- * (column {@code f:q}) through the plain HBase client API. It reads hbase-site.xml from the
- * classpath, so put the conf dir of the local HBase first on it.
+ * A tiny HBase client to check the embedded HBase without Spark: writes and reads one cell (column
+ * {@code f:q}) through the plain HBase client API. It reads hbase-site.xml from the classpath, so
+ * put the conf dir of the local HBase first on it.
  *
  * <pre>
  *   CellTool put &lt;table&gt; &lt;row&gt; &lt;value&gt;   creates the table (family f) if needed; prints OK
@@ -43,8 +43,10 @@ public final class CellTool {
       if (put) {
         try (Admin admin = c.getAdmin()) {
           if (!admin.tableExists(name)) {
-            admin.createTable(TableDescriptorBuilder.newBuilder(name)
-                .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
+            admin.createTable(
+                TableDescriptorBuilder.newBuilder(name)
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
+                    .build());
           }
         }
         try (Table t = c.getTable(name)) {

@@ -36,9 +36,9 @@ import org.apache.hadoop.hbase.client.Table;
  *
  * <p>With several region servers, it also waits for all of them to report, then has the balancer
  * spread the regions over them once. A region server just started on the port of one that was
- * killed is waited for by its port and start code: until HBase notices the kill, the dead one
- * still counts as live. The system property {@value #REGION_SERVERS} ({@code 1:port,2:port,...})
- * names the region servers by number, for the messages.
+ * killed is waited for by its port and start code: until HBase notices the kill, the dead one still
+ * counts as live. The system property {@value #REGION_SERVERS} ({@code 1:port,2:port,...}) names
+ * the region servers by number, for the messages.
  *
  * <p>Usage: {@code LocalHBaseProbe <seconds> [<region servers> [<started after ms> <port>...]]};
  * prints {@code WAITING for <what>} each time what it waits for changes (the launcher shows these
@@ -53,11 +53,16 @@ public final class LocalHBaseProbe {
   private final Set<Integer> startedPorts;
   private final boolean authorization;
   private final Map<Integer, Integer> numberByPort;
+
   /** What the check in progress waits for if it fails: set before each step. */
   private String waitingFor = "a connection to HBase";
 
-  private LocalHBaseProbe(int regionServers, long startedAfter, Set<Integer> startedPorts,
-      boolean authorization, Map<Integer, Integer> numberByPort) {
+  private LocalHBaseProbe(
+      int regionServers,
+      long startedAfter,
+      Set<Integer> startedPorts,
+      boolean authorization,
+      Map<Integer, Integer> numberByPort) {
     this.regionServers = regionServers;
     this.startedAfter = startedAfter;
     this.startedPorts = startedPorts;
@@ -90,8 +95,13 @@ public final class LocalHBaseProbe {
     conf.setInt("zookeeper.recovery.retry.intervalmill", 200);
     String zkHost = conf.get("hbase.zookeeper.quorum");
     int zkPort = conf.getInt("hbase.zookeeper.property.clientPort", 2181);
-    LocalHBaseProbe probe = new LocalHBaseProbe(regionServers, startedAfter, startedPorts,
-        SuperuserLogin.authorizationOn(conf), numbersByPort(System.getProperty(REGION_SERVERS, "")));
+    LocalHBaseProbe probe =
+        new LocalHBaseProbe(
+            regionServers,
+            startedAfter,
+            startedPorts,
+            SuperuserLogin.authorizationOn(conf),
+            numbersByPort(System.getProperty(REGION_SERVERS, "")));
     String reason = "ZooKeeper on " + zkHost + ":" + zkPort;
     String lastError = null;
     String shown = null;
@@ -133,17 +143,21 @@ public final class LocalHBaseProbe {
         Thread.sleep(300);
       }
     }
-    System.out.println(ready ? "READY" : "NOT READY: waiting for " + reason
-        + (lastError == null ? "" : " (last error: " + lastError + ")"));
+    System.out.println(
+        ready
+            ? "READY"
+            : "NOT READY: waiting for "
+                + reason
+                + (lastError == null ? "" : " (last error: " + lastError + ")"));
     System.out.flush();
     // The HBase client leaves non-daemon threads behind.
     System.exit(ready ? 0 : 2);
   }
 
   /**
-   * Null once the master, hbase:meta, the region servers (among them one started after
-   * {@code startedAfter} on each of {@code startedPorts}) and every region of every enabled table
-   * are available, and with {@code authorization}, HBase's ACL table; else what is still awaited.
+   * Null once the master, hbase:meta, the region servers (among them one started after {@code
+   * startedAfter} on each of {@code startedPorts}) and every region of every enabled table are
+   * available, and with {@code authorization}, HBase's ACL table; else what is still awaited.
    * Throws when a step fails: {@link #waitingFor} then says what that step waits for.
    */
   String check(Connection c) throws Exception {
@@ -177,7 +191,10 @@ public final class LocalHBaseProbe {
       if (live.size() < regionServers) {
         List<String> missing = missing(live, numberByPort.keySet());
         return missing.isEmpty()
-            ? (regionServers - live.size()) + " more of " + regionServers + " region servers to report"
+            ? (regionServers - live.size())
+                + " more of "
+                + regionServers
+                + " region servers to report"
             : String.join(", ", missing) + " to report";
       }
       waitingFor = "the regions to be assigned";
@@ -198,9 +215,11 @@ public final class LocalHBaseProbe {
         return unassigned + (unassigned == 1 ? " region" : " regions") + " to be assigned";
       }
       waitingFor = "the regions in transition";
-      int inTransition = admin.getClusterMetrics(
-              EnumSet.of(ClusterMetrics.Option.REGIONS_IN_TRANSITION))
-          .getRegionStatesInTransition().size();
+      int inTransition =
+          admin
+              .getClusterMetrics(EnumSet.of(ClusterMetrics.Option.REGIONS_IN_TRANSITION))
+              .getRegionStatesInTransition()
+              .size();
       if (inTransition > 0) {
         return inTransition + (inTransition == 1 ? " region" : " regions") + " in transition";
       }
@@ -211,11 +230,13 @@ public final class LocalHBaseProbe {
   /** The region servers on {@code ports} that are not among the {@code live} ones, by port. */
   private List<String> missing(Set<ServerName> live, Set<Integer> ports) {
     List<String> missing = new ArrayList<>();
-    new TreeSet<>(ports).forEach(port -> {
-      if (live.stream().noneMatch(server -> server.getPort() == port)) {
-        missing.add(regionServer(port));
-      }
-    });
+    new TreeSet<>(ports)
+        .forEach(
+            port -> {
+              if (live.stream().noneMatch(server -> server.getPort() == port)) {
+                missing.add(regionServer(port));
+              }
+            });
     return missing;
   }
 

@@ -5,12 +5,12 @@ import org.apache.hadoop.fs.LocalFileSystem;
 /**
  * Hadoop's local file system with a name, for the embedded HBase only.
  *
- * <p>A region server moves a bulk-loaded file into its region only when the file's file system
- * and HBase's report the same canonical service name; otherwise it copies the file, twice (into
- * its staging directory, then into the region). On HDFS it moves. Hadoop's local file system
- * reports no name at all, so every bulk load on the local disk would copy each file twice. With
- * a name, the embedded HBase moves the files as an HDFS cluster would; a file on another disk is
- * still copied, by the rename itself.
+ * <p>A region server moves a bulk-loaded file into its region only when the file's file system and
+ * HBase's report the same canonical service name; otherwise it copies the file, twice (into its
+ * staging directory, then into the region). On HDFS it moves. Hadoop's local file system reports no
+ * name at all, so every bulk load on the local disk would copy each file twice. With a name, the
+ * embedded HBase moves the files as an HDFS cluster would; a file on another disk is still copied,
+ * by the rename itself.
  */
 public class SingleLocalFileSystem extends LocalFileSystem {
   @Override

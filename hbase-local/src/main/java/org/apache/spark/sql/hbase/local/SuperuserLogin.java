@@ -5,10 +5,10 @@ import org.apache.hadoop.hbase.AuthUtil;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 
 /**
- * The client configuration of the embedded HBase's own tools (the probe, {@link AccessTool}).
- * With Kerberos, the launcher passes HBase's service login as system properties, and the HBase
- * client logs in with it when it connects, as HBase's superuser. Not in hbase-site.xml: every
- * client reads that file, and they must log in as themselves.
+ * The client configuration of the embedded HBase's own tools (the probe, {@link AccessTool}). With
+ * Kerberos, the launcher passes HBase's service login as system properties, and the HBase client
+ * logs in with it when it connects, as HBase's superuser. Not in hbase-site.xml: every client reads
+ * that file, and they must log in as themselves.
  */
 final class SuperuserLogin {
   static final String PRINCIPAL = "spark.hbase.local.login.principal";

@@ -5,13 +5,12 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The running state of one aggregate in one group, and its place in an {@link AggregateBatch}.
- * Every state but a count starts with a flag: {@link #NONE} (no non-NULL input), {@link #VALUE},
- * or {@link #OVERFLOW} (a LONG sum left the 64-bit range; it holds the wrapped value).
+ * Every state but a count starts with a flag: {@link #NONE} (no non-NULL input), {@link #VALUE}, or
+ * {@link #OVERFLOW} (a LONG sum left the 64-bit range; it holds the wrapped value).
  */
 abstract class Accumulator {
   static final byte NONE = 0;
@@ -24,34 +23,47 @@ abstract class Accumulator {
 
   static Accumulator of(AggregateFunction f) {
     switch (f.kind) {
-      case AggregateFunction.COUNT_ROWS: return new Count(null);
-      case AggregateFunction.COUNT: return new Count(f.input);
+      case AggregateFunction.COUNT_ROWS:
+        return new Count(null);
+      case AggregateFunction.COUNT:
+        return new Count(f.input);
       case AggregateFunction.SUM:
         switch (f.input.kind) {
-          case ValueExpression.LONG: return new LongSum(f.input);
-          case ValueExpression.DOUBLE: return new DoubleSum(f.input);
-          default: return new DecimalSum(f.input);
+          case ValueExpression.LONG:
+            return new LongSum(f.input);
+          case ValueExpression.DOUBLE:
+            return new DoubleSum(f.input);
+          default:
+            return new DecimalSum(f.input);
         }
-      default: return new Extreme(f.input, f.kind == AggregateFunction.MAX);
+      default:
+        return new Extreme(f.input, f.kind == AggregateFunction.MAX);
     }
   }
 
-  /** The state {@link #write} wrote, as Long, Double, BigDecimal or byte[] (null for NONE), and its flag. */
+  /**
+   * The state {@link #write} wrote, as Long, Double, BigDecimal or byte[] (null for NONE), and its
+   * flag.
+   */
   static Object[] read(AggregateFunction f, DataInputStream in) throws IOException {
     if (f.kind == AggregateFunction.COUNT_ROWS || f.kind == AggregateFunction.COUNT) {
       return new Object[] {VALUE, in.readLong()};
     }
     byte flag = in.readByte();
     if (flag == NONE) return new Object[] {NONE, null};
-    if (flag != VALUE && flag != OVERFLOW) throw new IOException("Corrupt aggregate state: flag " + flag);
+    if (flag != VALUE && flag != OVERFLOW)
+      throw new IOException("Corrupt aggregate state: flag " + flag);
     if (f.kind != AggregateFunction.SUM) return new Object[] {flag, Wire.readBytes(in)};
     switch (f.input.kind) {
-      case ValueExpression.LONG: return new Object[] {flag, in.readLong()};
-      case ValueExpression.DOUBLE: return new Object[] {flag, in.readDouble()};
-      default: {
-        int scale = in.readInt();
-        return new Object[] {flag, new BigDecimal(new BigInteger(Wire.readBytes(in)), scale)};
-      }
+      case ValueExpression.LONG:
+        return new Object[] {flag, in.readLong()};
+      case ValueExpression.DOUBLE:
+        return new Object[] {flag, in.readDouble()};
+      default:
+        {
+          int scale = in.readInt();
+          return new Object[] {flag, new BigDecimal(new BigInteger(Wire.readBytes(in)), scale)};
+        }
     }
   }
 

@@ -4,7 +4,6 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellBuilderFactory;
 import org.apache.hadoop.hbase.CellBuilderType;
@@ -18,8 +17,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * after that row neither loses nor repeats a row. Its value is versioned bytes, in the version of
  * the spec: the rows folded in since the previous batch, then (from version 2) why the batch was
  * sent, then each group's key (its group operands, each a presence flag and bytes) and its
- * aggregates' states (see {@link Accumulator}), then, if the region server met a value Spark
- * would have failed on, that value.
+ * aggregates' states (see {@link Accumulator}), then, if the region server met a value Spark would
+ * have failed on, that value.
  */
 public final class AggregateBatch {
   static final byte[] FAMILY = {0};
@@ -27,23 +26,39 @@ public final class AggregateBatch {
 
   /** The region has no more rows for the scan (or a row failed it). */
   public static final byte ENDED = 0;
+
   /** The groups reached the spec's cap. */
   public static final byte GROUP_CAP = 1;
+
   /** The groups reached the spec's byte cap, or the region server's budget refused more. */
   public static final byte MEMORY = 2;
 
   /** Rows the region server looked at for this batch. */
   public final long rowsScanned;
-  /** Why it was sent: {@link #ENDED}, {@link #GROUP_CAP} or {@link #MEMORY}; a version 1 server does not say ({@link #ENDED}). */
+
+  /**
+   * Why it was sent: {@link #ENDED}, {@link #GROUP_CAP} or {@link #MEMORY}; a version 1 server does
+   * not say ({@link #ENDED}).
+   */
   public final byte sentFor;
+
   /** Each group's operand values (null for NULL), in the spec's group-by order. */
   public final List<byte[][]> keys;
-  /** Each group's aggregate states: per aggregate its flag (Byte) and value, see {@link Accumulator#read}. */
+
+  /**
+   * Each group's aggregate states: per aggregate its flag (Byte) and value, see {@link
+   * Accumulator#read}.
+   */
   public final List<Object[][]> states;
+
   /** The value Spark would have failed on (ANSI mode), or null. */
   public final ValueExpression.OutOfRange failure;
 
-  private AggregateBatch(long rowsScanned, byte sentFor, List<byte[][]> keys, List<Object[][]> states,
+  private AggregateBatch(
+      long rowsScanned,
+      byte sentFor,
+      List<byte[][]> keys,
+      List<Object[][]> states,
       ValueExpression.OutOfRange failure) {
     this.rowsScanned = rowsScanned;
     this.sentFor = sentFor;
@@ -52,27 +67,50 @@ public final class AggregateBatch {
     this.failure = failure;
   }
 
-  /** Whether a Result of an aggregating scan is a batch; otherwise it is a row the client must fold in itself. */
+  /**
+   * Whether a Result of an aggregating scan is a batch; otherwise it is a row the client must fold
+   * in itself.
+   */
   public static boolean isBatch(Result result) {
     Cell[] cells = result.rawCells();
     return cells != null && cells.length == 1 && isBatchCell(cells[0]);
   }
 
   private static boolean isBatchCell(Cell cell) {
-    return Bytes.equals(cell.getFamilyArray(), cell.getFamilyOffset(), cell.getFamilyLength(), FAMILY, 0, FAMILY.length)
-        && Bytes.equals(cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength(), QUALIFIER, 0, QUALIFIER.length);
+    return Bytes.equals(
+            cell.getFamilyArray(),
+            cell.getFamilyOffset(),
+            cell.getFamilyLength(),
+            FAMILY,
+            0,
+            FAMILY.length)
+        && Bytes.equals(
+            cell.getQualifierArray(),
+            cell.getQualifierOffset(),
+            cell.getQualifierLength(),
+            QUALIFIER,
+            0,
+            QUALIFIER.length);
   }
 
   static Cell cell(byte[] row, byte[] value) {
-    return CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row).setFamily(FAMILY)
-        .setQualifier(QUALIFIER).setTimestamp(HConstants.LATEST_TIMESTAMP).setType(Cell.Type.Put)
-        .setValue(value).build();
+    return CellBuilderFactory.create(CellBuilderType.DEEP_COPY)
+        .setRow(row)
+        .setFamily(FAMILY)
+        .setQualifier(QUALIFIER)
+        .setTimestamp(HConstants.LATEST_TIMESTAMP)
+        .setType(Cell.Type.Put)
+        .setValue(value)
+        .build();
   }
 
   public static AggregateBatch read(AggregateSpec spec, Result result) throws IOException {
     Cell cell = result.rawCells()[0];
-    byte[] value = java.util.Arrays.copyOfRange(cell.getValueArray(), cell.getValueOffset(),
-        cell.getValueOffset() + cell.getValueLength());
+    byte[] value =
+        java.util.Arrays.copyOfRange(
+            cell.getValueArray(),
+            cell.getValueOffset(),
+            cell.getValueOffset() + cell.getValueLength());
     return read(spec, value);
   }
 
@@ -81,9 +119,11 @@ public final class AggregateBatch {
     int version = Wire.readVersion(in, "A spark-hbase-sql aggregate batch");
     long rowsScanned = in.readLong();
     byte sentFor = version >= 2 ? in.readByte() : ENDED;
-    if (sentFor < ENDED || sentFor > MEMORY) throw new IOException("Corrupt aggregate batch: sent for " + sentFor);
+    if (sentFor < ENDED || sentFor > MEMORY)
+      throw new IOException("Corrupt aggregate batch: sent for " + sentFor);
     int n = in.readInt();
-    if (n < 0 || n > in.available()) throw new IOException("Corrupt aggregate batch: " + n + " groups");
+    if (n < 0 || n > in.available())
+      throw new IOException("Corrupt aggregate batch: " + n + " groups");
     List<byte[][]> keys = new ArrayList<>(n);
     List<Object[][]> states = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -94,8 +134,10 @@ public final class AggregateBatch {
       keys.add(key);
       states.add(state);
     }
-    ValueExpression.OutOfRange failure = in.readBoolean() ? ValueExpression.OutOfRange.read(in) : null;
-    if (in.available() > 0) throw new IOException("Corrupt aggregate batch: " + in.available() + " trailing bytes");
+    ValueExpression.OutOfRange failure =
+        in.readBoolean() ? ValueExpression.OutOfRange.read(in) : null;
+    if (in.available() > 0)
+      throw new IOException("Corrupt aggregate batch: " + in.available() + " trailing bytes");
     return new AggregateBatch(rowsScanned, sentFor, keys, states, failure);
   }
 }

@@ -8,21 +8,28 @@ import java.io.IOException;
 public final class AggregateFunction {
   /** Rows; no input. */
   public static final byte COUNT_ROWS = 1;
+
   /** Rows whose input is not NULL. */
   public static final byte COUNT = 2;
+
   /** Sum of the non-NULL inputs: LONG wraps and notes overflow, DOUBLE adds, DECIMAL is exact. */
   public static final byte SUM = 3;
+
   /** Least and greatest non-NULL input, by its order-preserving bytes. */
   public static final byte MIN = 4;
+
   public static final byte MAX = 5;
 
   final byte kind;
   final ValueExpression input; // null for COUNT_ROWS
 
   private AggregateFunction(byte kind, ValueExpression input) {
-    if (kind < COUNT_ROWS || kind > MAX) throw new IllegalArgumentException("unknown aggregate " + kind);
-    if ((kind == COUNT_ROWS) != (input == null)) throw new IllegalArgumentException("only COUNT_ROWS has no input");
-    if (kind == SUM && input.kind == ValueExpression.RAW) throw new IllegalArgumentException("SUM needs a number");
+    if (kind < COUNT_ROWS || kind > MAX)
+      throw new IllegalArgumentException("unknown aggregate " + kind);
+    if ((kind == COUNT_ROWS) != (input == null))
+      throw new IllegalArgumentException("only COUNT_ROWS has no input");
+    if (kind == SUM && input.kind == ValueExpression.RAW)
+      throw new IllegalArgumentException("SUM needs a number");
     if ((kind == MIN || kind == MAX) && input.kind != ValueExpression.RAW) {
       throw new IllegalArgumentException("MIN and MAX compare order-preserving bytes");
     }
@@ -64,7 +71,10 @@ public final class AggregateFunction {
 
   @Override
   public String toString() {
-    String name = kind == COUNT_ROWS ? "count_rows" : kind == COUNT ? "count" : kind == SUM ? "sum" : kind == MIN ? "min" : "max";
+    String name =
+        kind == COUNT_ROWS
+            ? "count_rows"
+            : kind == COUNT ? "count" : kind == SUM ? "sum" : kind == MIN ? "min" : "max";
     return name + "(" + (input == null ? "" : input) + ")";
   }
 }

@@ -2,7 +2,6 @@ package org.apache.spark.sql.hbase.server;
 
 import java.io.IOException;
 import java.util.Optional;
-
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Scan;
@@ -34,10 +33,14 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
     return Optional.of(this);
   }
 
-  /** The region server's budget for aggregations, shared by every region (see {@link MemoryBudget}). */
+  /**
+   * The region server's budget for aggregations, shared by every region (see {@link MemoryBudget}).
+   */
   @Override
   public void start(CoprocessorEnvironment env) {
-    budget = MemoryBudget.ofServer(env.getConfiguration().getDouble(MemoryBudget.SHARE_KEY, MemoryBudget.DEFAULT_SHARE));
+    budget =
+        MemoryBudget.ofServer(
+            env.getConfiguration().getDouble(MemoryBudget.SHARE_KEY, MemoryBudget.DEFAULT_SHARE));
   }
 
   private MemoryBudget budget() {
@@ -45,9 +48,9 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
   }
 
   /**
-   * An aggregation reads its whole range: stream reads from the start. With positional reads
-   * HBase switches over only between RPCs and, until then, stops every read of the aggregating
-   * scanner at once, which would never end an RPC.
+   * An aggregation reads its whole range: stream reads from the start. With positional reads HBase
+   * switches over only between RPCs and, until then, stops every read of the aggregating scanner at
+   * once, which would never end an RPC.
    */
   @Override
   public void preScannerOpen(ObserverContext c, Scan scan) {
@@ -55,7 +58,8 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
   }
 
   @Override
-  public RegionScanner postScannerOpen(ObserverContext c, Scan scan, RegionScanner s) throws IOException {
+  public RegionScanner postScannerOpen(ObserverContext c, Scan scan, RegionScanner s)
+      throws IOException {
     if (ServerVersions.asked(scan)) return new VersionsAnswer(s);
     byte[] bytes = scan.getAttribute(AggregateSpec.ATTRIBUTE);
     if (bytes == null) return s;
@@ -63,13 +67,18 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
       return new AggregatingRegionScanner(s, AggregateSpec.parseFrom(bytes), budget());
     } catch (WireVersionRefused e) {
       // Rows instead of groups: the client folds them in itself.
-      LOG.warn("Not aggregating a scan of {}: {}", s.getRegionInfo().getRegionNameAsString(), e.getMessage());
+      LOG.warn(
+          "Not aggregating a scan of {}: {}",
+          s.getRegionInfo().getRegionNameAsString(),
+          e.getMessage());
       return s;
     } catch (IOException | RuntimeException e) {
-      // Bytes of our version that do not parse are a bug or an attack: refused, never answered with rows.
+      // Bytes of our version that do not parse are a bug or an attack: refused, never answered with
+      // rows.
       String region = s.getRegionInfo().getRegionNameAsString();
       s.close(); // HBase forgets a scanner whose opening failed
-      throw new DoNotRetryIOException("Refused a spark-hbase-sql aggregation of " + region + ": " + e.getMessage());
+      throw new DoNotRetryIOException(
+          "Refused a spark-hbase-sql aggregation of " + region + ": " + e.getMessage());
     }
   }
 }

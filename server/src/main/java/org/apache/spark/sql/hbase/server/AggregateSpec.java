@@ -2,15 +2,14 @@ package org.apache.spark.sql.hbase.server;
 
 import java.io.DataInputStream;
 import java.io.IOException;
-
 import org.apache.hadoop.hbase.client.Scan;
 
 /**
- * What a region server computes for a scan instead of returning its rows: the rows that pass
- * {@code predicate}, grouped by the values of the {@code groupBy} operands, each group with the
- * {@code aggregates}. It travels as a scan attribute in the wire format of the server jar, in the
- * {@code version} the client chose (see {@link ServerJar}); the region server answers in the same
- * version. See {@link AggregateRegionObserver}.
+ * What a region server computes for a scan instead of returning its rows: the rows that pass {@code
+ * predicate}, grouped by the values of the {@code groupBy} operands, each group with the {@code
+ * aggregates}. It travels as a scan attribute in the wire format of the server jar, in the {@code
+ * version} the client chose (see {@link ServerJar}); the region server answers in the same version.
+ * See {@link AggregateRegionObserver}.
  *
  * <p>Version 2 added {@code maxBytes}; a spec of version 1 has none (0).
  */
@@ -23,41 +22,72 @@ public final class AggregateSpec {
   final RowPredicate predicate; // null: every row
   final int[] groupBy;
   final AggregateFunction[] aggregates;
+
   /** A region holding more groups than this sends them and starts again. */
   final int maxGroups;
+
   /**
-   * The region server reads for at most this long per call before it lets HBase answer: well
-   * within the client's scanner and RPC timeouts, so that HBase's heartbeats keep a long
-   * aggregation alive.
+   * The region server reads for at most this long per call before it lets HBase answer: well within
+   * the client's scanner and RPC timeouts, so that HBase's heartbeats keep a long aggregation
+   * alive.
    */
   final int sliceMillis;
+
   /**
    * A region whose groups are estimated to hold more bytes than this sends them and starts again,
-   * however much of the region server's {@link MemoryBudget} is left; 0 for no cap of the query's own.
+   * however much of the region server's {@link MemoryBudget} is left; 0 for no cap of the query's
+   * own.
    */
   final long maxBytes;
+
   /** The wire version the spec travels in, and its batches come back in. */
   final int version;
 
   /** A spec in the newest wire version, with no byte cap of its own. */
-  public AggregateSpec(KeyLayout layout, Operand[] operands, RowPredicate predicate, int[] groupBy,
-      AggregateFunction[] aggregates, int maxGroups, int sliceMillis) {
-    this(layout, operands, predicate, groupBy, aggregates, maxGroups, sliceMillis, 0, ServerJar.WIRE_VERSION);
+  public AggregateSpec(
+      KeyLayout layout,
+      Operand[] operands,
+      RowPredicate predicate,
+      int[] groupBy,
+      AggregateFunction[] aggregates,
+      int maxGroups,
+      int sliceMillis) {
+    this(
+        layout,
+        operands,
+        predicate,
+        groupBy,
+        aggregates,
+        maxGroups,
+        sliceMillis,
+        0,
+        ServerJar.WIRE_VERSION);
   }
 
-  public AggregateSpec(KeyLayout layout, Operand[] operands, RowPredicate predicate, int[] groupBy,
-      AggregateFunction[] aggregates, int maxGroups, int sliceMillis, long maxBytes, int version) {
+  public AggregateSpec(
+      KeyLayout layout,
+      Operand[] operands,
+      RowPredicate predicate,
+      int[] groupBy,
+      AggregateFunction[] aggregates,
+      int maxGroups,
+      int sliceMillis,
+      long maxBytes,
+      int version) {
     int max = predicate == null ? -1 : predicate.maxOperand();
     for (int g : groupBy) max = Math.max(max, g);
     for (AggregateFunction a : aggregates) max = Math.max(max, a.maxOperand());
     for (int g : groupBy) {
       if (g < 0) throw new IllegalArgumentException("a group operand number is not negative");
     }
-    if (max >= operands.length) throw new IllegalArgumentException("the spec reads operand " + max + " of " + operands.length);
+    if (max >= operands.length)
+      throw new IllegalArgumentException(
+          "the spec reads operand " + max + " of " + operands.length);
     if (maxGroups <= 0) throw new IllegalArgumentException("the group cap must be positive");
     if (sliceMillis <= 0) throw new IllegalArgumentException("the reading slice must be positive");
     if (maxBytes < 0) throw new IllegalArgumentException("the byte cap must not be negative");
-    if (maxBytes > 0 && !carriesByteCap(version)) throw new IllegalArgumentException("wire version " + version + " has no byte cap");
+    if (maxBytes > 0 && !carriesByteCap(version))
+      throw new IllegalArgumentException("wire version " + version + " has no byte cap");
     Wire.checked(version);
     new RowOperands(layout, operands); // checks the operands against the layout
     this.layout = layout;
@@ -77,20 +107,22 @@ public final class AggregateSpec {
   }
 
   public byte[] toByteArray() {
-    return Wire.toBytes(version, out -> {
-      layout.write(out);
-      out.writeInt(operands.length);
-      for (Operand o : operands) o.write(out);
-      out.writeBoolean(predicate != null);
-      if (predicate != null) predicate.write(out);
-      out.writeInt(groupBy.length);
-      for (int g : groupBy) out.writeInt(g);
-      out.writeInt(aggregates.length);
-      for (AggregateFunction a : aggregates) a.write(out);
-      out.writeInt(maxGroups);
-      out.writeInt(sliceMillis);
-      if (carriesByteCap(version)) out.writeLong(maxBytes);
-    });
+    return Wire.toBytes(
+        version,
+        out -> {
+          layout.write(out);
+          out.writeInt(operands.length);
+          for (Operand o : operands) o.write(out);
+          out.writeBoolean(predicate != null);
+          if (predicate != null) predicate.write(out);
+          out.writeInt(groupBy.length);
+          for (int g : groupBy) out.writeInt(g);
+          out.writeInt(aggregates.length);
+          for (AggregateFunction a : aggregates) a.write(out);
+          out.writeInt(maxGroups);
+          out.writeInt(sliceMillis);
+          if (carriesByteCap(version)) out.writeLong(maxBytes);
+        });
   }
 
   /** Asks the region servers of {@code scan} to aggregate its rows. */
@@ -112,23 +144,36 @@ public final class AggregateSpec {
     int version = Wire.readVersion(in, "A spark-hbase-sql aggregation");
     KeyLayout layout = KeyLayout.read(in);
     int n = in.readInt();
-    if (n < 0 || n > in.available()) throw new IOException("Corrupt aggregation: " + n + " operands");
+    if (n < 0 || n > in.available())
+      throw new IOException("Corrupt aggregation: " + n + " operands");
     Operand[] operands = new Operand[n];
     for (int i = 0; i < n; i++) operands[i] = Operand.read(in);
     RowPredicate predicate = in.readBoolean() ? RowPredicate.read(in, 0) : null;
     int g = in.readInt();
-    if (g < 0 || g > in.available()) throw new IOException("Corrupt aggregation: " + g + " group operands");
+    if (g < 0 || g > in.available())
+      throw new IOException("Corrupt aggregation: " + g + " group operands");
     int[] groupBy = new int[g];
     for (int i = 0; i < g; i++) groupBy[i] = in.readInt();
     int a = in.readInt();
-    if (a < 0 || a > in.available()) throw new IOException("Corrupt aggregation: " + a + " aggregates");
+    if (a < 0 || a > in.available())
+      throw new IOException("Corrupt aggregation: " + a + " aggregates");
     AggregateFunction[] aggregates = new AggregateFunction[a];
     for (int i = 0; i < a; i++) aggregates[i] = AggregateFunction.read(in);
     int maxGroups = in.readInt();
     int sliceMillis = in.readInt();
     long maxBytes = carriesByteCap(version) ? in.readLong() : 0;
-    if (in.available() > 0) throw new IOException("Corrupt aggregation: " + in.available() + " trailing bytes");
-    return new AggregateSpec(layout, operands, predicate, groupBy, aggregates, maxGroups, sliceMillis, maxBytes, version);
+    if (in.available() > 0)
+      throw new IOException("Corrupt aggregation: " + in.available() + " trailing bytes");
+    return new AggregateSpec(
+        layout,
+        operands,
+        predicate,
+        groupBy,
+        aggregates,
+        maxGroups,
+        sliceMillis,
+        maxBytes,
+        version);
   }
 
   @Override

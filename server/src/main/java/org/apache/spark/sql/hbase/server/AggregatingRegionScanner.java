@@ -3,7 +3,6 @@ package org.apache.spark.sql.hbase.server;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -11,13 +10,12 @@ import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.ScannerContext;
 
 /**
- * Wraps a region's scanner so that it returns partial groups instead of rows (see
- * {@link AggregateBatch}). It sends a batch when the groups reach the spec's cap, when the
- * region server's {@link MemoryBudget} for aggregations refuses more, and when the region has no
- * more rows. Reading is done in the spec's slices of time, with a scanner context
- * of its own, so that no call runs long: between slices it returns nothing, and HBase answers
- * the client with a heartbeat once the RPC's time is up, whatever the region's size. The groups
- * stay here between calls.
+ * Wraps a region's scanner so that it returns partial groups instead of rows (see {@link
+ * AggregateBatch}). It sends a batch when the groups reach the spec's cap, when the region server's
+ * {@link MemoryBudget} for aggregations refuses more, and when the region has no more rows. Reading
+ * is done in the spec's slices of time, with a scanner context of its own, so that no call runs
+ * long: between slices it returns nothing, and HBase answers the client with a heartbeat once the
+ * RPC's time is up, whatever the region's size. The groups stay here between calls.
  *
  * <p>Parameters are raw types on purpose: HBase 3 declares {@code List<? super ExtendedCell>},
  * HBase 2 {@code List<Cell>}, and the erasure is the same.
@@ -42,15 +40,20 @@ final class AggregatingRegionScanner implements RegionScanner {
       return aggregate(result);
     } catch (RuntimeException e) {
       // A scan's failure, not the region server's: the client gets it, the server goes on.
-      throw new DoNotRetryIOException("spark-hbase-sql aggregation failed in " + delegate.getRegionInfo().getRegionNameAsString(), e);
+      throw new DoNotRetryIOException(
+          "spark-hbase-sql aggregation failed in "
+              + delegate.getRegionInfo().getRegionNameAsString(),
+          e);
     }
   }
 
   private boolean aggregate(List result) throws IOException {
     if (exhausted) return false;
     long deadline = System.currentTimeMillis() + sliceMillis;
-    ScannerContext slice = ScannerContext.newBuilder()
-        .setTimeLimit(ScannerContext.LimitScope.BETWEEN_CELLS, deadline).build();
+    ScannerContext slice =
+        ScannerContext.newBuilder()
+            .setTimeLimit(ScannerContext.LimitScope.BETWEEN_CELLS, deadline)
+            .build();
     while (true) {
       cells.clear();
       boolean more = delegate.nextRaw(cells, slice);
@@ -89,7 +92,10 @@ final class AggregatingRegionScanner implements RegionScanner {
     return delegate.getRegionInfo();
   }
 
-  /** HBase ends the whole scan, not only this region, when the filter is done and a call returns nothing. */
+  /**
+   * HBase ends the whole scan, not only this region, when the filter is done and a call returns
+   * nothing.
+   */
   @Override
   public boolean isFilterDone() throws IOException {
     return delegate.isFilterDone();

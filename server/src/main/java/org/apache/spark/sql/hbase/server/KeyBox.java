@@ -3,13 +3,12 @@ package org.apache.spark.sql.hbase.server;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * A box of the key space: for each dimension, sorted disjoint slice ranges; a row key is in the
- * box when every dimension's slice is in one of its dimension's ranges. {@code rowStart} and
- * {@code rowStop} bound the box's row keys, [rowStart, rowStop), an empty rowStop being open.
+ * A box of the key space: for each dimension, sorted disjoint slice ranges; a row key is in the box
+ * when every dimension's slice is in one of its dimension's ranges. {@code rowStart} and {@code
+ * rowStop} bound the box's row keys, [rowStart, rowStop), an empty rowStop being open.
  */
 public final class KeyBox {
   /** Returned by {@link #seek} for a key inside the box. */
@@ -21,7 +20,8 @@ public final class KeyBox {
 
   public KeyBox(byte[] rowStart, byte[] rowStop, SliceRange[][] ranges) {
     for (SliceRange[] dim : ranges) {
-      if (dim.length == 0) throw new IllegalArgumentException("every dimension of a box needs a range");
+      if (dim.length == 0)
+        throw new IllegalArgumentException("every dimension of a box needs a range");
     }
     this.rowStart = rowStart;
     this.rowStop = rowStop;
@@ -33,10 +33,10 @@ public final class KeyBox {
   }
 
   /**
-   * For a key at or after rowStart: {@link #MATCH} when it is in the box; otherwise the least
-   * key above it that may be in the box, or null when no key above it is. Like an odometer: the
-   * first dimension outside its ranges moves up to its next range; a dimension with no range
-   * left moves the dimension before it up by one slice.
+   * For a key at or after rowStart: {@link #MATCH} when it is in the box; otherwise the least key
+   * above it that may be in the box, or null when no key above it is. Like an odometer: the first
+   * dimension outside its ranges moves up to its next range; a dimension with no range left moves
+   * the dimension before it up by one slice.
    */
   byte[] seek(KeyLayout layout, byte[] key, int offset, int length) {
     int dims = ranges.length;
@@ -52,7 +52,8 @@ public final class KeyBox {
       int j = firstRangeNotBelow(rs, key, pos, end - pos);
       if (j == rs.length) return carry(layout, key, offset, starts, ends, in, d - 1);
       SliceRange r = rs[j];
-      if (r.start.length > 0 && Bytes.compareTo(key, pos, end - pos, r.start, 0, r.start.length) < 0) {
+      if (r.start.length > 0
+          && Bytes.compareTo(key, pos, end - pos, r.start, 0, r.start.length) < 0) {
         return seekKey(key, offset, pos, r, d);
       }
       starts[d] = pos;
@@ -63,8 +64,12 @@ public final class KeyBox {
     return MATCH;
   }
 
-  /** The next key whose dimensions before {@code dim} are unchanged and whose {@code dim} slice is larger. */
-  private byte[] carry(KeyLayout layout, byte[] key, int offset, int[] starts, int[] ends, int[] in, int dim) {
+  /**
+   * The next key whose dimensions before {@code dim} are unchanged and whose {@code dim} slice is
+   * larger.
+   */
+  private byte[] carry(
+      KeyLayout layout, byte[] key, int offset, int[] starts, int[] ends, int[] in, int dim) {
     for (int d = dim; d >= 0; d--) {
       SliceRange current = ranges[d][in[d]];
       byte[] after = prefixEnd(key, starts[d], ends[d]);
@@ -73,12 +78,16 @@ public final class KeyBox {
         boolean isValue = layout.isFixed(d) && after.length == ends[d] - starts[d];
         return seekKey(key, offset, starts[d], new SliceRange(after, isValue, current.stop), d);
       }
-      if (in[d] + 1 < ranges[d].length) return seekKey(key, offset, starts[d], ranges[d][in[d] + 1], d);
+      if (in[d] + 1 < ranges[d].length)
+        return seekKey(key, offset, starts[d], ranges[d][in[d] + 1], d);
     }
     return null;
   }
 
-  /** The key prefix before {@code at}, then range r's start on dimension dim, then the least bounds after it. */
+  /**
+   * The key prefix before {@code at}, then range r's start on dimension dim, then the least bounds
+   * after it.
+   */
   private byte[] seekKey(byte[] key, int offset, int at, SliceRange r, int dim) {
     int length = at - offset + r.start.length;
     int d = dim + 1;
@@ -107,7 +116,8 @@ public final class KeyBox {
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       byte[] stop = rs[mid].stop;
-      if (stop.length > 0 && Bytes.compareTo(key, from, length, stop, 0, stop.length) >= 0) lo = mid + 1;
+      if (stop.length > 0 && Bytes.compareTo(key, from, length, stop, 0, stop.length) >= 0)
+        lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -11,11 +11,11 @@ import java.util.Arrays;
  * compare slices with range bounds the client encoded the same way.
  *
  * <ul>
- *   <li>FIXED: a fixed number of bytes (numbers, dates, timestamps, decimals);</li>
- *   <li>TERMINATED: bytes with 0x00 escaped as 0x00 0xFF, ending with 0x00 0x00; the slice
- *       includes the terminator;</li>
- *   <li>DELIMITED: text up to and including a delimiter;</li>
- *   <li>REST: the rest of the key (the last dimension only).</li>
+ *   <li>FIXED: a fixed number of bytes (numbers, dates, timestamps, decimals);
+ *   <li>TERMINATED: bytes with 0x00 escaped as 0x00 0xFF, ending with 0x00 0x00; the slice includes
+ *       the terminator;
+ *   <li>DELIMITED: text up to and including a delimiter;
+ *   <li>REST: the rest of the key (the last dimension only).
  * </ul>
  */
 public final class KeyLayout {
@@ -28,17 +28,23 @@ public final class KeyLayout {
   private final int[] widths;
   private final byte[] delimiter;
 
-  /** @param widths the width of each FIXED dimension (ignored for the others) */
+  /**
+   * @param widths the width of each FIXED dimension (ignored for the others)
+   */
   public KeyLayout(byte[] kinds, int[] widths, byte[] delimiter) {
     if (kinds.length == 0 || widths.length != kinds.length) {
       throw new IllegalArgumentException("a key layout needs one kind and one width per dimension");
     }
     for (int d = 0; d < kinds.length; d++) {
       byte kind = kinds[d];
-      if (kind < FIXED || kind > REST) throw new IllegalArgumentException("unknown dimension kind " + kind);
-      if (kind == REST && d != kinds.length - 1) throw new IllegalArgumentException("only the last dimension can be REST");
-      if (kind == FIXED && widths[d] <= 0) throw new IllegalArgumentException("a FIXED dimension needs a width");
-      if (kind == DELIMITED && delimiter.length == 0) throw new IllegalArgumentException("a DELIMITED dimension needs a delimiter");
+      if (kind < FIXED || kind > REST)
+        throw new IllegalArgumentException("unknown dimension kind " + kind);
+      if (kind == REST && d != kinds.length - 1)
+        throw new IllegalArgumentException("only the last dimension can be REST");
+      if (kind == FIXED && widths[d] <= 0)
+        throw new IllegalArgumentException("a FIXED dimension needs a width");
+      if (kind == DELIMITED && delimiter.length == 0)
+        throw new IllegalArgumentException("a DELIMITED dimension needs a delimiter");
     }
     this.kinds = kinds.clone();
     this.widths = widths.clone();
@@ -54,8 +60,8 @@ public final class KeyLayout {
   }
 
   /**
-   * Where dimension {@code dim}'s slice, starting at {@code from}, ends (exclusive) in
-   * {@code key[.., limit)}, or -1 when the key is too short or malformed there.
+   * Where dimension {@code dim}'s slice, starting at {@code from}, ends (exclusive) in {@code
+   * key[.., limit)}, or -1 when the key is too short or malformed there.
    */
   public int end(byte[] key, int from, int limit, int dim) {
     switch (kinds[dim]) {
@@ -93,15 +99,16 @@ public final class KeyLayout {
    */
   public byte[] value(byte[] key, int from, int end, int dim) {
     switch (kinds[dim]) {
-      case TERMINATED: {
-        byte[] out = new byte[end - 2 - from];
-        int n = 0;
-        for (int i = from; i < end - 2; i++) {
-          out[n++] = key[i];
-          if (key[i] == 0) i++; // skip the escape's 0xFF
+      case TERMINATED:
+        {
+          byte[] out = new byte[end - 2 - from];
+          int n = 0;
+          for (int i = from; i < end - 2; i++) {
+            out[n++] = key[i];
+            if (key[i] == 0) i++; // skip the escape's 0xFF
+          }
+          return n == out.length ? out : Arrays.copyOf(out, n);
         }
-        return n == out.length ? out : Arrays.copyOf(out, n);
-      }
       case DELIMITED:
         return Arrays.copyOfRange(key, from, end - delimiter.length);
       default:

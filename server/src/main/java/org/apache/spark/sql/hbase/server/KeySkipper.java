@@ -3,9 +3,8 @@ package org.apache.spark.sql.hbase.server;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Walks a forward scan through sorted, disjoint key boxes: says of each row key whether it is
- * in a box, and if not, which key to seek to next. It keeps its place, so each call costs
- * about one box.
+ * Walks a forward scan through sorted, disjoint key boxes: says of each row key whether it is in a
+ * box, and if not, which key to seek to next. It keeps its place, so each call costs about one box.
  */
 public final class KeySkipper {
   private final KeyLayout layout;
@@ -15,7 +14,8 @@ public final class KeySkipper {
   public KeySkipper(KeyLayout layout, KeyBox[] boxes) {
     for (KeyBox b : boxes) {
       if (b.dimensions() != layout.dimensions()) {
-        throw new IllegalArgumentException("a box has " + b.dimensions() + " dimensions, the key " + layout.dimensions());
+        throw new IllegalArgumentException(
+            "a box has " + b.dimensions() + " dimensions, the key " + layout.dimensions());
       }
     }
     this.layout = layout;
@@ -34,14 +34,17 @@ public final class KeySkipper {
   public byte[] seekFor(byte[] key, int offset, int length) {
     while (box < boxes.length) {
       KeyBox b = boxes[box];
-      if (b.rowStop.length > 0 && Bytes.compareTo(key, offset, length, b.rowStop, 0, b.rowStop.length) >= 0) {
+      if (b.rowStop.length > 0
+          && Bytes.compareTo(key, offset, length, b.rowStop, 0, b.rowStop.length) >= 0) {
         box++;
         continue;
       }
-      if (Bytes.compareTo(key, offset, length, b.rowStart, 0, b.rowStart.length) < 0) return b.rowStart;
+      if (Bytes.compareTo(key, offset, length, b.rowStart, 0, b.rowStart.length) < 0)
+        return b.rowStart;
       byte[] next = b.seek(layout, key, offset, length);
       if (next == KeyBox.MATCH) return null;
-      if (next != null && (b.rowStop.length == 0 || Bytes.compareTo(next, b.rowStop) < 0)) return next;
+      if (next != null && (b.rowStop.length == 0 || Bytes.compareTo(next, b.rowStop) < 0))
+        return next;
       box++;
     }
     return new byte[0];

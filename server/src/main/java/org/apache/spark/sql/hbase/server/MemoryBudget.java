@@ -3,13 +3,13 @@ package org.apache.spark.sql.hbase.server;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The memory that spark-hbase-sql's aggregations may hold in one region server, in estimated
- * bytes, shared by all of its regions' scans (the model is Phoenix's GlobalMemoryManager). An
- * aggregation reserves the bytes of each group it adds and gives them back when it sends its
- * groups. One that cannot reserve more sends what it holds and starts again, so the groups of all
- * scans together stay within the budget, give or take one group per scan: a scan with no groups
- * always takes the one it needs, and with a budget spent by others it sends every row's group as
- * it comes, which the client then aggregates. Never an OutOfMemoryError for our groups.
+ * The memory that spark-hbase-sql's aggregations may hold in one region server, in estimated bytes,
+ * shared by all of its regions' scans (the model is Phoenix's GlobalMemoryManager). An aggregation
+ * reserves the bytes of each group it adds and gives them back when it sends its groups. One that
+ * cannot reserve more sends what it holds and starts again, so the groups of all scans together
+ * stay within the budget, give or take one group per scan: a scan with no groups always takes the
+ * one it needs, and with a budget spent by others it sends every row's group as it comes, which the
+ * client then aggregates. Never an OutOfMemoryError for our groups.
  */
 public final class MemoryBudget {
   /** The region server setting: the share of its heap for our aggregations. */
@@ -23,11 +23,14 @@ public final class MemoryBudget {
   private final AtomicLong used = new AtomicLong();
 
   public MemoryBudget(long limit) {
-    if (limit <= 0) throw new IllegalArgumentException("a memory budget must be positive, not " + limit);
+    if (limit <= 0)
+      throw new IllegalArgumentException("a memory budget must be positive, not " + limit);
     this.limit = limit;
   }
 
-  /** The budget of this region server: `share` of its heap, set once by the first region that asks. */
+  /**
+   * The budget of this region server: `share` of its heap, set once by the first region that asks.
+   */
   static MemoryBudget ofServer(double share) {
     MemoryBudget budget = server;
     if (budget == null) {

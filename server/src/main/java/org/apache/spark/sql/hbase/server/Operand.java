@@ -13,7 +13,8 @@ public final class Operand {
   final int precision;
   final int scale;
 
-  private Operand(int dimension, byte[] family, byte[] qualifier, byte cellType, int precision, int scale) {
+  private Operand(
+      int dimension, byte[] family, byte[] qualifier, byte cellType, int precision, int scale) {
     this.dimension = dimension;
     this.family = family;
     this.qualifier = qualifier;
@@ -28,9 +29,12 @@ public final class Operand {
   }
 
   /** A cell; precision and scale matter for {@link CellType#DECIMAL} only. */
-  public static Operand cell(byte[] family, byte[] qualifier, byte cellType, int precision, int scale) {
-    if (!CellType.isKnown(cellType)) throw new IllegalArgumentException("unknown cell type " + cellType);
-    if (cellType == CellType.DECIMAL && (precision < 1 || precision > 38 || scale < 0 || scale > precision)) {
+  public static Operand cell(
+      byte[] family, byte[] qualifier, byte cellType, int precision, int scale) {
+    if (!CellType.isKnown(cellType))
+      throw new IllegalArgumentException("unknown cell type " + cellType);
+    if (cellType == CellType.DECIMAL
+        && (precision < 1 || precision > 38 || scale < 0 || scale > precision)) {
       throw new IllegalArgumentException("no DECIMAL(" + precision + ", " + scale + ") cell");
     }
     return new Operand(-1, family, qualifier, cellType, precision, scale);

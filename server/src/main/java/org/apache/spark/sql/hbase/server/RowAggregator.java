@@ -5,16 +5,15 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Folds rows into partial groups as an {@link AggregateSpec} says. Cells arrive in scan order,
- * a row's cells together but possibly over several calls; a row is folded in once the next row
- * starts or {@link #endOfRows} is called. The same class runs in a region server and, for rows a
- * region server sent unaggregated, in a Spark task.
+ * Folds rows into partial groups as an {@link AggregateSpec} says. Cells arrive in scan order, a
+ * row's cells together but possibly over several calls; a row is folded in once the next row starts
+ * or {@link #endOfRows} is called. The same class runs in a region server and, for rows a region
+ * server sent unaggregated, in a Spark task.
  */
 public final class RowAggregator {
   // What a group costs beyond its key's bytes: the map entry, the group, its arrays and each
@@ -75,7 +74,8 @@ public final class RowAggregator {
     rowsScanned++;
     lastFolded = currentRow;
     currentRow = null;
-    if (failure != null || (spec.predicate != null && spec.predicate.eval(row) != RowPredicate.TRUE)) return;
+    if (failure != null
+        || (spec.predicate != null && spec.predicate.eval(row) != RowPredicate.TRUE)) return;
     byte[][] key = new byte[spec.groupBy.length][];
     int size = 0;
     for (int g = 0; g < key.length; g++) {
@@ -87,7 +87,8 @@ public final class RowAggregator {
     if (group == null) {
       charge(GROUP_BYTES + 2L * size + ACCUMULATOR_BYTES * spec.aggregates.length);
       Accumulator[] accumulators = new Accumulator[spec.aggregates.length];
-      for (int a = 0; a < accumulators.length; a++) accumulators[a] = spec.aggregates[a].newAccumulator();
+      for (int a = 0; a < accumulators.length; a++)
+        accumulators[a] = spec.aggregates[a].newAccumulator();
       group = new Group(key, accumulators);
       groups.put(lookup, group);
     }
@@ -140,7 +141,10 @@ public final class RowAggregator {
     return groups.size() >= spec.maxGroups ? AggregateBatch.GROUP_CAP : AggregateBatch.ENDED;
   }
 
-  /** Whether a row held a value Spark would have failed on: the query fails, the rest need not be read. */
+  /**
+   * Whether a row held a value Spark would have failed on: the query fails, the rest need not be
+   * read.
+   */
   public boolean failed() {
     return failure != null;
   }
@@ -155,7 +159,10 @@ public final class RowAggregator {
     return lastFolded;
   }
 
-  /** The groups and the count of rows folded in since the last batch, as a batch's bytes; then starts again. */
+  /**
+   * The groups and the count of rows folded in since the last batch, as a batch's bytes; then
+   * starts again.
+   */
   public byte[] takeBatch() {
     long scanned = rowsScanned;
     byte sentFor = sentFor();
@@ -173,8 +180,14 @@ public final class RowAggregator {
     return AggregateBatch.cell(row, takeBatch());
   }
 
-  private static void write(DataOutputStream out, int version, long scanned, byte sentFor,
-      Map<ByteBuffer, Group> groups, ValueExpression.OutOfRange failure) throws IOException {
+  private static void write(
+      DataOutputStream out,
+      int version,
+      long scanned,
+      byte sentFor,
+      Map<ByteBuffer, Group> groups,
+      ValueExpression.OutOfRange failure)
+      throws IOException {
     out.writeLong(scanned);
     if (version >= 2) out.writeByte(sentFor);
     out.writeInt(groups.size());
@@ -191,7 +204,12 @@ public final class RowAggregator {
 
   @Override
   public String toString() {
-    return "RowAggregator(" + groups.size() + " groups, " + rowsScanned + " rows, last "
-        + (lastFolded == null ? "none" : Bytes.toStringBinary(lastFolded)) + ")";
+    return "RowAggregator("
+        + groups.size()
+        + " groups, "
+        + rowsScanned
+        + " rows, last "
+        + (lastFolded == null ? "none" : Bytes.toStringBinary(lastFolded))
+        + ")";
   }
 }

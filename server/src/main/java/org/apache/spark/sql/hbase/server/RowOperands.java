@@ -1,13 +1,12 @@
 package org.apache.spark.sql.hbase.server;
 
 import java.util.Arrays;
-
 import org.apache.hadoop.hbase.Cell;
 
 /**
- * The operand values of the row being read, as order-preserving bytes: cells are captured as
- * they pass, key dimensions are cut out of the row key when first asked for. Values are copies,
- * never references into HBase's blocks, so they outlive the cells they came from.
+ * The operand values of the row being read, as order-preserving bytes: cells are captured as they
+ * pass, key dimensions are cut out of the row key when first asked for. Values are copies, never
+ * references into HBase's blocks, so they outlive the cells they came from.
  */
 final class RowOperands implements RowPredicate.Row {
   private final KeyLayout layout;
@@ -25,7 +24,8 @@ final class RowOperands implements RowPredicate.Row {
     boolean readsKey = false;
     for (Operand o : operands) {
       if (o.isKey() && o.dimension >= layout.dimensions()) {
-        throw new IllegalArgumentException("operand on key dimension " + o.dimension + " of " + layout.dimensions());
+        throw new IllegalArgumentException(
+            "operand on key dimension " + o.dimension + " of " + layout.dimensions());
       }
       readsKey |= o.isKey();
     }
@@ -34,8 +34,12 @@ final class RowOperands implements RowPredicate.Row {
     this.values = new byte[operands.length][];
     this.captured = new boolean[operands.length];
     this.readsKey = readsKey;
-    int[] cells = java.util.stream.IntStream.range(0, operands.length).filter(i -> !operands[i].isKey()).toArray();
-    this.cellOperands = ColumnOrder.sort(cells, i -> operands[i].family, i -> operands[i].qualifier);
+    int[] cells =
+        java.util.stream.IntStream.range(0, operands.length)
+            .filter(i -> !operands[i].isKey())
+            .toArray();
+    this.cellOperands =
+        ColumnOrder.sort(cells, i -> operands[i].family, i -> operands[i].qualifier);
   }
 
   boolean readsKey() {
@@ -51,7 +55,9 @@ final class RowOperands implements RowPredicate.Row {
     Arrays.fill(values, null);
   }
 
-  /** Takes the row's next cell; a column's cells come newest first, and the first one is its value. */
+  /**
+   * Takes the row's next cell; a column's cells come newest first, and the first one is its value.
+   */
   void capture(Cell cell) {
     while (nextCellOperand < cellOperands.length) {
       int i = cellOperands[nextCellOperand];
@@ -60,10 +66,17 @@ final class RowOperands implements RowPredicate.Row {
       if (order > 0) return; // the operand's cell comes later, if at all
       if (order == 0) {
         captured[i] = true;
-        values[i] = CellType.comparable(o.cellType, o.precision, o.scale,
-            cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
+        values[i] =
+            CellType.comparable(
+                o.cellType,
+                o.precision,
+                o.scale,
+                cell.getValueArray(),
+                cell.getValueOffset(),
+                cell.getValueLength());
       }
-      nextCellOperand++; // past it: older versions of a found column come next, and are not its value
+      nextCellOperand++; // past it: older versions of a found column come next, and are not its
+      // value
     }
   }
 

@@ -4,7 +4,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
-
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -70,13 +69,26 @@ public final class RowPredicate {
   public static RowPredicate compare(String op, int operand, byte[] literal) {
     byte kind;
     switch (op) {
-      case "=": kind = EQUAL; break;
-      case "<": kind = LESS; break;
-      case "<=": kind = LESS_OR_EQUAL; break;
-      case ">": kind = GREATER; break;
-      case ">=": kind = GREATER_OR_EQUAL; break;
-      case "<=>": kind = NULL_SAFE_EQUAL; break;
-      default: throw new IllegalArgumentException("unknown comparison " + op);
+      case "=":
+        kind = EQUAL;
+        break;
+      case "<":
+        kind = LESS;
+        break;
+      case "<=":
+        kind = LESS_OR_EQUAL;
+        break;
+      case ">":
+        kind = GREATER;
+        break;
+      case ">=":
+        kind = GREATER_OR_EQUAL;
+        break;
+      case "<=>":
+        kind = NULL_SAFE_EQUAL;
+        break;
+      default:
+        throw new IllegalArgumentException("unknown comparison " + op);
     }
     return leaf(kind, operand, literal);
   }
@@ -108,57 +120,73 @@ public final class RowPredicate {
   /** TRUE, FALSE or UNKNOWN (NULL). */
   public byte eval(Row row) {
     switch (kind) {
-      case AND: {
-        byte result = TRUE;
-        for (RowPredicate c : children) {
-          byte v = c.eval(row);
-          if (v == FALSE) return FALSE;
-          if (v == UNKNOWN) result = UNKNOWN;
+      case AND:
+        {
+          byte result = TRUE;
+          for (RowPredicate c : children) {
+            byte v = c.eval(row);
+            if (v == FALSE) return FALSE;
+            if (v == UNKNOWN) result = UNKNOWN;
+          }
+          return result;
         }
-        return result;
-      }
-      case OR: {
-        byte result = FALSE;
-        for (RowPredicate c : children) {
-          byte v = c.eval(row);
-          if (v == TRUE) return TRUE;
-          if (v == UNKNOWN) result = UNKNOWN;
+      case OR:
+        {
+          byte result = FALSE;
+          for (RowPredicate c : children) {
+            byte v = c.eval(row);
+            if (v == TRUE) return TRUE;
+            if (v == UNKNOWN) result = UNKNOWN;
+          }
+          return result;
         }
-        return result;
-      }
-      case NOT: {
-        byte v = children[0].eval(row);
-        return v == UNKNOWN ? UNKNOWN : v == TRUE ? FALSE : TRUE;
-      }
+      case NOT:
+        {
+          byte v = children[0].eval(row);
+          return v == UNKNOWN ? UNKNOWN : v == TRUE ? FALSE : TRUE;
+        }
       case IS_NULL:
         return row.value(operand) == null ? TRUE : FALSE;
-      case NULL_SAFE_EQUAL: {
-        byte[] value = row.value(operand);
-        return value != null && Bytes.equals(value, literals[0]) ? TRUE : FALSE;
-      }
-      default: {
-        byte[] value = row.value(operand);
-        return value == null ? UNKNOWN : test(value) ? TRUE : FALSE;
-      }
+      case NULL_SAFE_EQUAL:
+        {
+          byte[] value = row.value(operand);
+          return value != null && Bytes.equals(value, literals[0]) ? TRUE : FALSE;
+        }
+      default:
+        {
+          byte[] value = row.value(operand);
+          return value == null ? UNKNOWN : test(value) ? TRUE : FALSE;
+        }
     }
   }
 
   private boolean test(byte[] value) {
     switch (kind) {
-      case EQUAL: return Bytes.equals(value, literals[0]);
-      case LESS: return Bytes.compareTo(value, literals[0]) < 0;
-      case LESS_OR_EQUAL: return Bytes.compareTo(value, literals[0]) <= 0;
-      case GREATER: return Bytes.compareTo(value, literals[0]) > 0;
-      case GREATER_OR_EQUAL: return Bytes.compareTo(value, literals[0]) >= 0;
-      case IN: return Arrays.binarySearch(literals, value, Bytes.BYTES_COMPARATOR) >= 0;
-      case STARTS_WITH: return Bytes.startsWith(value, literals[0]);
-      case ENDS_WITH: {
-        byte[] suffix = literals[0];
-        return value.length >= suffix.length
-            && Bytes.equals(value, value.length - suffix.length, suffix.length, suffix, 0, suffix.length);
-      }
-      case CONTAINS: return indexOf(value, literals[0]) >= 0;
-      default: throw new IllegalStateException("unknown predicate kind " + kind);
+      case EQUAL:
+        return Bytes.equals(value, literals[0]);
+      case LESS:
+        return Bytes.compareTo(value, literals[0]) < 0;
+      case LESS_OR_EQUAL:
+        return Bytes.compareTo(value, literals[0]) <= 0;
+      case GREATER:
+        return Bytes.compareTo(value, literals[0]) > 0;
+      case GREATER_OR_EQUAL:
+        return Bytes.compareTo(value, literals[0]) >= 0;
+      case IN:
+        return Arrays.binarySearch(literals, value, Bytes.BYTES_COMPARATOR) >= 0;
+      case STARTS_WITH:
+        return Bytes.startsWith(value, literals[0]);
+      case ENDS_WITH:
+        {
+          byte[] suffix = literals[0];
+          return value.length >= suffix.length
+              && Bytes.equals(
+                  value, value.length - suffix.length, suffix.length, suffix, 0, suffix.length);
+        }
+      case CONTAINS:
+        return indexOf(value, literals[0]) >= 0;
+      default:
+        throw new IllegalStateException("unknown predicate kind " + kind);
     }
   }
 
@@ -203,8 +231,9 @@ public final class RowPredicate {
     byte[][] literals = new byte[m][];
     for (int i = 0; i < m; i++) literals[i] = Wire.readBytes(in);
     boolean leaf = kind > NOT;
-    if (leaf ? operand < 0 || n != 0 || (kind != IS_NULL && kind != IN && m != 1) : operand != -1 || m != 0
-        || (kind == NOT && n != 1)) {
+    if (leaf
+        ? operand < 0 || n != 0 || (kind != IS_NULL && kind != IN && m != 1)
+        : operand != -1 || m != 0 || (kind == NOT && n != 1)) {
       throw new IOException("Corrupt predicate: malformed node of kind " + kind);
     }
     // IN searches its literals by bisection: whatever order they came in, they mean a set.
@@ -215,14 +244,20 @@ public final class RowPredicate {
   @Override
   public String toString() {
     switch (kind) {
-      case AND: case OR: {
-        StringBuilder sb = new StringBuilder(kind == AND ? "and(" : "or(");
-        for (int i = 0; i < children.length; i++) sb.append(i == 0 ? "" : ", ").append(children[i]);
-        return sb.append(')').toString();
-      }
-      case NOT: return "not(" + children[0] + ")";
-      case IS_NULL: return "#" + operand + " is null";
-      default: return "#" + operand + " op" + kind + " " + literals.length + " literal(s)";
+      case AND:
+      case OR:
+        {
+          StringBuilder sb = new StringBuilder(kind == AND ? "and(" : "or(");
+          for (int i = 0; i < children.length; i++)
+            sb.append(i == 0 ? "" : ", ").append(children[i]);
+          return sb.append(')').toString();
+        }
+      case NOT:
+        return "not(" + children[0] + ")";
+      case IS_NULL:
+        return "#" + operand + " is null";
+      default:
+        return "#" + operand + " op" + kind + " " + literals.length + " literal(s)";
     }
   }
 }

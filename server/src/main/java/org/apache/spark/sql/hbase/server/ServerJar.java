@@ -3,10 +3,10 @@ package org.apache.spark.sql.hbase.server;
 /**
  * Facts about the server jar that the Spark side checks before it sends anything to a region
  * server. Every payload (filter state, aggregations, aggregate batches) starts with its wire
- * version. A region server reads every version from {@link #OLDEST_WIRE_VERSION} to
- * {@link #WIRE_VERSION} and refuses others with {@link WireVersionRefused}; a client learns a
- * server's range with {@link ServerVersions} and writes the newest version both read, so region
- * servers and Spark applications can be upgraded one at a time.
+ * version. A region server reads every version from {@link #OLDEST_WIRE_VERSION} to {@link
+ * #WIRE_VERSION} and refuses others with {@link WireVersionRefused}; a client learns a server's
+ * range with {@link ServerVersions} and writes the newest version both read, so region servers and
+ * Spark applications can be upgraded one at a time.
  */
 public final class ServerJar {
   /** The newest version of the byte layout of what is sent to and from region servers. */
@@ -16,10 +16,12 @@ public final class ServerJar {
   public static final int OLDEST_WIRE_VERSION = 1;
 
   /** The region coprocessor that aggregates; named here so that clients need not load its class. */
-  public static final String AGGREGATE_OBSERVER = "org.apache.spark.sql.hbase.server.AggregateRegionObserver";
+  public static final String AGGREGATE_OBSERVER =
+      "org.apache.spark.sql.hbase.server.AggregateRegionObserver";
 
   /** The region coprocessor that marks writes to range-indexed tables. */
-  public static final String WRITE_MARK_OBSERVER = "org.apache.spark.sql.hbase.server.WriteMarkObserver";
+  public static final String WRITE_MARK_OBSERVER =
+      "org.apache.spark.sql.hbase.server.WriteMarkObserver";
 
   private ServerJar() {}
 

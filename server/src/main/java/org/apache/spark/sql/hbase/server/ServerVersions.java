@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellBuilderFactory;
 import org.apache.hadoop.hbase.CellBuilderType;
@@ -14,11 +13,11 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * The wire versions a region server's jar reads, as its aggregation coprocessor tells a client
- * that asks: a scan carrying {@link #ATTRIBUTE} gets one cell in the same reserved family as
- * aggregate batches, and no rows. The answer's layout is fixed for good (oldest and newest
- * version, then the jar's build version), so that every client can read every server's. A server
- * older than version 2 does not answer; see the Spark side's {@code AggregatorSupport}.
+ * The wire versions a region server's jar reads, as its aggregation coprocessor tells a client that
+ * asks: a scan carrying {@link #ATTRIBUTE} gets one cell in the same reserved family as aggregate
+ * batches, and no rows. The answer's layout is fixed for good (oldest and newest version, then the
+ * jar's build version), so that every client can read every server's. A server older than version 2
+ * does not answer; see the Spark side's {@code AggregatorSupport}.
  */
 public final class ServerVersions {
   /** The scan attribute that asks; its value is not read. */
@@ -39,7 +38,8 @@ public final class ServerVersions {
 
   /** What this jar reads. */
   public static ServerVersions ofThisJar() {
-    return new ServerVersions(ServerJar.OLDEST_WIRE_VERSION, ServerJar.WIRE_VERSION, ServerJar.buildVersion());
+    return new ServerVersions(
+        ServerJar.OLDEST_WIRE_VERSION, ServerJar.WIRE_VERSION, ServerJar.buildVersion());
   }
 
   /** Asks the region server that reads `scan`'s first region. */
@@ -66,9 +66,14 @@ public final class ServerVersions {
       out.writeInt(newest);
       out.writeUTF(build);
       out.flush();
-      return CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row).setFamily(AggregateBatch.FAMILY)
-          .setQualifier(QUALIFIER).setTimestamp(HConstants.LATEST_TIMESTAMP).setType(Cell.Type.Put)
-          .setValue(bytes.toByteArray()).build();
+      return CellBuilderFactory.create(CellBuilderType.DEEP_COPY)
+          .setRow(row)
+          .setFamily(AggregateBatch.FAMILY)
+          .setQualifier(QUALIFIER)
+          .setTimestamp(HConstants.LATEST_TIMESTAMP)
+          .setType(Cell.Type.Put)
+          .setValue(bytes.toByteArray())
+          .build();
     } catch (IOException e) {
       throw new IllegalStateException("cannot happen: writing to memory", e);
     }
@@ -79,13 +84,26 @@ public final class ServerVersions {
     Cell[] cells = result.rawCells();
     if (cells == null || cells.length != 1) return null;
     Cell c = cells[0];
-    boolean answer = Bytes.equals(c.getFamilyArray(), c.getFamilyOffset(), c.getFamilyLength(), AggregateBatch.FAMILY, 0,
-        AggregateBatch.FAMILY.length)
-        && Bytes.equals(c.getQualifierArray(), c.getQualifierOffset(), c.getQualifierLength(), QUALIFIER, 0,
-            QUALIFIER.length);
+    boolean answer =
+        Bytes.equals(
+                c.getFamilyArray(),
+                c.getFamilyOffset(),
+                c.getFamilyLength(),
+                AggregateBatch.FAMILY,
+                0,
+                AggregateBatch.FAMILY.length)
+            && Bytes.equals(
+                c.getQualifierArray(),
+                c.getQualifierOffset(),
+                c.getQualifierLength(),
+                QUALIFIER,
+                0,
+                QUALIFIER.length);
     if (!answer) return null;
-    DataInputStream in = Wire.input(java.util.Arrays.copyOfRange(c.getValueArray(), c.getValueOffset(),
-        c.getValueOffset() + c.getValueLength()));
+    DataInputStream in =
+        Wire.input(
+            java.util.Arrays.copyOfRange(
+                c.getValueArray(), c.getValueOffset(), c.getValueOffset() + c.getValueLength()));
     try {
       return new ServerVersions(in.readInt(), in.readInt(), in.readUTF());
     } catch (IllegalArgumentException e) {

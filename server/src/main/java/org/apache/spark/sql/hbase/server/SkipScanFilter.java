@@ -2,27 +2,27 @@ package org.apache.spark.sql.hbase.server;
 
 import java.io.DataInputStream;
 import java.io.IOException;
-
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.exceptions.DeserializationException;
-import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterBase;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The region-server side of a spark-hbase-sql scan, in one filter:
+ *
  * <ul>
  *   <li>a skip scan: rows whose key lies outside every key box are never read; the scan seeks to
- *       the next key that may match ({@link KeySkipper});</li>
- *   <li>a row predicate on key dimensions and cells, so only matching rows leave the server;</li>
- *   <li>column selection: the output cells, plus each row's first cell (without its value) so
- *       that a row with none of them still exists.</li>
+ *       the next key that may match ({@link KeySkipper});
+ *   <li>a row predicate on key dimensions and cells, so only matching rows leave the server;
+ *   <li>column selection: the output cells, plus each row's first cell (without its value) so that
+ *       a row with none of them still exists.
  * </ul>
- * Its state travels as versioned bytes, in the wire version the client chose (see {@link ServerJar}),
- * never Java serialization. Versions 1 and 2 lay it out alike.
+ *
+ * Its state travels as versioned bytes, in the wire version the client chose (see {@link
+ * ServerJar}), never Java serialization. Versions 1 and 2 lay it out alike.
  */
 public final class SkipScanFilter extends FilterBase {
   private static final KeyOnlyFilter KEY_ONLY = new KeyOnlyFilter();
@@ -51,20 +51,40 @@ public final class SkipScanFilter extends FilterBase {
   private int nextOutput; // the first sorted output cell the row has not passed
 
   /**
-   * @param boxes      sorted disjoint key boxes, or null for no key filtering
-   * @param predicate  the row predicate over {@code operands}, or null
-   * @param outputFamilies families of the output cells (with {@code outputQualifiers}), or null for all cells
+   * @param boxes sorted disjoint key boxes, or null for no key filtering
+   * @param predicate the row predicate over {@code operands}, or null
+   * @param outputFamilies families of the output cells (with {@code outputQualifiers}), or null for
+   *     all cells
    */
-  public SkipScanFilter(KeyLayout layout, KeyBox[] boxes, Operand[] operands, RowPredicate predicate,
-      byte[][] outputFamilies, byte[][] outputQualifiers) {
-    this(layout, boxes, operands, predicate, outputFamilies, outputQualifiers, ServerJar.WIRE_VERSION);
+  public SkipScanFilter(
+      KeyLayout layout,
+      KeyBox[] boxes,
+      Operand[] operands,
+      RowPredicate predicate,
+      byte[][] outputFamilies,
+      byte[][] outputQualifiers) {
+    this(
+        layout,
+        boxes,
+        operands,
+        predicate,
+        outputFamilies,
+        outputQualifiers,
+        ServerJar.WIRE_VERSION);
   }
 
   /** The filter as it travels in wire version {@code version}. */
-  public SkipScanFilter(KeyLayout layout, KeyBox[] boxes, Operand[] operands, RowPredicate predicate,
-      byte[][] outputFamilies, byte[][] outputQualifiers, int version) {
+  public SkipScanFilter(
+      KeyLayout layout,
+      KeyBox[] boxes,
+      Operand[] operands,
+      RowPredicate predicate,
+      byte[][] outputFamilies,
+      byte[][] outputQualifiers,
+      int version) {
     if (predicate != null && predicate.maxOperand() >= operands.length) {
-      throw new IllegalArgumentException("the predicate reads operand " + predicate.maxOperand() + " of " + operands.length);
+      throw new IllegalArgumentException(
+          "the predicate reads operand " + predicate.maxOperand() + " of " + operands.length);
     }
     if ((outputFamilies == null) != (outputQualifiers == null)
         || (outputFamilies != null && outputFamilies.length != outputQualifiers.length)) {
@@ -78,9 +98,13 @@ public final class SkipScanFilter extends FilterBase {
     this.outputFamilies = outputFamilies;
     this.outputQualifiers = outputQualifiers;
     this.version = Wire.checked(version);
-    int[] order = outputFamilies == null ? new int[0]
-        : ColumnOrder.sort(java.util.stream.IntStream.range(0, outputFamilies.length).toArray(),
-            i -> outputFamilies[i], i -> outputQualifiers[i]);
+    int[] order =
+        outputFamilies == null
+            ? new int[0]
+            : ColumnOrder.sort(
+                java.util.stream.IntStream.range(0, outputFamilies.length).toArray(),
+                i -> outputFamilies[i],
+                i -> outputQualifiers[i]);
     this.sortedFamilies = new byte[order.length][];
     this.sortedQualifiers = new byte[order.length][];
     for (int i = 0; i < order.length; i++) {
@@ -105,7 +129,8 @@ public final class SkipScanFilter extends FilterBase {
           done = true;
           return true;
         }
-        // No row key is longer than a short: past the longest key with next's prefix is the same place.
+        // No row key is longer than a short: past the longest key with next's prefix is the same
+        // place.
         if (next.length > Short.MAX_VALUE) next = KeyBox.prefixEnd(next, 0, Short.MAX_VALUE);
         if (next == null) {
           done = true;
@@ -139,8 +164,11 @@ public final class SkipScanFilter extends FilterBase {
       return ReturnCode.INCLUDE;
     }
     // Past the last output cell nothing of the row is needed, unless the predicate reads it.
-    // Otherwise SKIP: cheaper than NEXT_COL's search for the next column, and the same on one version.
-    return nextOutput == sortedFamilies.length && predicate == null ? ReturnCode.NEXT_ROW : ReturnCode.SKIP;
+    // Otherwise SKIP: cheaper than NEXT_COL's search for the next column, and the same on one
+    // version.
+    return nextOutput == sortedFamilies.length && predicate == null
+        ? ReturnCode.NEXT_ROW
+        : ReturnCode.SKIP;
   }
 
   @Override
@@ -180,10 +208,14 @@ public final class SkipScanFilter extends FilterBase {
     row.reset(null);
   }
 
-  /** Whether the cell is an output cell; a row's cells arrive sorted, so the search goes on from the last one. */
+  /**
+   * Whether the cell is an output cell; a row's cells arrive sorted, so the search goes on from the
+   * last one.
+   */
   private boolean isOutput(Cell cell) {
     while (nextOutput < sortedFamilies.length) {
-      int order = ColumnOrder.compare(sortedFamilies[nextOutput], sortedQualifiers[nextOutput], cell);
+      int order =
+          ColumnOrder.compare(sortedFamilies[nextOutput], sortedQualifiers[nextOutput], cell);
       if (order == 0) return true; // older versions of it come next, and stay output
       if (order > 0) return false; // the cell comes before the next output cell
       nextOutput++;
@@ -193,26 +225,28 @@ public final class SkipScanFilter extends FilterBase {
 
   @Override
   public byte[] toByteArray() {
-    return Wire.toBytes(version, out -> {
-      layout.write(out);
-      out.writeBoolean(boxes != null);
-      if (boxes != null) {
-        out.writeInt(boxes.length);
-        for (KeyBox b : boxes) b.write(out);
-      }
-      out.writeInt(operands.length);
-      for (Operand o : operands) o.write(out);
-      out.writeBoolean(predicate != null);
-      if (predicate != null) predicate.write(out);
-      out.writeBoolean(outputFamilies != null);
-      if (outputFamilies != null) {
-        out.writeInt(outputFamilies.length);
-        for (int i = 0; i < outputFamilies.length; i++) {
-          Wire.writeBytes(out, outputFamilies[i]);
-          Wire.writeBytes(out, outputQualifiers[i]);
-        }
-      }
-    });
+    return Wire.toBytes(
+        version,
+        out -> {
+          layout.write(out);
+          out.writeBoolean(boxes != null);
+          if (boxes != null) {
+            out.writeInt(boxes.length);
+            for (KeyBox b : boxes) b.write(out);
+          }
+          out.writeInt(operands.length);
+          for (Operand o : operands) o.write(out);
+          out.writeBoolean(predicate != null);
+          if (predicate != null) predicate.write(out);
+          out.writeBoolean(outputFamilies != null);
+          if (outputFamilies != null) {
+            out.writeInt(outputFamilies.length);
+            for (int i = 0; i < outputFamilies.length; i++) {
+              Wire.writeBytes(out, outputFamilies[i]);
+              Wire.writeBytes(out, outputQualifiers[i]);
+            }
+          }
+        });
   }
 
   /** Called by HBase, by reflection, to rebuild the filter in the region server. */
@@ -224,7 +258,8 @@ public final class SkipScanFilter extends FilterBase {
       KeyBox[] boxes = null;
       if (in.readBoolean()) {
         int n = in.readInt();
-        if (n < 0 || n > in.available()) throw new IOException("Corrupt filter: " + n + " key boxes");
+        if (n < 0 || n > in.available())
+          throw new IOException("Corrupt filter: " + n + " key boxes");
         boxes = new KeyBox[n];
         for (int i = 0; i < n; i++) boxes[i] = KeyBox.read(in);
       }
@@ -237,7 +272,8 @@ public final class SkipScanFilter extends FilterBase {
       byte[][] qualifiers = null;
       if (in.readBoolean()) {
         int m = in.readInt();
-        if (m < 0 || m > in.available()) throw new IOException("Corrupt filter: " + m + " output cells");
+        if (m < 0 || m > in.available())
+          throw new IOException("Corrupt filter: " + m + " output cells");
         families = new byte[m][];
         qualifiers = new byte[m][];
         for (int i = 0; i < m; i++) {
@@ -245,7 +281,8 @@ public final class SkipScanFilter extends FilterBase {
           qualifiers[i] = Wire.readBytes(in);
         }
       }
-      if (in.available() > 0) throw new IOException("Corrupt filter: " + in.available() + " trailing bytes");
+      if (in.available() > 0)
+        throw new IOException("Corrupt filter: " + in.available() + " trailing bytes");
       return new SkipScanFilter(layout, boxes, operands, predicate, families, qualifiers, version);
     } catch (java.io.EOFException e) {
       throw new DeserializationException("Corrupt filter: its bytes end early", e);
@@ -256,8 +293,12 @@ public final class SkipScanFilter extends FilterBase {
 
   @Override
   public String toString() {
-    return "SkipScanFilter(" + (boxes == null ? "any key" : boxes.length + " key boxes") + ", "
-        + (predicate == null ? "no predicate" : predicate.toString()) + ", "
-        + (outputFamilies == null ? "all cells" : outputFamilies.length + " output cells") + ")";
+    return "SkipScanFilter("
+        + (boxes == null ? "any key" : boxes.length + " key boxes")
+        + ", "
+        + (predicate == null ? "no predicate" : predicate.toString())
+        + ", "
+        + (outputFamilies == null ? "all cells" : outputFamilies.length + " output cells")
+        + ")";
   }
 }

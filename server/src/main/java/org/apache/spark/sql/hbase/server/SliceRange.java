@@ -5,9 +5,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 
 /**
- * The slices [start, stop) of one key dimension, compared as unsigned bytes. An empty start or
- * stop is unbounded. {@code startIsValue} says that start is a whole slice, the encoding of a
- * value, so a seek key may go on with the next dimension's bounds after it.
+ * The slices [start, stop) of one key dimension, compared as unsigned bytes. An empty start or stop
+ * is unbounded. {@code startIsValue} says that start is a whole slice, the encoding of a value, so
+ * a seek key may go on with the next dimension's bounds after it.
  */
 public final class SliceRange {
   public static final SliceRange ALL = new SliceRange(new byte[0], false, new byte[0]);

@@ -15,10 +15,10 @@ import java.math.RoundingMode;
  * them. Evaluates to byte[], Long, Double, BigDecimal, or null for NULL. A result outside its type
  * is NULL, or, where Spark fails instead (ANSI mode), an {@link OutOfRange}.
  *
- * <p>Wire layout, a node byte first: OPERAND kind operand:int scale:int; CONSTANT kind, then a
- * LONG as long, a DOUBLE as double, a DECIMAL as scale:int and unscaled two's complement bytes;
- * ARITHMETIC op shape left right; NEGATE shape child; CAST shape child. A shape is kind
- * width:int precision:int scale:int failOnOverflow:boolean.
+ * <p>Wire layout, a node byte first: OPERAND kind operand:int scale:int; CONSTANT kind, then a LONG
+ * as long, a DOUBLE as double, a DECIMAL as scale:int and unscaled two's complement bytes;
+ * ARITHMETIC op shape left right; NEGATE shape child; CAST shape child. A shape is kind width:int
+ * precision:int scale:int failOnOverflow:boolean.
  */
 public abstract class ValueExpression {
   public static final byte RAW = 0;
@@ -38,14 +38,16 @@ public abstract class ValueExpression {
 
   private static final int MAX_PRECISION = 38;
   // Spark multiplies decimals to one digit more than it can hold, cutting off the rest.
-  private static final MathContext PRODUCT_CONTEXT = new MathContext(MAX_PRECISION + 1, RoundingMode.DOWN);
+  private static final MathContext PRODUCT_CONTEXT =
+      new MathContext(MAX_PRECISION + 1, RoundingMode.DOWN);
   private static final int MAX_DEPTH = 64;
 
   /** What the expression evaluates to. */
   final byte kind;
 
   private ValueExpression(byte kind) {
-    if (kind < RAW || kind > DECIMAL) throw new IllegalArgumentException("unknown value kind " + kind);
+    if (kind < RAW || kind > DECIMAL)
+      throw new IllegalArgumentException("unknown value kind " + kind);
     this.kind = kind;
   }
 
@@ -56,9 +58,13 @@ public abstract class ValueExpression {
   public static final class OutOfRange extends RuntimeException {
     /** For a DECIMAL, the value before it was fitted; null for an integral overflow. */
     public final BigDecimal value;
+
     public final int precision;
     public final int scale;
-    /** Spark's suggestion for an integral overflow: try_add, try_subtract, try_multiply, or empty. */
+
+    /**
+     * Spark's suggestion for an integral overflow: try_add, try_subtract, try_multiply, or empty.
+     */
     public final String hint;
 
     OutOfRange(BigDecimal value, int precision, int scale) {
@@ -114,7 +120,8 @@ public abstract class ValueExpression {
    * {@code left op right} of one kind: LONG in {@code width} bytes (4 or 8), wrapping, DOUBLE as
    * IEEE, DECIMAL exact and fitted to {@code precision} and {@code scale}.
    */
-  public static ValueExpression arithmetic(byte op, ValueExpression left, ValueExpression right, Shape shape) {
+  public static ValueExpression arithmetic(
+      byte op, ValueExpression left, ValueExpression right, Shape shape) {
     return new Arithmetic(op, left, right, shape);
   }
 
@@ -140,11 +147,14 @@ public abstract class ValueExpression {
     final boolean failOnOverflow;
 
     private Shape(byte kind, int width, int precision, int scale, boolean failOnOverflow) {
-      if (kind == LONG && width != 4 && width != 8) throw new IllegalArgumentException("a LONG is 4 or 8 bytes wide, not " + width);
-      if (kind == DECIMAL && (precision < 1 || precision > MAX_PRECISION || scale < 0 || scale > precision)) {
+      if (kind == LONG && width != 4 && width != 8)
+        throw new IllegalArgumentException("a LONG is 4 or 8 bytes wide, not " + width);
+      if (kind == DECIMAL
+          && (precision < 1 || precision > MAX_PRECISION || scale < 0 || scale > precision)) {
         throw new IllegalArgumentException("no DECIMAL(" + precision + ", " + scale + ")");
       }
-      if (kind == RAW || kind < RAW || kind > DECIMAL) throw new IllegalArgumentException("a computed value is a number, not kind " + kind);
+      if (kind == RAW || kind < RAW || kind > DECIMAL)
+        throw new IllegalArgumentException("a computed value is a number, not kind " + kind);
       this.kind = kind;
       this.width = width;
       this.precision = precision;
@@ -164,10 +174,14 @@ public abstract class ValueExpression {
       return new Shape(DECIMAL, 0, precision, scale, failOnOverflow);
     }
 
-    /** {@code v} rounded half up to the scale, or NULL (or a failure) when it has too many digits, as Spark's toPrecision. */
+    /**
+     * {@code v} rounded half up to the scale, or NULL (or a failure) when it has too many digits,
+     * as Spark's toPrecision.
+     */
     BigDecimal fit(BigDecimal v) {
       // Far beyond the type, setScale would compute a huge power of ten for nothing.
-      if (v.signum() != 0 && (long) v.precision() - v.scale() > precision - scale) return outOfRange(v);
+      if (v.signum() != 0 && (long) v.precision() - v.scale() > precision - scale)
+        return outOfRange(v);
       BigDecimal fitted = v.setScale(scale, RoundingMode.HALF_UP);
       return fitted.precision() > precision && fitted.signum() != 0 ? outOfRange(v) : fitted;
     }
@@ -177,10 +191,14 @@ public abstract class ValueExpression {
       return null;
     }
 
-    /** An exact integral result as Spark's type of {@code width} bytes holds it, or a failure under ANSI. */
+    /**
+     * An exact integral result as Spark's type of {@code width} bytes holds it, or a failure under
+     * ANSI.
+     */
     long fit(long exact, boolean overflowed, String hint) {
       boolean fits = !overflowed && (width == 8 || exact == (int) exact);
-      if (!fits && failOnOverflow) throw new OutOfRange(width == 8 ? "long overflow" : "integer overflow", hint);
+      if (!fits && failOnOverflow)
+        throw new OutOfRange(width == 8 ? "long overflow" : "integer overflow", hint);
       return width == 8 ? exact : (int) exact;
     }
 
@@ -198,7 +216,10 @@ public abstract class ValueExpression {
 
     @Override
     public String toString() {
-      String type = kind == LONG ? (width == 8 ? "long" : "int") : kind == DOUBLE ? "double" : "decimal(" + precision + "," + scale + ")";
+      String type =
+          kind == LONG
+              ? (width == 8 ? "long" : "int")
+              : kind == DOUBLE ? "double" : "decimal(" + precision + "," + scale + ")";
       return type + (failOnOverflow ? " ansi" : "");
     }
   }
@@ -214,26 +235,33 @@ public abstract class ValueExpression {
   }
 
   private static ValueExpression read(DataInputStream in, int depth) throws IOException {
-    if (depth > MAX_DEPTH) throw new IOException("Corrupt value expression: nested deeper than " + MAX_DEPTH);
+    if (depth > MAX_DEPTH)
+      throw new IOException("Corrupt value expression: nested deeper than " + MAX_DEPTH);
     byte node = in.readByte();
     try {
       switch (node) {
-        case OPERAND: return new Operand(in.readByte(), in.readInt(), in.readInt());
-        case CONSTANT: return Constant.read(in);
-        case ARITHMETIC: {
-          byte op = in.readByte();
-          Shape shape = Shape.read(in);
-          return new Arithmetic(op, read(in, depth + 1), read(in, depth + 1), shape);
-        }
-        case NEGATE: {
-          Shape shape = Shape.read(in);
-          return new Negate(read(in, depth + 1), shape);
-        }
-        case CAST: {
-          Shape shape = Shape.read(in);
-          return new Cast(read(in, depth + 1), shape);
-        }
-        default: throw new IOException("Corrupt value expression: node " + node);
+        case OPERAND:
+          return new Operand(in.readByte(), in.readInt(), in.readInt());
+        case CONSTANT:
+          return Constant.read(in);
+        case ARITHMETIC:
+          {
+            byte op = in.readByte();
+            Shape shape = Shape.read(in);
+            return new Arithmetic(op, read(in, depth + 1), read(in, depth + 1), shape);
+          }
+        case NEGATE:
+          {
+            Shape shape = Shape.read(in);
+            return new Negate(read(in, depth + 1), shape);
+          }
+        case CAST:
+          {
+            Shape shape = Shape.read(in);
+            return new Cast(read(in, depth + 1), shape);
+          }
+        default:
+          throw new IOException("Corrupt value expression: node " + node);
       }
     } catch (IllegalArgumentException e) {
       throw new IOException("Corrupt value expression: " + e.getMessage());
@@ -247,7 +275,8 @@ public abstract class ValueExpression {
     Operand(byte kind, int operand, int scale) {
       super(kind);
       if (operand < 0) throw new IllegalArgumentException("an operand number is not negative");
-      if (kind == DECIMAL && (scale < 0 || scale > MAX_PRECISION)) throw new IllegalArgumentException("no DECIMAL scale " + scale);
+      if (kind == DECIMAL && (scale < 0 || scale > MAX_PRECISION))
+        throw new IllegalArgumentException("no DECIMAL scale " + scale);
       this.operand = operand;
       this.scale = scale;
     }
@@ -263,13 +292,23 @@ public abstract class ValueExpression {
       if (bytes == null) return null;
       if (!readable(kind, bytes.length)) {
         // Only a corrupt spec reads an operand as a number of another width.
-        throw new IllegalStateException("operand " + operand + " holds " + bytes.length + " bytes, not a value of kind " + kind);
+        throw new IllegalStateException(
+            "operand "
+                + operand
+                + " holds "
+                + bytes.length
+                + " bytes, not a value of kind "
+                + kind);
       }
       switch (kind) {
-        case RAW: return bytes;
-        case LONG: return toLong(bytes);
-        case DOUBLE: return toDouble(bytes);
-        default: return toDecimal(bytes, scale);
+        case RAW:
+          return bytes;
+        case LONG:
+          return toLong(bytes);
+        case DOUBLE:
+          return toDouble(bytes);
+        default:
+          return toDecimal(bytes, scale);
       }
     }
 
@@ -293,9 +332,14 @@ public abstract class ValueExpression {
 
     Constant(byte kind, Object value) {
       super(kind);
-      boolean matches = kind == LONG ? value instanceof Long : kind == DOUBLE ? value instanceof Double
-          : kind == DECIMAL && value instanceof BigDecimal;
-      if (!matches) throw new IllegalArgumentException("a constant of kind " + kind + " cannot be " + value);
+      boolean matches =
+          kind == LONG
+              ? value instanceof Long
+              : kind == DOUBLE
+                  ? value instanceof Double
+                  : kind == DECIMAL && value instanceof BigDecimal;
+      if (!matches)
+        throw new IllegalArgumentException("a constant of kind " + kind + " cannot be " + value);
       this.value = value;
     }
 
@@ -314,8 +358,12 @@ public abstract class ValueExpression {
       out.writeByte(CONSTANT);
       out.writeByte(kind);
       switch (kind) {
-        case LONG: out.writeLong((Long) value); break;
-        case DOUBLE: out.writeDouble((Double) value); break;
+        case LONG:
+          out.writeLong((Long) value);
+          break;
+        case DOUBLE:
+          out.writeDouble((Double) value);
+          break;
         default:
           out.writeInt(((BigDecimal) value).scale());
           Wire.writeBytes(out, ((BigDecimal) value).unscaledValue().toByteArray());
@@ -325,13 +373,17 @@ public abstract class ValueExpression {
     static Constant read(DataInputStream in) throws IOException {
       byte kind = in.readByte();
       switch (kind) {
-        case LONG: return new Constant(kind, in.readLong());
-        case DOUBLE: return new Constant(kind, in.readDouble());
-        case DECIMAL: {
-          int scale = in.readInt();
-          return new Constant(kind, new BigDecimal(new BigInteger(Wire.readBytes(in)), scale));
-        }
-        default: throw new IOException("Corrupt value expression: a constant of kind " + kind);
+        case LONG:
+          return new Constant(kind, in.readLong());
+        case DOUBLE:
+          return new Constant(kind, in.readDouble());
+        case DECIMAL:
+          {
+            int scale = in.readInt();
+            return new Constant(kind, new BigDecimal(new BigInteger(Wire.readBytes(in)), scale));
+          }
+        default:
+          throw new IOException("Corrupt value expression: a constant of kind " + kind);
       }
     }
 
@@ -352,7 +404,8 @@ public abstract class ValueExpression {
       if (shape.kind == RAW) throw new IllegalArgumentException("no arithmetic on raw bytes");
       if (op < ADD || op > MULTIPLY) throw new IllegalArgumentException("unknown arithmetic " + op);
       if (left.kind != shape.kind || right.kind != shape.kind) {
-        throw new IllegalArgumentException("arithmetic of kind " + shape.kind + " over kinds " + left.kind + " and " + right.kind);
+        throw new IllegalArgumentException(
+            "arithmetic of kind " + shape.kind + " over kinds " + left.kind + " and " + right.kind);
       }
       this.op = op;
       this.left = left;
@@ -372,15 +425,21 @@ public abstract class ValueExpression {
       Object r = right.eval(row);
       if (r == null) return null;
       switch (kind) {
-        case LONG: return longResult((Long) l, (Long) r);
-        case DOUBLE: {
-          double a = (Double) l, b = (Double) r;
-          return op == ADD ? a + b : op == SUBTRACT ? a - b : a * b;
-        }
-        default: {
-          BigDecimal a = (BigDecimal) l, b = (BigDecimal) r;
-          return shape.fit(op == ADD ? a.add(b) : op == SUBTRACT ? a.subtract(b) : a.multiply(b, PRODUCT_CONTEXT));
-        }
+        case LONG:
+          return longResult((Long) l, (Long) r);
+        case DOUBLE:
+          {
+            double a = (Double) l, b = (Double) r;
+            return op == ADD ? a + b : op == SUBTRACT ? a - b : a * b;
+          }
+        default:
+          {
+            BigDecimal a = (BigDecimal) l, b = (BigDecimal) r;
+            return shape.fit(
+                op == ADD
+                    ? a.add(b)
+                    : op == SUBTRACT ? a.subtract(b) : a.multiply(b, PRODUCT_CONTEXT));
+          }
       }
     }
 
@@ -388,12 +447,18 @@ public abstract class ValueExpression {
       long exact;
       boolean overflowed = false;
       try {
-        exact = op == ADD ? Math.addExact(a, b) : op == SUBTRACT ? Math.subtractExact(a, b) : Math.multiplyExact(a, b);
+        exact =
+            op == ADD
+                ? Math.addExact(a, b)
+                : op == SUBTRACT ? Math.subtractExact(a, b) : Math.multiplyExact(a, b);
       } catch (ArithmeticException e) {
         exact = op == ADD ? a + b : op == SUBTRACT ? a - b : a * b;
         overflowed = true;
       }
-      return shape.fit(exact, overflowed, op == ADD ? "try_add" : op == SUBTRACT ? "try_subtract" : "try_multiply");
+      return shape.fit(
+          exact,
+          overflowed,
+          op == ADD ? "try_add" : op == SUBTRACT ? "try_subtract" : "try_multiply");
     }
 
     @Override
@@ -407,7 +472,12 @@ public abstract class ValueExpression {
 
     @Override
     public String toString() {
-      return "(" + left + (op == ADD ? " + " : op == SUBTRACT ? " - " : " * ") + right + "):" + shape;
+      return "("
+          + left
+          + (op == ADD ? " + " : op == SUBTRACT ? " - " : " * ")
+          + right
+          + "):"
+          + shape;
     }
   }
 
@@ -449,18 +519,23 @@ public abstract class ValueExpression {
     Negate(ValueExpression child, Shape shape) {
       super(NEGATE, child, shape);
       if (shape.kind == RAW) throw new IllegalArgumentException("no negation of raw bytes");
-      if (child.kind != shape.kind) throw new IllegalArgumentException("negation of kind " + shape.kind + " over kind " + child.kind);
+      if (child.kind != shape.kind)
+        throw new IllegalArgumentException(
+            "negation of kind " + shape.kind + " over kind " + child.kind);
     }
 
     @Override
     Object apply(Object v) {
       switch (kind) {
-        case LONG: {
-          long x = (Long) v;
-          return shape.fit(-x, x == Long.MIN_VALUE, "");
-        }
-        case DOUBLE: return -(Double) v;
-        default: return ((BigDecimal) v).negate();
+        case LONG:
+          {
+            long x = (Long) v;
+            return shape.fit(-x, x == Long.MIN_VALUE, "");
+          }
+        case DOUBLE:
+          return -(Double) v;
+        default:
+          return ((BigDecimal) v).negate();
       }
     }
 
@@ -473,14 +548,18 @@ public abstract class ValueExpression {
   private static final class Cast extends Unary {
     Cast(ValueExpression child, Shape shape) {
       super(CAST, child, shape);
-      if (shape.kind == LONG || shape.kind == RAW || (child.kind != LONG && child.kind != DECIMAL)) {
-        throw new IllegalArgumentException("no cast from kind " + child.kind + " to kind " + shape.kind);
+      if (shape.kind == LONG
+          || shape.kind == RAW
+          || (child.kind != LONG && child.kind != DECIMAL)) {
+        throw new IllegalArgumentException(
+            "no cast from kind " + child.kind + " to kind " + shape.kind);
       }
     }
 
     @Override
     Object apply(Object v) {
-      if (kind == DOUBLE) return child.kind == LONG ? (double) (Long) v : ((BigDecimal) v).doubleValue();
+      if (kind == DOUBLE)
+        return child.kind == LONG ? (double) (Long) v : ((BigDecimal) v).doubleValue();
       return shape.fit(child.kind == LONG ? BigDecimal.valueOf((Long) v) : (BigDecimal) v);
     }
 
@@ -490,13 +569,19 @@ public abstract class ValueExpression {
     }
   }
 
-  /** Whether {@code length} bytes hold a value of {@code kind}: see toLong, toDouble and toDecimal. */
+  /**
+   * Whether {@code length} bytes hold a value of {@code kind}: see toLong, toDouble and toDecimal.
+   */
   private static boolean readable(byte kind, int length) {
     switch (kind) {
-      case LONG: return length >= 1 && length <= 8;
-      case DOUBLE: return length == 4 || length == 8;
-      case DECIMAL: return length == 8 || length == 16;
-      default: return true;
+      case LONG:
+        return length >= 1 && length <= 8;
+      case DOUBLE:
+        return length == 4 || length == 8;
+      case DECIMAL:
+        return length == 8 || length == 16;
+      default:
+        return true;
     }
   }
 

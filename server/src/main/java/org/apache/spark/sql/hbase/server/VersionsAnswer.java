@@ -2,7 +2,6 @@ package org.apache.spark.sql.hbase.server;
 
 import java.io.IOException;
 import java.util.List;
-
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.ScannerContext;

@@ -39,8 +39,13 @@ final class Wire {
   /** Checks a version a client asks to write in. */
   static int checked(int version) {
     if (!ServerJar.reads(version)) {
-      throw new IllegalArgumentException("wire version " + version + " is not one of " + ServerJar.OLDEST_WIRE_VERSION
-          + " to " + ServerJar.WIRE_VERSION);
+      throw new IllegalArgumentException(
+          "wire version "
+              + version
+              + " is not one of "
+              + ServerJar.OLDEST_WIRE_VERSION
+              + " to "
+              + ServerJar.WIRE_VERSION);
     }
     return version;
   }
@@ -49,7 +54,10 @@ final class Wire {
     void write(DataOutputStream out) throws IOException;
   }
 
-  /** A payload of wire version `version`: the version, then what `writer` writes (in that version's layout). */
+  /**
+   * A payload of wire version `version`: the version, then what `writer` writes (in that version's
+   * layout).
+   */
   static byte[] toBytes(int version, Writer writer) {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -12,9 +12,18 @@ public final class WireVersionRefused extends IOException {
   public final int version;
 
   WireVersionRefused(String what, int version) {
-    super(what + " was written with wire version " + version + ", but this region server's spark-hbase-sql "
-        + "server jar (" + ServerJar.buildVersion() + ") reads versions " + ServerJar.OLDEST_WIRE_VERSION + " to "
-        + ServerJar.WIRE_VERSION + "; deploy the server jar that matches the client");
+    super(
+        what
+            + " was written with wire version "
+            + version
+            + ", but this region server's spark-hbase-sql "
+            + "server jar ("
+            + ServerJar.buildVersion()
+            + ") reads versions "
+            + ServerJar.OLDEST_WIRE_VERSION
+            + " to "
+            + ServerJar.WIRE_VERSION
+            + "; deploy the server jar that matches the client");
     this.version = version;
   }
 }

@@ -3,23 +3,22 @@ package org.apache.spark.sql.hbase.server;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * A key range of an indexed table that was written, or may be written, from the mark's cell
  * timestamp until that time plus {@code leaseMillis}. A range index chunk built before the lease
- * ran out cannot be trusted over the range unless the writer also recorded what it wrote (see
- * the Spark side's {@code index.ChunkTrust}). Marks live in the range index table, one row
- * each, under {@link #rowPrefix}; their value is this class in the server jar's wire format.
+ * ran out cannot be trusted over the range unless the writer also recorded what it wrote (see the
+ * Spark side's {@code index.ChunkTrust}). Marks live in the range index table, one row each, under
+ * {@link #rowPrefix}; their value is this class in the server jar's wire format.
  *
- * <p>Range index table rows: {@code <namespace:table> 0x00 'M' <mark id>} for marks,
- * {@code <namespace:table> 0x00 'C' ...} for chunk statistics (written by the Spark side only).
+ * <p>Range index table rows: {@code <namespace:table> 0x00 'M' <mark id>} for marks, {@code
+ * <namespace:table> 0x00 'C' ...} for chunk statistics (written by the Spark side only).
  */
 public final class WriteMark {
   /**
-   * Mutation attribute of a writer that has already accounted for the mutation's row in a mark
-   * of its own, with statistics: the observer leaves such mutations alone.
+   * Mutation attribute of a writer that has already accounted for the mutation's row in a mark of
+   * its own, with statistics: the observer leaves such mutations alone.
    */
   public static final String COVERED_ATTRIBUTE = "spark.hbase.sql.index.covered";
 
@@ -28,8 +27,10 @@ public final class WriteMark {
 
   /** Coprocessor property: the range index table that marks go to. */
   public static final String INDEX_TABLE_PROPERTY = "spark.hbase.sql.index.table";
+
   /** Coprocessor property: how long a mark covers writes, in milliseconds. */
   public static final String LEASE_PROPERTY = "spark.hbase.sql.index.markLeaseMillis";
+
   public static final long DEFAULT_LEASE_MILLIS = 300_000L;
 
   /**
@@ -39,8 +40,10 @@ public final class WriteMark {
   public static final String FILE_MARK_SEPARATOR = "-mark-";
 
   public final byte[] start;
+
   /** Exclusive; empty is the table's end. */
   public final byte[] stop;
+
   public final long leaseMillis;
 
   public WriteMark(byte[] start, byte[] stop, long leaseMillis) {
@@ -51,12 +54,15 @@ public final class WriteMark {
   }
 
   public byte[] toByteArray() {
-    // Stored, and read by clients of any version in service: the oldest version, whose layout holds a mark.
-    return Wire.toBytes(ServerJar.OLDEST_WIRE_VERSION, out -> {
-      Wire.writeBytes(out, start);
-      Wire.writeBytes(out, stop);
-      out.writeLong(leaseMillis);
-    });
+    // Stored, and read by clients of any version in service: the oldest version, whose layout holds
+    // a mark.
+    return Wire.toBytes(
+        ServerJar.OLDEST_WIRE_VERSION,
+        out -> {
+          Wire.writeBytes(out, start);
+          Wire.writeBytes(out, stop);
+          out.writeLong(leaseMillis);
+        });
   }
 
   public static WriteMark parseFrom(byte[] bytes) throws IOException {
@@ -78,7 +84,10 @@ public final class WriteMark {
   /** The same mark over the smallest range holding its own and [from, to). */
   WriteMark widen(byte[] from, byte[] to) {
     byte[] newStart = Bytes.compareTo(from, start) < 0 ? from : start;
-    byte[] newStop = stop.length == 0 || to.length == 0 ? new byte[0] : Bytes.compareTo(to, stop) > 0 ? to : stop;
+    byte[] newStop =
+        stop.length == 0 || to.length == 0
+            ? new byte[0]
+            : Bytes.compareTo(to, stop) > 0 ? to : stop;
     return new WriteMark(newStart, newStop, leaseMillis);
   }
 
@@ -91,7 +100,9 @@ public final class WriteMark {
   public static String markIdOfFile(String path) {
     String name = path.substring(path.lastIndexOf('/') + 1);
     int at = name.lastIndexOf(FILE_MARK_SEPARATOR);
-    return at < 0 || at + FILE_MARK_SEPARATOR.length() == name.length() ? null : name.substring(at + FILE_MARK_SEPARATOR.length());
+    return at < 0 || at + FILE_MARK_SEPARATOR.length() == name.length()
+        ? null
+        : name.substring(at + FILE_MARK_SEPARATOR.length());
   }
 
   /** The first row key after {@code row}. */
@@ -115,6 +126,12 @@ public final class WriteMark {
 
   @Override
   public String toString() {
-    return "mark [" + Bytes.toStringBinary(start) + ", " + Bytes.toStringBinary(stop) + ") for " + leaseMillis + " ms";
+    return "mark ["
+        + Bytes.toStringBinary(start)
+        + ", "
+        + Bytes.toStringBinary(stop)
+        + ") for "
+        + leaseMillis
+        + " ms";
   }
 }

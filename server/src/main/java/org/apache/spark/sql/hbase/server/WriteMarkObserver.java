@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
@@ -26,14 +25,14 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.Pair;
 
 /**
- * Keeps a range index honest about writes that do not go through spark-hbase-sql. Before a
- * batch of mutations (puts, deletes, increments, appends, check-and-mutates) is applied to a
- * region, the rows it touches are recorded as a {@link WriteMark} in the range index table, and
- * a bulk load marks the whole region, unless each of its files names a mark that its writer
- * recorded statistics under (see {@link WriteMark#markIdOfFile}) and that is in the first half
- * of its lease. If the mark cannot be written, the write fails, so no
- * write ever lands unmarked. One mark covers a region's writes for half its lease, widening as
- * they spread, so a steady stream of writes costs one extra put per region every few minutes.
+ * Keeps a range index honest about writes that do not go through spark-hbase-sql. Before a batch of
+ * mutations (puts, deletes, increments, appends, check-and-mutates) is applied to a region, the
+ * rows it touches are recorded as a {@link WriteMark} in the range index table, and a bulk load
+ * marks the whole region, unless each of its files names a mark that its writer recorded statistics
+ * under (see {@link WriteMark#markIdOfFile}) and that is in the first half of its lease. If the
+ * mark cannot be written, the write fails, so no write ever lands unmarked. One mark covers a
+ * region's writes for half its lease, widening as they spread, so a steady stream of writes costs
+ * one extra put per region every few minutes.
  *
  * <p>{@code CREATE INDEX} installs it on the indexed table, with {@link
  * WriteMark#INDEX_TABLE_PROPERTY} and {@link WriteMark#LEASE_PROPERTY} as properties.
@@ -47,6 +46,7 @@ public final class WriteMarkObserver implements RegionCoprocessor, RegionObserve
 
   /** The mark covering this region's writes now, and when it was written; null when none is. */
   private WriteMark current;
+
   private String currentId;
   private long currentFrom;
 
@@ -63,15 +63,18 @@ public final class WriteMarkObserver implements RegionCoprocessor, RegionObserve
     env = (RegionCoprocessorEnvironment) environment;
     String name = env.getConfiguration().get(WriteMark.INDEX_TABLE_PROPERTY);
     if (name == null || name.isEmpty()) {
-      throw new IOException(getClass().getSimpleName() + " needs the property " + WriteMark.INDEX_TABLE_PROPERTY);
+      throw new IOException(
+          getClass().getSimpleName() + " needs the property " + WriteMark.INDEX_TABLE_PROPERTY);
     }
     indexTable = TableName.valueOf(name);
-    leaseMillis = env.getConfiguration().getLong(WriteMark.LEASE_PROPERTY, WriteMark.DEFAULT_LEASE_MILLIS);
+    leaseMillis =
+        env.getConfiguration().getLong(WriteMark.LEASE_PROPERTY, WriteMark.DEFAULT_LEASE_MILLIS);
     if (leaseMillis <= 0) throw new IOException(WriteMark.LEASE_PROPERTY + " must be positive");
   }
 
   @Override
-  public void preBatchMutate(ObserverContext c, MiniBatchOperationInProgress batch) throws IOException {
+  public void preBatchMutate(ObserverContext c, MiniBatchOperationInProgress batch)
+      throws IOException {
     byte[] lo = null;
     byte[] hi = null;
     for (int i = 0; i < batch.size(); i++) {
@@ -84,7 +87,10 @@ public final class WriteMarkObserver implements RegionCoprocessor, RegionObserve
     if (lo != null) mark(lo, hi);
   }
 
-  /** Rows of a bulk load are only known from its files: the whole region is marked, unless they are recorded. */
+  /**
+   * Rows of a bulk load are only known from its files: the whole region is marked, unless they are
+   * recorded.
+   */
   @Override
   public void preBulkLoadHFile(ObserverContext c, List familyPaths) throws IOException {
     if (recordedByWriter(familyPaths)) return;
@@ -145,7 +151,9 @@ public final class WriteMarkObserver implements RegionCoprocessor, RegionObserve
       id = env.getRegionInfo().getEncodedName() + "-" + from;
     }
     RegionInfo region = env.getRegionInfo();
-    byte[] row = WriteMark.rowKey(region.getTable().getNamespaceAsString(), region.getTable().getQualifierAsString(), id);
+    byte[] row =
+        WriteMark.rowKey(
+            region.getTable().getNamespaceAsString(), region.getTable().getQualifierAsString(), id);
     try (Table table = env.getConnection().getTable(indexTable)) {
       table.put(new Put(row).addColumn(WriteMark.FAMILY, WriteMark.MARK, from, next.toByteArray()));
     }

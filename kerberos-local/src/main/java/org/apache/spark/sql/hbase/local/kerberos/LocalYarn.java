@@ -12,11 +12,11 @@ import org.apache.hadoop.yarn.server.MiniYARNCluster;
 /**
  * A one-node YARN (Hadoop's MiniYARNCluster) on 127.0.0.1, for the one thing a local master cannot
  * show: Spark's driver obtaining HBase delegation tokens and its executors, JVMs without a keytab
- * in YARN containers, authenticating with them. YARN itself runs without Kerberos (its clients
- * fall back to simple authentication); the HBase it is used with does not.
+ * in YARN containers, authenticating with them. YARN itself runs without Kerberos (its clients fall
+ * back to simple authentication); the HBase it is used with does not.
  *
- * <p>Writes {@code <dir>/yarn-site.xml} (the ResourceManager's addresses, for HADOOP_CONF_DIR)
- * once it serves, then serves until its stdin closes or it is killed.
+ * <p>Writes {@code <dir>/yarn-site.xml} (the ResourceManager's addresses, for HADOOP_CONF_DIR) once
+ * it serves, then serves until its stdin closes or it is killed.
  *
  * <p>Usage: {@code LocalYarn <dir> <node memory MB>}
  */
@@ -52,10 +52,12 @@ public final class LocalYarn {
 
     Configuration site = new Configuration(false);
     Configuration running = yarn.getConfig();
-    for (String key : new String[] {
-        YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
-        YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
-        YarnConfiguration.RM_WEBAPP_ADDRESS, YarnConfiguration.RM_HOSTNAME}) {
+    for (String key :
+        new String[] {
+          YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_SCHEDULER_ADDRESS,
+          YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
+          YarnConfiguration.RM_WEBAPP_ADDRESS, YarnConfiguration.RM_HOSTNAME
+        }) {
       site.set(key, running.get(key));
     }
     File out = new File(dir, "yarn-site.xml");
