@@ -35,8 +35,9 @@ object RangeIndexBuild {
     def dropped(cause: Option[Throwable]) = new HBaseSqlException(s"$statement: table '$tableName' was dropped", cause)
     def current = catalog.get(tableName).getOrElse(throw dropped(None))
     val table = current
-    val index =
-      table.index(indexName).getOrElse(throw new HBaseSqlException(s"$statement: index '$indexName' was dropped"))
+    // Another session may drop the index between this statement's catalog change and its build.
+    def replaced = new HBaseSqlException(s"$statement: index '$indexName' was dropped or replaced while it was built")
+    val index = table.index(indexName).getOrElse(throw replaced)
     HBaseConnections.withConnection(catalog.cluster) { connection =>
       val admin = connection.getAdmin
       try WriteGuard.install(
@@ -70,9 +71,7 @@ object RangeIndexBuild {
       val now = current
       val latest = now.index(indexName).filter(i =>
         i.columns == index.columns && i.chunkRows == index.chunkRows && now.hbaseTable == table.hbaseTable
-      ).getOrElse {
-        throw new HBaseSqlException(s"$statement: index '$indexName' was dropped or replaced while it was built")
-      }
+      ).getOrElse(throw replaced)
       if (latest.generation.exists(_ >= generation)) None
       else {
         val updated = now.withIndex(latest.copy(generation = Some(generation)))
