@@ -56,10 +56,16 @@ final class ParallelReads(name: String, threads: Int) {
     result.get
   }
 
-  /** Waits, within a bound, until no read runs. */
+  /**
+   * Waits, within a bound, until no read runs. A caller that was interrupted still waits (its
+   * interrupt is kept for after), unless it is interrupted again.
+   */
   private def awaitEnd(running: AtomicInteger): Unit = {
+    val interrupted = Thread.interrupted()
     val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ParallelReads.EndWaitSeconds)
-    while (running.get() > 0 && System.nanoTime() < deadline) Thread.sleep(10)
+    try while (running.get() > 0 && System.nanoTime() < deadline) Thread.sleep(10)
+    catch { case _: InterruptedException => Thread.currentThread().interrupt() }
+    finally if (interrupted) Thread.currentThread().interrupt()
   }
 }
 
