@@ -22,7 +22,7 @@ import statistics
 import time
 
 from charts import bar_chart
-from jvm_heap import PeakHeap, heap_after_gc_mb
+from jvm_heap import heap_after_gc_mb, region_server_peak
 from tpch_planner import log, start_session, timed_runs, write_results
 
 QUERY = "SELECT g, count(*) AS n, sum(v) AS s FROM {table} GROUP BY g"
@@ -67,7 +67,7 @@ def main():
     query = QUERY.format(table=table)
     modes = {}
     for mode, settings in MODES:
-        with PeakHeap(hbase.pid) if hbase else _NoPeak() as peak:
+        with region_server_peak(hbase) as peak:
             times, _, metrics = timed_runs(
                 spark, query, settings, args.repeat, action=lambda df: df._jdf.queryExecution().toRdd().count()
             )
@@ -108,18 +108,6 @@ def main():
     spark.stop()
     if hbase:
         hbase.stop()
-
-
-class _NoPeak:
-    """An external HBase: its region servers' heaps are not ours to watch."""
-
-    peak_mb = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        pass
 
 
 def markdown(report):

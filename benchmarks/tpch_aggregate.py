@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from charts import bar_chart
-from jvm_heap import PeakHeap
+from jvm_heap import region_server_peak
 from tpch_planner import (
     PUSHDOWN_OFF,
     RESULTS,
@@ -135,7 +135,7 @@ def run_query(spark, hbase, name, query, repeat):
     pushed = PUSHED in spark.sql(f"EXPLAIN {query}").first()[0]  # with the defaults: coprocessor on
     modes, rows = {}, {}
     for mode, settings in MODES:
-        with PeakHeap(hbase.pid) if hbase else _NoPeak() as peak:
+        with region_server_peak(hbase) as peak:
             times, result, metrics = timed_runs(spark, query, settings, repeat, warm_up=mode != "pushdown off")
         modes[mode] = {"seconds": statistics.median(times), "runs": times, "peakHeapMb": peak.peak_mb, **metrics}
         rows[mode] = sorted(map(tuple, result))
@@ -158,18 +158,6 @@ def run_query(spark, hbase, name, query, repeat):
         "modes": modes,
         "speedupOnVsOff": off["seconds"] / on["seconds"],
     }, reference
-
-
-class _NoPeak:
-    """An external HBase: its region servers' heaps are not ours to watch."""
-
-    peak_mb = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        pass
 
 
 def same_rows(rows, expected):

@@ -66,7 +66,7 @@ object ServerFilterSupport extends Logging {
         try { scanner.next(); None }
         finally scanner.close()
       } catch {
-        case e: IOException if refused(e) => Some(e)
+        case e: IOException if WireRefusal.of(e) => Some(e)
       } finally htable.close()
     }
 
@@ -81,7 +81,4 @@ object ServerFilterSupport extends Logging {
       null,
       version
     )
-
-  /** Whether a region server refused the server jar's filter: it has no such class, or reads no such version. */
-  def refused(e: Throwable): Boolean = WireRefusal.of(e)
 }
