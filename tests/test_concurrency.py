@@ -214,8 +214,10 @@ def storm_end(storm, spark, figure):
         raw.close()
     definitions = {}
     for row, cells in catalog:
-        # Each row is whole: one cell, which the plugin's own reader parses, under its table's name.
-        assert [(f, q) for f, q, _ in cells] == [(b"d", b"table")], (row, cells)
+        # Each row is whole: the definition, which the plugin's own reader parses, under its table's name, and
+        # the eight-byte tag its last write gave it.
+        assert [(f, q) for f, q, _ in cells] == [(b"d", b"table"), (b"d", b"tag")], (row, cells)
+        assert len(cells[1][2]) == 8, (row, cells)
         text = cells[0][2].decode()
         assert parse(text).name().lower() == row.decode(), text
         definitions[row.decode()] = json.loads(text)

@@ -7,7 +7,8 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan, ScanMetrics, WireRefusal}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan, ScanMetrics}
+import org.apache.spark.sql.hbase.facts.WireRefusal
 import org.apache.spark.sql.hbase.server.{
   AggregateBatch, AggregateFunction, AggregateSpec, Operand, RawRegionScans, ServerJar, ServerVersions, SkipScanFilter
 }

@@ -148,7 +148,7 @@ class ScanExecutionSpec extends HBaseSuite {
       val nobody =
         HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "127.0.0.1", "hbase.zookeeper.property.clientPort" -> "1"))
       val started = System.nanoTime()
-      execution.HBaseTableSizes.cached(nobody, catalog.HBaseTableName("default", uniqueName("absent"))) shouldBe None
+      facts.HBaseTableSizes.cached(nobody, catalog.HBaseTableName("default", uniqueName("absent"))) shouldBe None
       (System.nanoTime() - started) / 1000000000L should be < 10L
     }
   }

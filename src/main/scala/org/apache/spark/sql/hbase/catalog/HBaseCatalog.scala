@@ -6,6 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client._
+import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.codec.Utf8
@@ -14,7 +15,9 @@ import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections
 /**
  * Table definitions, one row per SQL table in an HBase meta table, so every session and every
  * Spark application that talks to the cluster sees the same tables. The row key is the lower-cased
- * SQL name; the cell holds versioned JSON.
+ * SQL name; one cell holds versioned JSON, and a second a random tag that every write of the row
+ * changes, so that a reader holding a definition can tell it is still the stored one by reading
+ * eight bytes (see `facts.TableDefinitions`).
  */
 final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName) {
   import HBaseCatalog._
@@ -27,6 +30,23 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
     val row = rowKey(name)
     Option(table.get(new Get(row).addColumn(Family, Qualifier)).getValue(Family, Qualifier))
       .map(CatalogEntry.read(row, _))
+  }
+
+  /**
+   * The catalog row of `name`, readable or not, with the tag it was written with: None for a row
+   * written before rows had tags.
+   */
+  def taggedEntry(name: String): Option[(Option[Array[Byte]], CatalogEntry)] = withMeta { table =>
+    val row = rowKey(name)
+    val result = table.get(new Get(row).addColumn(Family, Qualifier).addColumn(Family, Tag))
+    Option(result.getValue(Family, Qualifier)).map(value =>
+      (Option(result.getValue(Family, Tag)), CatalogEntry.read(row, value))
+    )
+  }
+
+  /** The tag of `name`'s catalog row as stored now; None when the row or its tag is missing. */
+  def tag(name: String): Option[Array[Byte]] = withMeta { table =>
+    Option(table.get(new Get(rowKey(name)).addColumn(Family, Tag)).getValue(Family, Tag))
   }
 
   /** Every catalog row, readable or not. */
@@ -45,17 +65,21 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
   /** Atomically adds a definition; returns false when the name is already taken. */
   def create(definition: HBaseTableDef): Boolean = withMeta { table =>
     val row = rowKey(definition.name)
-    val put = new Put(row).addColumn(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(definition)))
-    table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(Family, Qualifier).build(put)).isSuccess
+    table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(Family, Qualifier).build(written(row, definition)))
+      .isSuccess
   }
 
   /** Atomically swaps a definition for a new one; returns false when another session changed it first. */
   def replace(current: HBaseTableDef, updated: HBaseTableDef): Boolean = withMeta { table =>
     val row = rowKey(current.name)
-    val put = new Put(row).addColumn(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(updated)))
     table.checkAndMutate(CheckAndMutate.newBuilder(row)
-      .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(current))).build(put)).isSuccess
+      .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(current))).build(written(row, updated))).isSuccess
   }
+
+  /** A definition as stored, under a tag no other write of the row had. */
+  private def written(row: Array[Byte], definition: HBaseTableDef): Put = new Put(row)
+    .addColumn(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(definition)))
+    .addColumn(Family, Tag, Bytes.toBytes(java.util.concurrent.ThreadLocalRandom.current().nextLong()))
 
   /**
    * Removes only the mapping; returns the entry removed, None when there was none. An entry
@@ -102,6 +126,7 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
 object HBaseCatalog {
   private val Family = Utf8.bytes("d")
   private val Qualifier = Utf8.bytes("table")
+  private val Tag = Utf8.bytes("tag")
 
   def rowKey(name: String): Array[Byte] = Utf8.bytes(name.toLowerCase(Locale.ROOT))
 }

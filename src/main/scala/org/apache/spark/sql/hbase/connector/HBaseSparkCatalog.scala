@@ -12,6 +12,7 @@ import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.command.DropHBaseTableCommand
+import org.apache.spark.sql.hbase.facts.TableDefinitions
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
@@ -68,7 +69,7 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
 
   /** A broken entry exists too, so that DROP TABLE can remove it. */
   override def tableExists(ident: Identifier): Boolean =
-    isDefault(ident.namespace()) && store.entry(ident.name()).isDefined
+    isDefault(ident.namespace()) && TableDefinitions.entry(store, ident.name()).isDefined
 
   override def loadTable(ident: Identifier): Table = load(ident, asOf = None)
 
@@ -82,7 +83,7 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
 
   private def load(ident: Identifier, asOf: Option[Long]): HBaseCatalogTable = {
     val catalog = if (isDefault(ident.namespace())) Some(store) else None
-    catalog.flatMap(c => c.get(ident.name()).map(HBaseCatalogTable(_, c.cluster, asOf)))
+    catalog.flatMap(c => TableDefinitions.get(c, ident.name()).map(HBaseCatalogTable(_, c.cluster, asOf)))
       .getOrElse(throw new NoSuchTableException(catalogName +: ident.namespace().toSeq :+ ident.name()))
   }
 

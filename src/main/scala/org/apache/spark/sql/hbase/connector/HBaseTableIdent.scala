@@ -4,6 +4,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, SessionCatalogs}
 import org.apache.spark.sql.hbase.execution.command.SparkFallback
+import org.apache.spark.sql.hbase.facts.TableDefinitions
 
 /**
  * An HBase table as our own statements name it: `t` is a table of the session's HBase
@@ -42,11 +43,12 @@ object HBaseTableIdent {
       case Seq(name) if SparkFallback.ownsName(session, name) => None
       case Seq(name) =>
         val store = SessionCatalogs.of(session)
-        store.get(name).map(store -> _)
+        TableDefinitions.get(store, name).map(store -> _)
       case catalog +: _ if HBaseSparkCatalog.named(session, catalog).isDefined =>
         val ident = parse(parts, statement).fold(message => throw new HBaseSqlException(message), identity)
         val store = ident.store(session, statement)
-        Some(store -> store.get(
+        Some(store -> TableDefinitions.get(
+          store,
           ident.name
         ).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$ident' does not exist")))
       case _ => None

@@ -11,6 +11,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.facts.HBaseTableSizes
 
 /**
  * Sends rows to HBase as mutations, batched by one BufferedMutator per task, and counts the rows.

@@ -5,6 +5,8 @@ import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 
 import org.apache.spark.TaskContext
 
+import org.apache.spark.sql.hbase.connection.DaemonThreads
+
 /**
  * Reads several regions at once, for a collect read on the driver and for the single task that
  * reads all regions of an aggregate: at most `threads` at a time per JVM, on daemon threads of a

@@ -6,6 +6,7 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.hbase.Causes
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
 import org.apache.spark.sql.hbase.planning.RegionScan
+import org.apache.spark.sql.hbase.facts.WireRefusal
 
 /**
  * A region read through the server jar that goes on without it when the region server refuses

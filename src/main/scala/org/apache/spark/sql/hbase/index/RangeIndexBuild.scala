@@ -12,7 +12,8 @@ import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeIndexDef}
 import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.execution.{HBaseRegions, HBaseScanRDD}
+import org.apache.spark.sql.hbase.execution.HBaseScanRDD
+import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.hbase.planning.RowRange
 
 /**

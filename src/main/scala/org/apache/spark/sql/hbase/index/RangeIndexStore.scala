@@ -18,7 +18,7 @@ import org.apache.spark.sql.types.DataType
  * The range index table: each build's chunk statistics and each writer's marks, under the
  * HBase table they describe (see [[WriteMark]] for the row layout). A chunk row is
  * `<namespace:table> 0x00 'C' <sql table> 0x00 <index> 0x00 <generation, 8 bytes> <chunk start>`,
- * holding [[ChunkStatsJson]]; a build's rows never change, so they are cached by generation.
+ * holding [[ChunkStatsJson]]; a build's rows never change.
  */
 final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) {
   import RangeIndexStore._
@@ -38,17 +38,11 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
       }.asJava)
     }
 
-  /** A finished build's chunks, in key order. */
+  /** A finished build's chunks, in key order, read now (`facts.IndexBuilds` keeps them). */
   def chunks(table: HBaseTableDef, index: RangeIndexDef, generation: Long): Seq[ChunkStats] = {
-    val key = (cluster, name, table.hbaseTable, table.name.toLowerCase, index, generation)
-    Option(built.get(key)).getOrElse {
-      val typeOf = typesOf(table).lift
-      val read = scanPrefix(chunkPrefix(table, index, generation)).map { r =>
-        ChunkStatsJson.fromJson(Bytes.toString(r.getValue(WriteMark.FAMILY, Chunk)), typeOf)
-      }
-      if (built.size >= 64) built.clear()
-      built.put(key, read)
-      read
+    val typeOf = typesOf(table).lift
+    scanPrefix(chunkPrefix(table, index, generation)).map { r =>
+      ChunkStatsJson.fromJson(Bytes.toString(r.getValue(WriteMark.FAMILY, Chunk)), typeOf)
     }
   }
 
@@ -60,12 +54,16 @@ final class RangeIndexStore(val cluster: HBaseClusterConf, val name: TableName) 
   }
 
   /**
-   * The chunks of a finished build of `index` that the planner may prune by now: none unless
-   * the table carries the write guard, and of those, the ones [[ChunkTrust]] clears.
+   * Of the chunks of build `generation` of `index`, the ones the planner may prune by now: none
+   * unless the table carries the write guard, and of those, the ones [[ChunkTrust]] clears.
    */
-  def usable(table: HBaseTableDef, index: RangeIndexDef, skewMs: Long): IndexChunks = {
-    val generation = index.generation.getOrElse(return IndexChunks(index, Nil, Nil))
-    val chunks = this.chunks(table, index, generation)
+  def usable(
+      table: HBaseTableDef,
+      index: RangeIndexDef,
+      generation: Long,
+      chunks: Seq[ChunkStats],
+      skewMs: Long
+  ): IndexChunks = {
     val guarded = HBaseConnections.withConnection(cluster) { connection =>
       val admin = connection.getAdmin
       try WriteGuard.isInstalled(
@@ -151,8 +149,6 @@ object RangeIndexStore {
   private val ClockRow = Array[Byte](0)
   private val Clock = Utf8.bytes("clock")
   private val Chunk = Utf8.bytes("chunk")
-
-  private val built = new java.util.concurrent.ConcurrentHashMap[Any, Seq[ChunkStats]]()
 
   private val stores = scala.collection.concurrent.TrieMap.empty[(HBaseClusterConf, String), RangeIndexStore]
 

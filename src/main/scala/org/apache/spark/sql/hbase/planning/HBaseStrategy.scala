@@ -9,7 +9,8 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.{FilterExec, PlanLater, ProjectExec, SparkPlan, SparkStrategy}
 import org.apache.spark.sql.execution.aggregate.BaseAggregateExec
 import org.apache.spark.sql.hbase.HBaseSQLConf
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan, LiveTableFacts}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.facts.LiveTableFacts
 import org.apache.spark.sql.internal.SQLConf
 
 /**

@@ -16,6 +16,7 @@ import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalo
 import org.apache.spark.sql.hbase.execution.command.{
   CreateHBaseTableAsSelectCommand, CreateHBaseTableCommand, DescribeMappedTableCommand, DropHBaseTableCommand
 }
+import org.apache.spark.sql.hbase.facts.TableDefinitions
 
 /**
  * Spark's own DESCRIBE and DROP TABLE of an HBase table. Through an HBase catalog (`hbase.t`),
@@ -34,12 +35,12 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
       DescribeMappedTableCommand(table.definition, table.cluster)
     case describe @ DescribeRelation(UnresolvedTableOrView(Seq(name), _, _, _), _, _) =>
       val catalog = SessionCatalogs.of(session)
-      catalog.get(name).map(DescribeMappedTableCommand(_, catalog.cluster)).getOrElse(describe)
+      TableDefinitions.get(catalog, name).map(DescribeMappedTableCommand(_, catalog.cluster)).getOrElse(describe)
     case drop @ DropTable(ResolvedIdentifier(catalog, ident), ifExists, purge)
         if catalog.name() == CatalogManager.SESSION_CATALOG_NAME && ident.namespace().toSeq == currentDatabase &&
           !session.sessionState.catalog.tableExists(TableIdentifier(ident.name(), Some(ident.namespace().head))) =>
       // A broken entry too, so that DROP TABLE can remove it.
-      if (SessionCatalogs.of(session).entry(ident.name()).isDefined)
+      if (TableDefinitions.entry(SessionCatalogs.of(session), ident.name()).isDefined)
         DropHBaseTableCommand(ident.name(), ifExists, purge)
       else drop
     case CreateTable(

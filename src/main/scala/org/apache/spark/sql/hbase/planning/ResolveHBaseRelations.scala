@@ -15,7 +15,8 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.connector.HBaseCatalogTable
-import org.apache.spark.sql.hbase.execution.{HBaseTableSizes, InsertIntoHBaseTableCommand}
+import org.apache.spark.sql.hbase.execution.InsertIntoHBaseTableCommand
+import org.apache.spark.sql.hbase.facts.{HBaseTableSizes, IndexBuilds, TableDefinitions}
 import org.apache.spark.sql.hbase.index.{RangeIndexStore, TableStatistics}
 import org.apache.spark.sql.hbase.source.HBaseSourceRelation
 
@@ -83,7 +84,7 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
   private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = u.multipartIdentifier match {
     case Seq(name) =>
       val catalog = SessionCatalogs.of(session)
-      catalog.get(name).map(t => sized(HBaseRelation(t, catalog.cluster)))
+      TableDefinitions.get(catalog, name).map(t => sized(HBaseRelation(t, catalog.cluster)))
     case _ => None
   }
 
@@ -92,7 +93,7 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
     val table = relation.table
     val store = RangeIndexStore.of(relation.cluster, conf.getConf(HBaseSQLConf.IndexTable))
     val builds = table.indexes.flatMap(i => i.generation.map(g => (g, i))).sortBy(-_._1)
-      .map { case (g, i) => store.chunks(table, i, g) }
+      .map { case (g, i) => IndexBuilds.chunks(store, table, i, g) }
     relation.copy(
       sizeInBytes = HBaseTableSizes.cached(relation.cluster, table.hbaseTable),
       statistics = TableStatistics.of(table, builds)

@@ -10,6 +10,7 @@ import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalo
 import org.apache.spark.sql.hbase.execution.command.{
   AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand
 }
+import org.apache.spark.sql.hbase.facts.TableDefinitions
 
 /**
  * Spark parses CREATE INDEX, DROP INDEX and ANALYZE TABLE itself; when the table they name is
@@ -52,6 +53,6 @@ case class ResolveRangeIndexStatements(session: SparkSession) extends Rule[Logic
     }
 
     private def known(name: String): Option[HBaseTableIdent] =
-      SessionCatalogs.of(session).get(name).map(table => HBaseTableIdent(None, table.name))
+      TableDefinitions.get(SessionCatalogs.of(session), name).map(table => HBaseTableIdent(None, table.name))
   }
 }

@@ -10,6 +10,7 @@ import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, LoadMetrics}
 import org.apache.spark.sql.hbase.index.WriteRecording
+import org.apache.spark.sql.hbase.facts.TableDefinitions
 import org.apache.spark.sql.sources.{BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -27,7 +28,7 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
   override def createRelation(sqlContext: SQLContext, parameters: Map[String, String]): BaseRelation = {
     val catalog = SessionCatalogs.of(sqlContext.sparkSession)
     val name = HBaseDataSource.tableOption(parameters)
-    val table = catalog.get(name).getOrElse(throw new HBaseSqlException(
+    val table = TableDefinitions.get(catalog, name).getOrElse(throw new HBaseSqlException(
       s"HBase table '$name' does not exist; create it with CREATE TABLE $name (...) MAPPED BY (...)"
     ))
     HBaseSourceRelation(table, catalog.cluster, HBaseDataSource.asOfMillis(sqlContext, parameters))(sqlContext)

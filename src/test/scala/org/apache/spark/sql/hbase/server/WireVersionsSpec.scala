@@ -9,7 +9,7 @@ import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
-import org.apache.spark.sql.hbase.execution.WireRefusal
+import org.apache.spark.sql.hbase.facts.WireRefusal
 import org.apache.spark.sql.types.IntegerType
 
 /**

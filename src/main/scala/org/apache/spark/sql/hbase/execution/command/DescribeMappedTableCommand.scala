@@ -9,7 +9,7 @@ import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, TableFormat}
 import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.execution.HBaseRegions
+import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.types.StringType
 
 /** DESCRIBE of an HBase table, named by one part or through an HBase catalog. */

@@ -7,6 +7,7 @@ import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, ReadableEntry, SessionCatalogs, UnreadableEntry}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.facts.FactsCache
 
 /**
  * DROP TABLE of an HBase table named by one part, when Spark's own catalog has no table or view
@@ -81,7 +82,11 @@ object DropHBaseTableCommand {
             if (admin.isTableEnabled(name)) admin.disableTable(name)
             admin.deleteTable(name)
           }
-        } finally admin.close()
+        } finally {
+          admin.close()
+          // A table made again under this name is another table: what HBase said of this one is void.
+          FactsCache.forgetTable(catalog.cluster, table.hbaseTable)
+        }
       }
     catch {
       case e: java.io.IOException =>

@@ -10,7 +10,7 @@ import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
-import org.apache.spark.sql.hbase.execution.HBaseTableSizes
+import org.apache.spark.sql.hbase.facts.HBaseTableSizes
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput, LoadMetrics}
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.types.LongType

@@ -8,6 +8,7 @@ import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeInd
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.index.{RangeIndexBuild, RangeIndexStore, WriteGuard}
+import org.apache.spark.sql.hbase.facts.IndexBuilds
 import org.apache.spark.sql.types.{IntegerType, StringType}
 
 private[command] object RangeIndexes {
@@ -153,7 +154,7 @@ case class ShowRangeIndexesCommand(tableName: HBaseTableIdent) extends LeafRunna
     val store = RangeIndexes.store(session, catalog)
     val skew = session.sessionState.conf.getConf(HBaseSQLConf.IndexClockSkew)
     table.indexes.map { index =>
-      val chunks = store.usable(table, index, skew)
+      val chunks = IndexBuilds.usable(store, table, index, skew)
       val state =
         if (!index.isReady) "building"
         else if (chunks.untrusted == 0) "ready"

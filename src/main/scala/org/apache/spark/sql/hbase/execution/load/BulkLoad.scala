@@ -16,7 +16,7 @@ import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.HBaseRegions
+import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.hbase.index.{RecordedWrites, WriteRecording}
 
 /**

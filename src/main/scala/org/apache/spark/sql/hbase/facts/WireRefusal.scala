@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution
+package org.apache.spark.sql.hbase.facts
 
 import org.apache.hadoop.ipc.RemoteException
 

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution
+package org.apache.spark.sql.hbase.facts
 
 import scala.jdk.CollectionConverters._
 
@@ -10,11 +10,6 @@ import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections
 import org.apache.spark.sql.hbase.planning.RegionInfo
 
 object HBaseRegions {
-  private final case class Cached(regions: Seq[RegionInfo], fetchedAtMs: Long) {
-    def fresh(now: Long, maxAgeSeconds: Long): Boolean =
-      regions.forall(_.host.isDefined) && now - fetchedAtMs < maxAgeSeconds * 1000
-  }
-  private val cache = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Cached]()
 
   /**
    * The table's regions as last looked up, if that was less than `maxAgeSeconds` ago. Stale
@@ -23,14 +18,14 @@ object HBaseRegions {
    * region without a server (in transition, as just after CREATE TABLE) is not kept, so that
    * locality is not lost for the whole time.
    */
-  def cached(cluster: HBaseClusterConf, table: HBaseTableName, maxAgeSeconds: Long): Seq[RegionInfo] = {
-    val now = System.currentTimeMillis()
-    cache.compute(
-      (cluster, table),
-      (_, current) =>
-        if (current != null && current.fresh(now, maxAgeSeconds)) current else Cached(of(cluster, table), now)
-    ).regions
-  }
+  def cached(cluster: HBaseClusterConf, table: HBaseTableName, maxAgeSeconds: Long): Seq[RegionInfo] =
+    FactsCache.get(
+      FactsCache.Regions(cluster, table),
+      maxAgeSeconds * 1000,
+      (_: Seq[RegionInfo]).forall(_.host.isDefined)
+    )(
+      of(cluster, table)
+    )
 
   /** The table's regions in key order, looked up now. */
   def of(cluster: HBaseClusterConf, table: HBaseTableName): Seq[RegionInfo] =

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution
+package org.apache.spark.sql.hbase.facts
 
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.catalog.RangeIndexDef
@@ -7,9 +7,9 @@ import org.apache.spark.sql.hbase.planning.{HBaseRelation, RegionInfo, TableFact
 import org.apache.spark.sql.internal.SQLConf
 
 /**
- * A table's facts as HBase gives them, each looked up on first use and cached per table for
+ * A table's facts as HBase gives them, each looked up on first use and kept in [[FactsCache]] for
  * `spark.sql.hbase.partition.expiration` seconds: a plan that prunes every region never probes
- * the region servers. Range index statistics are read afresh for every plan that uses them.
+ * the region servers. A range index's write marks are read afresh for every plan that uses it.
  */
 final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends TableFacts {
   private val expiration = conf.getConf(HBaseSQLConf.PartitionExpiration)
@@ -23,8 +23,11 @@ final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends 
   override lazy val aggregator: Option[Int] =
     AggregatorSupport.version(relation.cluster, relation.table, expiration)
 
-  /** Never cached: a write mark must count from the moment it is written. */
-  override def rangeIndex(index: RangeIndexDef): IndexChunks =
-    RangeIndexStore.of(relation.cluster, conf.getConf(HBaseSQLConf.IndexTable))
-      .usable(relation.table, index, conf.getConf(HBaseSQLConf.IndexClockSkew))
+  /** Write marks are never cached: a mark must count from the moment it is written. */
+  override def rangeIndex(index: RangeIndexDef): IndexChunks = IndexBuilds.usable(
+    RangeIndexStore.of(relation.cluster, conf.getConf(HBaseSQLConf.IndexTable)),
+    relation.table,
+    index,
+    conf.getConf(HBaseSQLConf.IndexClockSkew)
+  )
 }

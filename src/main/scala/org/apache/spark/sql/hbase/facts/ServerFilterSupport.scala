@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution
+package org.apache.spark.sql.hbase.facts
 
 import java.io.IOException
 
@@ -20,28 +20,19 @@ import org.apache.spark.sql.hbase.server.{KeyBox, Operand, ServerJar, SkipScanFi
  * fall back to HBase's own filters and Spark, with a one-line warning.
  */
 object ServerFilterSupport extends Logging {
-  private final case class Checked(version: Either[String, Int], atMs: Long)
-  private val checked = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Checked]()
 
   /** The newest wire version in which the table's region servers run the filter, or None when they cannot. */
-  def version(cluster: HBaseClusterConf, table: HBaseTableDef, maxAgeSeconds: Long): Option[Int] = {
-    val now = System.currentTimeMillis()
-    checked.compute(
-      (cluster, table.hbaseTable),
-      (_, current) =>
-        if (current != null && now - current.atMs < maxAgeSeconds * 1000) current
-        else {
-          val version = newestRun(cluster, table)
-          version.left.foreach { reason =>
-            logWarning(
-              s"HBase table ${table.hbaseTable}: region servers cannot run ${classOf[SkipScanFilter].getSimpleName} " +
-                s"($reason); reading with MultiRowRangeFilter and filtering in Spark. See 'Deploying the server jar' in docs/deployment.md."
-            )
-          }
-          Checked(version, now)
-        }
-    ).version.toOption
-  }
+  def version(cluster: HBaseClusterConf, table: HBaseTableDef, maxAgeSeconds: Long): Option[Int] =
+    FactsCache.get(FactsCache.FilterVersion(cluster, table.hbaseTable), maxAgeSeconds * 1000) {
+      val version = newestRun(cluster, table)
+      version.left.foreach { reason =>
+        logWarning(
+          s"HBase table ${table.hbaseTable}: region servers cannot run ${classOf[SkipScanFilter].getSimpleName} " +
+            s"($reason); reading with MultiRowRangeFilter and filtering in Spark. See 'Deploying the server jar' in docs/deployment.md."
+        )
+      }
+      version
+    }.toOption
 
   /** The newest version the region servers ran, or why they ran none. */
   private def newestRun(cluster: HBaseClusterConf, table: HBaseTableDef): Either[String, Int] = {

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution
+package org.apache.spark.sql.hbase.connection
 
 import java.util.concurrent.{ExecutorService, LinkedBlockingQueue, ThreadPoolExecutor, TimeUnit}
 

@@ -1,11 +1,11 @@
-package org.apache.spark.sql.hbase.execution
+package org.apache.spark.sql.hbase.facts
 
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.Scan
 import org.apache.hadoop.hbase.filter.{FilterList, FirstKeyOnlyFilter, KeyOnlyFilter}
 
 import org.apache.spark.internal.Logging
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, HBaseTableName}
+import org.apache.spark.sql.hbase.catalog.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, AggregateSpec, Operand, ServerVersions}
@@ -19,24 +19,22 @@ import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, Agg
  * older coprocessor proves nothing, so that answer is not kept.
  */
 object AggregatorSupport extends Logging {
-  private final case class Checked(version: Option[Int], atMs: Long)
-  private val checked = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Checked]()
 
   /** The newest wire version both this client and the table's coprocessor read, or None. */
   def version(cluster: HBaseClusterConf, table: HBaseTableDef, maxAgeSeconds: Long): Option[Int] = {
-    val now = System.currentTimeMillis()
-    val current = checked.get((cluster, table.hbaseTable))
-    if (current != null && now - current.atMs < maxAgeSeconds * 1000) current.version
-    else probe(cluster, table) match {
-      case Some(answer) =>
-        if (answer.isEmpty) logWarning(
-          s"HBase table ${table.hbaseTable}: region servers do not run the spark-hbase-sql aggregation " +
-            "coprocessor of a wire version this client reads; aggregates are computed in Spark. " +
-            "See 'Deploying the server jar' in docs/deployment.md."
-        )
-        checked.put((cluster, table.hbaseTable), Checked(answer, now))
-        answer
-      case None => None
+    val fact = FactsCache.AggregatorVersion(cluster, table.hbaseTable)
+    FactsCache.cached(fact, maxAgeSeconds * 1000).getOrElse {
+      probe(cluster, table) match {
+        case Some(answer) =>
+          if (answer.isEmpty) logWarning(
+            s"HBase table ${table.hbaseTable}: region servers do not run the spark-hbase-sql aggregation " +
+              "coprocessor of a wire version this client reads; aggregates are computed in Spark. " +
+              "See 'Deploying the server jar' in docs/deployment.md."
+          )
+          FactsCache.put(fact, answer)
+          answer
+        case None => None
+      }
     }
   }
 

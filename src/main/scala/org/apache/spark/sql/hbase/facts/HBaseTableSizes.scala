@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution
+package org.apache.spark.sql.hbase.facts
 
 import java.util.concurrent.TimeoutException
 
@@ -11,7 +11,7 @@ import org.apache.hadoop.hbase.{ServerName, Size, TableName}
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
-import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.connection.{DaemonThreads, HBaseClusterConf, HBaseConnections}
 
 /**
  * How many bytes a table holds, for Spark's optimizer: its regions' store files and memstores,
@@ -20,21 +20,12 @@ import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections
  * Sizes are cached briefly, since outside writers change them too; our writes forget them.
  */
 object HBaseTableSizes extends Logging {
-  private final case class Cached(bytes: Option[BigInt], fetchedAtMs: Long)
-  private val cache = new java.util.concurrent.ConcurrentHashMap[(HBaseClusterConf, HBaseTableName), Cached]()
   private val RoundingPerRegion = BigInt(2L * 1024 * 1024)
   private val MaxAgeSeconds = 10L
 
   /** The table's size as last looked up, if that was less than [[MaxAgeSeconds]] ago; None when HBase did not say. */
-  def cached(cluster: HBaseClusterConf, table: HBaseTableName): Option[BigInt] = {
-    val now = System.currentTimeMillis()
-    cache.compute(
-      (cluster, table),
-      (_, current) =>
-        if (current != null && now - current.fetchedAtMs < MaxAgeSeconds * 1000) current
-        else Cached(bounded(of(cluster, table)), now)
-    ).bytes
-  }
+  def cached(cluster: HBaseClusterConf, table: HBaseTableName): Option[BigInt] =
+    FactsCache.get(FactsCache.Size(cluster, table), MaxAgeSeconds * 1000)(bounded(of(cluster, table)))
 
   /**
    * A lookup that outlasts [[LookupTimeout]] (a region server down, the client retrying) leaves
@@ -53,7 +44,8 @@ object HBaseTableSizes extends Logging {
   private lazy val lookups: ExecutionContext = DaemonThreads.pool("hbase-table-size", 2)
 
   /** Our own writes change the size: the next plan looks it up again. */
-  def forget(cluster: HBaseClusterConf, table: HBaseTableName): Unit = cache.remove((cluster, table))
+  def forget(cluster: HBaseClusterConf, table: HBaseTableName): Unit =
+    FactsCache.forget(FactsCache.Size(cluster, table))
 
   def of(cluster: HBaseClusterConf, table: HBaseTableName): Option[BigInt] =
     try {

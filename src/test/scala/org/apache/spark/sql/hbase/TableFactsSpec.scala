@@ -1,0 +1,120 @@
+package org.apache.spark.sql.hbase
+
+import org.apache.hadoop.hbase.client.{Delete, Get, Put}
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.Row
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
+import org.apache.spark.sql.hbase.facts.{FactsCache, HBaseRegions}
+
+/**
+ * What statements know of tables, against the real HBase: a definition is read whole once and
+ * then only its catalog row's tag, until the row changes; a change made anywhere is seen by the
+ * next statement; and what HBase said of a table is forgotten when the table is purged.
+ */
+class TableFactsSpec extends HBaseSuite {
+  private val Family = Bytes.toBytes("d")
+  private val Definition = Bytes.toBytes("table")
+  private val Tag = Bytes.toBytes("tag")
+
+  private def catalogTable: String = SessionCatalogs.metaTable(spark)
+
+  private def create(t: String): Unit = {
+    sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
+    sql(s"INSERT INTO $t VALUES (1, 'one'), (2, 'two')")
+  }
+
+  private def catalogRow(t: String): (Array[Byte], Option[Array[Byte]]) = withTable(catalogTable) { table =>
+    val r = table.get(new Get(HBaseCatalog.rowKey(t)))
+    (r.getValue(Family, Definition), Option(r.getValue(Family, Tag)))
+  }
+
+  /** Writes the catalog row's cells as another application (or an older plugin) would. */
+  private def writeRow(t: String, definition: Array[Byte], tag: Option[Array[Byte]]): Unit =
+    withTable(catalogTable) { table =>
+      val put = new Put(HBaseCatalog.rowKey(t)).addColumn(Family, Definition, definition)
+      tag.foreach(put.addColumn(Family, Tag, _))
+      table.put(put)
+      if (tag.isEmpty) table.delete(new Delete(HBaseCatalog.rowKey(t)).addColumns(Family, Tag))
+    }
+
+  describe("a table's definition") {
+    it("is read whole once, then only its tag while the row carries the same tag") {
+      val t = uniqueName("facts_tag")
+      create(t)
+      sql(s"SELECT * FROM $t").collect() should have size 2
+      val (stored, tag) = catalogRow(t)
+      tag shouldBe defined
+      // Unreadable JSON under the same tag: a statement that read the definition again would fail.
+      writeRow(t, Bytes.toBytes("{broken"), tag)
+      sql(s"SELECT v FROM $t WHERE k = 2").collect() shouldBe Array(Row("two"))
+      // A new tag: the next statement reads the row whole, and says what is wrong with it.
+      writeRow(t, Bytes.toBytes("{broken"), Some(Bytes.toBytes(42L)))
+      val failure = intercept[Exception](sql(s"SELECT * FROM $t").collect())
+      failure.getMessage should include(s"HBase table '$t' cannot be used: its catalog entry")
+      writeRow(t, stored, Some(Bytes.toBytes(43L)))
+      sql(s"SELECT * FROM $t").collect() should have size 2
+      sql(s"DROP TABLE $t PURGE")
+    }
+
+    it("as changed by another session is what the next statement uses, and every write gives the row a new tag") {
+      val t = uniqueName("facts_alter")
+      create(t)
+      sql(s"SELECT * FROM $t").columns shouldBe Array("k", "v")
+      val before = catalogRow(t)._2.get
+      spark.newSession().sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
+      catalogRow(t)._2.get should not equal before
+      sql(s"SELECT * FROM $t").columns shouldBe Array("k", "v", "w")
+      sql(s"DROP TABLE $t")
+      intercept[Exception](sql(s"SELECT * FROM $t").collect()).getMessage should include(t)
+      sql(s"CREATE TABLE $t (k INT, x STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[x=f.v])")
+      sql(s"SELECT x FROM $t WHERE k = 1").collect() shouldBe Array(Row("one"))
+      sql(s"DROP TABLE $t")
+    }
+
+    it("written without a tag, as older plugins wrote it, is read whole by every statement") {
+      val t = uniqueName("facts_untagged")
+      create(t)
+      val (stored, _) = catalogRow(t)
+      writeRow(t, stored, None)
+      sql(s"SELECT * FROM $t").collect() should have size 2
+      writeRow(t, Bytes.toBytes("{broken"), None)
+      intercept[Exception](sql(s"SELECT * FROM $t").collect()).getMessage should include("cannot be used")
+      writeRow(t, stored, None)
+      sql(s"SELECT * FROM $t").collect() should have size 2
+      sql(s"DROP TABLE $t PURGE")
+    }
+  }
+
+  describe("what HBase said of a table") {
+    it("is forgotten when DROP TABLE ... PURGE deletes it, so a table made again under its name is looked up anew") {
+      val t = uniqueName("facts_purge")
+      sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((10))")
+      sql(s"SELECT * FROM $t WHERE k > 0").collect()
+      val hbaseTable = catalog.HBaseTableName("default", t)
+      val regions = FactsCache.Regions(cluster, hbaseTable)
+      eventually(20) {
+        HBaseRegions.cached(cluster, hbaseTable, 3600) should have size 2
+        FactsCache.cached(regions, Long.MaxValue).map(_.size) shouldBe Some(2)
+      }
+      sql(s"DROP TABLE $t PURGE")
+      FactsCache.cached(regions, Long.MaxValue) shouldBe None
+      sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((10), (20))")
+      HBaseRegions.cached(cluster, hbaseTable, 3600) should have size 3
+      sql(s"DROP TABLE $t PURGE")
+    }
+  }
+
+  private def eventually(seconds: Int)(check: => Unit): Unit = {
+    val deadline = System.nanoTime() + seconds * 1000000000L
+    var passed = false
+    while (!passed) {
+      try { check; passed = true }
+      catch {
+        case e: org.scalatest.exceptions.TestFailedException =>
+          if (System.nanoTime() > deadline) throw e
+          Thread.sleep(100)
+      }
+    }
+  }
+}
