@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
+RESULTS = Path(os.environ.get("BENCH_RESULTS_DIR") or ROOT / "benchmarks" / "results")
 SPECS = ["PlannerDifferentialSpec", "AggregateDifferentialSpec", "RangeIndexDifferentialSpec"]
 # What DifferentialCases.noFailedCases reports for every run of random cases.
 SUMMARY = re.compile(r"\+ (?P<what>[^:]+): (?P<cases>\d+) cases, (?P<differ>\d+) answers differ")

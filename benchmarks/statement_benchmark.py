@@ -39,7 +39,13 @@ STATEMENTS = (
 WATCHED = {"catalog": "spark_hbase_sql:catalog", "range index": "spark_hbase_sql:range_index", "meta": "hbase:meta"}
 
 
+# HBase refreshes the region counters JMX shows every few seconds (hbase.regionserver.metrics.period, 5 s, and
+# the JMX cache's own 10 s): counters are read only after they have caught up.
+METRICS_CATCH_UP_SECONDS = 12
+
+
 def table_reads(pid):
+    time.sleep(METRICS_CATCH_UP_SECONDS)
     out = subprocess.run(
         [jdk_tool("java"), str(ROOT / "benchmarks" / "TableReads.java"), str(pid)],
         capture_output=True,
@@ -80,6 +86,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--label", default="now", help="the name of this run's column, e.g. before or after")
+    parser.add_argument("--commit", help="the commit the plugin jar was built from, when it is not the checkout's")
     args = parser.parse_args()
     spark, hbase = start_session("statement", {}, fresh_hbase=True)
     spark.sql(

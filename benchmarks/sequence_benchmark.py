@@ -1,0 +1,159 @@
+"""The project's own workloads one after another against one embedded HBase with its default memory, as a new
+user's HBase meets them: does the region server survive, and does its heap come back after each step?
+
+Run through `./benchmarks/run sequence [--tables 200] [--with-tests]`. One embedded HBase (`spark-hbase local
+start` defaults: one region server, 1 GB heap, block cache and memstores 0.25 of it), started empty; every step is a
+Spark application of its own, given that HBase through HBASE_CONF_DIR:
+1. --tables 3-region tables created, written, read and dropped with PURGE, and a tenth of that dropped without
+   (their regions stay open), as a user trying the project does;
+2. the planner and skip-scan benchmarks at TPC-H scale 0.02 (lineitem written with INSERT and queried hundreds
+   of times), the load benchmark at 0.1 (LOAD DATA, LOAD DATA PARALLEL and INSERT), the aggregate benchmark at
+   0.1, the range index benchmark over 500,000 readings, the groups benchmark over 200,000 string groups, and
+   the differential specs over 300 random queries;
+3. with --with-tests, the whole test suite (`./bin/test`, which runs against the HBase HBASE_CONF_DIR names; the
+   tests that need several region servers or kill one are skipped there, as they say).
+Before the first step and after each, the region server's live heap is read after a full GC (JvmCounts.java over
+JMX); its peak heap during each step is sampled with jstat. A step that fails is recorded with its exit code and
+the sequence goes on; the region server must be alive at the end. The steps' own results go to
+benchmarks/work/sequence-results, not over the committed ones.
+
+Writes benchmarks/results/sequence.json, .md and .png.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from jvm_heap import PeakHeap, heap_after_gc_mb
+from tpch_planner import ROOT, WORK, log, write_results
+
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def steps(args):
+    python = sys.executable
+    quick = [
+        ("planner sf0.02", [python, "tpch_planner.py", "--scale", "0.02", "--regions", "4", "--repeat", "3"]),
+        ("skipscan sf0.02", [python, "tpch_skipscan.py", "--scale", "0.02", "--regions", "4", "--repeat", "3"]),
+        ("load sf0.1", [python, "tpch_load.py", "--scale", "0.1", "--regions", "6", "--repeat", "1"]),
+        ("aggregate sf0.1", [python, "tpch_aggregate.py", "--scale", "0.1", "--regions", "6", "--repeat", "1"]),
+        ("index 500k", [python, "index_benchmark.py", "--rows", "500000", "--write-rows", "50000", "--repeat", "1"]),
+        ("groups 200k", [python, "groups_benchmark.py", "--groups", "200000", "--repeat", "1"]),
+        ("differential 300", [python, "differential_benchmark.py", "--cases", "300"]),
+    ]
+    tables = [("tables", [python, __file__, "--step-tables", str(args.tables)])]
+    tests = [("./bin/test", [str(ROOT / "bin" / "test")])] if args.with_tests else []
+    return tables + quick + tests
+
+
+def tables_step(count):
+    """Run as a step of its own: `count` purged tables and a tenth as many kept, in one Spark application."""
+    from heap_benchmark import tables_step as rounds
+    from tpch_planner import start_session
+
+    spark, _ = start_session("sequence-tables", {})
+    pid = int(os.environ["SEQUENCE_HBASE_PID"])
+    samples = []
+    rounds(spark, pid, count, True, samples, "sequence_purged")
+    rounds(spark, pid, max(1, count // 10), False, samples, "sequence_kept")
+    spark.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=200, help="tables created and dropped in the first step")
+    parser.add_argument("--with-tests", action="store_true", help="run ./bin/test as the last step")
+    parser.add_argument("--step-tables", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.step_tables is not None:
+        return tables_step(args.step_tables)
+
+    from pyspark_hbase.local import LocalHBase
+
+    hbase = LocalHBase(WORK / "hbase-sequence")
+    hbase.stop()
+    shutil.rmtree(hbase.data_dir, ignore_errors=True)
+    hbase.start()
+    results_dir = WORK / "sequence-results"
+    env = dict(
+        os.environ,
+        HBASE_CONF_DIR=str(hbase.conf_dir),
+        BENCH_RESULTS_DIR=str(results_dir),
+        SEQUENCE_HBASE_PID=str(hbase.pid),
+    )
+    command = "./benchmarks/run sequence --tables {}{}".format(args.tables, " --with-tests" if args.with_tests else "")
+    report = {
+        "command": command,
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": f"{os.cpu_count()} cores",
+        "hbase": {"heap": hbase.heap, "blockCache": hbase.block_cache, "memstore": hbase.memstore},
+        "steps": [{"step": "start", "heapAfterGcMb": heap_after_gc_mb(hbase.pid)}],
+    }
+    for name, argv in steps(args):
+        log(f"step {name}: {' '.join(argv[1:] if argv[0] == sys.executable else argv)}")
+        began = time.perf_counter()
+        with PeakHeap(hbase.pid) as peak:
+            with open(WORK / f"sequence-{name.replace(' ', '_').replace('/', '_')}.log", "w") as out:
+                code = subprocess.run(argv, cwd=BENCHMARKS, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
+        alive = hbase.is_running()
+        step = {
+            "step": name,
+            "exitCode": code,
+            "seconds": round(time.perf_counter() - began, 1),
+            "peakHeapMb": round(peak.peak_mb, 1),
+            "regionServerAlive": alive,
+            "heapAfterGcMb": heap_after_gc_mb(hbase.pid) if alive else None,
+        }
+        report["steps"].append(step)
+        log(f"step {name}: {step}")
+        if not alive:
+            break
+    report["regionServerAlive"] = hbase.is_running()
+    write_results("sequence", report, markdown, chart)
+    hbase.stop()
+
+
+def markdown(report):
+    h = report["hbase"]
+    lines = [
+        f"`{report['command']}`, {report['date']}, {report['machine']}; one embedded HBase for every step, one region "
+        f"server, heap {h['heap']}, block cache {h['blockCache']}, memstores {h['memstore']}; region server alive at "
+        f"the end: **{report['regionServerAlive']}**",
+        "",
+        "| after | exit code | seconds | peak heap during (MB) | live heap after full GC (MB) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for s in report["steps"]:
+        lines.append(
+            f"| {s['step']} | {s.get('exitCode', '')} | {s.get('seconds', '')} | {s.get('peakHeapMb', '')} | "
+            f"{s['heapAfterGcMb'] if s['heapAfterGcMb'] is not None else 'dead'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def chart(report, path):
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(10, 5), layout="constrained")
+    axes = figure.subplots()
+    steps = report["steps"]
+    xs = list(range(len(steps)))
+    axes.plot(xs, [s["heapAfterGcMb"] or 0 for s in steps], marker="o", label="live heap after full GC")
+    axes.scatter(
+        [i for i, s in enumerate(steps) if "peakHeapMb" in s],
+        [s["peakHeapMb"] for s in steps if "peakHeapMb" in s],
+        color="C3",
+        label="peak heap during the step",
+    )
+    axes.set_xticks(xs, [s["step"] for s in steps], rotation=45, fontsize=8)
+    axes.set_ylabel("MB")
+    axes.set_title(f"One embedded HBase ({report['hbase']['heap']}) under every workload, step after step")
+    axes.legend()
+    figure.savefig(path, dpi=110)
+
+
+if __name__ == "__main__":
+    main()
