@@ -13,8 +13,8 @@ import javax.management.remote.JMXServiceURL;
 
 /**
  * The rows a region server has read so far for each table it serves (HBase's per-region
- * readRequestCount, summed over the table's regions), read over JMX after attaching to the
- * process. A Get reads one row; a scan of hbase:meta for a region location reads a few.
+ * readRequestCount, summed over the table's regions), read over JMX after attaching to the process.
+ * A Get reads one row; a scan of hbase:meta for a region location reads a few.
  *
  * <p>Usage: java TableReads.java PID ; prints one JSON object, {"namespace:table": rows, ...}.
  */

@@ -1,5 +1,6 @@
 """PySpark through the facade: enable_hbase wires a session, and SQL reads and writes real HBase."""
 
+import logging
 import subprocess
 import sys
 import textwrap
@@ -21,6 +22,49 @@ def test_builder_gets_the_jar_the_extension_and_the_hbase_address(hbase):
     assert options["spark.jars"].endswith(".jar")
     if hbase:
         assert options["spark.hbase.zookeeper.property.clientPort"] == str(hbase.zk_port)
+
+
+def test_a_builder_that_names_an_hbase_keeps_it_and_the_log_says_which(monkeypatch, caplog, tmp_path):
+    from pyspark.sql import SparkSession
+
+    monkeypatch.delenv("HBASE_CONF_DIR", raising=False)
+    monkeypatch.setenv("SPARK_CONF_DIR", str(tmp_path))  # no spark-defaults.conf there
+    with caplog.at_level(logging.INFO, logger="pyspark_hbase"):
+        builder = enable_hbase(SparkSession.builder.config("spark.hbase.zookeeper.quorum", "zk.prod.example"))
+    options = builder._options
+    assert options["spark.hbase.zookeeper.quorum"] == "zk.prod.example"
+    assert "spark.hbase.zookeeper.property.clientPort" not in options, "the embedded HBase's port was added"
+    assert options["spark.sql.extensions"] == EXTENSION_CLASS
+    assert "HBase SQL uses the HBase at ZooKeeper zk.prod.example, as the session's settings say" in caplog.text
+
+
+def test_spark_defaults_that_name_an_hbase_are_kept(monkeypatch, caplog, tmp_path):
+    from pyspark.sql import SparkSession
+
+    monkeypatch.delenv("HBASE_CONF_DIR", raising=False)
+    (tmp_path / "spark-defaults.conf").write_text(
+        "# the cluster's\nspark.hbase.conf.dir   /etc/hbase/conf\nspark.executor.memory 4g\n"
+    )
+    monkeypatch.setenv("SPARK_CONF_DIR", str(tmp_path))
+    with caplog.at_level(logging.INFO, logger="pyspark_hbase"):
+        options = enable_hbase(SparkSession.builder)._options
+    assert not any(k.startswith("spark.hbase.") for k in options), options
+    assert "HBase SQL uses the HBase of /etc/hbase/conf/hbase-site.xml" in caplog.text
+
+
+def test_no_hbase_named_and_no_embedded_one_running_says_how_to_name_one(monkeypatch, tmp_path):
+    from pyspark.sql import SparkSession
+    from pyspark_hbase import HBaseSessionError
+
+    monkeypatch.delenv("HBASE_CONF_DIR", raising=False)
+    monkeypatch.setenv("SPARK_CONF_DIR", str(tmp_path))
+    monkeypatch.setenv("SPARK_HBASE_LOCAL_DIR", str(tmp_path / "never-started"))
+    with pytest.raises(HBaseSessionError) as error:
+        enable_hbase(SparkSession.builder)
+    message = str(error.value)
+    assert "no HBase was named, and the embedded one is not running" in message
+    for way in ("hbase_conf=", "HBASE_CONF_DIR", "spark.hbase.zookeeper.quorum", "spark-hbase local start"):
+        assert way in message
 
 
 def test_sql_round_trip_through_hbase(spark, table_name):

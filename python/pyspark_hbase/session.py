@@ -1,5 +1,6 @@
 """Wiring a Spark session to HBase: the plugin jar, our Catalyst extension and the HBase address."""
 
+import logging
 import os
 from typing import Optional, Union
 
@@ -15,21 +16,90 @@ class HBaseSessionError(RuntimeError):
     """The session cannot be made to speak HBase SQL; the message says how to fix it."""
 
 
-def hbase_settings(
-    hbase_conf: Optional[dict[str, str]] = None, data_dir: Union[str, os.PathLike, None] = None
-) -> dict[str, str]:
-    """The `spark.hbase.*` settings that reach HBase.
+# Settings that name an HBase: a session that already has one keeps it.
+_NAMING_KEYS = ("spark.hbase.conf.dir", "spark.hbase.zookeeper.quorum")
 
-    Explicit `hbase_conf` ({"hbase.zookeeper.quorum": ..., ...}) wins; else HBASE_CONF_DIR, which
-    the plugin reads itself; else the local embedded HBase, which must be running.
+_log = logging.getLogger("pyspark_hbase")
+
+
+def hbase_settings(
+    hbase_conf: Optional[dict[str, str]] = None,
+    data_dir: Union[str, os.PathLike, None] = None,
+    configured: Optional[dict[str, str]] = None,
+) -> dict[str, str]:
+    """The `spark.hbase.*` settings that reach HBase, and a log line (logger `pyspark_hbase`) saying which.
+
+    In this order: explicit `hbase_conf` ({"hbase.zookeeper.quorum": ..., ...}); the embedded HBase of
+    `data_dir`; an HBase the session's own settings already name (`configured`, and spark-defaults.conf),
+    which is kept as it is; HBASE_CONF_DIR, which the plugin reads itself; else the embedded HBase of the
+    default data dir, which must be running. Never the embedded one when another was named.
     """
     if hbase_conf is not None:
-        return {_spark_key(k): str(v) for k, v in hbase_conf.items()}
-    if os.environ.get("HBASE_CONF_DIR") and data_dir is None:
-        return {"spark.hbase.conf.dir": os.environ["HBASE_CONF_DIR"]}
-    from .local import LocalHBase
+        settings = {_spark_key(k): str(v) for k, v in hbase_conf.items()}
+        _log.info("HBase SQL uses %s (hbase_conf)", describe_hbase(settings))
+        return settings
+    if data_dir is None:
+        named = {k: v for k, v in {**spark_defaults(), **(configured or {})}.items() if k in _NAMING_KEYS}
+        if named:
+            _log.info("HBase SQL uses %s, as the session's settings say", describe_hbase(named))
+            return {}
+        if os.environ.get("HBASE_CONF_DIR"):
+            settings = {"spark.hbase.conf.dir": os.environ["HBASE_CONF_DIR"]}
+            _log.info("HBase SQL uses %s (HBASE_CONF_DIR)", describe_hbase(settings))
+            return settings
+    from .local import LocalHBase, LocalHBaseError
 
-    return {_spark_key(k): v for k, v in LocalHBase(data_dir).client_conf().items()}
+    local = LocalHBase(data_dir)
+    try:
+        conf = local.client_conf()
+    except LocalHBaseError as e:
+        if data_dir is not None:
+            raise
+        raise HBaseSessionError(
+            f"no HBase was named, and the embedded one is not running ({e}). Name one with "
+            'enable_hbase(builder, hbase_conf={"hbase.zookeeper.quorum": ...}), with HBASE_CONF_DIR, or with '
+            "spark.hbase.conf.dir / spark.hbase.zookeeper.quorum in the session's settings; or start the embedded "
+            "one with `spark-hbase local start`"
+        ) from e
+    settings = {_spark_key(k): v for k, v in conf.items()}
+    if os.environ.get("HBASE_CONF_DIR"):
+        _log.info("HBase SQL ignores HBASE_CONF_DIR=%s: data_dir was given", os.environ["HBASE_CONF_DIR"])
+    _log.info("HBase SQL uses %s, the embedded HBase of %s", describe_hbase(settings), local.data_dir)
+    return settings
+
+
+def describe_hbase(settings: dict[str, str]) -> str:
+    """Which HBase `spark.hbase.*` settings name, in words: its site files' directory, or its ZooKeeper."""
+    conf_dir = settings.get("spark.hbase.conf.dir")
+    quorum = settings.get("spark.hbase.zookeeper.quorum")
+    port = settings.get("spark.hbase.zookeeper.property.clientPort")
+    if quorum:
+        return f"the HBase at ZooKeeper {quorum}" + (f":{port}" if port else "")
+    return f"the HBase of {conf_dir}/hbase-site.xml"
+
+
+def spark_defaults() -> dict[str, str]:
+    """spark-defaults.conf as spark-submit reads it (SPARK_CONF_DIR, else the Spark home's conf/): what a session starts
+    with."""
+    conf_dir = os.environ.get("SPARK_CONF_DIR")
+    if not conf_dir:
+        try:
+            from pyspark.find_spark_home import _find_spark_home
+
+            conf_dir = os.path.join(_find_spark_home(), "conf")
+        except Exception:  # no Spark home to be found: no defaults either
+            return {}
+    path = os.path.join(conf_dir, "spark-defaults.conf")
+    if not os.path.isfile(path):
+        return {}
+    settings = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                key, _, value = line.partition(" ") if " " in line else line.partition("=")
+                settings[key.strip()] = value.strip()
+    return settings
 
 
 def _spark_key(key: str) -> str:
@@ -37,7 +107,9 @@ def _spark_key(key: str) -> str:
 
 
 def spark_conf(
-    hbase_conf: Optional[dict[str, str]] = None, data_dir: Union[str, os.PathLike, None] = None
+    hbase_conf: Optional[dict[str, str]] = None,
+    data_dir: Union[str, os.PathLike, None] = None,
+    configured: Optional[dict[str, str]] = None,
 ) -> dict[str, str]:
     """Every Spark setting HBase SQL needs: jar, extension, the `hbase` catalog and HBase address."""
     jars = ",".join(str(j) for j in _paths.plugin_jars())
@@ -45,7 +117,7 @@ def spark_conf(
         "spark.jars": jars,
         "spark.sql.extensions": EXTENSION_CLASS,
         CATALOG_KEY: CATALOG_CLASS,
-        **hbase_settings(hbase_conf, data_dir),
+        **hbase_settings(hbase_conf, data_dir, configured),
     }
 
 
@@ -91,7 +163,7 @@ def enable_hbase(
     if isinstance(builder_or_session, SparkSession):
         return _enable_running(builder_or_session, hbase_conf, data_dir)
     builder = builder_or_session
-    for key, value in spark_conf(hbase_conf, data_dir).items():
+    for key, value in spark_conf(hbase_conf, data_dir, dict(getattr(builder, "_options", {}))).items():
         if key == "spark.sql.extensions":
             value = _merge_extensions(_builder_option(builder, key), value)
         elif key == CATALOG_KEY and _builder_option(builder, key):
@@ -110,7 +182,8 @@ def _enable_running(spark, hbase_conf, data_dir):
             "    spark = enable_hbase(SparkSession.builder).getOrCreate()\n"
             "or start pyspark/spark-submit with the flags printed by `spark-hbase conf`."
         )
-    for key, value in hbase_settings(hbase_conf, data_dir).items():
+    configured = {k: spark.conf.get(k, None) for k in _NAMING_KEYS}
+    for key, value in hbase_settings(hbase_conf, data_dir, {k: v for k, v in configured.items() if v}).items():
         spark.conf.set(key, value)
     if not spark.conf.get(CATALOG_KEY, None):
         spark.conf.set(CATALOG_KEY, CATALOG_CLASS)

@@ -14,6 +14,7 @@ import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateRDD, HBaseAggregateScan, HBaseScanRDD, ScanMetrics}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, RowAggregator, ServerJar}
+import org.apache.spark.sql.hbase.planning.RegionRequests
 
 /** Partial aggregation in the region servers, against the real HBase. */
 class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
@@ -226,12 +227,12 @@ class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       df.collect()
       val plan = aggregateScan(df).get.plan
       val region = plan.scan.regions.head
-      val spec = HBaseAggregateRDD.spec(plan, region)
+      val spec = RegionRequests.aggregateSpec(plan, region)
       def scan(attribute: Array[Byte]): Seq[Result] = withTable(table) { htable =>
         val s = HBaseScanRDD.scanFor(
           plan.scan.request,
           region.ranges,
-          Seq(HBaseAggregateRDD.filter(plan, region))
+          Seq(RegionRequests.aggregateFilter(plan, region))
         )
         s.setAttribute(AggregateSpec.ATTRIBUTE, attribute)
         val scanner = htable.getScanner(s)

@@ -11,7 +11,7 @@ import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan, ScanMetrics}
 import org.apache.spark.sql.catalyst.expressions.And
-import org.apache.spark.sql.hbase.planning.{RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter}
+import org.apache.spark.sql.hbase.planning.{RegionRequests, RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter}
 import org.apache.spark.sql.types.IntegerType
 
 /** What a scan reads from HBase, and what it reports, against the real HBase. */
@@ -237,7 +237,7 @@ class ScanExecutionSpec extends HBaseSuite {
       val withServerJar = HBaseScanRDD.scanFor(
         request,
         everyRow,
-        Seq(HBaseScanRDD.serverFilter(request, ServerFilter(None, Nil), onlyW))
+        Seq(RegionRequests.scanFilter(request, ServerFilter(None, Nil), onlyW))
       )
       withHBaseFilters.getCaching shouldBe 100
       withTable(t) { htable =>

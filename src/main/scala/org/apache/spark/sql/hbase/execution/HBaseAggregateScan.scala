@@ -16,14 +16,9 @@ import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartiti
 import org.apache.spark.sql.errors.{DataTypeErrors, QueryExecutionErrors}
 import org.apache.spark.sql.execution.LeafExecNode
 import org.apache.spark.sql.execution.metric.SQLMetric
-import org.apache.spark.sql.hbase.catalog.HBaseColumn
-import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, Utf8}
-import org.apache.spark.sql.hbase.planning.{
-  AggregateScanPlan, BufferSlot, KeyBoxes, RegionScan, ServerAggregate, ServerPredicates, ServerValue
-}
-import org.apache.spark.sql.hbase.server.{
-  AggregateBatch, AggregateFunction, AggregateSpec, Operand, RowAggregator, SkipScanFilter, ValueExpression
-}
+import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.hbase.planning.{AggregateRequest, AggregateScanPlan, BufferSlot, RegionRequests, RegionScan}
+import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, RowAggregator, ValueExpression}
 import org.apache.spark.sql.types._
 
 /**
@@ -58,7 +53,7 @@ case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) e
   override def simpleString(maxFields: Int): String = plan.describe
 }
 
-final case class HBaseAggregatePartition(index: Int, regions: Seq[RegionScan]) extends Partition
+final case class HBaseAggregatePartition(index: Int, regions: Seq[(RegionScan, AggregateRequest)]) extends Partition
 
 class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: ReadMetrics)
     extends RDD[InternalRow](sc, Nil) {
@@ -66,13 +61,13 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
   override protected def getPartitions: Array[Partition] = HBaseAggregateRDD.partitionsOf(plan).toArray
 
   override protected def getPreferredLocations(split: Partition): Seq[String] =
-    split.asInstanceOf[HBaseAggregatePartition].regions.flatMap(_.region.host).distinct
+    split.asInstanceOf[HBaseAggregatePartition].regions.flatMap(_._1.region.host).distinct
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] =
     split.asInstanceOf[HBaseAggregatePartition].regions match {
-      case Seq(region) =>
+      case Seq((region, sent)) =>
         val closing = (close: () => Unit) => { context.addTaskCompletionListener[Unit](_ => close()); () }
-        translating(region)(read(region, metrics, closing))
+        translating(region)(read(region, sent, metrics, closing))
       case regions => readTogether(regions)
     }
 
@@ -81,12 +76,12 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
     RegionReadFailure.translating(plan.scan.request.table.hbaseTable, region.region)(rows)
 
   /** Each region read whole on a thread of its own, counted apart: metrics are not thread-safe. */
-  private def readTogether(regions: Seq[RegionScan]): Iterator[InternalRow] = {
+  private def readTogether(regions: Seq[(RegionScan, AggregateRequest)]): Iterator[InternalRow] = {
     val counted = regions.map(_ => ReadMetrics.local())
-    val reads = regions.zip(counted).map { case (region, regionMetrics) =>
+    val reads = regions.zip(counted).map { case ((region, sent), regionMetrics) =>
       () => {
         val closes = mutable.ArrayBuffer.empty[() => Unit]
-        try translating(region)(read(region, regionMetrics, close => closes += close)).toArray
+        try translating(region)(read(region, sent, regionMetrics, close => closes += close)).toArray
         finally closes.foreach(_.apply())
       }
     }
@@ -101,8 +96,13 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
    * aggregator. A region server that refuses the filter, at the start or in the middle, has the
    * rest of the region read without the jar, and folded in here too.
    */
-  private def read(region: RegionScan, metrics: ReadMetrics, closing: (() => Unit) => Unit): Iterator[InternalRow] = {
-    val spec = HBaseAggregateRDD.spec(plan, region)
+  private def read(
+      region: RegionScan,
+      sent: AggregateRequest,
+      metrics: ReadMetrics,
+      closing: (() => Unit) => Unit
+  ): Iterator[InternalRow] = {
+    val spec = sent.specOf
     val request = plan.scan.request
     val rows = new HBaseAggregateRows(plan, metrics.rowsScanned)
     // Rows sent unaggregated are folded in here; their groups follow the region servers'.
@@ -122,8 +122,8 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
       region,
       "filter",
       taken => {
-        val scan = HBaseScanRDD.scanFor(request, region.ranges, Seq(HBaseAggregateRDD.filter(plan, region)))
-        spec.attachTo(scan)
+        val scan = HBaseScanRDD.scanFor(request, region.ranges, Seq(sent.filterOf))
+        scan.setAttribute(AggregateSpec.ATTRIBUTE, sent.spec.bytes)
         results(scan, taken)
       },
       // Every row of the rest, with the cells the aggregation reads: the aggregator checks the spec's predicate.
@@ -143,105 +143,14 @@ object HBaseAggregateRDD {
   private val regionReads = new ParallelReads("hbase-region-aggregate", 16)
 
   def partitionsOf(plan: AggregateScanPlan): Seq[HBaseAggregatePartition] =
-    if (plan.singleTask) Seq(HBaseAggregatePartition(0, plan.scan.regions))
-    else plan.scan.regions.zipWithIndex.map { case (region, i) => HBaseAggregatePartition(i, Seq(region)) }
-
-  /** The region servers' part: skip scan through the region's key boxes, and only the cells the aggregation reads. */
-  def filter(plan: AggregateScanPlan, region: RegionScan): SkipScanFilter = {
-    val request = plan.scan.request
-    val table = request.table
-    val codec = KeyCodec.forTable(table)
-    val boxes = region.server.flatMap(_.boxes).map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
-    val cells = readColumns(plan, region).flatMap(_.readsCell).distinct
-    new SkipScanFilter(
-      codec.sliceLayout,
-      boxes,
-      Array.empty[Operand],
-      null,
-      cells.map(c => Utf8.bytes(c.family)).toArray,
-      cells.map(c => Utf8.bytes(c.qualifier)).toArray,
-      plan.wireVersion
-    )
-  }
+    if (plan.singleTask) Seq(HBaseAggregatePartition(0, plan.regionRequests))
+    else plan.regionRequests.zipWithIndex.map { case (region, i) => HBaseAggregatePartition(i, Seq(region)) }
 
   /** A region's read without the server jar: its ranges, and only the cells the aggregation reads. */
   def plainFilters(plan: AggregateScanPlan, region: RegionScan): Seq[Filter] =
     HBaseScanRDD.rangeFilter(region.ranges).toSeq ++
-      HBaseScanRDD.cellFilter(plan.scan.request.table, readColumns(plan, region))
+      HBaseScanRDD.cellFilter(plan.scan.request.table, RegionRequests.readColumns(plan, region))
 
-  /** The columns the region servers read for a region: the aggregation's, and those of the region's WHERE conjuncts. */
-  private def readColumns(plan: AggregateScanPlan, region: RegionScan): Seq[HBaseColumn] = {
-    val request = plan.scan.request
-    (plan.columns ++ region.server.toSeq.flatMap(_.pushed).flatMap(_.references).map(request.columnOf)).distinct
-  }
-
-  /** What the region server computes for one region: the aggregation, with the region's WHERE conjuncts. */
-  def spec(plan: AggregateScanPlan, region: RegionScan): AggregateSpec = {
-    val request = plan.scan.request
-    val table = request.table
-    val codec = KeyCodec.forTable(table)
-    val operands = new ServerPredicates(table, codec, request.columnOf)
-      .withColumns(plan.columns, region.server.toSeq.flatMap(_.pushed))
-    val raw = (c: HBaseColumn) => ValueExpression.operand(operands.indexOf(c), ValueExpression.RAW, 0)
-    val computed = (v: ServerValue) => value(v, operands.indexOf(_))
-    val functions = plan.aggregates.map {
-      case ServerAggregate.CountRows => AggregateFunction.countRows()
-      // Whether a column is NULL needs its bytes only.
-      case ServerAggregate.CountOf(ServerValue.ColumnValue(c)) => AggregateFunction.of(AggregateFunction.COUNT, raw(c))
-      case ServerAggregate.CountOf(v) => AggregateFunction.of(AggregateFunction.COUNT, computed(v))
-      case ServerAggregate.SumOf(v) => AggregateFunction.of(AggregateFunction.SUM, computed(v))
-      case ServerAggregate.MinOf(c) => AggregateFunction.of(AggregateFunction.MIN, raw(c))
-      case ServerAggregate.MaxOf(c) => AggregateFunction.of(AggregateFunction.MAX, raw(c))
-    }
-    new AggregateSpec(
-      codec.sliceLayout,
-      operands.operands.toArray,
-      operands.predicate.orNull,
-      plan.groupBy.map(operands.indexOf).toArray,
-      functions.toArray,
-      plan.maxGroups,
-      plan.sliceMillis,
-      plan.maxGroupBytes,
-      plan.wireVersion
-    )
-  }
-
-  /** A value in the server jar's form, each column read as operand number `operandOf(column)`. */
-  def value(v: ServerValue, operandOf: HBaseColumn => Int): ValueExpression = {
-    import ValueExpression._
-    def shape(t: DataType, failOnOverflow: Boolean): Shape = t match {
-      case d: DecimalType => Shape.decimal(d.precision, d.scale, failOnOverflow)
-      case DoubleType => Shape.floating()
-      case _ => Shape.integral(ServerValue.integralWidth(t).get, failOnOverflow)
-    }
-    v match {
-      case ServerValue.ColumnValue(c) => c.dataType match {
-          case _: IntegralType => operand(operandOf(c), LONG, 0)
-          case FloatType | DoubleType => operand(operandOf(c), DOUBLE, 0)
-          case d: DecimalType => operand(operandOf(c), DECIMAL, d.scale)
-          case other => throw new IllegalStateException(s"column ${c.name} of type ${other.sql} is not a number")
-        }
-      // A DECIMAL of up to 18 digits is ordered as its unscaled LONG is.
-      case ServerValue.UnscaledOf(c) => operand(operandOf(c), LONG, 0)
-      case ServerValue.Constant(x, t) => t match {
-          case DoubleType => constant(DOUBLE, x)
-          case _: DecimalType => constant(DECIMAL, x)
-          case _ => constant(LONG, x)
-        }
-      case ServerValue.Arithmetic(op, l, r, t, fail) =>
-        val code = op match {
-          case ServerValue.Plus => ADD
-          case ServerValue.Minus => SUBTRACT
-          case ServerValue.Times => MULTIPLY
-        }
-        arithmetic(code, value(l, operandOf), value(r, operandOf), shape(t, fail))
-      case ServerValue.Negated(child, fail) => negate(value(child, operandOf), shape(v.dataType, fail))
-      // Widening a whole number, or a FLOAT to DOUBLE, changes nothing the region server holds.
-      case ServerValue.Converted(child, _: IntegralType, _) => value(child, operandOf)
-      case ServerValue.Converted(child, DoubleType, _) if child.dataType == FloatType => value(child, operandOf)
-      case ServerValue.Converted(child, t, fail) => cast(value(child, operandOf), shape(t, fail))
-    }
-  }
 }
 
 /** Spark's partial aggregation rows (grouping values, then buffer slots) from the groups of a batch. */

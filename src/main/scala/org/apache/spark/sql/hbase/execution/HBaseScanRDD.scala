@@ -13,11 +13,8 @@ import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Predicate
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
-import org.apache.spark.sql.hbase.codec.{BadRowKey, KeyCodec, RowCodec, Utf8}
-import org.apache.spark.sql.hbase.planning.{
-  KeyBoxes, RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter, ServerPredicates
-}
-import org.apache.spark.sql.hbase.server.{Operand, SkipScanFilter}
+import org.apache.spark.sql.hbase.codec.{BadRowKey, RowCodec, Utf8}
+import org.apache.spark.sql.hbase.planning.{RegionScan, RowRange, ScanLimits, ScanRequest}
 
 final case class HBaseRegionPartition(index: Int, scan: RegionScan) extends Partition
 
@@ -85,7 +82,7 @@ object HBaseScanRDD {
     val codec = new RowCodec(table)
     val decode = codec.decoder(request.columns, checkKeys = true)
     val filter: Option[Filter] = regionScan.server match {
-      case Some(server) => Some(serverFilter(request, server, request.returnedColumns(regionScan.residual)))
+      case Some(server) => Some(server.filter)
       case None => cellFilter(table, request.columns)
     }
     val results: Iterator[Result] =
@@ -126,25 +123,6 @@ object HBaseScanRDD {
         predicate.initialize(partitionIndex)
         rows.filter(predicate.eval)
     }
-  }
-
-  /** The region server's part of a region's read, as one filter of the server jar. */
-  def serverFilter(request: ScanRequest, server: ServerFilter, returned: Seq[HBaseColumn]): SkipScanFilter = {
-    val table = request.table
-    val codec = KeyCodec.forTable(table)
-    val boxes = server.boxes.map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
-    val predicate = new ServerPredicates(table, codec, request.columnOf).build(server.pushed)
-    val cells = returned.flatMap(_.readsCell).distinct
-    val allCells = table.values.flatMap(_.cell).forall(cells.contains)
-    new SkipScanFilter(
-      codec.sliceLayout,
-      boxes,
-      predicate.fold(Array.empty[Operand])(_.operands.toArray),
-      predicate.map(_.predicate).orNull,
-      if (allCells) null else cells.map(c => Utf8.bytes(c.family)).toArray,
-      if (allCells) null else cells.map(c => Utf8.bytes(c.qualifier)).toArray,
-      request.wireVersion
-    )
   }
 
   def getFor(request: ScanRequest, filter: Option[Filter], row: Array[Byte]): Get = {

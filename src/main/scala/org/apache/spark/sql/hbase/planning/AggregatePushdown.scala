@@ -70,8 +70,15 @@ final case class AggregateScanPlan(
     sliceMillis: Int,
     singleTask: Boolean,
     maxGroupBytes: Long = 0,
-    wireVersion: Int = ServerJar.WIRE_VERSION
+    wireVersion: Int = ServerJar.WIRE_VERSION,
+    requests: Seq[AggregateRequest] = Nil
 ) {
+
+  /** Each region of the scan with what its region server is sent (see [[RegionRequests]]). */
+  def regionRequests: Seq[(RegionScan, AggregateRequest)] = {
+    require(requests.size == scan.regions.size, "the aggregate's region requests were never written")
+    scan.regions.zip(requests)
+  }
 
   /** Every column the region servers read for the groups and aggregates. */
   def columns: Seq[HBaseColumn] =
@@ -201,7 +208,7 @@ object AggregatePushdown {
     if (slots.exists(_.isEmpty)) return None
     // The filter and the aggregation go together: the older of their versions carries both.
     val wireVersion = facts.aggregator.fold(return None)(_ min scan.request.wireVersion)
-    Some(AggregateScanPlan(
+    val plan = AggregateScanPlan(
       scan,
       groupBy.flatten,
       server.toSeq,
@@ -211,6 +218,7 @@ object AggregatePushdown {
       singleTask = groupBy.isEmpty && scan.regions.size <= singleTaskMaxRegions,
       maxGroupBytes = if (AggregateSpec.carriesByteCap(wireVersion)) maxGroupBytes else 0,
       wireVersion = wireVersion
-    ))
+    )
+    Some(plan.copy(requests = RegionRequests.forAggregate(plan)))
   }
 }

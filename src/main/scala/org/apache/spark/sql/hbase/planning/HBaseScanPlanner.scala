@@ -121,7 +121,7 @@ object HBaseScanPlanner {
     TableScanPlan(
       request,
       keyRanges,
-      scan,
+      RegionRequests.withFilters(request, scan),
       driverRead,
       keyOrder,
       wholeKey = keyOrder.size == relation.keyAttributes.size

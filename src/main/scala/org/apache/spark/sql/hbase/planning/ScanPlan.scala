@@ -4,12 +4,20 @@ import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression, PredicateHelper}
 import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec}
+import org.apache.spark.sql.hbase.server.SkipScanFilter
 
 /**
  * What the region server does for a region, with the server jar: a skip scan through key boxes
  * (None: no key filtering beyond the ranges), and conjuncts of the WHERE clause it evaluates.
+ * `wire` is the filter as it is sent, written once the plan is finished ([[RegionRequests]]).
  */
-final case class ServerFilter(boxes: Option[Seq[KeyBoxPlan]], pushed: Seq[Expression])
+final case class ServerFilter(boxes: Option[Seq[KeyBoxPlan]], pushed: Seq[Expression], wire: Option[WireBytes] = None) {
+
+  /** The filter to send, from the bytes planning wrote. */
+  def filter: SkipScanFilter = SkipScanFilter.parseFrom(
+    wire.getOrElse(throw new IllegalStateException("the plan's server filter was never written")).bytes
+  )
+}
 
 /**
  * What the partition of one region reads: its part of the row ranges, and the part of the WHERE

@@ -147,6 +147,25 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       (olderFilter.wireVersion, olderFilter.scan.request.wireVersion, olderFilter.maxGroupBytes) shouldBe ((1, 1, 0L))
     }
 
+    it("is sent as bytes written once, at planning, in the plan's wire version: each region's filter and spec") {
+      val sum = Seq(partial(Sum(v)))
+      for (facts <- Seq(new Facts(true, threeRegions), new Facts(true, threeRegions, aggregatorVersion = 1))) {
+        val planned = plan(Some(v > 5), Seq(g), sum, facts, singleTaskMaxRegions = 1).get
+        planned.regionRequests.map(_._1) shouldBe planned.scan.regions
+        planned.regionRequests.foreach { case (region, sent) =>
+          sent.filter.bytes shouldBe RegionRequests.aggregateFilter(planned, region).toByteArray
+          sent.spec.bytes shouldBe RegionRequests.aggregateSpec(planned, region).toByteArray
+          // What a task sends is the planned bytes themselves, not the filter written again.
+          sent.filterOf.toByteArray should be theSameInstanceAs sent.filter.bytes
+          java.nio.ByteBuffer.wrap(sent.spec.bytes).getInt shouldBe planned.wireVersion // the version leads
+        }
+      }
+      // The scan under it has its own filters written too, in its wire version.
+      val scan = plan(Some(v > 5), Seq(g), sum, new Facts(true, threeRegions, filterVersion = 1)).get.scan
+      scan.regions.flatMap(_.server).map(_.wire.isDefined) shouldBe Seq(true, true, true)
+      scan.regions.flatMap(_.server).map(s => java.nio.ByteBuffer.wrap(s.wire.get.bytes).getInt) shouldBe Seq(1, 1, 1)
+    }
+
     it("computes arithmetic on columns in the region servers, with Spark's result types and its ANSI mode") {
       val price = Multiply(
         m,

@@ -14,7 +14,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateRDD, HBaseAggregateRows}
-import org.apache.spark.sql.hbase.planning.ServerValue
+import org.apache.spark.sql.hbase.planning.{RegionRequests, ServerValue}
 import org.apache.spark.sql.types._
 
 /**
@@ -154,7 +154,7 @@ class ValueExpressionAgreementSpec extends AnyFunSpec with Matchers {
         val expression = generator.expression
         val server = ServerValue.of(expression, columnOf)
         withClue(s"#$i ${expression.sql}: ")(server should not be empty)
-        val evaluator = HBaseAggregateRDD.value(server.get, indexOf)
+        val evaluator = RegionRequests.value(server.get, indexOf)
         val values = generator.row
         val operands: RowPredicate.Row = operand => {
           val v = values(operand)

@@ -14,6 +14,7 @@ import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.HBaseSuite
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateRDD, HBaseAggregateScan, HBaseScanRDD, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.planning.RegionRequests
 
 /**
  * The server jar's wire formats under hostile bytes, in a real region server: the filter's
@@ -72,7 +73,7 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseSQLTableScan => s }.flatMap { s =>
         s.plan.regions.flatMap(r =>
           r.server.map(server =>
-            HBaseScanRDD.serverFilter(s.plan.request, server, s.plan.request.returnedColumns(r.residual))
+            RegionRequests.scanFilter(s.plan.request, server, s.plan.request.returnedColumns(r.residual))
           )
         )
       }
@@ -91,7 +92,7 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
     queries.flatMap { q =>
       collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseAggregateScan => s }.flatMap { s =>
         s.plan.scan.regions.map(r =>
-          HBaseAggregateRDD.spec(s.plan, r).toByteArray -> HBaseAggregateRDD.filter(s.plan, r).toByteArray
+          RegionRequests.aggregateSpec(s.plan, r).toByteArray -> RegionRequests.aggregateFilter(s.plan, r).toByteArray
         )
       }
     }

@@ -7,6 +7,7 @@ import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.slf4j.Logger;
@@ -41,6 +42,14 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
     budget =
         MemoryBudget.ofServer(
             env.getConfiguration().getDouble(MemoryBudget.SHARE_KEY, MemoryBudget.DEFAULT_SHARE));
+  }
+
+  /** A table's metrics go with its last region here (see {@link DroppedTableMetrics}). */
+  @Override
+  public void postClose(ObserverContext c, boolean abortRequested) {
+    if (!abortRequested) {
+      DroppedTableMetrics.afterRegionClosed((RegionCoprocessorEnvironment) c.getEnvironment());
+    }
   }
 
   private MemoryBudget budget() {

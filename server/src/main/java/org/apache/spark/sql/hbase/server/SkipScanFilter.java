@@ -34,6 +34,8 @@ public final class SkipScanFilter extends FilterBase {
   private final byte[][] outputFamilies; // null: every cell
   private final byte[][] outputQualifiers;
   private final int version;
+  // The bytes the filter was read from: sent again as they are, as a plan's filter is made once.
+  private byte[] wire;
 
   // The output cells in the order a row's cells arrive: by family, then qualifier.
   private final byte[][] sortedFamilies;
@@ -225,6 +227,7 @@ public final class SkipScanFilter extends FilterBase {
 
   @Override
   public byte[] toByteArray() {
+    if (wire != null) return wire;
     return Wire.toBytes(
         version,
         out -> {
@@ -283,7 +286,10 @@ public final class SkipScanFilter extends FilterBase {
       }
       if (in.available() > 0)
         throw new IOException("Corrupt filter: " + in.available() + " trailing bytes");
-      return new SkipScanFilter(layout, boxes, operands, predicate, families, qualifiers, version);
+      SkipScanFilter filter =
+          new SkipScanFilter(layout, boxes, operands, predicate, families, qualifiers, version);
+      filter.wire = bytes;
+      return filter;
     } catch (java.io.EOFException e) {
       throw new DeserializationException("Corrupt filter: its bytes end early", e);
     } catch (IOException | IllegalArgumentException e) {
