@@ -40,6 +40,20 @@ object RegionServerGauges {
     if (gauges.forall(_.isDefined)) Some(gauges.flatten.sum) else None
   }
 
+  /** The names of the attributes of the region servers' per-table metrics (HBase's `RegionServer,sub=Tables`). */
+  def tableMetricNames(): Seq[String] = pids.flatMap { pid =>
+    val vm = VirtualMachine.attach(pid)
+    try {
+      val connector = JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()))
+      try {
+        val server = connector.getMBeanServerConnection
+        if (!server.isRegistered(Tables)) Nil else server.getMBeanInfo(Tables).getAttributes.map(_.getName).toSeq
+      } finally connector.close()
+    } finally vm.detach()
+  }
+
+  private val Tables = new ObjectName("Hadoop:service=HBase,name=RegionServer,sub=Tables")
+
   private def gauge(pid: String, name: String): Option[Long] = {
     val vm = VirtualMachine.attach(pid)
     try {

@@ -105,6 +105,33 @@ class TableFactsSpec extends HBaseSuite {
     }
   }
 
+  describe("a region server") {
+    it("forgets a dropped table's metrics once its last region there closes, however briefly the table lived") {
+      assume(RegionServerGauges.embedded, "reads the embedded HBase's JVMs")
+      def flushed(t: String): String = {
+        sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((10), (20))")
+        sql(s"INSERT INTO $t SELECT CAST(id AS INT), concat('v', id) FROM range(30)")
+        // A flush makes the table's metrics in each region server that holds a region of it.
+        withAdmin(_.flush(org.apache.hadoop.hbase.TableName.valueOf(t)))
+        s"_table_${t}_metric_"
+      }
+      val kept = flushed(uniqueName("facts_kept"))
+      // HBase's own chore forgets only tables it saw online, every 6 s: these live about 2 s each.
+      val dropped = (1 to 4).map { i =>
+        val t = uniqueName(s"facts_brief$i")
+        val named = flushed(t)
+        sql(s"DROP TABLE $t PURGE")
+        named
+      }
+      // JMX shows the metrics as they were up to 10 s before.
+      eventually(40) {
+        val names = RegionServerGauges.tableMetricNames()
+        names.exists(_.contains(kept)) shouldBe true
+        dropped.filter(d => names.exists(_.contains(d))) shouldBe empty
+      }
+    }
+  }
+
   private def eventually(seconds: Int)(check: => Unit): Unit = {
     val deadline = System.nanoTime() + seconds * 1000000000L
     var passed = false
