@@ -4,6 +4,7 @@ over JMX) and the peak while something runs (jstat, no GC forced)."""
 import json
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 from tpch_planner import jdk_tool
@@ -11,14 +12,20 @@ from tpch_planner import jdk_tool
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def heap_after_gc_mb(pid):
-    out = subprocess.run(
-        [jdk_tool("java"), str(ROOT / "benchmarks" / "JvmCounts.java"), str(pid)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    ).stdout
-    return json.loads(out.splitlines()[-1])["heapAfterGcMb"]
+def heap_after_gc_mb(pid, attempts=5):
+    """The JVM's heap in use right after a full GC; a JVM just started may refuse the attach a few times."""
+    for attempt in range(attempts):
+        out = subprocess.run(
+            [jdk_tool("java"), str(ROOT / "benchmarks" / "JvmCounts.java"), str(pid)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        ).stdout
+        counts = json.loads(out.splitlines()[-1])
+        if "heapAfterGcMb" in counts:
+            return counts["heapAfterGcMb"]
+        time.sleep(2 * (attempt + 1))
+    raise RuntimeError(f"cannot read the heap of JVM {pid}: {counts.get('error')}")
 
 
 class PeakHeap:

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
-import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.ScannerContext;
 
@@ -17,25 +16,23 @@ import org.apache.hadoop.hbase.regionserver.ScannerContext;
  * long: between slices it returns nothing, and HBase answers the client with a heartbeat once the
  * RPC's time is up, whatever the region's size. The groups stay here between calls.
  *
- * <p>Parameters are raw types on purpose: HBase 3 declares {@code List<? super ExtendedCell>},
- * HBase 2 {@code List<Cell>}, and the erasure is the same.
+ * <p>Parameters are raw types on purpose (see {@link AnsweringRegionScanner}).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
-final class AggregatingRegionScanner implements RegionScanner {
-  private final RegionScanner delegate;
+final class AggregatingRegionScanner extends AnsweringRegionScanner {
   private final RowAggregator aggregator;
   private final int sliceMillis;
   private final List<Cell> cells = new ArrayList<>();
   private boolean exhausted;
 
   AggregatingRegionScanner(RegionScanner delegate, AggregateSpec spec, MemoryBudget budget) {
-    this.delegate = delegate;
+    super(delegate);
     this.aggregator = new RowAggregator(spec, budget);
     this.sliceMillis = spec.sliceMillis;
   }
 
   @Override
-  public boolean nextRaw(List result, ScannerContext scannerContext) throws IOException {
+  protected boolean answer(List result) throws IOException {
     try {
       return aggregate(result);
     } catch (RuntimeException e) {
@@ -72,26 +69,6 @@ final class AggregatingRegionScanner implements RegionScanner {
     }
   }
 
-  @Override
-  public boolean nextRaw(List result) throws IOException {
-    return nextRaw(result, null);
-  }
-
-  @Override
-  public boolean next(List result, ScannerContext scannerContext) throws IOException {
-    return nextRaw(result, scannerContext);
-  }
-
-  @Override
-  public boolean next(List result) throws IOException {
-    return nextRaw(result, null);
-  }
-
-  @Override
-  public RegionInfo getRegionInfo() {
-    return delegate.getRegionInfo();
-  }
-
   /**
    * HBase ends the whole scan, not only this region, when the filter is done and a call returns
    * nothing.
@@ -101,30 +78,10 @@ final class AggregatingRegionScanner implements RegionScanner {
     return delegate.isFilterDone();
   }
 
-  @Override
-  public boolean reseek(byte[] row) throws IOException {
-    throw new IOException("an aggregating scan cannot reseek");
-  }
-
-  @Override
-  public long getMaxResultSize() {
-    return delegate.getMaxResultSize();
-  }
-
-  @Override
-  public long getMvccReadPoint() {
-    return delegate.getMvccReadPoint();
-  }
-
-  @Override
-  public int getBatch() {
-    return delegate.getBatch();
-  }
-
   /** Gives the groups' memory back whether the scan ended, failed or was cancelled. */
   @Override
   public void close() throws IOException {
     aggregator.release();
-    delegate.close();
+    super.close();
   }
 }

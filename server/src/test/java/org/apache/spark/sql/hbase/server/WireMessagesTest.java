@@ -1,0 +1,93 @@
+package org.apache.spark.sql.hbase.server;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.apache.hadoop.hbase.exceptions.DeserializationException;
+import org.junit.Test;
+
+/** The server jar's messages alone: what a client writes, a region server reads as it was meant. */
+public class WireMessagesTest {
+  private static final KeyLayout LAYOUT =
+      new KeyLayout(new byte[] {KeyLayout.FIXED, KeyLayout.REST}, new int[] {4, 0}, new byte[0]);
+
+  private static SkipScanFilter filter(int version) {
+    return new SkipScanFilter(
+        LAYOUT,
+        null,
+        new Operand[0],
+        null,
+        new byte[][] {{'f'}},
+        new byte[][] {{'v'}},
+        version);
+  }
+
+  private static AggregateSpec count(long maxBytes, int version) {
+    return new AggregateSpec(
+        LAYOUT,
+        new Operand[0],
+        null,
+        new int[0],
+        new AggregateFunction[] {AggregateFunction.countRows()},
+        100,
+        250,
+        maxBytes,
+        version);
+  }
+
+  @Test
+  public void aFilterIsReadBackInEveryVersionTheJarReadsAndSendsTheBytesItWasReadFrom()
+      throws Exception {
+    for (int v = ServerJar.OLDEST_WIRE_VERSION; v <= ServerJar.WIRE_VERSION; v++) {
+      byte[] bytes = filter(v).toByteArray();
+      assertEquals(v, ByteBuffer.wrap(bytes).getInt()); // the version leads
+      SkipScanFilter read = SkipScanFilter.parseFrom(bytes);
+      assertSame(bytes, read.toByteArray());
+      assertArrayEquals(bytes, filter(v).toByteArray());
+    }
+  }
+
+  @Test
+  public void aFilterOfAVersionTheJarDoesNotReadIsRefusedAsSuch() {
+    byte[] newer = filter(ServerJar.WIRE_VERSION).toByteArray();
+    ByteBuffer.wrap(newer).putInt(ServerJar.WIRE_VERSION + 1);
+    DeserializationException e =
+        assertThrows(DeserializationException.class, () -> SkipScanFilter.parseFrom(newer));
+    assertTrue(e.getCause() instanceof WireVersionRefused);
+    assertThrows(IllegalArgumentException.class, () -> filter(ServerJar.WIRE_VERSION + 1));
+    assertThrows(IllegalArgumentException.class, () -> filter(ServerJar.OLDEST_WIRE_VERSION - 1));
+  }
+
+  @Test
+  public void aFilterCutShortOrWithBytesLeftOverIsRefused() {
+    byte[] bytes = filter(ServerJar.WIRE_VERSION).toByteArray();
+    for (int cut = 4; cut < bytes.length; cut++) {
+      byte[] shorter = Arrays.copyOf(bytes, cut);
+      assertThrows(DeserializationException.class, () -> SkipScanFilter.parseFrom(shorter));
+    }
+    byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+    assertThrows(DeserializationException.class, () -> SkipScanFilter.parseFrom(longer));
+  }
+
+  @Test
+  public void anAggregateSpecKeepsItsByteCapFromVersionTwoAndVersionOneHasNone() throws Exception {
+    AggregateSpec capped = AggregateSpec.parseFrom(count(4096, 2).toByteArray());
+    assertEquals(2, capped.version);
+    assertArrayEquals(count(4096, 2).toByteArray(), capped.toByteArray());
+    AggregateSpec old = AggregateSpec.parseFrom(count(0, 1).toByteArray());
+    assertEquals(1, old.version);
+    assertThrows(IllegalArgumentException.class, () -> count(4096, 1));
+  }
+
+  @Test
+  public void anAggregateSpecOfAVersionTheJarDoesNotReadIsRefusedAsSuch() {
+    byte[] newer = count(0, ServerJar.WIRE_VERSION).toByteArray();
+    ByteBuffer.wrap(newer).putInt(ServerJar.WIRE_VERSION + 1);
+    assertThrows(WireVersionRefused.class, () -> AggregateSpec.parseFrom(newer));
+  }
+}
