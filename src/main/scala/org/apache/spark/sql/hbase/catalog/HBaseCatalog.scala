@@ -4,8 +4,9 @@ import java.util.Locale
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.{CompareOperator, TableName}
 import org.apache.hadoop.hbase.client._
+import org.apache.hadoop.hbase.filter.{BinaryComparator, ValueFilter}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
@@ -16,8 +17,8 @@ import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections
  * Table definitions, one row per SQL table in an HBase meta table, so every session and every
  * Spark application that talks to the cluster sees the same tables. The row key is the lower-cased
  * SQL name; one cell holds versioned JSON, and a second a random tag that every write of the row
- * changes, so that a reader holding a definition can tell it is still the stored one by reading
- * eight bytes (see `facts.TableDefinitions`).
+ * changes, which also tells a row that is there from one that is not when a read leaves the
+ * unchanged definition out (see [[entrySince]]).
  */
 final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName) {
   import HBaseCatalog._
@@ -33,20 +34,22 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
   }
 
   /**
-   * The catalog row of `name`, readable or not, with the tag it was written with: None for a row
-   * written before rows had tags.
+   * The catalog row of `name` as it is now, told against `known`, the definition's stored bytes as
+   * the caller last read them. The region server compares: it returns the definition only when it
+   * differs, so an unchanged row costs a Get whose answer is the row's tag alone. Any writer's
+   * change is seen, an older plugin's too, which writes no tag.
    */
-  def taggedEntry(name: String): Option[(Option[Array[Byte]], CatalogEntry)] = withMeta { table =>
+  def entrySince(name: String, known: Option[Array[Byte]]): RowSince = withMeta { table =>
     val row = rowKey(name)
-    val result = table.get(new Get(row).addColumn(Family, Qualifier).addColumn(Family, Tag))
-    Option(result.getValue(Family, Qualifier)).map(value =>
-      (Option(result.getValue(Family, Tag)), CatalogEntry.read(row, value))
-    )
-  }
-
-  /** The tag of `name`'s catalog row as stored now; None when the row or its tag is missing. */
-  def tag(name: String): Option[Array[Byte]] = withMeta { table =>
-    Option(table.get(new Get(rowKey(name)).addColumn(Family, Tag)).getValue(Family, Tag))
+    val get = new Get(row).addColumn(Family, Qualifier).addColumn(Family, Tag)
+    known.foreach(bytes => get.setFilter(new ValueFilter(CompareOperator.NOT_EQUAL, new BinaryComparator(bytes))))
+    val result = table.get(get)
+    Option(result.getValue(Family, Qualifier)) match {
+      case Some(value) => RowSince.Changed(value, CatalogEntry.read(row, value))
+      case None if known.isDefined && result.containsColumn(Family, Tag) => RowSince.Unchanged
+      // No row, or (with no tag to tell by) a row that may be the known one: the caller reads it whole.
+      case None => RowSince.Missing
+    }
   }
 
   /** Every catalog row, readable or not. */
@@ -121,6 +124,15 @@ final class HBaseCatalog(val cluster: HBaseClusterConf, val metaTable: TableName
     MetadataTables.ensure(connection, metaTable, Family, cluster)
     metaTableReady = true
   }
+}
+
+/** A catalog row as [[HBaseCatalog.entrySince]] found it. */
+sealed trait RowSince
+
+object RowSince {
+  case object Unchanged extends RowSince
+  final case class Changed(stored: Array[Byte], entry: CatalogEntry) extends RowSince
+  case object Missing extends RowSince
 }
 
 object HBaseCatalog {

@@ -33,7 +33,7 @@ object FactsCache {
       extends TableFact[Either[String, Int]]
   final case class AggregatorVersion(cluster: HBaseClusterConf, table: HBaseTableName) extends TableFact[Option[Int]]
 
-  /** A catalog row as last read, with the version it was written at (see [[TableDefinitions]]). */
+  /** A catalog row's definition as last read: its stored bytes, and what they say (see [[TableDefinitions]]). */
   final case class Definition(cluster: HBaseClusterConf, metaTable: String, row: String)
       extends Fact[(Array[Byte], CatalogEntry)]
 

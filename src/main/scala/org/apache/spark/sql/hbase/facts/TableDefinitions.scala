@@ -1,14 +1,13 @@
 package org.apache.spark.sql.hbase.facts
 
-import org.apache.spark.sql.hbase.catalog.{CatalogEntry, HBaseCatalog, HBaseTableDef}
+import org.apache.spark.sql.hbase.catalog.{CatalogEntry, HBaseCatalog, HBaseTableDef, RowSince}
 import org.apache.spark.sql.hbase.codec.Utf8
 
 /**
- * Table definitions as statements resolve them: always the stored one, read whole only when it
- * changed. A definition read before is used again when its catalog row still carries the tag it
- * was read with, which one Get of eight bytes tells; a row changed by any session or application
- * has a new tag, so the next statement reads it again. Rows without a tag (written by an older
- * plugin) are read whole every time.
+ * Table definitions as statements resolve them: always the stored one, parsed only when it
+ * changed. A statement sends the definition's bytes it last read with its Get, and the region
+ * server returns the definition only when the stored one differs, whoever changed it; so the
+ * next statement after any change, by any session or application, reads the new one.
  */
 object TableDefinitions {
 
@@ -16,16 +15,16 @@ object TableDefinitions {
   def entry(catalog: HBaseCatalog, name: String): Option[CatalogEntry] = {
     val fact =
       FactsCache.Definition(catalog.cluster, catalog.metaTable.getNameAsString, Utf8.string(HBaseCatalog.rowKey(name)))
-    val known = FactsCache.cached(fact, Long.MaxValue).filter { case (tag, _) =>
-      catalog.tag(name).exists(_.sameElements(tag))
+    val known = FactsCache.cached(fact, Long.MaxValue)
+    def stored(since: RowSince): Option[CatalogEntry] = since match {
+      case RowSince.Unchanged => known.map(_._2)
+      case RowSince.Changed(bytes, entry) => FactsCache.put(fact, (bytes, entry)); Some(entry)
+      case RowSince.Missing => FactsCache.forget(fact); None
     }
-    known.map(_._2).orElse {
-      val read = catalog.taggedEntry(name)
-      read match {
-        case Some((Some(tag), entry)) => FactsCache.put(fact, (tag, entry))
-        case _ => FactsCache.forget(fact)
-      }
-      read.map(_._2)
+    catalog.entrySince(name, known.map(_._1)) match {
+      // Without a tag, an unchanged row looks like no row: read it whole to tell.
+      case RowSince.Missing if known.isDefined => stored(catalog.entrySince(name, None))
+      case since => stored(since)
     }
   }
 

@@ -52,7 +52,8 @@ abstract class AnsweringRegionScanner implements RegionScanner {
 
   @Override
   public boolean reseek(byte[] row) throws IOException {
-    throw new IOException(getClass().getSimpleName() + " answers a scan with cells of its own: it cannot reseek");
+    throw new IOException(
+        getClass().getSimpleName() + " answers a scan with cells of its own: it cannot reseek");
   }
 
   @Override

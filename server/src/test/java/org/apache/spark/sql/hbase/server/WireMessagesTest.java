@@ -18,13 +18,7 @@ public class WireMessagesTest {
 
   private static SkipScanFilter filter(int version) {
     return new SkipScanFilter(
-        LAYOUT,
-        null,
-        new Operand[0],
-        null,
-        new byte[][] {{'f'}},
-        new byte[][] {{'v'}},
-        version);
+        LAYOUT, null, new Operand[0], null, new byte[][] {{'f'}}, new byte[][] {{'v'}}, version);
   }
 
   private static AggregateSpec count(long maxBytes, int version) {
