@@ -2,10 +2,11 @@ package org.apache.spark.sql.hbase
 
 import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.hbase.parser.HBaseSqlParser
-import org.apache.spark.sql.hbase.planning.{
-  HBaseLimitPushdown, HBaseStrategy, ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveRangeIndexStatements,
+import org.apache.spark.sql.hbase.analysis.{
+  HBaseStrategy, ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveRangeIndexStatements,
   ResolveRowLevelStatements
 }
+import org.apache.spark.sql.hbase.planning.HBaseLimitPushdown
 
 /**
  * The entry point: `spark.sql.extensions=org.apache.spark.sql.hbase.HBaseSparkSessionExtension`.

@@ -1,5 +1,6 @@
-package org.apache.spark.sql.hbase.planning
+package org.apache.spark.sql.hbase.analysis
 
+import org.apache.spark.sql.hbase.planning._
 import org.apache.spark.sql.catalyst.analysis.TableOutputResolver
 import org.apache.spark.sql.catalyst.expressions.{
   Alias, AttributeReference, Cast, Expression, Generator, Literal, WindowExpression

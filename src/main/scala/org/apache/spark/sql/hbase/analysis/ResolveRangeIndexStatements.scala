@@ -1,5 +1,6 @@
-package org.apache.spark.sql.hbase.planning
+package org.apache.spark.sql.hbase.analysis
 
+import org.apache.spark.sql.hbase.planning._
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{ResolvedTable, UnresolvedTable, UnresolvedTableOrView}
 import org.apache.spark.sql.catalyst.plans.logical.{AnalyzeColumn, AnalyzeTable, CreateIndex, DropIndex, LogicalPlan}

@@ -1,5 +1,6 @@
-package org.apache.spark.sql.hbase.planning
+package org.apache.spark.sql.hbase.analysis
 
+import org.apache.spark.sql.hbase.planning._
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.TableIdentifier
 import org.apache.spark.sql.catalyst.analysis.{
