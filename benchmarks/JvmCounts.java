@@ -15,7 +15,8 @@ import javax.management.remote.JMXServiceURL;
 /**
  * What the soak benchmark counts in each JVM it watches, read over JMX after attaching to the
  * process: live threads, open file descriptors, heap used right after a full GC, and for a region
- * server its open scanners (HBase's activeScanners gauge).
+ * server its open scanners (HBase's activeScanners gauge) and what its block cache and memstores
+ * hold.
  *
  * <p>Usage: java JvmCounts.java PID... ; prints one JSON object per PID, {"pid": .., "error": ..}
  * when that JVM cannot be reached.
@@ -32,6 +33,14 @@ public class JvmCounts {
       }
     }
     lines.forEach(System.out::println);
+  }
+
+  /** A region server's gauge of bytes, in MB; null for another JVM. */
+  private static String megabytes(MBeanServerConnection jmx, ObjectName bean, String gauge)
+      throws Exception {
+    if (!jmx.isRegistered(bean)) return "null";
+    long bytes = ((Number) jmx.getAttribute(bean, gauge)).longValue();
+    return String.valueOf(Math.round(bytes / 1048576.0 * 10) / 10.0);
   }
 
   private static String counts(String pid) throws Exception {
@@ -90,6 +99,10 @@ public class JvmCounts {
           + Math.round(heap / 1048576.0 * 10) / 10.0
           + ", \"activeScanners\": "
           + scanners
+          + ", \"blockCacheMb\": "
+          + megabytes(jmx, regionServer, "blockCacheSize")
+          + ", \"memStoreMb\": "
+          + megabytes(jmx, regionServer, "memStoreSize")
           + ", \"threadPools\": {"
           + biggest
           + "}}";

@@ -14,6 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def heap_after_gc_mb(pid, attempts=5):
     """The JVM's heap in use right after a full GC; a JVM just started may refuse the attach a few times."""
+    return jvm_counts(pid, attempts)["heapAfterGcMb"]
+
+
+def jvm_counts(pid, attempts=5):
+    """What JvmCounts.java reads of the JVM (heap after a full GC; a region server's block cache and memstores)."""
     for attempt in range(attempts):
         out = subprocess.run(
             [jdk_tool("java"), str(ROOT / "benchmarks" / "JvmCounts.java"), str(pid)],
@@ -23,7 +28,7 @@ def heap_after_gc_mb(pid, attempts=5):
         ).stdout
         counts = json.loads(out.splitlines()[-1])
         if "heapAfterGcMb" in counts:
-            return counts["heapAfterGcMb"]
+            return counts
         time.sleep(2 * (attempt + 1))
     raise RuntimeError(f"cannot read the heap of JVM {pid}: {counts.get('error')}")
 

@@ -13,7 +13,8 @@ Spark application of its own, given that HBase through HBASE_CONF_DIR:
 3. with --with-tests, the whole test suite (`./bin/test`, which runs against the HBase HBASE_CONF_DIR names; the
    tests that need several region servers or kill one are skipped there, as they say).
 Before the first step and after each, the region server's live heap is read after a full GC (JvmCounts.java over
-JMX); its peak heap during each step is sampled with jstat. A step that fails is recorded with its exit code and
+JMX), with what the block cache and the memstores hold of it (they grow with the data, up to their shares of the
+heap) and the rest, which must not grow from step to step; its peak heap during each step is sampled with jstat. A step that fails is recorded with its exit code and
 the sequence goes on; the region server must be alive at the end. The steps' own results go to
 benchmarks/work/sequence-results, not over the committed ones.
 
@@ -27,7 +28,7 @@ import subprocess
 import sys
 import time
 
-from jvm_heap import PeakHeap, heap_after_gc_mb
+from jvm_heap import PeakHeap, jvm_counts
 from tpch_planner import ROOT, WORK, log, write_results
 
 BENCHMARKS = ROOT / "benchmarks"
@@ -47,6 +48,19 @@ def steps(args):
     tables = [("tables", [python, __file__, "--step-tables", str(args.tables)])]
     tests = [("./bin/test", [str(ROOT / "bin" / "test")])] if args.with_tests else []
     return tables + quick + tests
+
+
+def heap_of(pid):
+    """The region server's live heap after a full GC, what its block cache and memstores hold of it (they grow with
+    the data, up to their shares), and the rest, which must not grow from step to step."""
+    counts = jvm_counts(pid)
+    heap, cache, memstores = counts["heapAfterGcMb"], counts["blockCacheMb"], counts["memStoreMb"]
+    return {
+        "heapAfterGcMb": heap,
+        "blockCacheMb": cache,
+        "memStoreMb": memstores,
+        "restMb": round(heap - cache - memstores, 1),
+    }
 
 
 def tables_step(count):
@@ -90,7 +104,7 @@ def main():
         "date": time.strftime("%Y-%m-%d"),
         "machine": f"{os.cpu_count()} cores",
         "hbase": {"heap": hbase.heap, "blockCache": hbase.block_cache, "memstore": hbase.memstore},
-        "steps": [{"step": "start", "heapAfterGcMb": heap_after_gc_mb(hbase.pid)}],
+        "steps": [{"step": "start", **heap_of(hbase.pid)}],
     }
     for name, argv in steps(args):
         log(f"step {name}: {' '.join(argv[1:] if argv[0] == sys.executable else argv)}")
@@ -105,7 +119,7 @@ def main():
             "seconds": round(time.perf_counter() - began, 1),
             "peakHeapMb": round(peak.peak_mb, 1),
             "regionServerAlive": alive,
-            "heapAfterGcMb": heap_after_gc_mb(hbase.pid) if alive else None,
+            **(heap_of(hbase.pid) if alive else {"heapAfterGcMb": None}),
         }
         report["steps"].append(step)
         log(f"step {name}: {step}")
@@ -123,13 +137,15 @@ def markdown(report):
         f"server, heap {h['heap']}, block cache {h['blockCache']}, memstores {h['memstore']}; region server alive at "
         f"the end: **{report['regionServerAlive']}**",
         "",
-        "| after | exit code | seconds | peak heap during (MB) | live heap after full GC (MB) |",
-        "|---|---:|---:|---:|---:|",
+        "| after | exit code | seconds | peak heap during (MB) | live heap after full GC (MB) | block cache (MB) | "
+        "memstores (MB) | the rest (MB) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in report["steps"]:
         lines.append(
             f"| {s['step']} | {s.get('exitCode', '')} | {s.get('seconds', '')} | {s.get('peakHeapMb', '')} | "
-            f"{s['heapAfterGcMb'] if s['heapAfterGcMb'] is not None else 'dead'} |"
+            f"{s['heapAfterGcMb'] if s['heapAfterGcMb'] is not None else 'dead'} | {s.get('blockCacheMb', '')} | "
+            f"{s.get('memStoreMb', '')} | {s.get('restMb', '')} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -142,6 +158,7 @@ def chart(report, path):
     steps = report["steps"]
     xs = list(range(len(steps)))
     axes.plot(xs, [s["heapAfterGcMb"] or 0 for s in steps], marker="o", label="live heap after full GC")
+    axes.plot(xs, [s.get("restMb") or 0 for s in steps], marker="s", label="of it, not block cache or memstores")
     axes.scatter(
         [i for i, s in enumerate(steps) if "peakHeapMb" in s],
         [s["peakHeapMb"] for s in steps if "peakHeapMb" in s],
