@@ -54,7 +54,12 @@ def heap_of(pid):
     """The region server's live heap after a full GC, what its block cache and memstores hold of it (they grow with
     the data, up to their shares), and the rest, which must not grow from step to step."""
     counts = jvm_counts(pid)
-    heap, cache, memstores = counts["heapAfterGcMb"], counts["blockCacheMb"], counts["memStoreMb"]
+    for _ in range(30):  # a region server just started registers its gauges a little later
+        if counts.get("blockCacheMb") is not None:
+            break
+        time.sleep(2)
+        counts = jvm_counts(pid)
+    heap, cache, memstores = counts["heapAfterGcMb"], counts["blockCacheMb"] or 0.0, counts["memStoreMb"] or 0.0
     return {
         "heapAfterGcMb": heap,
         "blockCacheMb": cache,
