@@ -105,10 +105,12 @@ def main():
     path = RESULTS / "statement.json"
     report = json.loads(path.read_text()) if path.exists() else {"runs": {}}
     report["runs"][args.label] = {
-        "command": f"./benchmarks/run statement --repeat {args.repeat} --label {args.label}",
+        "command": f"./benchmarks/run statement --repeat {args.repeat} --label {args.label}"
+        + (f" --commit {args.commit}" if args.commit else ""),
         "date": time.strftime("%Y-%m-%d"),
         "machine": f"{os.cpu_count()} cores",
-        "commit": subprocess.run(
+        "commit": args.commit
+        or subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
         ).stdout.strip(),
         "statements": results,
