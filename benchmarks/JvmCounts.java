@@ -103,6 +103,8 @@ public class JvmCounts {
           + megabytes(jmx, regionServer, "blockCacheSize")
           + ", \"memStoreMb\": "
           + megabytes(jmx, regionServer, "memStoreSize")
+          + ", \"memStoreHeapMb\": "
+          + megabytes(jmx, regionServer, "memStoreHeapSize")
           + ", \"threadPools\": {"
           + biggest
           + "}}";

@@ -59,11 +59,14 @@ def heap_of(pid):
             break
         time.sleep(2)
         counts = jvm_counts(pid)
-    heap, cache, memstores = counts["heapAfterGcMb"], counts["blockCacheMb"] or 0.0, counts["memStoreMb"] or 0.0
+    heap, cache = counts["heapAfterGcMb"], counts["blockCacheMb"] or 0.0
+    # The memstores' cells take about 2.5 times their data in heap (measured: 66.9 MB for 26.5 MB of data).
+    memstores = counts.get("memStoreHeapMb") or counts["memStoreMb"] or 0.0
     return {
         "heapAfterGcMb": heap,
         "blockCacheMb": cache,
-        "memStoreMb": memstores,
+        "memStoreMb": counts["memStoreMb"],
+        "memStoreHeapMb": memstores,
         "restMb": round(heap - cache - memstores, 1),
     }
 
@@ -143,14 +146,14 @@ def markdown(report):
         f"the end: **{report['regionServerAlive']}**",
         "",
         "| after | exit code | seconds | peak heap during (MB) | live heap after full GC (MB) | block cache (MB) | "
-        "memstores (MB) | the rest (MB) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "memstores' data (MB) | memstores' heap (MB) | the rest (MB) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in report["steps"]:
         lines.append(
             f"| {s['step']} | {s.get('exitCode', '')} | {s.get('seconds', '')} | {s.get('peakHeapMb', '')} | "
             f"{s['heapAfterGcMb'] if s['heapAfterGcMb'] is not None else 'dead'} | {s.get('blockCacheMb', '')} | "
-            f"{s.get('memStoreMb', '')} | {s.get('restMb', '')} |"
+            f"{s.get('memStoreMb', '')} | {s.get('memStoreHeapMb', '')} | {s.get('restMb', '')} |"
         )
     return "\n".join(lines) + "\n"
 
