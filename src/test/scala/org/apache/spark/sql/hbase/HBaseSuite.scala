@@ -42,6 +42,20 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
     finally spark.sparkContext.removeSparkListener(listener)
   }
 
+  /** Runs `check` until it passes, every 50 ms, failing as it last failed after `seconds`. */
+  protected def eventually(seconds: Int)(check: => Unit): Unit = {
+    val deadline = System.nanoTime() + seconds * 1000000000L
+    var passed = false
+    while (!passed) {
+      try { check; passed = true }
+      catch {
+        case e: org.scalatest.exceptions.TestFailedException =>
+          if (System.nanoTime() > deadline) throw e
+          Thread.sleep(50)
+      }
+    }
+  }
+
   protected def cluster: HBaseClusterConf = HBaseClusterConf.fromSession(spark)
 
   protected def withAdmin[T](body: Admin => T): T = HBaseConnections.withConnection(cluster) { c =>

@@ -108,17 +108,4 @@ class RegionReadsSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       }
     }
   }
-
-  private def eventually(seconds: Int)(check: => Unit): Unit = {
-    val deadline = System.nanoTime() + seconds * 1000000000L
-    var passed = false
-    while (!passed) {
-      try { check; passed = true }
-      catch {
-        case e: org.scalatest.exceptions.TestFailedException =>
-          if (System.nanoTime() > deadline) throw e
-          Thread.sleep(50)
-      }
-    }
-  }
 }
