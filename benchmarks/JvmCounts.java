@@ -15,8 +15,8 @@ import javax.management.remote.JMXServiceURL;
 /**
  * What the soak benchmark counts in each JVM it watches, read over JMX after attaching to the
  * process: live threads, open file descriptors, heap used right after a full GC, and for a region
- * server its open scanners (HBase's activeScanners gauge) and what its block cache and memstores
- * hold.
+ * server its open scanners (HBase's activeScanners gauge), what its block cache and memstores hold,
+ * the store files' indexes and bloom filters it keeps in memory, and its regions and store files.
  *
  * <p>Usage: java JvmCounts.java PID... ; prints one JSON object per PID, {"pid": .., "error": ..}
  * when that JVM cannot be reached.
@@ -41,6 +41,12 @@ public class JvmCounts {
     if (!jmx.isRegistered(bean)) return "null";
     long bytes = ((Number) jmx.getAttribute(bean, gauge)).longValue();
     return String.valueOf(Math.round(bytes / 1048576.0 * 10) / 10.0);
+  }
+
+  /** A region server's count gauge; null for another JVM. */
+  private static String count(MBeanServerConnection jmx, ObjectName bean, String gauge)
+      throws Exception {
+    return jmx.isRegistered(bean) ? String.valueOf(jmx.getAttribute(bean, gauge)) : "null";
   }
 
   private static String counts(String pid) throws Exception {
@@ -105,6 +111,16 @@ public class JvmCounts {
           + megabytes(jmx, regionServer, "memStoreSize")
           + ", \"memStoreHeapMb\": "
           + megabytes(jmx, regionServer, "memStoreHeapSize")
+          + ", \"storeFileIndexMb\": "
+          + megabytes(jmx, regionServer, "storeFileIndexSize")
+          + ", \"staticIndexMb\": "
+          + megabytes(jmx, regionServer, "staticIndexSize")
+          + ", \"staticBloomMb\": "
+          + megabytes(jmx, regionServer, "staticBloomSize")
+          + ", \"regions\": "
+          + count(jmx, regionServer, "regionCount")
+          + ", \"storeFiles\": "
+          + count(jmx, regionServer, "storeFileCount")
           + ", \"threadPools\": {"
           + biggest
           + "}}";

@@ -1,16 +1,19 @@
 """The project's own workloads one after another against one embedded HBase with its default memory, as a new
 user's HBase meets them: does the region server survive, and does its heap come back after each step?
 
-Run through `./benchmarks/run sequence [--tables 200] [--with-tests]`. One embedded HBase (`spark-hbase local
+Run through `./benchmarks/run sequence [--tables 200] [--scale quick|default] [--soak-minutes 10] [--with-tests]`. One embedded HBase (`spark-hbase local
 start` defaults: one region server, 1 GB heap, block cache and memstores 0.25 of it), started empty; every step is a
 Spark application of its own, given that HBase through HBASE_CONF_DIR:
 1. --tables 3-region tables created, written, read and dropped with PURGE, and a tenth of that dropped without
    (their regions stay open), as a user trying the project does;
-2. the planner and skip-scan benchmarks at TPC-H scale 0.02 (lineitem written with INSERT and queried hundreds
-   of times), the load benchmark at 0.1 (LOAD DATA, LOAD DATA PARALLEL and INSERT), the aggregate benchmark at
-   0.1, the range index benchmark over 500,000 readings, the groups benchmark over 200,000 string groups, and
-   the differential specs over 300 random queries;
-3. with --with-tests, the whole test suite (`./bin/test`, which runs against the HBase HBASE_CONF_DIR names; the
+2. with --scale quick, the planner and skip-scan benchmarks at TPC-H scale 0.02 (lineitem written with INSERT and
+   queried hundreds of times), the load benchmark at 0.1 (LOAD DATA, LOAD DATA PARALLEL and INSERT), the aggregate
+   benchmark at 0.1, the range index benchmark over 500,000 readings, the groups benchmark over 200,000 string
+   groups, and the differential specs over 300 random queries; with --scale default, each of them at the scale
+   `./benchmarks/run` gives it (TPC-H 0.1 over 16 regions, 5,000,000 readings, 2,000,000 groups), each query run
+   once, and 1,000 differential queries;
+3. with --soak-minutes, the soak's writers, loaders, readers and region splits on this HBase;
+4. with --with-tests, the whole test suite (`./bin/test`, which runs against the HBase HBASE_CONF_DIR names; the
    tests that need several region servers or kill one are skipped there, as they say).
 Before the first step and after each, the region server's live heap is read after a full GC (JvmCounts.java over
 JMX), with what the block cache and the memstores hold of it (they grow with the data, up to their shares of the
@@ -36,18 +39,44 @@ BENCHMARKS = ROOT / "benchmarks"
 
 def steps(args):
     python = sys.executable
-    quick = [
-        ("planner sf0.02", [python, "tpch_planner.py", "--scale", "0.02", "--regions", "4", "--repeat", "3"]),
-        ("skipscan sf0.02", [python, "tpch_skipscan.py", "--scale", "0.02", "--regions", "4", "--repeat", "3"]),
-        ("load sf0.1", [python, "tpch_load.py", "--scale", "0.1", "--regions", "6", "--repeat", "1"]),
-        ("aggregate sf0.1", [python, "tpch_aggregate.py", "--scale", "0.1", "--regions", "6", "--repeat", "1"]),
-        ("index 500k", [python, "index_benchmark.py", "--rows", "500000", "--write-rows", "50000", "--repeat", "1"]),
-        ("groups 200k", [python, "groups_benchmark.py", "--groups", "200000", "--repeat", "1"]),
-        ("differential 300", [python, "differential_benchmark.py", "--cases", "300"]),
-    ]
+    if args.scale == "default":
+        # Every benchmark with the arguments `./benchmarks/run <name>` gives it, except the differential run (1,000
+        # random queries rather than 10,000, an hour less) and the soak (--soak-minutes, splits only: the only region
+        # server is never killed, as that would start its heap again).
+        workloads = [
+            ("planner sf0.1", [python, "tpch_planner.py", "--repeat", "1", "--repeat-off", "1"]),
+            ("skipscan sf0.1", [python, "tpch_skipscan.py", "--repeat", "1"]),
+            ("load sf0.1", [python, "tpch_load.py", "--repeat", "1"]),
+            ("aggregate sf0.1", [python, "tpch_aggregate.py", "--repeat", "1"]),
+            ("index 5M", [python, "index_benchmark.py", "--repeat", "1"]),
+            ("groups 2M", [python, "groups_benchmark.py", "--repeat", "1"]),
+            ("differential 1000", [python, "differential_benchmark.py", "--cases", "1000"]),
+        ]
+    else:
+        workloads = [
+            ("planner sf0.02", [python, "tpch_planner.py", "--scale", "0.02", "--regions", "4", "--repeat", "3"]),
+            ("skipscan sf0.02", [python, "tpch_skipscan.py", "--scale", "0.02", "--regions", "4", "--repeat", "3"]),
+            ("load sf0.1", [python, "tpch_load.py", "--scale", "0.1", "--regions", "6", "--repeat", "1"]),
+            ("aggregate sf0.1", [python, "tpch_aggregate.py", "--scale", "0.1", "--regions", "6", "--repeat", "1"]),
+            (
+                "index 500k",
+                [python, "index_benchmark.py", "--rows", "500000", "--write-rows", "50000", "--repeat", "1"],
+            ),
+            ("groups 200k", [python, "groups_benchmark.py", "--groups", "200000", "--repeat", "1"]),
+            ("differential 300", [python, "differential_benchmark.py", "--cases", "300"]),
+        ]
     tables = [("tables", [python, __file__, "--step-tables", str(args.tables)])]
+    soak = []
+    if args.soak_minutes:
+        soak = [
+            (
+                f"soak {args.soak_minutes:g}m",
+                [python, "soak_benchmark.py", "--minutes", f"{args.soak_minutes:g}", "--chaos-every", "2"]
+                + ["--hbase-dir", str(args.hbase_dir)],
+            )
+        ]
     tests = [("./bin/test", [str(ROOT / "bin" / "test")])] if args.with_tests else []
-    return tables + quick + tests
+    return tables + workloads + soak + tests
 
 
 def heap_of(pid):
@@ -62,12 +91,18 @@ def heap_of(pid):
     heap, cache = counts["heapAfterGcMb"], counts["blockCacheMb"] or 0.0
     # The memstores' cells take about 2.5 times their data in heap (measured: 66.9 MB for 26.5 MB of data).
     memstores = counts.get("memStoreHeapMb") or counts["memStoreMb"] or 0.0
+    indexes = (counts.get("storeFileIndexMb") or 0.0) + (counts.get("staticBloomMb") or 0.0)
     return {
         "heapAfterGcMb": heap,
         "blockCacheMb": cache,
         "memStoreMb": counts["memStoreMb"],
         "memStoreHeapMb": memstores,
-        "restMb": round(heap - cache - memstores, 1),
+        # The store files' block indexes and bloom filters (their roots; the other levels are in the block cache).
+        "storeFileIndexMb": round(indexes, 1),
+        "regions": counts.get("regions"),
+        "storeFiles": counts.get("storeFiles"),
+        "activeScanners": counts.get("activeScanners"),
+        "restMb": round(heap - cache - memstores - indexes, 1),
     }
 
 
@@ -87,6 +122,13 @@ def tables_step(count):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200, help="tables created and dropped in the first step")
+    parser.add_argument(
+        "--scale",
+        choices=["quick", "default"],
+        default="quick",
+        help="quick: small scales (about 30 minutes); default: every benchmark at its own default scale",
+    )
+    parser.add_argument("--soak-minutes", type=float, default=0, help="a soak of that many minutes after the rest")
     parser.add_argument("--with-tests", action="store_true", help="run ./bin/test as the last step")
     parser.add_argument("--step-tables", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -99,6 +141,7 @@ def main():
     hbase.stop()
     shutil.rmtree(hbase.data_dir, ignore_errors=True)
     hbase.start()
+    args.hbase_dir = hbase.data_dir
     results_dir = WORK / "sequence-results"
     env = dict(
         os.environ,
@@ -106,7 +149,9 @@ def main():
         BENCH_RESULTS_DIR=str(results_dir),
         SEQUENCE_HBASE_PID=str(hbase.pid),
     )
-    command = "./benchmarks/run sequence --tables {}{}".format(args.tables, " --with-tests" if args.with_tests else "")
+    command = f"./benchmarks/run sequence --tables {args.tables} --scale {args.scale}"
+    command += f" --soak-minutes {args.soak_minutes:g}" if args.soak_minutes else ""
+    command += " --with-tests" if args.with_tests else ""
     report = {
         "command": command,
         "date": time.strftime("%Y-%m-%d"),
@@ -146,14 +191,16 @@ def markdown(report):
         f"the end: **{report['regionServerAlive']}**",
         "",
         "| after | exit code | seconds | peak heap during (MB) | live heap after full GC (MB) | block cache (MB) | "
-        "memstores' data (MB) | memstores' heap (MB) | the rest (MB) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "memstores' data (MB) | memstores' heap (MB) | store file indexes and blooms (MB) | regions | store files | "
+        "the rest (MB) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in report["steps"]:
         lines.append(
             f"| {s['step']} | {s.get('exitCode', '')} | {s.get('seconds', '')} | {s.get('peakHeapMb', '')} | "
             f"{s['heapAfterGcMb'] if s['heapAfterGcMb'] is not None else 'dead'} | {s.get('blockCacheMb', '')} | "
-            f"{s.get('memStoreMb', '')} | {s.get('memStoreHeapMb', '')} | {s.get('restMb', '')} |"
+            f"{s.get('memStoreMb', '')} | {s.get('memStoreHeapMb', '')} | {s.get('storeFileIndexMb', '')} | "
+            f"{s.get('regions', '')} | {s.get('storeFiles', '')} | {s.get('restMb', '')} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -105,6 +105,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--minutes", type=float, default=30)
     parser.add_argument("--chaos-every", type=float, default=3, help="minutes between splits and restarts")
+    parser.add_argument(
+        "--hbase-dir",
+        help="soak an embedded HBase already running there (the sequence benchmark's) instead of a fresh one of "
+        "three region servers; with one region server, the chaos only splits regions",
+    )
     args = parser.parse_args()
 
     import shutil
@@ -113,10 +118,16 @@ def main():
     from pyspark_hbase import enable_hbase
     from pyspark_hbase.local import LocalHBase
 
-    hbase = LocalHBase(WORK / "hbase-soak")
-    hbase.stop()
-    shutil.rmtree(hbase.data_dir, ignore_errors=True)
-    hbase.start(region_servers=3)
+    if args.hbase_dir:
+        hbase = LocalHBase(args.hbase_dir)
+        if not hbase.is_running():
+            raise SystemExit(f"no embedded HBase runs in {args.hbase_dir}")
+    else:
+        hbase = LocalHBase(WORK / "hbase-soak")
+        hbase.stop()
+        shutil.rmtree(hbase.data_dir, ignore_errors=True)
+        hbase.start(region_servers=3)
+    region_servers = len(hbase.region_servers())
     builder = (
         SparkSession.builder.master("local[2]")
         .appName("spark-hbase-sql soak")
@@ -233,13 +244,13 @@ def main():
         while not stop.wait(args.chaos_every * 60):
             turn += 1
             try:
-                if turn % 2 == 1:
+                if turn % 2 == 1 or region_servers < 3:
                     ops.event(f"split: {split_biggest_region()} regions")
                 else:
                     number = 2 + (turn // 2) % 2
                     ops.event(f"killing region server {number}")
                     hbase.kill_region_server(number)
-                    hbase.start(region_servers=3)
+                    hbase.start(region_servers=region_servers)
                     ops.event(f"region server {number} serving again")
             except Exception as e:  # noqa: BLE001
                 ops.error("chaos", e)
@@ -295,7 +306,7 @@ def main():
         t.join(timeout=600)
     minutes = (time.monotonic() - t0) / 60
     log("soak over; checking every acknowledged write")
-    hbase.start(region_servers=3)  # in case the last restart was cut short
+    hbase.start(region_servers=region_servers)  # in case the last restart was cut short
 
     final = {}
     for _ in range(3):
@@ -338,7 +349,8 @@ def main():
     }
     write_results(f"soak-{args.minutes:g}m", report, markdown, chart)
     spark.stop()
-    hbase.stop()
+    if not args.hbase_dir:
+        hbase.stop()
     raise SystemExit(0 if not missing and not unknown and not ops.wrong else 1)
 
 
