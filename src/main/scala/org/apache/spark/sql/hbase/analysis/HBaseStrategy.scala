@@ -29,7 +29,7 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
         if SQLConf.get.getConf(HBaseSQLConf.Coprocessor) && SQLConf.get.getConf(HBaseSQLConf.Pushdown) =>
       planAggregate(plan, child, projects, filters, relation).toSeq
     case PhysicalOperation(projects, filters, relation: HBaseRelation) =>
-      planScan(projects, filters, relation, LiveTableFacts(relation, SQLConf.get))._2 :: Nil
+      planScan(projects, filters, relation, LiveTableFacts(relation, SQLConf.get)) :: Nil
     case _ => Nil
   }
 
@@ -45,14 +45,14 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
     val facts = LiveTableFacts(relation, conf)
     val columnOf = (a: Attribute) =>
       Some(relation.output.indexWhere(_.exprId == a.exprId)).filter(_ >= 0).map(relation.table.columns)
+    val scan = ScanShape(projects, filters, relation)
     for {
       root <- session.sessionState.planner.Aggregation(aggregate).headOption
       partial <- root.collectFirst { case p: BaseAggregateExec if p.child == PlanLater(child) => p }
-      (scanPlan, scan) = planScan(projects, filters, relation, facts)
       // Only a bare scan: its output is what the partial aggregation reads.
-      if scan.isInstanceOf[HBaseSQLTableScan]
+      if scan.bare
       pushed <- AggregatePushdown.plan(
-        scanPlan,
+        HBaseScanPlanner.shape(relation, scan.columns, scan.output, scan.condition, ScanSettings.of(conf), facts),
         partial.groupingExpressions,
         partial.aggregateExpressions,
         columnOf,
@@ -64,34 +64,42 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
     } yield root.transformUp { case p if p eq partial => HBaseAggregateScan(partial.output, pushed) }
   }
 
-  /** The scan's plan, and the physical plan that reads it (the scan, under a filter or projection if needed). */
+  /** The physical plan that reads a scan's plan: the scan, under a filter or projection if needed. */
   private def planScan(
       projects: Seq[NamedExpression],
       filters: Seq[Expression],
       relation: HBaseRelation,
       facts: TableFacts
-  ): (TableScanPlan, SparkPlan) = {
-    val needed = AttributeSet(projects.flatMap(_.references) ++ filters.flatMap(_.references))
-    val columns = relation.output.filter(needed.contains)
-    val (withSubqueries, plain) = filters.partition(SubqueryExpression.hasSubquery)
+  ): SparkPlan = {
+    val shape = ScanShape(projects, filters, relation)
+    val scan = HBaseSQLTableScan(
+      shape.output,
+      HBaseScanPlanner.plan(relation, shape.columns, shape.output, shape.condition, ScanSettings.of(SQLConf.get), facts)
+    )
+    val filtered = shape.withSubqueries.map(FilterExec(_, scan)).getOrElse(scan)
+    if (projects.map(_.toAttribute) == filtered.output) filtered else ProjectExec(projects, filtered)
+  }
+
+  /**
+   * What a scan of `relation` under `projects` and `filters` reads and returns. Conjuncts with
+   * subqueries are left for a Filter above it, where Spark runs their subqueries first.
+   */
+  private case class ScanShape(projects: Seq[NamedExpression], filters: Seq[Expression], relation: HBaseRelation) {
+    private val (subqueryConjuncts, plain) = filters.partition(SubqueryExpression.hasSubquery)
+    val columns: Seq[Attribute] = {
+      val needed = AttributeSet(projects.flatMap(_.references) ++ filters.flatMap(_.references))
+      relation.output.filter(needed.contains)
+    }
     // Plain column lists are the scan's own output; expressions and subqueries are Spark's work.
-    val output = projects match {
-      case attributes if withSubqueries.isEmpty && attributes.forall(_.isInstanceOf[Attribute]) =>
+    val output: Seq[Attribute] = projects match {
+      case attributes if subqueryConjuncts.isEmpty && attributes.forall(_.isInstanceOf[Attribute]) =>
         attributes.map(_.toAttribute)
       case _ => columns
     }
-    val conf = SQLConf.get
-    val scanPlan = HBaseScanPlanner.plan(
-      relation,
-      columns,
-      output,
-      plain.reduceLeftOption(And),
-      ScanSettings.of(conf),
-      facts
-    )
-    val scan = HBaseSQLTableScan(output, scanPlan)
-    val filtered = withSubqueries.reduceLeftOption(And).map(FilterExec(_, scan)).getOrElse(scan)
-    val projected = if (projects.map(_.toAttribute) == filtered.output) filtered else ProjectExec(projects, filtered)
-    (scanPlan, projected)
+    val condition: Option[Expression] = plain.reduceLeftOption(And)
+    val withSubqueries: Option[Expression] = subqueryConjuncts.reduceLeftOption(And)
+
+    /** Whether the scan alone is the plan: nothing above it filters or projects. */
+    def bare: Boolean = withSubqueries.isEmpty && projects.map(_.toAttribute) == output
   }
 }

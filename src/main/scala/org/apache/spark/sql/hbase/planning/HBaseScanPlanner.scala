@@ -52,11 +52,29 @@ object ScanSettings {
 object HBaseScanPlanner {
 
   /**
+   * The finished plan of a scan, with the bytes of each region's server filter.
+   *
    * @param read      the attributes decoded from HBase, in this order
    * @param output    those of them that leave the scan
    * @param condition the WHERE clause the scan applies
    */
   def plan(
+      relation: HBaseRelation,
+      read: Seq[Attribute],
+      output: Seq[Attribute],
+      condition: Option[Expression],
+      settings: ScanSettings,
+      facts: TableFacts
+  ): TableScanPlan = {
+    val shaped = shape(relation, read, output, condition, settings, facts)
+    shaped.copy(scan = RegionRequests.withFilters(shaped.request, shaped.scan))
+  }
+
+  /**
+   * The plan of a scan without the bytes its regions would be sent: what a pushed aggregate
+   * starts from, which sends bytes of its own ([[AggregatePushdown]]).
+   */
+  def shape(
       relation: HBaseRelation,
       read: Seq[Attribute],
       output: Seq[Attribute],
@@ -121,7 +139,7 @@ object HBaseScanPlanner {
     TableScanPlan(
       request,
       keyRanges,
-      RegionRequests.withFilters(request, scan),
+      scan,
       driverRead,
       keyOrder,
       wholeKey = keyOrder.size == relation.keyAttributes.size
