@@ -8,11 +8,14 @@ with three region servers, while it breaks that HBase on purpose.
    then run again.
 3. Region server 3 is started again without the server jar, and regions are moved onto it, also
    while a query reads one of them.
+4. A rolling upgrade: while queries run, region server 3 is drained, started again with an older
+   version's server jar (wire version 1 only), given regions back, and then the same again with
+   this build's jar.
 
 It prints one JSON object of what it saw. Expected answers come from how the rows are made (and
 for LOAD DATA, from Spark's own CSV reader); the test compares.
 
-Usage: spark-submit ... fault_job.py <HBase data dir> <work dir>
+Usage: spark-submit ... fault_job.py <HBase data dir> <work dir> <site settings JSON> <older server jar>
 """
 
 import json
@@ -354,6 +357,86 @@ seen["moved_mid_read"] = {
 }
 mover.join()
 seen["moved_mid_read"]["now_on_server_without_jar"] = regions_of(mixed)[4][2] == server_of(3).getPort()
+
+# ---- 4. a rolling upgrade: region server 3's server jar replaced by another version -------
+
+# The server jar of commit 4108602 reads wire version 1 only (tests/server_jars). As an operator
+# does it, region by region: region server 3's regions are moved off it, it is stopped and started
+# with the other jar, and regions are moved back onto it; then the same again with this build's
+# jar. Queries run all the while, and every answer must be exact. As in HBase's own graceful
+# stop, the balancer is off meanwhile, so that regions stay where they are put.
+OLDER_JAR = Path(sys.argv[4])
+rolling = "f_rolling"
+spark.conf.set("spark.sql.hbase.scanner.fetchsize", "100")
+admin.balancerSwitch(False, True)
+make_reads_table(rolling)
+meta_off(3)
+for index in range(6):
+    move(rolling, index, 1 + index % 3)
+phase = {"now": "one version everywhere"}
+rolling_seen = []
+stop_rolling = threading.Event()
+
+
+def keep_querying():
+    while not stop_rolling.is_set():
+        at = phase["now"]
+        for name, (run, expected) in queries(rolling).items():
+            rolling_seen.append({"phase": at, "query": name, **outcome(run, expected)})
+
+
+def one_round_in(name):
+    """Sets the phase and waits until a whole round of queries has begun and ended in it."""
+    phase["now"] = name
+    deadline = time.monotonic() + 300
+    while sum(1 for q in rolling_seen if q["phase"] == name) < len(QUERY_NAMES) and time.monotonic() < deadline:
+        time.sleep(0.5)
+
+
+def drain(number):
+    """Moves every region off region server `number`, as before stopping it for an upgrade."""
+    others = [server_of(n) for n in (1, 2, 3) if n != number]
+    for i, region in enumerate(admin.getRegions(server_of(number))):
+        admin.move(region.getEncodedNameAsBytes(), others[i % len(others)])
+    deadline = time.monotonic() + 120
+    while admin.getRegions(server_of(number)).size() and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+def replace_server_jar(number, jar):
+    drain(number)
+    hbase.stop_region_server(number)
+    hbase.start(region_servers=3, **({"other_server_jar": {number: jar}} if jar else {}))
+    for index in (2, 5):
+        move(rolling, index, number)
+
+
+QUERY_NAMES = list(queries(rolling))
+querying = threading.Thread(target=keep_querying, daemon=True)
+querying.start()
+one_round_in("one version everywhere")
+phase["now"] = "upgrading region server 3"
+replace_server_jar(3, OLDER_JAR)
+one_round_in("region server 3 on the older jar")
+older_on_3 = [r["server_jar"] for r in hbase.region_servers() if r["number"] == 3][0]
+rows, metrics = measured(f"SELECT k, j, v FROM {rolling} WHERE j = 3")
+older = {
+    "server_jar_of_3": Path(older_on_3).name if isinstance(older_on_3, str) else older_on_3,
+    "regions_on_3": [r[2] == server_of(3).getPort() for r in regions_of(rolling)],
+    "skip_scan_exact": rows == SKIP_ROWS,
+    "skip_scan_metrics": metrics,
+}
+rows, metrics = measured(f"SELECT g, count(*), sum(v) FROM {rolling} GROUP BY g")
+older["aggregate_exact"] = rows == GROUPS
+older["aggregate_explain"] = sql(f"EXPLAIN SELECT g, count(*), sum(v) FROM {rolling} GROUP BY g").collect()[0][0]
+older["aggregate_metrics"] = metrics
+phase["now"] = "upgrading region server 3 again"
+replace_server_jar(3, None)
+one_round_in("this build's jar everywhere again")
+stop_rolling.set()
+querying.join(timeout=300)
+seen["rolling_upgrade"] = {"queries": rolling_seen, "older": older}
+admin.balancerSwitch(True, True)
 
 admin.close()
 connection.close()

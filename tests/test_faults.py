@@ -2,7 +2,8 @@
 
 `fault_job.py` runs with spark-submit and breaks that HBase while it works: it kills region
 server 2 (SIGKILL) and starts it again during queries and during LOAD DATA, then runs region
-server 3 without the server jar. Every answer must be exact; a statement may instead fail, with
+server 3 without the server jar, and then with an older version's server jar, as in a rolling
+upgrade. Every answer must be exact; a statement may instead fail, with
 an error that names HBase, and then succeed when run again.
 """
 
@@ -18,6 +19,8 @@ from spark_submit import SUBMIT, submit_env
 
 REPO = Path(__file__).resolve().parents[1]
 QUERIES = ("scan", "skip_scan", "gets", "aggregate")
+# An older version's server jar, reading wire version 1 only (tests/server_jars/build makes it).
+OLDER_SERVER_JAR = REPO / "tests" / "server_jars" / "spark-hbase-sql-server-wire1-4108602.jar"
 # A region server that cannot load a table's coprocessor opens its regions without it, rather
 # than aborting or refusing them (HBase's checks of a table's classes only warn): the job's last
 # part has one region server without the server jar.
@@ -49,6 +52,7 @@ def job(tmp_path_factory):
             str(local.data_dir),
             str(work),
             json.dumps(SITE_SETTINGS),
+            str(OLDER_SERVER_JAR),
         ]
         done = subprocess.run(
             command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900
@@ -145,3 +149,19 @@ def test_a_region_moved_to_a_server_without_the_jar_in_the_middle_of_a_read_is_r
     assert moved["exact"] and moved["now_on_server_without_jar"], moved
     # Some rows came through the filter before the move and the rest unfiltered after it, each once.
     assert 1000 < moved["metrics"]["rowsRead"] < 5000, moved
+
+
+def test_a_rolling_upgrade_of_the_server_jar_while_queries_run_gives_every_answer_exactly(job):
+    upgrade = job["rolling_upgrade"]
+    phases = {q["phase"] for q in upgrade["queries"]}
+    assert {"region server 3 on the older jar", "this build's jar everywhere again"} <= phases, phases
+    wrong = [q for q in upgrade["queries"] if q["result"] != "exact"]
+    assert not wrong, wrong
+    older = upgrade["older"]
+    assert older["server_jar_of_3"] == OLDER_SERVER_JAR.name
+    assert older["regions_on_3"] == [False, False, True, False, False, True], older
+    assert older["skip_scan_exact"] and older["aggregate_exact"], older
+    assert "partial aggregate in region servers" in older["aggregate_explain"], older
+    # Four regions are filtered by this build's jar (1,000 rows each with j = 3). The two on the
+    # older one are filtered there in wire version 1 (1,000 rows each) or, refused, read whole.
+    assert 6 * 1000 <= older["skip_scan_metrics"]["rowsRead"] <= 4 * 1000 + 2 * 5000, older["skip_scan_metrics"]

@@ -5,7 +5,8 @@ server and ZooKeeper together, storing everything on the local filesystem under 
 With `region_servers` N > 1, N - 1 more JVMs each run one more region server on its own port,
 sharing that ZooKeeper and root dir, so regions are spread over N servers and one can be killed
 and started again on its own. Region servers named in `without_server_jar` start without the
-server jar on their classpath, as in a cluster where it is not yet deployed everywhere. With
+server jar on their classpath, as in a cluster where it is not yet deployed everywhere, and those
+in `other_server_jar` with another build of it, as in the middle of a rolling upgrade. With
 `kerberos` (a KDC and the HBase service's keytab), HBase authenticates clients with Kerberos
 and checks their rights (SASL, AccessController, TokenProvider for delegation tokens).
 `extra_classpath` and `site_settings` add software that runs inside HBase (the Phoenix benchmark
@@ -553,10 +554,16 @@ class LocalHBase:
             "start",
         ]
 
-    def _start_region_server(self, java: str, classpath: list[str], number: int, server_jar: bool = True) -> int:
-        """Launches region server `number` (2..N) on the port it had before, if that is free."""
-        if not server_jar:
+    def _start_region_server(
+        self, java: str, classpath: list[str], number: int, server_jar: Union[bool, str] = True
+    ) -> int:
+        """Launches region server `number` (2..N) on the port it had before, if that is free; `server_jar`
+        False runs it without the server jar, a path with that jar in its place."""
+        if server_jar is not True:
+            at = next((i for i, e in enumerate(classpath) if _is_server_jar(e)), len(classpath))
             classpath = [e for e in classpath if not _is_server_jar(e)]
+            if server_jar:
+                classpath.insert(at, server_jar)
         state = self._read_state()
         servers = state.setdefault("region_servers", {})
         taken = set(self.ports.values()) | {rs["port"] for n, rs in servers.items() if int(n) != number}
@@ -584,6 +591,14 @@ class LocalHBase:
 
     def kill_region_server(self, number: int) -> None:
         """Kills region server `number` (2..N) at once, as a crash would (SIGKILL)."""
+        self._end_region_server(number, graceful=False)
+
+    def stop_region_server(self, number: int, timeout: float = DEFAULT_STOP_TIMEOUT) -> None:
+        """Stops region server `number` (2..N) as an operator does (SIGTERM): it closes its regions and
+        its write-ahead log first, so HBase has nothing to recover. Killed if still up after `timeout`."""
+        self._end_region_server(number, graceful=True, timeout=timeout)
+
+    def _end_region_server(self, number: int, graceful: bool, timeout: float = 10) -> None:
         rs = self._extra_servers().get(number)
         if number < 2 or rs is None:
             raise LocalHBaseError(
@@ -591,9 +606,11 @@ class LocalHBase:
             )
         pid = rs.get("pid")
         if self._extra_alive(number, pid):
-            self._log(f"killing region server {number} (pid {pid})")
-            signal_group(pid, signal.SIGKILL)
-            self._wait_gone_extra(number, pid, 10)
+            self._log(f"{'stopping' if graceful else 'killing'} region server {number} (pid {pid})")
+            signal_group(pid, signal.SIGTERM if graceful else signal.SIGKILL)
+            if not self._wait_gone_extra(number, pid, timeout) and graceful:
+                signal_group(pid, signal.SIGKILL)
+                self._wait_gone_extra(number, pid, 10)
             # A dying JVM loses its command line before its sockets: wait for the port too, so
             # that a restart gets it back and HBase takes the new server for the old one at once.
             deadline = time.monotonic() + 10
@@ -623,6 +640,7 @@ class LocalHBase:
         timeout: float = DEFAULT_START_TIMEOUT,
         region_servers: int = 1,
         without_server_jar: Iterable[int] = (),
+        other_server_jar: Optional[dict[int, Union[str, Path]]] = None,
         kerberos: Optional[Kerberos] = None,
         progress: Optional[Callable[[str], None]] = None,
     ) -> int:
@@ -630,24 +648,29 @@ class LocalHBase:
 
         With `region_servers` N, region servers 2..N that are not up (never started, or killed) are
         started too, and `start` waits until all N serve regions. Those it starts whose numbers are
-        in `without_server_jar` run without the server jar. `kerberos` secures an HBase that
+        in `without_server_jar` run without the server jar, and those in `other_server_jar` with the jar it
+        gives them instead (another version's). `kerberos` secures an HBase that
         starts now; one that already runs keeps the setup it started with. While it waits,
         `progress` (if given) is called with what it waits for, e.g. "waiting for the master to
         initialize", each time that changes, at most every PROGRESS_INTERVAL seconds.
         """
         if region_servers < 1:
             raise LocalHBaseError(f"region_servers must be at least 1, not {region_servers}")
-        plain = set(without_server_jar)
-        if not plain <= set(range(2, region_servers + 1)):
+        jars: dict[int, Union[bool, str]] = {n: False for n in without_server_jar}
+        for number, jar in (other_server_jar or {}).items():
+            if not Path(jar).is_file():
+                raise LocalHBaseError(f"other_server_jar: no jar at {jar} for region server {number}")
+            jars[number] = str(Path(jar).resolve())
+        if not set(jars) <= set(range(2, region_servers + 1)):
             raise LocalHBaseError(
-                f"without_server_jar names region servers 2..{region_servers} only, "
-                f"not {sorted(plain)}: region server 1 runs in the master's JVM"
+                f"without_server_jar and other_server_jar name region servers 2..{region_servers} only, "
+                f"not {sorted(jars)}: region server 1 runs in the master's JVM"
             )
         with self._lock():
             pid = self.pid
             if pid is None:
                 self.pid_file.unlink(missing_ok=True)
-                return self._start_new(timeout, region_servers, plain, kerberos, progress)
+                return self._start_new(timeout, region_servers, jars, kerberos, progress)
             if self.is_running():
                 missing = [
                     n
@@ -659,7 +682,7 @@ class LocalHBase:
                     t0 = time.monotonic()
                     launched_ms = int(time.time() * 1000)
                     for number in missing:
-                        self._start_region_server(java, classpath, number, server_jar=number not in plain)
+                        self._start_region_server(java, classpath, number, server_jar=jars.get(number, True))
                     servers = self._extra_servers()
                     self._wait_ready(
                         java,
@@ -703,7 +726,7 @@ class LocalHBase:
         self,
         timeout: float,
         region_servers: int,
-        plain: set[int],
+        jars: dict[int, Union[bool, str]],
         kerberos: Optional[Kerberos],
         progress: Optional[Callable[[str], None]],
     ) -> int:
@@ -746,7 +769,7 @@ class LocalHBase:
         self._write_state(state)
         try:
             for number in range(2, region_servers + 1):
-                self._start_region_server(java, classpath, number, server_jar=number not in plain)
+                self._start_region_server(java, classpath, number, server_jar=jars.get(number, True))
             self._wait_ready(java, classpath, proc, proc.pid, ports, t0, timeout, region_servers, progress=progress)
         except BaseException:
             self._stop_extra_servers(signal.SIGKILL, 10)
