@@ -164,7 +164,7 @@ class Storm:
                 output = (self.work / f"app{app}.out").read_text(errors="replace")
                 assert code == 0 and "RESULT " in output, output[-5000:]
             ready = sorted(p.stat().st_mtime for p in (self.work / "ready" / "started").iterdir())
-            catalog = [float(p.read_text()) for p in (self.work / "ready" / "catalog").iterdir()]
+            firsts = [json.loads(p.read_text()) for p in (self.work / "ready" / "catalog").iterdir()]
             records = [
                 json.loads(line)
                 for app in range(APPS)
@@ -175,7 +175,8 @@ class Storm:
                 "slowest_start_s": round(ready[-1] - self.launched, 1),
                 "fastest_start_s": round(ready[0] - self.launched, 1),
                 "wall_s": round(time.time() - self.launched, 1),
-                "slowest_catalog_s": round(max(catalog), 1),
+                "slowest_first_spark_s": round(max(f["spark_s"] for f in firsts), 1),
+                "slowest_first_hbase_s": round(max(f["hbase_s"] for f in firsts), 1),
             }
         return self._result
 
@@ -233,7 +234,11 @@ def storm_end(storm, spark, figure):
         ),
     )
     figure("DDL storm: statements", len(records))
-    figure("DDL storm: slowest first statement, all racing to create the catalog (s)", result["slowest_catalog_s"])
+    figure(
+        "DDL storm: slowest first statements (s): Spark's own SELECT 1, then the first on HBase, all racing to "
+        "create the catalog",
+        (result["slowest_first_spark_s"], result["slowest_first_hbase_s"]),
+    )
     figure("DDL storm: outcomes", dict(sorted(outcomes.items())))
     print(json.dumps({"outcomes": sorted(outcomes.items()), "definitions": definitions}, default=str))
     return {"records": records, "definitions": definitions, "tables": tables, "chunks": chunks}
