@@ -8,9 +8,9 @@ import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.Scan
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeIndexDef}
-import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
+import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.execution.HBaseScanRDD
 import org.apache.spark.sql.hbase.facts.HBaseRegions
