@@ -10,8 +10,8 @@ import org.apache.spark.sql.connector.catalog._
 import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
+import org.apache.spark.sql.hbase.commands.DropHBaseTableCommand
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.command.DropHBaseTableCommand
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import scala.jdk.CollectionConverters._
 
@@ -9,7 +9,7 @@ import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
 
 /** A mapping may only name column families that the HBase table has. */
-private[command] object MappedFamilies {
+private[commands] object MappedFamilies {
   def requirePresent(admin: Admin, table: HBaseTableName, families: Seq[String], statement: String): Unit = {
     val descriptor =
       try admin.getDescriptor(TableName.valueOf(table.namespace, table.name))

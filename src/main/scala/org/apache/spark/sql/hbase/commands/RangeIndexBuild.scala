@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.index
+package org.apache.spark.sql.hbase.commands
 
 import scala.jdk.CollectionConverters._
 import scala.util.{Success, Try}
@@ -14,6 +14,7 @@ import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.execution.HBaseScanRDD
 import org.apache.spark.sql.hbase.facts.HBaseRegions
+import org.apache.spark.sql.hbase.index.{ChunkStats, ColumnStatsBuilder, RangeIndexStore, WriteGuard}
 import org.apache.spark.sql.hbase.planning.RowRange
 
 /**

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
@@ -9,7 +9,7 @@ import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 
 /** Changes a table definition atomically: it fails, changing nothing, if another session got there first. */
-private[command] object AlterDefinition {
+private[commands] object AlterDefinition {
   def apply(catalog: HBaseCatalog, current: HBaseTableDef, updated: HBaseTableDef, statement: String): Unit =
     if (!catalog.replace(current, updated)) {
       throw new HBaseSqlException(s"$statement: table '${current.name}' was changed by another session; run it again")

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
@@ -7,11 +7,11 @@ import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeIndexDef}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
-import org.apache.spark.sql.hbase.index.{RangeIndexBuild, RangeIndexStore, WriteGuard}
 import org.apache.spark.sql.hbase.facts.IndexBuilds
+import org.apache.spark.sql.hbase.index.{RangeIndexStore, WriteGuard}
 import org.apache.spark.sql.types.{IntegerType, StringType}
 
-private[command] object RangeIndexes {
+private[commands] object RangeIndexes {
   def table(catalog: HBaseCatalog, name: String, statement: String): HBaseTableDef =
     table(catalog, HBaseTableIdent(None, name), statement)
 
