@@ -6,7 +6,7 @@ import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.connector.HBaseTableIdent
+import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, SparkFallback}
 
 /** Changes a table definition atomically: it fails, changing nothing, if another session got there first. */
 private[commands] object AlterDefinition {
