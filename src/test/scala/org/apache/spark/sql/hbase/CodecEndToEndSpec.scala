@@ -9,7 +9,7 @@ import org.apache.hadoop.hbase.client.{Get, Put}
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, InterpretedOrdering}
-import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyGenerators, Utf8}
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyGenerators}
 import org.apache.spark.sql.types._
 
 /** Every type through real HBase: written by SQL, stored by our codecs, read back in key order. */

@@ -4,7 +4,6 @@ import org.apache.hadoop.hbase.client.Put
 
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
-import org.apache.spark.sql.hbase.codec.Utf8
 
 /**
  * A catalog row broken by hand, by a torn write of another tool, or written by a newer plugin

@@ -5,7 +5,7 @@ import org.apache.hadoop.hbase.client.Get
 
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
-import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, Utf8}
+import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.ScanMetrics
 import org.apache.spark.sql.types.IntegerType
 

@@ -276,7 +276,7 @@ class LoadDataSpec extends HBaseSuite {
       case other => other
     }
     executed.collectFirst {
-      case org.apache.spark.sql.execution.command.ExecutedCommandExec(load: execution.command.LoadDataCommand) =>
+      case org.apache.spark.sql.execution.command.ExecutedCommandExec(load: commands.LoadDataCommand) =>
         load.metrics
     }.getOrElse(fail(s"no LOAD DATA node in the plan:\n$executed"))
   }

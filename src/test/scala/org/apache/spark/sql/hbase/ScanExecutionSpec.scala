@@ -7,11 +7,11 @@ import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
-import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan, ScanMetrics}
+import org.apache.spark.sql.hbase.planning.{RegionRequests, RegionScan, ScanLimits, ScanRequest, ServerFilter}
 import org.apache.spark.sql.catalyst.expressions.And
-import org.apache.spark.sql.hbase.planning.{RegionRequests, RegionScan, RowRange, ScanLimits, ScanRequest, ServerFilter}
 import org.apache.spark.sql.types.IntegerType
 
 /** What a scan reads from HBase, and what it reports, against the real HBase. */

@@ -9,9 +9,9 @@ import org.apache.hadoop.hbase.filter.{Filter, FilterBase}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
-import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, RowRange}
 import org.apache.spark.sql.hbase.facts.ServerFilterSupport
-import org.apache.spark.sql.hbase.planning.{ColumnRange, KeyBoxPlan, KeyBoxes, RowRange}
+import org.apache.spark.sql.hbase.planning.{ColumnRange, KeyBoxes, KeyBoxPlan}
 import org.apache.spark.sql.hbase.server.{CellType, KeyBox, Operand, RowPredicate, ServerJar, SkipScanFilter}
 import org.apache.spark.sql.types.IntegerType
 

@@ -13,10 +13,10 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.connector.catalog.CatalogManager
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
-import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableOptions}
-import org.apache.spark.sql.hbase.execution.command.{
+import org.apache.spark.sql.hbase.commands.{
   CreateHBaseTableAsSelectCommand, CreateHBaseTableCommand, DescribeMappedTableCommand, DropHBaseTableCommand
 }
+import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableOptions}
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 
 /**

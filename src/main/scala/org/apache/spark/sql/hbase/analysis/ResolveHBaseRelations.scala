@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase.analysis
 
 import org.apache.spark.sql.hbase.planning._
+import org.apache.spark.sql.hbase.source.HBaseSourceRelation
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{
   AsOfTimestamp, RelationTimeTravel, TableOutputResolver, TimeTravelSpec, UnresolvedRelation
@@ -15,11 +16,10 @@ import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.commands.InsertIntoHBaseTableCommand
 import org.apache.spark.sql.hbase.connector.HBaseCatalogTable
-import org.apache.spark.sql.hbase.execution.InsertIntoHBaseTableCommand
 import org.apache.spark.sql.hbase.facts.{HBaseTableSizes, IndexBuilds, TableDefinitions}
 import org.apache.spark.sql.hbase.index.{RangeIndexStore, TableStatistics}
-import org.apache.spark.sql.hbase.source.HBaseSourceRelation
 
 /**
  * Resolves single-part table names that Spark's own catalog did not know to our HBase tables,

@@ -7,10 +7,8 @@ import org.apache.spark.sql.catalyst.plans.logical.{AnalyzeColumn, AnalyzeTable,
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.commands.{AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand}
 import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableIdent}
-import org.apache.spark.sql.hbase.execution.command.{
-  AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand
-}
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 
 /**

@@ -12,7 +12,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{
 }
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.execution.{DeleteFromHBaseTableCommand, UpdateHBaseTableCommand}
+import org.apache.spark.sql.hbase.commands.{DeleteFromHBaseTableCommand, UpdateHBaseTableCommand}
 
 /**
  * Spark parses DELETE and UPDATE itself, and plans them only for its v2 tables. Once the table

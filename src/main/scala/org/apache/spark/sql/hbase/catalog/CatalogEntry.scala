@@ -1,7 +1,6 @@
 package org.apache.spark.sql.hbase.catalog
 
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.codec.Utf8
+import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
 
 /**
  * One row of the catalog as read: a definition, or what is wrong with the row. A broken row

@@ -9,8 +9,7 @@ import org.apache.hadoop.hbase.client._
 import org.apache.hadoop.hbase.filter.{BinaryComparator, ValueFilter}
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
-import org.apache.spark.sql.hbase.codec.Utf8
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
 /**

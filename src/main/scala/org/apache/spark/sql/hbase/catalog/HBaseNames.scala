@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.catalog
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder
 
-import org.apache.spark.sql.hbase.codec.Utf8
+import org.apache.spark.sql.hbase.Utf8
 
 /**
  * The names HBase refuses, told before anything is created: HBase's own checks decide, and the

@@ -6,7 +6,7 @@ import org.apache.hadoop.hbase.client.{Delete, Mutation, Put, Result}
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.server.ColumnOrder
 import org.apache.spark.sql.types.{DataType, TimestampType}

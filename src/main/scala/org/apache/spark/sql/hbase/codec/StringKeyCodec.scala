@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.codec
 
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.server.KeyLayout
 import org.apache.spark.sql.types.{BinaryType, DataType, StringType}
 

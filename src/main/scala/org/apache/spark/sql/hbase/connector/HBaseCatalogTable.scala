@@ -11,7 +11,7 @@ import org.apache.spark.sql.types.StructType
 /**
  * An HBase table as Spark's catalog API hands it over. It only carries the definition: the
  * analyzer turns reads of it into our relation and writes into our write command
- * ([[org.apache.spark.sql.hbase.analysis.ResolveHBaseRelations]]), so Spark never scans or
+ * (`analysis.ResolveHBaseRelations`), so Spark never scans or
  * writes it itself. It accepts any schema so that our own rules line an INSERT's columns up, as
  * for one-part names (write times left out).
  */

@@ -11,7 +11,6 @@ import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.command.DropHBaseTableCommand
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -103,11 +102,11 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
       "ALTER TABLE t ADD COLUMN c TYPE MAPPED BY (c = family.qualifier) and ALTER TABLE t DROP COLUMN c")
 
   override def dropTable(ident: Identifier): Boolean =
-    isDefault(ident.namespace()) && DropHBaseTableCommand.drop(SparkSession.active, store, ident.name())
+    isDefault(ident.namespace()) && TableDrops.drop(SparkSession.active, store, ident.name())
 
   /** DROP TABLE ... PURGE: the HBase table goes too, when CREATE TABLE made it. */
   override def purgeTable(ident: Identifier): Boolean =
-    isDefault(ident.namespace()) && DropHBaseTableCommand.drop(SparkSession.active, store, ident.name(), purge = true)
+    isDefault(ident.namespace()) && TableDrops.drop(SparkSession.active, store, ident.name(), purge = true)
 
   override def renameTable(oldIdent: Identifier, newIdent: Identifier): Unit =
     throw new HBaseSqlException(

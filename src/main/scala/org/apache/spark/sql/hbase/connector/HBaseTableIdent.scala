@@ -3,7 +3,6 @@ package org.apache.spark.sql.hbase.connector
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, SessionCatalogs}
-import org.apache.spark.sql.hbase.execution.command.SparkFallback
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 
 /**

@@ -12,9 +12,10 @@ import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Predicate
+import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
-import org.apache.spark.sql.hbase.codec.{BadRowKey, RowCodec, Utf8}
-import org.apache.spark.sql.hbase.planning.{RegionScan, RowRange, ScanLimits, ScanRequest}
+import org.apache.spark.sql.hbase.codec.{BadRowKey, RowCodec, RowRange}
+import org.apache.spark.sql.hbase.planning.{RegionScan, ScanLimits, ScanRequest}
 
 final case class HBaseRegionPartition(index: Int, scan: RegionScan) extends Partition
 

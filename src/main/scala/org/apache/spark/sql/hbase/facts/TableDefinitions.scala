@@ -1,7 +1,7 @@
 package org.apache.spark.sql.hbase.facts
 
+import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.{CatalogEntry, HBaseCatalog, HBaseTableDef, RowSince}
-import org.apache.spark.sql.hbase.codec.Utf8
 
 /**
  * Table definitions as statements resolve them: always the stored one, parsed only when it

@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.index
 
-import org.apache.spark.sql.hbase.planning.RowRange
+import org.apache.spark.sql.hbase.codec.RowRange
 
 /**
  * What the rows of one chunk hold in one indexed column. `min` and `max` are Catalyst values of

@@ -7,8 +7,7 @@ import scala.jdk.CollectionConverters._
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.codec.BinaryValueCodec
-import org.apache.spark.sql.hbase.planning.RowRange
+import org.apache.spark.sql.hbase.codec.{BinaryValueCodec, RowRange}
 import org.apache.spark.sql.types.DataType
 
 /**

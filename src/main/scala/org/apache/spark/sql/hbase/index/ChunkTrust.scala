@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.index
 
-import org.apache.spark.sql.hbase.planning.RowRange
+import org.apache.spark.sql.hbase.codec.RowRange
 import org.apache.spark.sql.types.DataType
 
 /**

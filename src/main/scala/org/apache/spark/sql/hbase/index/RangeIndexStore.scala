@@ -7,10 +7,10 @@ import org.apache.hadoop.hbase.client._
 import org.apache.hadoop.hbase.filter.{FilterList, KeyOnlyFilter, PrefixFilter}
 import org.apache.hadoop.hbase.util.Bytes
 
+import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, HBaseTableName, MetadataTables, RangeIndexDef}
-import org.apache.spark.sql.hbase.codec.{KeyBounds, Utf8}
+import org.apache.spark.sql.hbase.codec.{KeyBounds, RowRange}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.planning.RowRange
 import org.apache.spark.sql.hbase.server.WriteMark
 import org.apache.spark.sql.types.DataType
 

@@ -9,9 +9,8 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.catalog.HBaseTableDef
-import org.apache.spark.sql.hbase.codec.RowCodec
+import org.apache.spark.sql.hbase.codec.{RowCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.planning.RowRange
 import org.apache.spark.sql.hbase.server.WriteMark
 
 /**

@@ -10,10 +10,11 @@ import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{
-  CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, SplitPoints, TableFormat
+  CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat
 }
+import org.apache.spark.sql.hbase.codec.SplitPoints
+import org.apache.spark.sql.hbase.commands._
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
-import org.apache.spark.sql.hbase.execution.command._
 import org.apache.spark.sql.hbase.parser.HBaseSqlBaseParser._
 import org.apache.spark.sql.types.DataType
 

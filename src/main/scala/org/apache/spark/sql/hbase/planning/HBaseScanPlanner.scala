@@ -3,7 +3,6 @@ package org.apache.spark.sql.hbase.planning
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.codec.KeyCodec
-import org.apache.spark.sql.hbase.index.ChunkPruning
 import org.apache.spark.sql.hbase.server.ServerJar
 import org.apache.spark.sql.internal.SQLConf
 

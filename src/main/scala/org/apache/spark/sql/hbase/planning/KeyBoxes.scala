@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.planning
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, Literal}
-import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec, SliceCheck}
+import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec, RowRange, SliceCheck}
 import org.apache.spark.sql.hbase.server.{KeyBox, SliceRange}
 
 /**

@@ -2,6 +2,8 @@ package org.apache.spark.sql.hbase.planning
 
 import org.apache.hadoop.hbase.util.Bytes
 
+import org.apache.spark.sql.hbase.codec.RowRange
+
 /**
  * One region of a table: rows in [startKey, endKey); an empty key means the table's edge. `host`
  * is where Spark would rather read it; `port`, with it, names its region server in errors.

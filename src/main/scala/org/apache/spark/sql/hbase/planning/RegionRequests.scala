@@ -1,7 +1,8 @@
 package org.apache.spark.sql.hbase.planning
 
+import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
-import org.apache.spark.sql.hbase.codec.{KeyCodec, Utf8}
+import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.server.{AggregateFunction, AggregateSpec, Operand, SkipScanFilter, ValueExpression}
 import org.apache.spark.sql.types._
 

@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.planning
 import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression, PredicateHelper}
-import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec}
+import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec, RowRange}
 import org.apache.spark.sql.hbase.server.SkipScanFilter
 
 /**

@@ -3,8 +3,9 @@ package org.apache.spark.sql.hbase.planning
 import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.expressions._
+import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef, TableFormat}
-import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, SliceCheck, Utf8}
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, SliceCheck}
 import org.apache.spark.sql.hbase.server.{CellType, Operand, RowPredicate}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String

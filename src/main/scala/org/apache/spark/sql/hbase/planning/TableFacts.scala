@@ -5,7 +5,7 @@ import org.apache.spark.sql.hbase.index.IndexChunks
 
 /**
  * What planning needs to know of a live HBase table. Looking it up is I/O, so it happens outside
- * `planning/` (see `execution.LiveTableFacts`); the planner only reads the answers, and a test
+ * `planning/` (see `facts.LiveTableFacts`); the planner only reads the answers, and a test
  * can hand it any it likes.
  */
 trait TableFacts {

@@ -11,6 +11,7 @@ import org.scalatestplus.scalacheck.ScalaCheckPropertyChecks
 
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
+import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog._
 import org.apache.spark.sql.hbase.planning.ServerPredicates
 import org.apache.spark.sql.hbase.server.{KeyLayout, SkipScanFilter}

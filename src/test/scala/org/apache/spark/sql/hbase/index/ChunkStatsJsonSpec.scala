@@ -7,8 +7,7 @@ import org.scalatestplus.scalacheck.ScalaCheckPropertyChecks
 
 import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, InterpretedOrdering}
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.codec.KeyGenerators
-import org.apache.spark.sql.hbase.planning.RowRange
+import org.apache.spark.sql.hbase.codec.{KeyGenerators, RowRange}
 import org.apache.spark.sql.types.{DataType, IntegerType}
 
 /** A chunk's statistics written as versioned JSON and read back. */

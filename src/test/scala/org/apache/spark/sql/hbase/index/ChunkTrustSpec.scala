@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.index
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.hbase.planning.RowRange
+import org.apache.spark.sql.hbase.codec.RowRange
 import org.apache.spark.sql.types.{DataType, IntegerType}
 
 /** Which chunks of a build the planner may still prune by, once writes have been marked. */

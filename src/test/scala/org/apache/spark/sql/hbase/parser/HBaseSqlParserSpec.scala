@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.SparkSqlParser
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseTableName, TableFormat}
-import org.apache.spark.sql.hbase.execution.command._
+import org.apache.spark.sql.hbase.commands._
 import org.apache.spark.sql.types._
 
 class HBaseSqlParserSpec extends AnyFunSpec with Matchers {

@@ -5,13 +5,13 @@ import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.Expression
-import org.apache.spark.sql.hbase.server.ServerJar
 import org.apache.spark.sql.hbase.catalog.{
   CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, RangeIndexDef, TableFormat
 }
-import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.index.{ChunkStats, ColumnStats, IndexChunks}
+import org.apache.spark.sql.hbase.server.ServerJar
 import org.apache.spark.sql.types.IntegerType
 
 /**

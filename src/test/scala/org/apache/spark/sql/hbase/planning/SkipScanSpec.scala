@@ -9,7 +9,7 @@ import org.scalatest.matchers.should.Matchers
 import org.apache.spark.sql.catalyst.expressions.{Add, AttributeReference, Expression}
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
-import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyBounds, KeyCodec, StringKeyCodec}
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyBounds, KeyCodec, RowRange, StringKeyCodec}
 import org.apache.spark.sql.hbase.server.KeySkipper
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String

@@ -8,8 +8,8 @@ import org.apache.hadoop.hbase.io.hfile.{HFileContext, HFileContextBuilder}
 import org.apache.hadoop.hbase.regionserver.BloomType
 import org.apache.hadoop.hbase.util.ChecksumType
 
+import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.codec.Utf8
 
 /**
  * How a column family stores its files, as the table says: HFiles written for a bulk load are

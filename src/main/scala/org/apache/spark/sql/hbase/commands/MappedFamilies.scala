@@ -1,16 +1,15 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.{TableName, TableNotFoundException}
 import org.apache.hadoop.hbase.client.Admin
 
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
-import org.apache.spark.sql.hbase.codec.Utf8
 
 /** A mapping may only name column families that the HBase table has. */
-private[command] object MappedFamilies {
+private[commands] object MappedFamilies {
   def requirePresent(admin: Admin, table: HBaseTableName, families: Seq[String], statement: String): Unit = {
     val descriptor =
       try admin.getDescriptor(TableName.valueOf(table.namespace, table.name))

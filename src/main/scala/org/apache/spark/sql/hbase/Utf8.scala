@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.codec
+package org.apache.spark.sql.hbase
 
 import java.nio.charset.StandardCharsets
 

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.index
+package org.apache.spark.sql.hbase.planning
 
 import org.scalacheck.Gen
 import org.scalatest.funspec.AnyFunSpec
@@ -6,7 +6,9 @@ import org.scalatest.matchers.should.Matchers
 import org.scalatestplus.scalacheck.ScalaCheckPropertyChecks
 
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, GreaterThan, Literal}
-import org.apache.spark.sql.hbase.planning.{RowRange, ScanRanges}
+import org.apache.spark.sql.hbase.codec.RowRange
+import org.apache.spark.sql.hbase.index.{ChunkStats, ColumnStats}
+import org.apache.spark.sql.hbase.planning.ScanRanges
 import org.apache.spark.sql.types.IntegerType
 
 /** Removing ruled-out chunks from a scan's row ranges. */

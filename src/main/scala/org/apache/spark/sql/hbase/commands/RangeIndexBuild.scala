@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.index
+package org.apache.spark.sql.hbase.commands
 
 import scala.jdk.CollectionConverters._
 import scala.util.{Success, Try}
@@ -8,13 +8,13 @@ import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.Scan
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeIndexDef}
-import org.apache.spark.sql.hbase.codec.{RowCodec, Utf8}
+import org.apache.spark.sql.hbase.codec.{RowCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.execution.HBaseScanRDD
 import org.apache.spark.sql.hbase.facts.HBaseRegions
-import org.apache.spark.sql.hbase.planning.RowRange
+import org.apache.spark.sql.hbase.index.{ChunkStats, ColumnStatsBuilder, RangeIndexStore, WriteGuard}
 
 /**
  * Builds a range index with one Spark job: a task per region reads the region's rows in key

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.connector
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
@@ -6,10 +6,10 @@ import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.connector.HBaseTableIdent
+import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, SparkFallback}
 
 /** Changes a table definition atomically: it fails, changing nothing, if another session got there first. */
-private[command] object AlterDefinition {
+private[commands] object AlterDefinition {
   def apply(catalog: HBaseCatalog, current: HBaseTableDef, updated: HBaseTableDef, statement: String): Unit =
     if (!catalog.replace(current, updated)) {
       throw new HBaseSqlException(s"$statement: table '${current.name}' was changed by another session; run it again")

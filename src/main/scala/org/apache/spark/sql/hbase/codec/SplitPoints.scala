@@ -1,10 +1,10 @@
-package org.apache.spark.sql.hbase.catalog
+package org.apache.spark.sql.hbase.codec
 
 import scala.util.control.NonFatal
 
 import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Expression}
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.codec.KeyCodec
+import org.apache.spark.sql.hbase.catalog.HBaseTableDef
 
 /** `SPLIT ON ((v1[, v2 ...]), ...)`: region boundaries given as key prefixes, made row keys. */
 object SplitPoints {

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution
+package org.apache.spark.sql.hbase.commands
 
 import scala.jdk.CollectionConverters._
 
@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.codec.RowCodec
+import org.apache.spark.sql.hbase.execution.HBaseMutations
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.hbase.planning.HBaseRelation
 

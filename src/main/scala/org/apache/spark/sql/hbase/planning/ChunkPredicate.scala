@@ -1,7 +1,8 @@
-package org.apache.spark.sql.hbase.index
+package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.hbase.codec.KeyBounds
+import org.apache.spark.sql.hbase.index.{ColumnStats, ValueOrdering}
 import org.apache.spark.sql.hbase.planning.OrderPreservingCasts
 import org.apache.spark.sql.types.{AtomicType, BooleanType, DataType, StringType}
 import org.apache.spark.unsafe.types.UTF8String

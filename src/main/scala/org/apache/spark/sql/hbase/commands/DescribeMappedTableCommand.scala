@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor
@@ -6,8 +6,8 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, TableFormat}
-import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.types.StringType

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import org.apache.hadoop.hbase.{HConstants, KeepDeletedCells}
 import org.apache.hadoop.hbase.client.{ColumnFamilyDescriptor, ColumnFamilyDescriptorBuilder}

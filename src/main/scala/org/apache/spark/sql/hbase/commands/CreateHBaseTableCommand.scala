@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import java.io.IOException
 
@@ -10,9 +10,8 @@ import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, Con
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.catalog.{FamilyOptions, HBaseTableDef}
-import org.apache.spark.sql.hbase.codec.Utf8
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.server.ServerJar

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution
+package org.apache.spark.sql.hbase.commands
 
 import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.execution.{HBaseMutations, ReadsHBaseRows}
 import org.apache.spark.sql.types.LongType
 
 /**

@@ -1,9 +1,11 @@
-package org.apache.spark.sql.hbase.index
+package org.apache.spark.sql.hbase.planning
 
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
-import org.apache.spark.sql.hbase.planning.{RowRange, ScanRanges}
+import org.apache.spark.sql.hbase.codec.RowRange
+import org.apache.spark.sql.hbase.index.ChunkStats
+import org.apache.spark.sql.hbase.planning.ScanRanges
 
 /**
  * Cuts out of a scan's row ranges the chunks whose statistics show that no row of theirs

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.index
+package org.apache.spark.sql.hbase.planning
 
 import org.scalacheck.Gen
 import org.scalatest.funspec.AnyFunSpec
@@ -8,6 +8,7 @@ import org.scalatestplus.scalacheck.ScalaCheckPropertyChecks
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.hbase.codec.KeyBounds
+import org.apache.spark.sql.hbase.index.ColumnStats
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 

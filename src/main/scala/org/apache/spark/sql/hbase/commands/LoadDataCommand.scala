@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import java.util.Locale
 
@@ -9,9 +9,9 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.connector.HBaseTableIdent
-import org.apache.spark.sql.hbase.facts.HBaseTableSizes
+import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, SparkFallback}
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput, LoadMetrics}
+import org.apache.spark.sql.hbase.facts.HBaseTableSizes
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.types.LongType
 

@@ -1,4 +1,4 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.commands
 
 import scala.util.control.NonFatal
 
@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.util.QuotingUtils.quoteIdentifier
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.connector.HBaseTableIdent
+import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, TableDrops}
 
 /**
  * CREATE TABLE catalog.t USING hbase OPTIONS (...) AS SELECT: creates the table as `create`
@@ -32,7 +32,7 @@ case class CreateHBaseTableAsSelectCommand(create: CreateHBaseTableCommand, quer
         case NonFatal(e) =>
           try {
             val made = store.get(ident.name).exists(_.ownsHBaseTable)
-            DropHBaseTableCommand.drop(session, store, ident.name, purge = made)
+            TableDrops.drop(session, store, ident.name, purge = made)
           } catch { case NonFatal(cleanup) => e.addSuppressed(cleanup) }
           throw e
       }

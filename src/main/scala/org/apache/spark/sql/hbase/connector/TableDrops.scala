@@ -1,30 +1,15 @@
-package org.apache.spark.sql.hbase.execution.command
+package org.apache.spark.sql.hbase.connector
 
 import org.apache.hadoop.hbase.TableName
 
-import org.apache.spark.sql.{Row, SparkSession}
-import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, ReadableEntry, SessionCatalogs, UnreadableEntry}
+import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, ReadableEntry, UnreadableEntry}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.facts.FactsCache
 
-/**
- * DROP TABLE of an HBase table named by one part, when Spark's own catalog has no table or view
- * of that name: removes only the mapping and its range indexes; the HBase table and its data stay.
- * DROP TABLE ... PURGE deletes the HBase table too, when CREATE TABLE made it.
- */
-case class DropHBaseTableCommand(name: String, ifExists: Boolean, purge: Boolean = false) extends LeafRunnableCommand {
-
-  override def run(session: SparkSession): Seq[Row] = {
-    if (!DropHBaseTableCommand.drop(session, SessionCatalogs.of(session), name, purge) && !ifExists) {
-      throw new HBaseSqlException(s"DROP TABLE $name: HBase table '$name' does not exist")
-    }
-    Seq.empty
-  }
-}
-
-object DropHBaseTableCommand {
+/** What dropping an HBase table does, for DROP TABLE and for Spark's catalog API alike. */
+object TableDrops {
 
   /**
    * Drops the mapping of `name` and its range indexes; false when `catalog` has no such table.

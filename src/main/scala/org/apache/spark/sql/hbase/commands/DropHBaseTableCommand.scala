@@ -1,0 +1,22 @@
+package org.apache.spark.sql.hbase.commands
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.connector.TableDrops
+
+/**
+ * DROP TABLE of an HBase table named by one part, when Spark's own catalog has no table or view
+ * of that name: removes only the mapping and its range indexes; the HBase table and its data stay.
+ * DROP TABLE ... PURGE deletes the HBase table too, when CREATE TABLE made it.
+ */
+case class DropHBaseTableCommand(name: String, ifExists: Boolean, purge: Boolean = false) extends LeafRunnableCommand {
+
+  override def run(session: SparkSession): Seq[Row] = {
+    if (!TableDrops.drop(session, SessionCatalogs.of(session), name, purge) && !ifExists) {
+      throw new HBaseSqlException(s"DROP TABLE $name: HBase table '$name' does not exist")
+    }
+    Seq.empty
+  }
+}
