@@ -117,6 +117,7 @@ def main():
     from pyspark.sql import SparkSession
     from pyspark_hbase import enable_hbase
     from pyspark_hbase.local import LocalHBase
+    from pyspark_hbase_testing.region_servers import kill_region_server
 
     if args.hbase_dir:
         hbase = LocalHBase(args.hbase_dir)
@@ -249,7 +250,7 @@ def main():
                 else:
                     number = 2 + (turn // 2) % 2
                     ops.event(f"killing region server {number}")
-                    hbase.kill_region_server(number)
+                    kill_region_server(hbase, number)
                     hbase.start(region_servers=region_servers)
                     ops.event(f"region server {number} serving again")
             except Exception as e:  # noqa: BLE001

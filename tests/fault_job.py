@@ -27,6 +27,7 @@ from pathlib import Path
 from pyspark.sql import SparkSession
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase.metrics import scan_metrics
+from pyspark_hbase_testing.region_servers import kill_region_server, stop_region_server
 
 data_dir, work = Path(sys.argv[1]), Path(sys.argv[2])
 hbase = LocalHBase(data_dir, site_settings=json.loads(sys.argv[3]))
@@ -104,7 +105,7 @@ def kill_and_restart(number, when, log):
         while not when() and time.monotonic() < deadline:
             time.sleep(0.01)
         t0 = time.monotonic()
-        hbase.kill_region_server(number)
+        kill_region_server(hbase, number)
         log["killed_at"] = round(t0 - started, 2)
         hbase.start(region_servers=3)
         log["serving_again_after_kill_s"] = round(time.monotonic() - t0, 1)
@@ -229,7 +230,7 @@ seen["retries"] = {
 meta_off(2)
 move(reads, 1, 2)
 move(reads, 4, 2)
-hbase.kill_region_server(2)
+kill_region_server(hbase, 2)
 spark.conf.set("spark.hbase.client.retries.number", "2")
 seen["gave_up"] = {name: outcome(*queries(reads)[name]) for name in ("skip_scan", "aggregate")}
 spark.conf.unset("spark.hbase.client.retries.number")
@@ -306,7 +307,7 @@ for table in (reads, warm, target):
     sql(f"DROP TABLE {table}")
     admin.disableTable(TableName.valueOf(table))
     admin.deleteTable(TableName.valueOf(table))
-hbase.kill_region_server(3)
+kill_region_server(hbase, 3)
 hbase.start(region_servers=3, without_server_jar=[3])
 seen["servers"] = [{k: rs[k] for k in ("number", "up", "server_jar")} for rs in hbase.region_servers()]
 
@@ -405,7 +406,7 @@ def drain(number):
 
 def replace_server_jar(number, jar):
     drain(number)
-    hbase.stop_region_server(number)
+    stop_region_server(hbase, number)
     hbase.start(region_servers=3, **({"other_server_jar": {number: jar}} if jar else {}))
     for index in (2, 5):
         move(rolling, index, number)

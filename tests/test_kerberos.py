@@ -26,6 +26,7 @@ from kerberos_fixtures import LocalKdc, LocalYarn
 from pyspark_hbase import _paths
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.local import Kerberos, LocalHBase
+from pyspark_hbase_testing.access import grant
 
 REPO = Path(__file__).resolve().parents[1]
 JOB = REPO / "tests" / "kerberos_job.py"
@@ -53,9 +54,9 @@ def secured_hbase(kdc, tmp_path_factory):
         region_servers=2, kerberos=Kerberos(kdc.krb5_conf, kdc.principal("hbase/localhost"), kdc.keytab("hbase"))
     )
     try:
-        local.grant("alice", "@default", "RWXC")
-        local.grant("alice", "@spark_hbase_sql", "RWXC")
-        local.grant("bob", "@spark_hbase_sql", "R")
+        grant(local, "alice", "@default", "RWXC")
+        grant(local, "alice", "@spark_hbase_sql", "RWXC")
+        grant(local, "bob", "@spark_hbase_sql", "R")
         yield local
     finally:
         local.stop()

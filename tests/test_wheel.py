@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,17 @@ def test_the_package_imports_from_the_venv_and_not_the_checkout(installed):
         cwd=work,
     ).stdout.split()
     assert where[0].startswith(str(bin_dir.parent)) and where[1] == "None", where
+
+
+def test_the_wheel_holds_the_product_and_not_the_test_fixtures(installed):  # installed: the wheel is built
+    wheel = sorted((ROOT / "dist").glob("pyspark_hbase-*-py3-none-any.whl"))[-1]
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        local = z.read("pyspark_hbase/local.py").decode()
+    assert "pyspark_hbase/local.py" in names and "pyspark_hbase/readiness.py" in names
+    # Killing and stopping region servers and granting rights are what tests do to an HBase.
+    assert not [n for n in names if n.startswith("pyspark_hbase_testing")], names
+    assert "def kill_region_server" not in local and "def grant" not in local
 
 
 def test_server_jar_prints_the_packaged_jar(installed):

@@ -4,7 +4,9 @@ One background JVM runs `HMaster start` with hbase.cluster.distributed=false: ma
 server and ZooKeeper together, storing everything on the local filesystem under the data dir.
 With `region_servers` N > 1, N - 1 more JVMs each run one more region server on its own port,
 sharing that ZooKeeper and root dir, so regions are spread over N servers and one can be killed
-and started again on its own. Region servers named in `without_server_jar` start without the
+and started again on its own (`pyspark_hbase_testing.region_servers`, beside this package in the
+source tree and not in the wheel, does that for the tests). Site files are written by
+`site_files`, and `readiness` tells when a start is done. Region servers named in `without_server_jar` start without the
 server jar on their classpath, as in a cluster where it is not yet deployed everywhere, and those
 in `other_server_jar` with another build of it, as in the middle of a rolling upgrade. With
 `kerberos` (a KDC and the HBase service's keytab), HBase authenticates clients with Kerberos
@@ -28,10 +30,8 @@ import datetime
 import os
 import re
 import signal
-import socket
 import subprocess
 import time
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -52,6 +52,8 @@ from pyspark_hbase.daemons import (
     wait_until,
     write_state,
 )
+from pyspark_hbase.readiness import PROBE_CLASS, PROBE_WAITING, NewLines, WaitReport, zk_ruok
+from pyspark_hbase.site_files import read_site_xml, write_site_xml
 
 HBASE_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster"
 REGION_SERVER_MAIN_CLASS = "org.apache.hadoop.hbase.regionserver.HRegionServer"
@@ -93,15 +95,6 @@ _DIR_MARKER = "-Dspark.hbase.local.dir="
 _REGION_SERVER_MARKER = "-Dspark.hbase.local.regionserver="
 
 _PORT_NAMES = ("zookeeper", "master", "regionserver")
-
-# Readiness probe: a small HBase client in its own JVM, built by sbt into hbase-local/target/classes
-# (source: hbase-local/src/main/java). Open ports are not enough; its class comment says why.
-PROBE_CLASS = "org.apache.spark.sql.hbase.local.LocalHBaseProbe"
-# The probe prints this, then what it waits for, each time that changes.
-PROBE_WAITING = "WAITING for "
-# Progress lines come at most this often: a start goes through a dozen states in a few seconds.
-PROGRESS_INTERVAL = 2.0
-ACCESS_TOOL_CLASS = "org.apache.spark.sql.hbase.local.AccessTool"
 
 
 class LocalHBaseError(RuntimeError):
@@ -151,86 +144,6 @@ def _now_iso() -> str:
 def _is_server_jar(entry: str) -> bool:
     name = Path(entry).name
     return name.startswith("spark-hbase-sql-server") and name.endswith(".jar")
-
-
-def zk_ruok(port: int, host: str = HOST, timeout: float = 1.0) -> bool:
-    """ZooKeeper's four-letter health check; HBase's embedded ZooKeeper allows it."""
-    try:
-        with socket.create_connection((host, port), timeout=timeout) as s:
-            s.settimeout(timeout)
-            s.sendall(b"ruok")
-            return s.recv(4) == b"imok"
-    except OSError:
-        return False
-
-
-class _WaitReport:
-    """Tells `progress` what the start waits for: each change, at most every PROGRESS_INTERVAL s.
-
-    A change within the interval is told when it is over, unless a newer one replaced it.
-    """
-
-    def __init__(self, progress: Optional[Callable[[str], None]]):
-        self._progress = progress
-        self.waiting_for: Optional[str] = None
-        self._told: Optional[str] = None
-        self._told_at = -PROGRESS_INTERVAL
-
-    def waiting(self, what: Optional[str] = None) -> None:
-        """Notes `what` (if given) as what the start waits for now, and tells it if it is time."""
-        if what is not None:
-            self.waiting_for = what
-        now = time.monotonic()
-        if (
-            self._progress is not None
-            and self.waiting_for is not None
-            and self.waiting_for != self._told
-            and now - self._told_at >= PROGRESS_INTERVAL
-        ):
-            self._progress(f"waiting for {self.waiting_for}")
-            self._told, self._told_at = self.waiting_for, now
-
-
-class _NewLines:
-    """The complete lines a process has written to a file since the last call, as it writes them."""
-
-    def __init__(self, path: Path):
-        self._path = path
-        self._offset = 0
-        self._partial = b""
-
-    def __call__(self) -> list[str]:
-        try:
-            with open(self._path, "rb") as f:
-                f.seek(self._offset)
-                data = f.read()
-        except OSError:
-            return []
-        self._offset += len(data)
-        *lines, self._partial = (self._partial + data).split(b"\n")
-        return [line.decode("utf-8", "replace").rstrip("\r") for line in lines]
-
-
-def _read_site_xml(path: Path) -> dict[str, str]:
-    props: dict[str, str] = {}
-    for prop in ET.parse(path).getroot().iter("property"):
-        name = (prop.findtext("name") or "").strip()
-        if name:
-            props[name] = (prop.findtext("value") or "").strip()
-    return props
-
-
-def _write_site_xml(path: Path, props: dict[str, str], source: Path) -> None:
-    root = ET.Element("configuration")
-    root.append(ET.Comment(f" Generated by `spark-hbase local start` from {source}; edited copies are overwritten. "))
-    for name, value in props.items():
-        prop = ET.SubElement(root, "property")
-        ET.SubElement(prop, "name").text = name
-        ET.SubElement(prop, "value").text = value
-    ET.indent(root)
-    tmp = path.with_suffix(".tmp")
-    ET.ElementTree(root).write(tmp, encoding="utf-8", xml_declaration=True)
-    os.replace(tmp, path)
 
 
 class LocalHBase:
@@ -435,7 +348,7 @@ class LocalHBase:
         site = template / "hbase-site.xml"
         if not site.is_file():
             raise LocalHBaseError(f"missing {site}")
-        props = _read_site_xml(site)
+        props = read_site_xml(site)
         d = self.data_dir
         props.update(
             {
@@ -461,11 +374,11 @@ class LocalHBase:
         core = self.conf_dir / "core-site.xml"
         if kerberos is not None:
             props.update(kerberos.site_settings())
-            _write_site_xml(core, kerberos.core_settings(), site)
+            write_site_xml(core, kerberos.core_settings(), site)
         else:
             core.unlink(missing_ok=True)
         props.update(self._site_settings)
-        _write_site_xml(self.conf_dir / "hbase-site.xml", props, site)
+        write_site_xml(self.conf_dir / "hbase-site.xml", props, site)
         log4j = template / "log4j2.properties"
         if log4j.is_file():
             (self.conf_dir / "log4j2.properties").write_bytes(log4j.read_bytes())
@@ -588,34 +501,6 @@ class LocalHBase:
                 start_new_session=True,
                 close_fds=True,
             )
-
-    def kill_region_server(self, number: int) -> None:
-        """Kills region server `number` (2..N) at once, as a crash would (SIGKILL)."""
-        self._end_region_server(number, graceful=False)
-
-    def stop_region_server(self, number: int, timeout: float = DEFAULT_STOP_TIMEOUT) -> None:
-        """Stops region server `number` (2..N) as an operator does (SIGTERM): it closes its regions and
-        its write-ahead log first, so HBase has nothing to recover. Killed if still up after `timeout`."""
-        self._end_region_server(number, graceful=True, timeout=timeout)
-
-    def _end_region_server(self, number: int, graceful: bool, timeout: float = 10) -> None:
-        rs = self._extra_servers().get(number)
-        if number < 2 or rs is None:
-            raise LocalHBaseError(
-                f"no region server {number} of its own: those are 2..N, started with region_servers N"
-            )
-        pid = rs.get("pid")
-        if self._extra_alive(number, pid):
-            self._log(f"{'stopping' if graceful else 'killing'} region server {number} (pid {pid})")
-            signal_group(pid, signal.SIGTERM if graceful else signal.SIGKILL)
-            if not self._wait_gone_extra(number, pid, timeout) and graceful:
-                signal_group(pid, signal.SIGKILL)
-                self._wait_gone_extra(number, pid, 10)
-            # A dying JVM loses its command line before its sockets: wait for the port too, so
-            # that a restart gets it back and HBase takes the new server for the old one at once.
-            deadline = time.monotonic() + 10
-            while not port_is_free(rs["port"]) and time.monotonic() < deadline:
-                time.sleep(0.1)
 
     def _wait_gone_extra(self, number: int, pid: int, timeout: float) -> bool:
         return wait_until(lambda: not self._extra_alive(number, pid), timeout)
@@ -855,7 +740,7 @@ class LocalHBase:
         epoch ms, ports) of region servers just started beside a running master; the dead ones they
         replace may still count as live."""
         deadline = t0 + timeout
-        report = _WaitReport(progress)
+        report = WaitReport(progress)
 
         def server_died() -> Optional[str]:
             if proc is not None:
@@ -865,7 +750,7 @@ class LocalHBase:
 
         probe = None
         probe_out = self.data_dir / "logs" / "probe.out"
-        probe_lines = _NewLines(probe_out)
+        probe_lines = NewLines(probe_out)
         try:
             while True:
                 died = server_died()
@@ -899,26 +784,6 @@ class LocalHBase:
             if probe is not None and probe.poll() is None:
                 probe.kill()
                 probe.wait()
-
-    # ---- administration -----------------------------------------------------------------
-
-    def grant(self, user: str, scope: str, actions: str, timeout: float = 120) -> None:
-        """Grants `user` HBase rights, as HBase's superuser (meant for a `kerberos` run).
-
-        `scope` is "@namespace" (created if missing) or a table; `actions` are letters of RWXCA.
-        """
-        java, classpath, _ = self._runtime()
-        done = subprocess.run(
-            [*self._tool_jvm(java, classpath, "access-tool.log"), ACCESS_TOOL_CLASS, "grant", user, scope, actions],
-            cwd=self.data_dir,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            timeout=timeout,
-        )
-        if done.returncode != 0:
-            raise LocalHBaseError(f"granting {user} {actions} on {scope} failed:\n{done.stdout[-3000:]}")
 
     # ---- stop ---------------------------------------------------------------------------
 
