@@ -5,10 +5,11 @@ server and ZooKeeper together, storing everything on the local filesystem under 
 With `region_servers` N > 1, N - 1 more JVMs each run one more region server on its own port,
 sharing that ZooKeeper and root dir, so regions are spread over N servers and one can be killed
 and started again on its own (`pyspark_hbase_testing.region_servers`, beside this package in the
-source tree and not in the wheel, does that for the tests). Site files are written by
-`site_files`, and `readiness` tells when a start is done. Region servers named in `without_server_jar` start without the
-server jar on their classpath, as in a cluster where it is not yet deployed everywhere, and those
-in `other_server_jar` with another build of it, as in the middle of a rolling upgrade. With
+source tree and not in the wheel, does that for the tests). Region servers named in
+`without_server_jar` start without the server jar on their classpath, as in a cluster where it is
+not yet deployed everywhere, and those in `other_server_jar` with another build of it, as in the
+middle of a rolling upgrade. Site files are written by `site_files`, and `readiness` tells when a
+start is done. With
 `kerberos` (a KDC and the HBase service's keytab), HBase authenticates clients with Kerberos
 and checks their rights (SASL, AccessController, TokenProvider for delegation tokens).
 `extra_classpath` and `site_settings` add software that runs inside HBase (the Phoenix benchmark

@@ -91,7 +91,7 @@ class RegionMovesSpec extends HBaseSuite {
   describe("a region moved to another region server while queries read it") {
     it("leaves every scan, filtered scan, skip scan, Get and pushed-down aggregate exact") {
       val t = readings()
-      withAdmin(_.getRegionServers.size) should be >= 2
+      assume(withAdmin(_.getRegionServers.size) >= 2, "moves a region to another region server: needs two or more")
       sql(s"EXPLAIN SELECT g, count(*), sum(v) FROM $t GROUP BY g").head().getString(0) should include(
         "partial aggregate in region servers"
       )
