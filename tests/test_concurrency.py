@@ -62,14 +62,15 @@ def error_kind(record):
 
 
 class RawHBase:
+    """HBase's own client on the HBase the session uses, as the plugin finds it (its spark.hbase.* settings, or
+    HBASE_CONF_DIR's hbase-site.xml): admin calls and whole scans, nothing of the plugin's reading."""
+
     def __init__(self, spark):
         jvm = spark._jvm
-        conf = jvm.org.apache.hadoop.hbase.HBaseConfiguration.create()
-        for key, value in spark.sparkContext.getConf().getAll():
-            if key.startswith("spark.hbase."):
-                conf.set(key[len("spark.") :], value)
         self.jvm = jvm
-        self.connection = jvm.org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(conf)
+        self.cluster = jvm.org.apache.spark.sql.hbase.connection.HBaseClusterConf.fromSession(spark._jsparkSession)
+        self.connections = jvm.org.apache.spark.sql.hbase.connection.HBaseConnections
+        self.connection = self.connections.borrow(self.cluster)
         self.admin = self.connection.getAdmin()
 
     def tables(self, namespace):
@@ -105,7 +106,7 @@ class RawHBase:
 
     def close(self):
         self.admin.close()
-        self.connection.close()
+        self.connections.release(self.cluster)
 
 
 # ---- the storm -----------------------------------------------------------------------------
