@@ -1,12 +1,11 @@
 package org.apache.spark.sql.hbase.codec
 
 import java.io.ByteArrayOutputStream
-import java.math.BigInteger
 import java.nio.ByteBuffer
 
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SupportedTypes
-import org.apache.spark.sql.hbase.server.KeyLayout
+import org.apache.spark.sql.hbase.server.{KeyLayout, OrderedBytes}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -14,9 +13,9 @@ import org.apache.spark.unsafe.types.UTF8String
  * Order-preserving binary encoding of a composite row key: comparing two encoded keys as unsigned
  * bytes gives the SQL order of the key tuples.
  *
- * Fixed-width types are big-endian with the sign bit flipped. Strings and binaries are raw bytes
- * when they are the last key column; elsewhere 0x00 is escaped as 0x00 0xFF and the value ends with
- * 0x00 0x00, so a shorter value sorts before any value it is a prefix of.
+ * Each column's bytes are those of `server.OrderedBytes`, the encoding's one implementation, which
+ * region servers use too: fixed widths for numbers, escaped and terminated text and binaries except
+ * in the last column.
  */
 final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
 
@@ -108,11 +107,6 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
 }
 
 object BinaryKeyCodec {
-  private val Escape: Byte = 0x00
-  private val EscapedZero: Byte = 0xff.toByte
-  private val Terminator: Byte = 0x00
-  // An unscaled DECIMAL(38) fits in 16 bytes of two's complement.
-  private val WideDecimalBytes = 16
 
   def supports(dataType: DataType): Boolean = SupportedTypes.isSupported(dataType)
 
@@ -122,7 +116,7 @@ object BinaryKeyCodec {
     case ShortType => Some(2)
     case IntegerType | DateType | FloatType => Some(4)
     case LongType | TimestampType | TimestampNTZType | DoubleType => Some(8)
-    case d: DecimalType => Some(if (d.precision <= Decimal.MAX_LONG_DIGITS) 8 else WideDecimalBytes)
+    case d: DecimalType => Some(OrderedBytes.decimalWidth(d.precision))
     case _ => None
   }
 
@@ -133,106 +127,70 @@ object BinaryKeyCodec {
     out.toByteArray
   }
 
-  private def writeInt(out: ByteArrayOutputStream, v: Int): Unit = {
-    out.write(v >>> 24); out.write(v >>> 16); out.write(v >>> 8); out.write(v)
-  }
-
-  private def writeLong(out: ByteArrayOutputStream, v: Long): Unit = {
-    writeInt(out, (v >>> 32).toInt); writeInt(out, v.toInt)
-  }
-
-  private def writeEscaped(out: ByteArrayOutputStream, bytes: Array[Byte], isLast: Boolean): Unit =
-    if (isLast) out.write(bytes, 0, bytes.length)
-    else {
-      bytes.foreach { b =>
-        out.write(b)
-        if (b == Escape) out.write(EscapedZero)
-      }
-      out.write(Escape); out.write(Terminator)
-    }
-
-  private def readEscaped(buf: ByteBuffer, isLast: Boolean): Array[Byte] =
-    if (isLast) {
-      val bytes = new Array[Byte](buf.remaining()); buf.get(bytes); bytes
-    } else {
-      val out = new ByteArrayOutputStream()
-      var done = false
-      while (!done) {
-        val b = buf.get()
-        if (b != Escape) out.write(b)
-        else if (buf.get() == EscapedZero) out.write(Escape)
-        else done = true
-      }
-      out.toByteArray
-    }
-
-  /** Total order of Spark: -0.0 equals 0.0 and every NaN is one value, above +Infinity. */
-  private def orderedBits(d: Double): Long = {
-    val normalized = if (d == 0.0d) 0.0d else d
-    val bits = java.lang.Double.doubleToLongBits(normalized)
-    if (bits < 0) ~bits else bits ^ Long.MinValue
-  }
-
-  private def orderedBits(f: Float): Int = {
-    val normalized = if (f == 0.0f) 0.0f else f
-    val bits = java.lang.Float.floatToIntBits(normalized)
-    if (bits < 0) ~bits else bits ^ Int.MinValue
-  }
-
+  // The bytes of each type are OrderedBytes' (server jar): one implementation for both sides.
   private def write(out: ByteArrayOutputStream, dataType: DataType, value: Any, isLast: Boolean): Unit = {
     if (value == null) throw new HBaseSqlException("NULL cannot be encoded in a row key")
-    dataType match {
-      case BooleanType => out.write(if (value.asInstanceOf[Boolean]) 1 else 0)
-      case ByteType => out.write(value.asInstanceOf[Byte] ^ 0x80)
-      case ShortType =>
-        val v = value.asInstanceOf[Short] ^ 0x8000
-        out.write(v >>> 8); out.write(v)
-      case IntegerType | DateType => writeInt(out, value.asInstanceOf[Int] ^ Int.MinValue)
-      case LongType | TimestampType | TimestampNTZType => writeLong(out, value.asInstanceOf[Long] ^ Long.MinValue)
-      case FloatType => writeInt(out, orderedBits(value.asInstanceOf[Float]))
-      case DoubleType => writeLong(out, orderedBits(value.asInstanceOf[Double]))
-      case StringType => writeEscaped(out, value.asInstanceOf[UTF8String].getBytes, isLast)
-      case BinaryType => writeEscaped(out, value.asInstanceOf[Array[Byte]], isLast)
+    val bytes = dataType match {
+      case BooleanType => OrderedBytes.ofBoolean(value.asInstanceOf[Boolean])
+      case ByteType => OrderedBytes.ofIntegral(value.asInstanceOf[Byte].toLong, 1)
+      case ShortType => OrderedBytes.ofIntegral(value.asInstanceOf[Short].toLong, 2)
+      case IntegerType | DateType => OrderedBytes.ofIntegral(value.asInstanceOf[Int].toLong, 4)
+      case LongType | TimestampType | TimestampNTZType => OrderedBytes.ofIntegral(value.asInstanceOf[Long], 8)
+      case FloatType => OrderedBytes.ofFloat(value.asInstanceOf[Float])
+      case DoubleType => OrderedBytes.ofDouble(value.asInstanceOf[Double])
+      case StringType => OrderedBytes.writeEscaped(out, value.asInstanceOf[UTF8String].getBytes, isLast); null
+      case BinaryType => OrderedBytes.writeEscaped(out, value.asInstanceOf[Array[Byte]], isLast); null
       case d: DecimalType =>
         val decimal = value.asInstanceOf[Decimal].toPrecision(d.precision, d.scale)
         if (decimal == null) throw new HBaseSqlException(s"Value $value does not fit ${d.sql}")
-        if (d.precision <= Decimal.MAX_LONG_DIGITS) writeLong(out, decimal.toUnscaledLong ^ Long.MinValue)
-        else {
-          val unscaled = decimal.toJavaBigDecimal.unscaledValue().toByteArray
-          val padded = new Array[Byte](WideDecimalBytes)
-          val fill: Byte = if (unscaled(0) < 0) -1 else 0
-          java.util.Arrays.fill(padded, 0, WideDecimalBytes - unscaled.length, fill)
-          System.arraycopy(unscaled, 0, padded, WideDecimalBytes - unscaled.length, unscaled.length)
-          padded(0) = (padded(0) ^ 0x80).toByte
-          out.write(padded, 0, padded.length)
-        }
+        if (d.precision <= Decimal.MAX_LONG_DIGITS) OrderedBytes.ofUnscaled(decimal.toUnscaledLong)
+        else OrderedBytes.ofWideUnscaled(decimal.toJavaBigDecimal.unscaledValue())
       case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be used in a row key")
+    }
+    if (bytes != null) out.write(bytes, 0, bytes.length)
+  }
+
+  /** The next `width` bytes' offset in `buf`'s array, past them; BufferUnderflowException when short. */
+  private def take(buf: ByteBuffer, width: Int): Int = {
+    if (buf.remaining() < width) throw new java.nio.BufferUnderflowException
+    val at = buf.arrayOffset() + buf.position()
+    buf.position(buf.position() + width)
+    at
+  }
+
+  private def readEscaped(buf: ByteBuffer, isLast: Boolean): Array[Byte] = {
+    val key = buf.array()
+    val from = buf.arrayOffset() + buf.position()
+    val limit = buf.arrayOffset() + buf.limit()
+    if (isLast) {
+      buf.position(buf.limit())
+      java.util.Arrays.copyOfRange(key, from, limit)
+    } else {
+      val end = OrderedBytes.escapedEnd(key, from, limit)
+      if (end < 0) throw new java.nio.BufferUnderflowException // no terminator, or a bad escape
+      buf.position(end - buf.arrayOffset())
+      OrderedBytes.unescape(key, from, end)
     }
   }
 
-  private def read(buf: ByteBuffer, dataType: DataType, isLast: Boolean): Any = dataType match {
-    case BooleanType => buf.get() != 0
-    case ByteType => (buf.get() ^ 0x80).toByte
-    case ShortType => (buf.getShort() ^ 0x8000).toShort
-    case IntegerType | DateType => buf.getInt() ^ Int.MinValue
-    case LongType | TimestampType | TimestampNTZType => buf.getLong() ^ Long.MinValue
-    case FloatType =>
-      val bits = buf.getInt()
-      java.lang.Float.intBitsToFloat(if (bits < 0) bits ^ Int.MinValue else ~bits)
-    case DoubleType =>
-      val bits = buf.getLong()
-      java.lang.Double.longBitsToDouble(if (bits < 0) bits ^ Long.MinValue else ~bits)
-    case StringType => UTF8String.fromBytes(readEscaped(buf, isLast))
-    case BinaryType => readEscaped(buf, isLast)
-    case d: DecimalType =>
-      if (d.precision <= Decimal.MAX_LONG_DIGITS)
-        Decimal.createUnsafe(buf.getLong() ^ Long.MinValue, d.precision, d.scale)
-      else {
-        val bytes = new Array[Byte](WideDecimalBytes)
-        buf.get(bytes)
-        bytes(0) = (bytes(0) ^ 0x80).toByte
-        Decimal(new java.math.BigDecimal(new BigInteger(bytes), d.scale), d.precision, d.scale)
-      }
-    case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be used in a row key")
+  private def read(buf: ByteBuffer, dataType: DataType, isLast: Boolean): Any = {
+    val key = buf.array()
+    dataType match {
+      case BooleanType => OrderedBytes.getBoolean(key, take(buf, 1))
+      case ByteType => OrderedBytes.getIntegral(key, take(buf, 1), 1).toByte
+      case ShortType => OrderedBytes.getIntegral(key, take(buf, 2), 2).toShort
+      case IntegerType | DateType => OrderedBytes.getIntegral(key, take(buf, 4), 4).toInt
+      case LongType | TimestampType | TimestampNTZType => OrderedBytes.getIntegral(key, take(buf, 8), 8)
+      case FloatType => OrderedBytes.getFloat(key, take(buf, 4))
+      case DoubleType => OrderedBytes.getDouble(key, take(buf, 8))
+      case StringType => UTF8String.fromBytes(readEscaped(buf, isLast))
+      case BinaryType => readEscaped(buf, isLast)
+      case d: DecimalType if d.precision <= Decimal.MAX_LONG_DIGITS =>
+        Decimal.createUnsafe(OrderedBytes.getIntegral(key, take(buf, 8), 8), d.precision, d.scale)
+      case d: DecimalType =>
+        val width = OrderedBytes.WIDE_DECIMAL_BYTES
+        Decimal(OrderedBytes.getDecimal(key, take(buf, width), width, d.scale), d.precision, d.scale)
+      case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be used in a row key")
+    }
   }
 }

@@ -151,7 +151,8 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
       s"it reads as ($types) (${values.mkString(", ")}), which this table writes as " +
         BadRowKey.show(keyCodec.encode(values.toSeq))
     } catch {
-      case _: java.nio.BufferUnderflowException => s"it is not a key of ($types): it ends too early"
+      case _: java.nio.BufferUnderflowException =>
+        s"it is not a key of ($types): it ends too early, or a 0x00 in it is neither escaped nor a column's end"
       case NonFatal(e) => s"it is not a key of ($types): ${Option(e.getMessage).getOrElse(e.getClass.getSimpleName)}"
     }
   }

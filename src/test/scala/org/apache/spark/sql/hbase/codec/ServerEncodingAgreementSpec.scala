@@ -19,11 +19,12 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
- * The region server's copy of the order-preserving encoding (server/CellType and KeyLayout)
- * checked byte for byte against the Spark side's, for every supported type, on random values.
- * Cells go through the public surface a scan uses: ServerPredicates picks the cell type and
- * encodes the literal, and a SkipScanFilter evaluates it on an in-memory cell. No HBase, no
- * SparkSession.
+ * The encodings (server/OrderedBytes, CellBytes, DecimalFit), one implementation, through its two
+ * entry points: the Spark side's codecs and a region server's reading of cells and keys
+ * (CellType, KeyLayout), byte for byte, for every supported type, on random values. Decimals are
+ * also checked against Spark's own rounding. Cells go through the public surface a scan uses:
+ * ServerPredicates picks the cell type and encodes the literal, and a SkipScanFilter evaluates it
+ * on an in-memory cell. No HBase, no SparkSession.
  */
 class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyChecks {
   import KeyGenerators._
@@ -292,6 +293,21 @@ class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaChe
         withClue(s"${t.sql} cell ${hex(cell)}: ")(Option(BinaryValueCodec.decode(t, cell, 0, cell.length)) shouldBe
           None)
         assertServerReads(t, cell, null)
+      }
+    }
+
+    it("holds a decimal cell as Spark's own Decimal.toPrecision rounds it, or NULL where Spark has none") {
+      val cells = for {
+        d <- Gen.oneOf(decimals)
+        v <- foreignDecimal(d)
+      } yield (d, v)
+      forAll(cells) { case (d, v) =>
+        val cell = hbaseCell(v)
+        val spark = Decimal.fromDecimal(v).toPrecision(d.precision, d.scale)
+        withClue(s"${d.sql} cell $v: ") {
+          BinaryValueCodec.decode(d, cell, 0, cell.length) shouldBe spark
+          assertServerReads(d, cell, spark)
+        }
       }
     }
 

@@ -68,14 +68,7 @@ public final class KeyLayout {
       case FIXED:
         return widths[dim] <= limit - from ? from + widths[dim] : -1; // no overflow for any width
       case TERMINATED:
-        for (int i = from; i + 1 < limit; i++) {
-          if (key[i] == 0) {
-            if (key[i + 1] == 0) return i + 2;
-            if (key[i + 1] != (byte) 0xFF) return -1;
-            i++;
-          }
-        }
-        return -1;
+        return OrderedBytes.escapedEnd(key, from, limit);
       case DELIMITED:
         for (int i = from; i + delimiter.length <= limit; i++) {
           if (matchesDelimiter(key, i)) return i + delimiter.length;
@@ -100,15 +93,7 @@ public final class KeyLayout {
   public byte[] value(byte[] key, int from, int end, int dim) {
     switch (kinds[dim]) {
       case TERMINATED:
-        {
-          byte[] out = new byte[end - 2 - from];
-          int n = 0;
-          for (int i = from; i < end - 2; i++) {
-            out[n++] = key[i];
-            if (key[i] == 0) i++; // skip the escape's 0xFF
-          }
-          return n == out.length ? out : Arrays.copyOf(out, n);
-        }
+        return OrderedBytes.unescape(key, from, end);
       case DELIMITED:
         return Arrays.copyOfRange(key, from, end - delimiter.length);
       default:

@@ -34,7 +34,10 @@ public final class Operand {
     if (!CellType.isKnown(cellType))
       throw new IllegalArgumentException("unknown cell type " + cellType);
     if (cellType == CellType.DECIMAL
-        && (precision < 1 || precision > 38 || scale < 0 || scale > precision)) {
+        && (precision < 1
+            || precision > DecimalFit.MAX_PRECISION
+            || scale < 0
+            || scale > precision)) {
       throw new IllegalArgumentException("no DECIMAL(" + precision + ", " + scale + ") cell");
     }
     return new Operand(-1, family, qualifier, cellType, precision, scale);

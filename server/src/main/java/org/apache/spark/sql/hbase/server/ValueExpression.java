@@ -36,7 +36,7 @@ public abstract class ValueExpression {
   static final byte NEGATE = 4;
   static final byte CAST = 5;
 
-  private static final int MAX_PRECISION = 38;
+  private static final int MAX_PRECISION = DecimalFit.MAX_PRECISION;
   // Spark multiplies decimals to one digit more than it can hold, cutting off the rest.
   private static final MathContext PRODUCT_CONTEXT =
       new MathContext(MAX_PRECISION + 1, RoundingMode.DOWN);
@@ -179,11 +179,8 @@ public abstract class ValueExpression {
      * as Spark's toPrecision.
      */
     BigDecimal fit(BigDecimal v) {
-      // Far beyond the type, setScale would compute a huge power of ten for nothing.
-      if (v.signum() != 0 && (long) v.precision() - v.scale() > precision - scale)
-        return outOfRange(v);
-      BigDecimal fitted = v.setScale(scale, RoundingMode.HALF_UP);
-      return fitted.precision() > precision && fitted.signum() != 0 ? outOfRange(v) : fitted;
+      BigDecimal fitted = DecimalFit.fit(v, precision, scale);
+      return fitted == null ? outOfRange(v) : fitted;
     }
 
     private BigDecimal outOfRange(BigDecimal v) {
@@ -585,35 +582,18 @@ public abstract class ValueExpression {
     }
   }
 
-  /** An integral value of any width: big-endian with the sign bit flipped. */
+  /** An integral value of any width, as {@link OrderedBytes} holds it. */
   static long toLong(byte[] c) {
-    long v = c[0] ^ 0x80;
-    v = (byte) v; // sign-extend the flipped first byte
-    for (int i = 1; i < c.length; i++) v = (v << 8) | (c[i] & 0xFF);
-    return v;
+    return OrderedBytes.getIntegral(c, 0, c.length);
   }
 
-  /** Four bytes are a FLOAT, eight a DOUBLE, ordered as Spark orders them. */
+  /** Four bytes are a FLOAT, eight a DOUBLE, as {@link OrderedBytes} holds them. */
   static double toDouble(byte[] c) {
-    if (c.length == 4) {
-      int bits = (int) bigEndian(c);
-      return Float.intBitsToFloat(bits < 0 ? bits ^ Integer.MIN_VALUE : ~bits);
-    }
-    long bits = bigEndian(c);
-    return Double.longBitsToDouble(bits < 0 ? bits ^ Long.MIN_VALUE : ~bits);
+    return c.length == 4 ? OrderedBytes.getFloat(c, 0) : OrderedBytes.getDouble(c, 0);
   }
 
-  /** Eight bytes hold the unscaled value as a LONG does; sixteen, as flipped two's complement. */
+  /** Eight bytes hold the unscaled value as a LONG does; sixteen, a wide decimal's. */
   static BigDecimal toDecimal(byte[] c, int scale) {
-    if (c.length == 8) return BigDecimal.valueOf(toLong(c), scale);
-    byte[] twos = c.clone();
-    twos[0] ^= (byte) 0x80;
-    return new BigDecimal(new BigInteger(twos), scale);
-  }
-
-  private static long bigEndian(byte[] c) {
-    long v = 0;
-    for (byte b : c) v = (v << 8) | (b & 0xFF);
-    return v;
+    return OrderedBytes.getDecimal(c, 0, c.length, scale);
   }
 }
