@@ -10,7 +10,8 @@ import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
-import org.apache.spark.sql.hbase.execution.ScanMetrics
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
 import org.apache.spark.sql.types.{IntegerType, StringType}
 
 /**
@@ -19,7 +20,7 @@ import org.apache.spark.sql.types.{IntegerType, StringType}
  * names the table and the row; `skip` leaves them out and counts them, so the answer is Spark's
  * over the well-formed rows. Which rows are well formed is decided here by parsers of our own.
  */
-class BadRowKeysSpec extends HBaseSuite {
+class BadRowKeysSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
   private val f = Bytes.toBytes("f")
   private val v = Bytes.toBytes("v")
   private val random = new Random(1919)
@@ -29,6 +30,17 @@ class BadRowKeysSpec extends HBaseSuite {
   private def skipped(df: DataFrame): Long = ScanMetrics.of(df)("badRowKeys")
 
   private def rowsOf(df: DataFrame): Seq[String] = df.collect().toSeq.map(_.toString).sorted
+
+  private def inRegionServers(df: DataFrame): Boolean =
+    collectWithSubqueries(df.queryExecution.executedPlan) { case s: HBaseAggregateScan => s }.nonEmpty
+
+  /** The query's rows in Spark's own aggregation over the plugin's rows, the coprocessor off. */
+  private def inSpark(query: String): Seq[String] =
+    withConf(HBaseSQLConf.Coprocessor.key -> "false") {
+      val df = sql(query)
+      inRegionServers(df) shouldBe false
+      rowsOf(df)
+    }
 
   private def failure(query: String): String = {
     val e = intercept[Exception](sql(query).collect())
@@ -106,6 +118,42 @@ class BadRowKeysSpec extends HBaseSuite {
         include("is not a row of the table"))
     }
 
+    it("fails an aggregate computed in the region servers on such a row too, with the same error") {
+      val (t, _) = binary
+      for (query <- Seq(s"SELECT count(*) FROM $t", s"SELECT name, count(*), sum(v) FROM $t GROUP BY name")) {
+        withClue(s"$query: ") {
+          inRegionServers(sql(query)) shouldBe true
+          val message = failure(query)
+          message should include(s"Table '$t'")
+          message should include regex "row '.*' is not a row of the table: "
+        }
+      }
+    }
+
+    it(
+      "with badRowKeys=skip has the region servers leave them out and count them: aggregates are Spark's over the well-formed rows"
+    ) {
+      val (t, foreign) = binary
+      skipping {
+        for (
+          query <- Seq(
+            s"SELECT count(*), count(v), sum(v), min(k), max(name) FROM $t",
+            s"SELECT name, count(*), sum(v), min(j), max(k) FROM $t GROUP BY name",
+            s"SELECT name, count(*), sum(v), max(j) FROM $t WHERE k BETWEEN -5 AND 70 GROUP BY name"
+          )
+        ) {
+          withClue(s"$query: ") {
+            val df = sql(query)
+            inRegionServers(df) shouldBe true
+            rowsOf(df) shouldBe inSpark(query)
+          }
+        }
+        val all = sql(s"SELECT count(*) FROM $t")
+        all.collect().head.getLong(0) shouldBe wellFormed((_, _, _) => true).size
+        skipped(all) shouldBe foreign.values.count(_.isEmpty)
+      }
+    }
+
     it("reads the rows it can look up by key as before, whatever else the table holds") {
       val (t, _) = binary
       rowsOf(sql(s"SELECT k, name, j FROM $t WHERE k = 42 AND name = 'n0' AND j = 84")) shouldBe Seq("[42,n0,84]")
@@ -165,6 +213,10 @@ class BadRowKeysSpec extends HBaseSuite {
       bad should be > 10
       failure(s"SELECT a, b FROM $t") should include regex
         s"Table '$t'.*row '.*' is not a row of the table: it is not a key of \\(STRING, INT\\)"
+      withClue("an INT in text only Spark can parse: the aggregate stays in Spark, and fails the same way: ") {
+        inRegionServers(sql(s"SELECT count(*) FROM $t")) shouldBe false
+        failure(s"SELECT count(*) FROM $t") should include("is not a row of the table")
+      }
       skipping {
         val all = sql(s"SELECT a, b FROM $t")
         rowsOf(all) shouldBe expected
@@ -172,6 +224,28 @@ class BadRowKeysSpec extends HBaseSuite {
         rowsOf(sql(s"SELECT a, b FROM $t WHERE a = 'k1'")) shouldBe rowsOf(keys.where("a = 'k1'"))
         rowsOf(sql(s"SELECT a, b FROM $t WHERE a IN ('k2', 'x') AND b > 3")) shouldBe
           rowsOf(keys.where("a IN ('k2', 'x') AND b > 3"))
+        sql(s"SELECT count(*) FROM $t").collect().head.getLong(0) shouldBe expected.size
+      }
+    }
+
+    it("of strings alone is checked in the region servers: a key without its delimiter is not a row of the table") {
+      val t = uniqueName("badstringkeys")
+      sql(
+        s"CREATE TABLE $t (a STRING, b STRING, v INT, PRIMARY KEY (a, b)) MAPPED BY ($t, COLS=[v=f.v]) IN StringFormat DELIMITER '|'"
+      )
+      val keys = Seq("x|1", "x|", "|y", "x|1|2", "no delimiter", "", "y|2")
+      withTable(t)(_.put(keys.filter(_.nonEmpty).map(k =>
+        new Put(Bytes.toBytes(k)).addColumn(f, v, Bytes.toBytes("7"))
+      ).asJava))
+      val query = s"SELECT a, count(*), min(b), max(b) FROM $t GROUP BY a"
+      inRegionServers(sql(query)) shouldBe true
+      failure(query) should include("'no delimiter' is not a row of the table")
+      skipping {
+        val df = sql(query)
+        inRegionServers(df) shouldBe true
+        rowsOf(df) shouldBe inSpark(query)
+        rowsOf(df) shouldBe Seq("[,1,y,y]", "[x,3,,1|2]", "[y,1,2,2]")
+        skipped(df) shouldBe 1
       }
     }
   }

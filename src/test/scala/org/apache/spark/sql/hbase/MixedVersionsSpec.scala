@@ -129,12 +129,15 @@ class MixedVersionsSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
             scanOf(scan).head.plan.regions.forall(_.server.isDefined) shouldBe true
             val aggregate = sql(grouped)
             aggregate.collect().toSeq.sortBy(_.toString) shouldBe truth._2
-            val plan = aggregateOf(aggregate).head.plan
-            plan.wireVersion shouldBe version
-            val flushes = ScanMetrics.of(aggregate)("memoryFlushes")
-            // Version 1 knows no byte cap: each region sends its groups once.
-            if (AggregateSpec.carriesByteCap(version)) flushes should be > 0L
-            else { plan.maxGroupBytes shouldBe 0; flushes shouldBe 0 }
+            if (!AggregateSpec.checksKeys(version)) {
+              // Such a region server would fold in rows another tool wrote with keys that are not
+              // the table's; only Spark tells them: the aggregate stays in Spark.
+              aggregateOf(aggregate) shouldBe empty
+            } else {
+              val plan = aggregateOf(aggregate).head.plan
+              plan.wireVersion shouldBe version
+              ScanMetrics.of(aggregate)("memoryFlushes") should be > 0L
+            }
           }
         }
       }

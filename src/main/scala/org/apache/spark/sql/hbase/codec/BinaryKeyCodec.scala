@@ -5,7 +5,7 @@ import java.nio.ByteBuffer
 
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SupportedTypes
-import org.apache.spark.sql.hbase.server.{KeyLayout, OrderedBytes}
+import org.apache.spark.sql.hbase.server.{KeyCheck, KeyLayout, OrderedBytes}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -86,8 +86,10 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
 
   private val typeArray = keyTypes.toArray // indexed per row: a Seq may be a List
 
-  override def writes(key: Array[Byte], values: Array[Any]): Boolean =
-    java.util.Arrays.equals(encode(values.toSeq), key)
+  override lazy val keyCheck: Option[KeyCheck] = {
+    val types = keyTypes.map(t => CellTypes.binary(t).get)
+    Some(new KeyCheck(sliceLayout, types.map(_._1).toArray, types.map(_._2).toArray))
+  }
 
   override def decode(key: Array[Byte]): Array[Any] = {
     val buf = ByteBuffer.wrap(key)

@@ -1,7 +1,7 @@
 package org.apache.spark.sql.hbase.codec
 
 import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, TableFormat}
-import org.apache.spark.sql.hbase.server.KeyLayout
+import org.apache.spark.sql.hbase.server.{KeyCheck, KeyLayout}
 import org.apache.spark.sql.types.DataType
 
 /** Turns the key columns of a row into an HBase row key and back. */
@@ -15,11 +15,11 @@ trait KeyCodec extends Serializable {
   def decode(key: Array[Byte]): Array[Any]
 
   /**
-   * Whether `key`, which decodes to `values`, is the key this codec writes for them. Where
-   * lookups find rows by their key bytes, another key for the same values (a binary key with a
-   * flag byte of 5 for TRUE, say) would be missed by them, so it is not a key of the table.
+   * How a region server (and this side, through the same class) tells a key of the table from
+   * other bytes: see `server.KeyCheck`. None when only decoding can tell (text of other types
+   * than strings): a region server cannot check such keys.
    */
-  def writes(key: Array[Byte], values: Array[Any]): Boolean = true
+  def keyCheck: Option[KeyCheck]
 
   /**
    * Encodes the leading key columns only: every row key whose leading columns hold these values

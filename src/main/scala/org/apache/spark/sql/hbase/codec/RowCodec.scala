@@ -132,16 +132,18 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
   def decodeCell(index: Int, bytes: Array[Byte]): Any =
     valueCodec.decode(valueColumns(index)._1.dataType, bytes, 0, bytes.length)
 
+  @transient private lazy val keyCheck = keyCodec.keyCheck.orNull
+
   /**
    * The key values of a row key of this table, or null for a key that is not one (another tool's
    * row): one that does not decode, or that lookups by its values would not find (see
-   * [[KeyCodec.writes]]).
+   * [[KeyCodec.keyCheck]]).
    */
   def keyValues(key: Array[Byte]): Array[Any] =
-    try {
-      val values = keyCodec.decode(key)
-      if (keyCodec.writes(key, values)) values else null
-    } catch { case NonFatal(_) => null } // the codecs' own errors are not all RuntimeExceptions
+    if (keyCheck != null && !keyCheck.accepts(key)) null
+    else
+      try keyCodec.decode(key)
+      catch { case NonFatal(_) => null } // the codecs' own errors are not all RuntimeExceptions
 
   /** What is wrong with a key for which [[keyValues]] is null, in words for an error message. */
   def keyProblem(key: Array[Byte]): String = {

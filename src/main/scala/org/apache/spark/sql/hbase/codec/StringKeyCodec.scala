@@ -1,7 +1,7 @@
 package org.apache.spark.sql.hbase.codec
 
 import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
-import org.apache.spark.sql.hbase.server.KeyLayout
+import org.apache.spark.sql.hbase.server.{CellType, KeyCheck, KeyLayout}
 import org.apache.spark.sql.types.{BinaryType, DataType, StringType}
 
 /**
@@ -39,6 +39,11 @@ final class StringKeyCodec(val keyTypes: Seq[DataType], val delimiter: String) e
     case StringType | BinaryType => if (dim == keyTypes.size - 1) SliceCheck.Order else SliceCheck.Equality
     case _ => SliceCheck.Opaque
   }
+
+  /** Text of strings and binaries is any bytes: a key is one when it has each column's delimiter. */
+  override lazy val keyCheck: Option[KeyCheck] =
+    if (!keyTypes.forall(t => t == StringType || t == BinaryType)) None
+    else Some(new KeyCheck(sliceLayout, Array.fill(keyTypes.size)(CellType.BYTES), new Array[Int](keyTypes.size)))
 
   override def sliceOf(dim: Int, value: Any): Array[Byte] = {
     val text = conversions(dim).format(value)

@@ -16,7 +16,7 @@ import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartiti
 import org.apache.spark.sql.errors.{DataTypeErrors, QueryExecutionErrors}
 import org.apache.spark.sql.execution.LeafExecNode
 import org.apache.spark.sql.execution.metric.SQLMetric
-import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.hbase.codec.{BadRowKey, BinaryKeyCodec, RowCodec}
 import org.apache.spark.sql.hbase.planning.{AggregateRequest, AggregateScanPlan, BufferSlot, RegionRequests, RegionScan}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, RowAggregator, ValueExpression}
 import org.apache.spark.sql.types._
@@ -104,7 +104,7 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
   ): Iterator[InternalRow] = {
     val spec = sent.specOf
     val request = plan.scan.request
-    val rows = new HBaseAggregateRows(plan, metrics.rowsScanned)
+    val rows = new HBaseAggregateRows(plan, metrics)
     // Rows sent unaggregated are folded in here; their groups follow the region servers'.
     val local = new RowAggregator(spec)
     // What HBase returns counts as rows read: partial groups, or rows unaggregated.
@@ -154,7 +154,7 @@ object HBaseAggregateRDD {
 }
 
 /** Spark's partial aggregation rows (grouping values, then buffer slots) from the groups of a batch. */
-final class HBaseAggregateRows(plan: AggregateScanPlan, rowsScanned: SQLMetric) {
+final class HBaseAggregateRows(plan: AggregateScanPlan, metrics: ReadMetrics) {
   // Order-preserving bytes are a value's encoding as a one-column key.
   private val groupCodecs = plan.groupBy.map(c => new BinaryKeyCodec(Seq(c.dataType)))
   private val extremeCodecs: Map[Int, BinaryKeyCodec] = plan.slots.zipWithIndex.collect {
@@ -162,8 +162,13 @@ final class HBaseAggregateRows(plan: AggregateScanPlan, rowsScanned: SQLMetric) 
   }.toMap
 
   def of(batch: AggregateBatch): Iterator[InternalRow] = {
-    rowsScanned += batch.rowsScanned
+    metrics.rowsScanned += batch.rowsScanned
+    metrics.badRowKeys += batch.badKeys
     if (batch.failure != null) throw HBaseAggregateRows.sparkError(batch.failure)
+    if (batch.badKey != null) {
+      val table = plan.scan.request.table
+      throw BadRowKey.error(table, batch.badKey, new RowCodec(table).keyProblem(batch.badKey))
+    }
     batch.keys.asScala.iterator.zip(batch.states.asScala.iterator).map { case (key, states) =>
       val values = new Array[Any](key.length + plan.slots.size)
       var i = 0

@@ -153,8 +153,9 @@ object AggregatePushdown {
     val fullyPushed = scan.regions.nonEmpty &&
       scan.regions.forall(r => r.residual.isEmpty && r.server.isDefined && !r.byGets)
     if (!fullyPushed || scan.request.limits.maxRows.isDefined) return None
-    // Region servers fold every row in; only Spark can tell another tool's rows and leave them out.
-    if (scan.request.skipBadRowKeys) return None
+    // Region servers tell another tool's rows by their keys, as Spark does, where the key's bytes
+    // alone decide it; text keys of other types only Spark can parse.
+    if (KeyCodec.forTable(table).keyCheck.isEmpty) return None
     if (aggregates.exists(a => a.mode != Partial || a.isDistinct || a.filter.isDefined)) return None
 
     val groupBy = grouping.map(groupColumn)
@@ -208,6 +209,7 @@ object AggregatePushdown {
     if (slots.exists(_.isEmpty)) return None
     // The filter and the aggregation go together: the older of their versions carries both.
     val wireVersion = facts.aggregator.fold(return None)(_ min scan.request.wireVersion)
+    if (!AggregateSpec.checksKeys(wireVersion)) return None // an older server would fold in any row
     val plan = AggregateScanPlan(
       scan,
       groupBy.flatten,

@@ -116,6 +116,8 @@ object RegionRequests {
       plan.maxGroups,
       plan.sliceMillis,
       plan.maxGroupBytes,
+      codec.keyCheck.get, // AggregatePushdown plans none without it
+      request.skipBadRowKeys,
       plan.wireVersion
     )
   }

@@ -5,7 +5,7 @@ import scala.collection.mutable
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef, TableFormat}
-import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyCodec, SliceCheck}
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, CellTypes, KeyCodec, SliceCheck}
 import org.apache.spark.sql.hbase.server.{CellType, Operand, RowPredicate}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
@@ -82,19 +82,9 @@ final class ServerPredicates(table: HBaseTableDef, codec: KeyCodec, columnOf: At
   }
 
   private def cellType(dataType: DataType): Option[(Byte, Int, Int)] = (table.format, dataType) match {
-    case (_, StringType | BinaryType) => Some((CellType.BYTES, 0, 0))
+    case (_: TableFormat.StringFormat, StringType | BinaryType) => CellTypes.binary(dataType)
     case (_: TableFormat.StringFormat, _) => None // text of other types does not compare as bytes
-    case (TableFormat.Binary, t) => t match {
-        case BooleanType => Some((CellType.BOOLEAN, 0, 0))
-        case ByteType => Some((CellType.BYTE, 0, 0))
-        case ShortType => Some((CellType.SHORT, 0, 0))
-        case IntegerType | DateType => Some((CellType.INT, 0, 0))
-        case LongType | TimestampType | TimestampNTZType => Some((CellType.LONG, 0, 0))
-        case FloatType => Some((CellType.FLOAT, 0, 0))
-        case DoubleType => Some((CellType.DOUBLE, 0, 0))
-        case d: DecimalType => Some((CellType.DECIMAL, d.precision, d.scale))
-        case _ => None
-      }
+    case (TableFormat.Binary, t) => CellTypes.binary(t)
   }
 
   /** `index` numbers each column's operand. */

@@ -338,6 +338,52 @@ class ServerEncodingAgreementSpec extends AnyFunSpec with Matchers with ScalaChe
     }
   }
 
+  describe("a row key that another tool wrote, as the region server and Spark judge it (KeyCheck)") {
+    it("is a key of the table exactly when it decodes to values of its types and encodes back to the same bytes") {
+      // Keys of random types, often mutated: a byte changed, cut short or one too many.
+      val keys = for {
+        types <- keyTypes(supportedTypes)
+        values <- Gen.sequence[Seq[Any], Any](types.map(t => anyValue(t)))
+        key = new BinaryKeyCodec(types).encode(values)
+        at <- Gen.choose(0, key.length)
+        byte <- Gen.oneOf(Gen.oneOf(0, 1, 0x7f, 0x80, 0xff).map(_.toByte), Gen.choose(Byte.MinValue, Byte.MaxValue))
+        mutated <- Gen.oneOf(
+          key,
+          if (at < key.length) key.updated(at, byte) else key :+ byte,
+          key.take(at),
+          key :+ byte
+        )
+      } yield (types, mutated)
+      var accepted, refused = 0
+      forAll(keys) { case (types, key) =>
+        val codec = new BinaryKeyCodec(types)
+        // Decoding trusts a DECIMAL's precision (Spark's toPrecision then too): its digits are checked here.
+        def fits(t: DataType, v: Any) = t match {
+          case d: DecimalType => v.asInstanceOf[Decimal].toJavaBigDecimal.precision() <= d.precision ||
+            v.asInstanceOf[Decimal].toJavaBigDecimal.signum() == 0
+          case _ => true
+        }
+        val roundTrips = scala.util.Try(codec.decode(key)).toOption.exists(values =>
+          types.zip(values).forall { case (t, v) => fits(t, v) } && (codec.encode(values.toSeq) sameElements key)
+        )
+        withClue(s"key ${hex(key)} of ${types.map(_.sql).mkString(", ")}: ") {
+          codec.keyCheck.get.accepts(key) shouldBe roundTrips
+          new RowCodec(tableOf(types)).keyValues(key) != null shouldBe roundTrips
+        }
+        if (roundTrips) accepted += 1 else refused += 1
+      }
+      withClue(s"$accepted accepted, $refused refused: ")(math.min(accepted, refused) should be > 500)
+    }
+  }
+
+  private def tableOf(keyTypes: Seq[DataType]): HBaseTableDef = HBaseTableDef(
+    "t",
+    HBaseTableName("default", "t"),
+    keyTypes.indices.map(i => HBaseColumn(s"k$i", keyTypes(i), nullable = false, None)),
+    keyTypes.indices.map(i => s"k$i"),
+    TableFormat.Binary
+  )
+
   describe("a StringFormat row key, as the region server cuts it (KeyLayout)") {
     val texts = scala.collection.mutable.Map.empty[DataType, TextConversion]
     def text(t: DataType, v: Any): Array[Byte] = texts.getOrElseUpdate(t, new TextConversion(t)).format(v)

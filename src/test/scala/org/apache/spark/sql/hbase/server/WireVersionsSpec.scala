@@ -44,9 +44,8 @@ class WireVersionsSpec extends AnyFunSpec with Matchers {
 
   describe("an aggregation") {
     it("is read in version 1, as a version 1 client writes it: without a byte cap") {
-      val newest = spec(ServerJar.WIRE_VERSION)
       // Version 1's layout is version 2's without the byte cap, the last 8 bytes.
-      val v1 = withVersion(newest.toByteArray.dropRight(8), 1)
+      val v1 = withVersion(spec(2).toByteArray.dropRight(8), 1)
       val read = AggregateSpec.parseFrom(v1)
       read.version shouldBe 1
       read.maxBytes shouldBe 0
@@ -59,6 +58,29 @@ class WireVersionsSpec extends AnyFunSpec with Matchers {
       AggregateSpec.carriesByteCap(1) shouldBe false
       an[IllegalArgumentException] should be thrownBy spec(1, maxBytes = 10)
       an[IllegalArgumentException] should be thrownBy spec(ServerJar.WIRE_VERSION + 1)
+    }
+
+    it("checks row keys from version 3 on: version 2's layout, then whether it checks and how") {
+      val keyCheck = codec.keyCheck.get
+      def checking(version: Int, skip: Boolean) = new AggregateSpec(
+        codec.sliceLayout,
+        Array(Operand.cell(f, f, CellType.INT, 0, 0)),
+        null,
+        Array(0),
+        Array(AggregateFunction.countRows()),
+        100,
+        50,
+        0,
+        keyCheck,
+        skip,
+        version
+      )
+      val v3 = checking(3, skip = true).toByteArray
+      withVersion(v3, 2).take(spec(2).toByteArray.length).toSeq shouldBe spec(2).toByteArray.toSeq
+      AggregateSpec.parseFrom(v3).skipBadKeys shouldBe true
+      AggregateSpec.parseFrom(spec(3).toByteArray).keyCheck shouldBe null
+      AggregateSpec.checksKeys(2) shouldBe false
+      an[IllegalArgumentException] should be thrownBy checking(2, skip = false)
     }
 
     it("of a newer version than the jar reads is refused as such, not as corruption") {

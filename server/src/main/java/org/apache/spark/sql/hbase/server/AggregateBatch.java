@@ -18,7 +18,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * the spec: the rows folded in since the previous batch, then (from version 2) why the batch was
  * sent, then each group's key (its group operands, each a presence flag and bytes) and its
  * aggregates' states (see {@link Accumulator}), then, if the region server met a value Spark would
- * have failed on, that value.
+ * have failed on, that value; from version 3, the rows left out for their keys and the first key
+ * that failed the aggregation (see {@link KeyCheck}).
  */
 public final class AggregateBatch {
   static final byte[] FAMILY = {0};
@@ -54,17 +55,27 @@ public final class AggregateBatch {
   /** The value Spark would have failed on (ANSI mode), or null. */
   public final ValueExpression.OutOfRange failure;
 
+  /** Rows left out because their keys are not keys of the table (the spec skips them). */
+  public final long badKeys;
+
+  /** A row key that is not a key of the table, which fails the aggregation; or null. */
+  public final byte[] badKey;
+
   private AggregateBatch(
       long rowsScanned,
       byte sentFor,
       List<byte[][]> keys,
       List<Object[][]> states,
-      ValueExpression.OutOfRange failure) {
+      ValueExpression.OutOfRange failure,
+      long badKeys,
+      byte[] badKey) {
     this.rowsScanned = rowsScanned;
     this.sentFor = sentFor;
     this.keys = keys;
     this.states = states;
     this.failure = failure;
+    this.badKeys = badKeys;
+    this.badKey = badKey;
   }
 
   /**
@@ -136,8 +147,15 @@ public final class AggregateBatch {
     }
     ValueExpression.OutOfRange failure =
         in.readBoolean() ? ValueExpression.OutOfRange.read(in) : null;
+    long badKeys = 0;
+    byte[] badKey = null;
+    if (AggregateSpec.checksKeys(version)) {
+      badKeys = in.readLong();
+      if (badKeys < 0) throw new IOException("Corrupt aggregate batch: " + badKeys + " bad keys");
+      if (in.readBoolean()) badKey = Wire.readBytes(in);
+    }
     if (in.available() > 0)
       throw new IOException("Corrupt aggregate batch: " + in.available() + " trailing bytes");
-    return new AggregateBatch(rowsScanned, sentFor, keys, states, failure);
+    return new AggregateBatch(rowsScanned, sentFor, keys, states, failure, badKeys, badKey);
   }
 }

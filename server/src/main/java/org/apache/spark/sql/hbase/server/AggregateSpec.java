@@ -11,7 +11,9 @@ import org.apache.hadoop.hbase.client.Scan;
  * version} the client chose (see {@link ServerJar}); the region server answers in the same version.
  * See {@link AggregateRegionObserver}.
  *
- * <p>Version 2 added {@code maxBytes}; a spec of version 1 has none (0).
+ * <p>Version 2 added {@code maxBytes}; a spec of version 1 has none (0). Version 3 added {@code
+ * keyCheck}: rows whose keys are not keys of the table fail the aggregation, or with {@code
+ * skipBadKeys} are left out and counted; a spec of an older version checks no key.
  */
 public final class AggregateSpec {
   /** The scan attribute that carries the spec. */
@@ -40,6 +42,12 @@ public final class AggregateSpec {
    */
   final long maxBytes;
 
+  /** How row keys are checked (see {@link KeyCheck}); null: not at all. */
+  final KeyCheck keyCheck;
+
+  /** Whether a row whose key is not a key of the table is left out (and counted), not an error. */
+  final boolean skipBadKeys;
+
   /** The wire version the spec travels in, and its batches come back in. */
   final int version;
 
@@ -64,6 +72,7 @@ public final class AggregateSpec {
         ServerJar.WIRE_VERSION);
   }
 
+  /** A spec that checks no row key. */
   public AggregateSpec(
       KeyLayout layout,
       Operand[] operands,
@@ -73,6 +82,32 @@ public final class AggregateSpec {
       int maxGroups,
       int sliceMillis,
       long maxBytes,
+      int version) {
+    this(
+        layout,
+        operands,
+        predicate,
+        groupBy,
+        aggregates,
+        maxGroups,
+        sliceMillis,
+        maxBytes,
+        null,
+        false,
+        version);
+  }
+
+  public AggregateSpec(
+      KeyLayout layout,
+      Operand[] operands,
+      RowPredicate predicate,
+      int[] groupBy,
+      AggregateFunction[] aggregates,
+      int maxGroups,
+      int sliceMillis,
+      long maxBytes,
+      KeyCheck keyCheck,
+      boolean skipBadKeys,
       int version) {
     int max = predicate == null ? -1 : predicate.maxOperand();
     for (int g : groupBy) max = Math.max(max, g);
@@ -88,6 +123,10 @@ public final class AggregateSpec {
     if (maxBytes < 0) throw new IllegalArgumentException("the byte cap must not be negative");
     if (maxBytes > 0 && !carriesByteCap(version))
       throw new IllegalArgumentException("wire version " + version + " has no byte cap");
+    if (keyCheck != null && !checksKeys(version))
+      throw new IllegalArgumentException("wire version " + version + " checks no row key");
+    if (keyCheck != null && keyCheck.layout() != layout)
+      throw new IllegalArgumentException("a key check cuts keys by the spec's own layout");
     Wire.checked(version);
     new RowOperands(layout, operands); // checks the operands against the layout
     this.layout = layout;
@@ -98,12 +137,19 @@ public final class AggregateSpec {
     this.maxGroups = maxGroups;
     this.sliceMillis = sliceMillis;
     this.maxBytes = maxBytes;
+    this.keyCheck = keyCheck;
+    this.skipBadKeys = keyCheck != null && skipBadKeys;
     this.version = version;
   }
 
   /** Whether a spec of wire version {@code version} carries a byte cap. */
   public static boolean carriesByteCap(int version) {
     return version >= 2;
+  }
+
+  /** Whether a spec of wire version {@code version} can check row keys. */
+  public static boolean checksKeys(int version) {
+    return version >= 3;
   }
 
   public byte[] toByteArray() {
@@ -122,6 +168,13 @@ public final class AggregateSpec {
           out.writeInt(maxGroups);
           out.writeInt(sliceMillis);
           if (carriesByteCap(version)) out.writeLong(maxBytes);
+          if (checksKeys(version)) {
+            out.writeBoolean(keyCheck != null);
+            if (keyCheck != null) {
+              keyCheck.write(out);
+              out.writeBoolean(skipBadKeys);
+            }
+          }
         });
   }
 
@@ -162,6 +215,12 @@ public final class AggregateSpec {
     int maxGroups = in.readInt();
     int sliceMillis = in.readInt();
     long maxBytes = carriesByteCap(version) ? in.readLong() : 0;
+    KeyCheck keyCheck = null;
+    boolean skipBadKeys = false;
+    if (checksKeys(version) && in.readBoolean()) {
+      keyCheck = KeyCheck.read(in, layout);
+      skipBadKeys = in.readBoolean();
+    }
     if (in.available() > 0)
       throw new IOException("Corrupt aggregation: " + in.available() + " trailing bytes");
     return new AggregateSpec(
@@ -173,6 +232,8 @@ public final class AggregateSpec {
         maxGroups,
         sliceMillis,
         maxBytes,
+        keyCheck,
+        skipBadKeys,
         version);
   }
 
@@ -183,6 +244,8 @@ public final class AggregateSpec {
     sb.append(") group by ").append(groupBy.length).append(" operand(s)");
     if (predicate != null) sb.append(" where ").append(predicate);
     if (maxBytes > 0) sb.append(", at most ").append(maxBytes).append(" bytes of groups");
+    if (keyCheck != null)
+      sb.append(skipBadKeys ? ", skipping" : ", failing on").append(" bad keys");
     return sb.append(')').toString();
   }
 }

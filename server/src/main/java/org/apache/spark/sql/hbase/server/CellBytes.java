@@ -104,8 +104,8 @@ public final class CellBytes {
   }
 
   /**
-   * The decimal cell's value at the column's DECIMAL(precision, scale) (see {@link DecimalFit}),
-   * or null when it is not one or does not fit.
+   * The decimal cell's value at the column's DECIMAL(precision, scale) (see {@link DecimalFit}), or
+   * null when it is not one or does not fit.
    */
   public static BigDecimal getDecimal(int precision, int scale, byte[] b, int off, int length) {
     if (length <= 4) return null;

@@ -59,6 +59,11 @@ public final class KeyLayout {
     return kinds[dim] == FIXED;
   }
 
+  /** The bytes of a FIXED dimension. */
+  int width(int dim) {
+    return widths[dim];
+  }
+
   /**
    * Where dimension {@code dim}'s slice, starting at {@code from}, ends (exclusive) in {@code
    * key[.., limit)}, or -1 when the key is too short or malformed there.

@@ -12,8 +12,8 @@ import java.math.BigInteger;
  * <ul>
  *   <li>BOOLEAN: one byte, 0 or 1;
  *   <li>integral types, dates, timestamps: big-endian two's complement with the sign bit flipped;
- *   <li>FLOAT, DOUBLE: IEEE bits, all flipped for negatives and the sign bit flipped otherwise, after
- *       -0.0 becomes 0.0 and every NaN one NaN (Spark's total order: NaN above +Infinity);
+ *   <li>FLOAT, DOUBLE: IEEE bits, all flipped for negatives and the sign bit flipped otherwise,
+ *       after -0.0 becomes 0.0 and every NaN one NaN (Spark's total order: NaN above +Infinity);
  *   <li>DECIMAL up to 18 digits: the unscaled value as a LONG; above, 16 bytes of two's complement
  *       with the sign bit flipped;
  *   <li>text and binaries: raw bytes as the last key column; elsewhere 0x00 becomes 0x00 0xFF and

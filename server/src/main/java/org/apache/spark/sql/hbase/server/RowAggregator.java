@@ -32,6 +32,8 @@ public final class RowAggregator {
   private byte[] lastFolded;
   private long rowsScanned;
   private ValueExpression.OutOfRange failure; // the first value Spark would have failed on
+  private byte[] badKey; // the first row key that is not a key of the table, unless skipped
+  private long badKeys; // rows left out since the last batch for their keys
 
   private static final class Group {
     final byte[][] key;
@@ -74,8 +76,13 @@ public final class RowAggregator {
     rowsScanned++;
     lastFolded = currentRow;
     currentRow = null;
-    if (failure != null
-        || (spec.predicate != null && spec.predicate.eval(row) != RowPredicate.TRUE)) return;
+    if (failed()) return; // the query fails: the rows after need no work
+    if (spec.keyCheck != null && !spec.keyCheck.accepts(lastFolded)) {
+      if (spec.skipBadKeys) badKeys++;
+      else badKey = lastFolded;
+      return;
+    }
+    if (spec.predicate != null && spec.predicate.eval(row) != RowPredicate.TRUE) return;
     byte[][] key = new byte[spec.groupBy.length][];
     int size = 0;
     for (int g = 0; g < key.length; g++) {
@@ -142,11 +149,11 @@ public final class RowAggregator {
   }
 
   /**
-   * Whether a row held a value Spark would have failed on: the query fails, the rest need not be
-   * read.
+   * Whether a row held a value Spark would have failed on, or a key that is not a key of the table:
+   * the query fails, the rest need not be read.
    */
   public boolean failed() {
-    return failure != null;
+    return failure != null || badKey != null;
   }
 
   /** Whether a row has been folded in since the last batch. */
@@ -165,13 +172,16 @@ public final class RowAggregator {
    */
   public byte[] takeBatch() {
     long scanned = rowsScanned;
+    long skipped = badKeys;
     byte sentFor = sentFor();
     Map<ByteBuffer, Group> sent = new HashMap<>(groups);
     groups.clear();
     rowsScanned = 0;
+    badKeys = 0;
     release();
     int version = spec.version;
-    return Wire.toBytes(version, out -> write(out, version, scanned, sentFor, sent, failure));
+    return Wire.toBytes(
+        version, out -> write(out, version, scanned, sentFor, sent, failure, skipped, badKey));
   }
 
   /** {@link #takeBatch} as the cell a region server returns, keyed by the last row folded in. */
@@ -186,7 +196,9 @@ public final class RowAggregator {
       long scanned,
       byte sentFor,
       Map<ByteBuffer, Group> groups,
-      ValueExpression.OutOfRange failure)
+      ValueExpression.OutOfRange failure,
+      long badKeys,
+      byte[] badKey)
       throws IOException {
     out.writeLong(scanned);
     if (version >= 2) out.writeByte(sentFor);
@@ -200,6 +212,11 @@ public final class RowAggregator {
     }
     out.writeBoolean(failure != null);
     if (failure != null) failure.write(out);
+    if (AggregateSpec.checksKeys(version)) {
+      out.writeLong(badKeys);
+      out.writeBoolean(badKey != null);
+      if (badKey != null) Wire.writeBytes(out, badKey);
+    }
   }
 
   @Override

@@ -53,8 +53,17 @@ public class CodecTest {
   @Test
   public void doublesSortInSparksTotalOrderWithOneZeroAndOneNaN() {
     double[] edges = {
-      Double.NEGATIVE_INFINITY, -Double.MAX_VALUE, -1.0, -Double.MIN_VALUE, -0.0, 0.0,
-      Double.MIN_VALUE, 1.0, Double.MAX_VALUE, Double.POSITIVE_INFINITY, Double.NaN
+      Double.NEGATIVE_INFINITY,
+      -Double.MAX_VALUE,
+      -1.0,
+      -Double.MIN_VALUE,
+      -0.0,
+      0.0,
+      Double.MIN_VALUE,
+      1.0,
+      Double.MAX_VALUE,
+      Double.POSITIVE_INFINITY,
+      Double.NaN
     };
     for (int i = 0; i + 1 < edges.length; i++) {
       int expected = edges[i] == 0.0 && edges[i + 1] == 0.0 ? 0 : -1; // -0.0 equals 0.0
@@ -155,7 +164,8 @@ public class CodecTest {
       assertEquals(decimal, CellBytes.getDecimal(precision, scale, cell, 0, cell.length));
       if (precision <= OrderedBytes.MAX_LONG_DIGITS) {
         assertArrayEquals(
-            Bytes.toBytes(decimal), CellBytes.ofDecimal(decimal.unscaledValue().longValue(), scale));
+            Bytes.toBytes(decimal),
+            CellBytes.ofDecimal(decimal.unscaledValue().longValue(), scale));
       }
     }
     assertArrayEquals(Bytes.toBytes(true), CellBytes.ofBoolean(true));
@@ -178,7 +188,9 @@ public class CodecTest {
     // Scales far from the column's are decided from the digits, not by computing 10^(10^9).
     assertNull(DecimalFit.fit(new BigDecimal(BigInteger.ONE, -1_000_000_000), 38, 2));
     assertEquals(
-        new BigDecimal("0.00"), DecimalFit.fit(new BigDecimal(BigInteger.ONE, 1_000_000_000), 38, 2));
-    assertEquals(new BigDecimal("0.00"), DecimalFit.fit(new BigDecimal(BigInteger.ZERO, 999), 3, 2));
+        new BigDecimal("0.00"),
+        DecimalFit.fit(new BigDecimal(BigInteger.ONE, 1_000_000_000), 38, 2));
+    assertEquals(
+        new BigDecimal("0.00"), DecimalFit.fit(new BigDecimal(BigInteger.ZERO, 999), 3, 2));
   }
 }

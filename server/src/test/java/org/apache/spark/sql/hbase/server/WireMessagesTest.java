@@ -84,4 +84,63 @@ public class WireMessagesTest {
     ByteBuffer.wrap(newer).putInt(ServerJar.WIRE_VERSION + 1);
     assertThrows(WireVersionRefused.class, () -> AggregateSpec.parseFrom(newer));
   }
+
+  private static final KeyCheck CHECK =
+      new KeyCheck(LAYOUT, new byte[] {CellType.INT, CellType.BYTES}, new int[] {0, 0});
+
+  private static AggregateSpec checking(boolean skip, int version) {
+    return new AggregateSpec(
+        LAYOUT,
+        new Operand[0],
+        null,
+        new int[0],
+        new AggregateFunction[] {AggregateFunction.countRows()},
+        100,
+        250,
+        0,
+        CHECK,
+        skip,
+        version);
+  }
+
+  @Test
+  public void anAggregateSpecChecksRowKeysFromVersionThreeAndOlderVersionsCannotAsk()
+      throws Exception {
+    for (boolean skip : new boolean[] {false, true}) {
+      AggregateSpec read = AggregateSpec.parseFrom(checking(skip, 3).toByteArray());
+      assertEquals(skip, read.skipBadKeys);
+      assertTrue(read.keyCheck != null);
+      assertArrayEquals(checking(skip, 3).toByteArray(), read.toByteArray());
+    }
+    assertEquals(null, AggregateSpec.parseFrom(count(0, 3).toByteArray()).keyCheck);
+    assertThrows(IllegalArgumentException.class, () -> checking(false, 2));
+  }
+
+  /** A batch of {@code spec} after folding in rows with these keys, one cell each. */
+  private static AggregateBatch folded(AggregateSpec spec, byte[]... keys) throws Exception {
+    RowAggregator aggregator = new RowAggregator(spec);
+    for (byte[] key : keys) {
+      aggregator.add(
+          org.apache.hadoop.hbase.CellUtil.createCell(key, new byte[] {'f'}, new byte[] {'v'}));
+    }
+    aggregator.endOfRows();
+    return AggregateBatch.read(spec, aggregator.takeBatch());
+  }
+
+  @Test
+  public void aBatchCarriesTheRowsLeftOutForTheirKeysOrTheKeyThatFailedTheAggregation()
+      throws Exception {
+    byte[] good = {(byte) 0x80, 0, 0, 1, 'a'};
+    byte[] shortKey = {1, 2};
+    AggregateBatch skipping = folded(checking(true, 3), good, shortKey, good.clone());
+    assertEquals(1, skipping.badKeys);
+    assertEquals(null, skipping.badKey);
+    assertEquals(3, skipping.rowsScanned);
+    assertEquals(2L, skipping.states.get(0)[0][1]); // count(*) of the two good rows
+    AggregateBatch failing = folded(checking(false, 3), good, shortKey, new byte[] {9, 9, 9, 9});
+    assertArrayEquals(shortKey, failing.badKey);
+    AggregateBatch older = folded(count(0, 2), good, shortKey);
+    assertEquals(0, older.badKeys);
+    assertEquals(2L, older.states.get(0)[0][1]); // no check: every row counts
+  }
 }
