@@ -135,7 +135,7 @@ object HBaseSQLConf {
     .doc("What a query does with an HBase row whose key is not a key of the table, such as a row " +
       "another tool wrote: 'fail' fails the query with an error naming the table, the row key and " +
       "what is wrong with it; 'skip' leaves the row out and counts it in the scan's metric " +
-      "'rows skipped for bad row keys' (aggregates are then computed in Spark, not the region servers).")
+      "'rows skipped for bad row keys'. Aggregates in the region servers check keys the same way.")
     .stringConf
     .transform(_.toLowerCase(java.util.Locale.ROOT))
     .checkValues(Set("fail", "skip"))
