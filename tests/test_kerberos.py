@@ -25,8 +25,9 @@ import pytest
 from kerberos_fixtures import LocalKdc, LocalYarn
 from pyspark_hbase import _paths
 from pyspark_hbase import session as hbase_session
-from pyspark_hbase.local import Kerberos, LocalHBase
+from pyspark_hbase.local import LocalHBase
 from pyspark_hbase_testing.access import grant
+from pyspark_hbase_testing.kerberos import Kerberos
 
 REPO = Path(__file__).resolve().parents[1]
 JOB = REPO / "tests" / "kerberos_job.py"
@@ -48,11 +49,15 @@ def kdc(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def secured_hbase(kdc, tmp_path_factory):
+def hbase_kerberos(kdc):
+    """HBase's own Kerberos: the KDC's krb5.conf and the service's principal and keytab."""
+    return Kerberos(kdc.krb5_conf, kdc.principal("hbase/localhost"), kdc.keytab("hbase"))
+
+
+@pytest.fixture(scope="module")
+def secured_hbase(hbase_kerberos, tmp_path_factory):
     local = LocalHBase(tmp_path_factory.mktemp("secured-hbase"))
-    local.start(
-        region_servers=2, kerberos=Kerberos(kdc.krb5_conf, kdc.principal("hbase/localhost"), kdc.keytab("hbase"))
-    )
+    local.start(region_servers=2, security=hbase_kerberos.security())
     try:
         grant(local, "alice", "@default", "RWXC")
         grant(local, "alice", "@spark_hbase_sql", "RWXC")
@@ -60,6 +65,25 @@ def secured_hbase(kdc, tmp_path_factory):
         yield local
     finally:
         local.stop()
+
+
+def test_the_secured_hbase_keeps_its_kerberos_in_its_state_for_every_later_client(secured_hbase, hbase_kerberos):
+    # Another LocalHBase of the data dir (a later CLI call, say) reads it back from the state file.
+    again = LocalHBase(secured_hbase.data_dir)
+    assert again.security == hbase_kerberos.security()
+    site = {
+        p.findtext("name"): p.findtext("value")
+        for p in ET.parse(secured_hbase.conf_dir / "hbase-site.xml").getroot().iter("property")
+    }
+    assert site["hbase.security.authentication"] == "kerberos" and site["hbase.superuser"] == "hbase"
+    core = {
+        p.findtext("name"): p.findtext("value")
+        for p in ET.parse(secured_hbase.conf_dir / "core-site.xml").getroot().iter("property")
+    }
+    assert core == {"hadoop.security.authentication": "kerberos", "hadoop.security.authorization": "true"}
+    tool = again._tool_jvm("java", [], "test.log")
+    assert f"-Djava.security.krb5.conf={hbase_kerberos.krb5_conf}" in tool
+    assert f"-Dspark.hbase.local.login.keytab={hbase_kerberos.keytab}" in tool
 
 
 def _write_site(path: Path, props: dict) -> None:

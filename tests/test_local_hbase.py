@@ -233,6 +233,9 @@ def test_generated_conf_and_client_settings(launcher_hbase):
     assert site["hbase.rootdir"] == f"file://{launcher_hbase.data_dir}/hbase"
     assert site["hbase.unsafe.stream.capability.enforce"] == "false"
     assert (launcher_hbase.conf_dir / "log4j2.properties").is_file()
+    # Not secured: no Hadoop security settings for the clients (test_kerberos.py starts a secured one).
+    assert launcher_hbase.security is None and not (launcher_hbase.conf_dir / "core-site.xml").exists()
+    assert "hbase.security.authentication" not in site
     assert launcher_hbase.zk_quorum == "127.0.0.1"
     assert site["hbase.hregion.memstore.mslab.enabled"] == "false"
     assert site["hfile.block.cache.size"] == "0.25" and site["hbase.regionserver.global.memstore.size"] == "0.25"

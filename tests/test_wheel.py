@@ -82,9 +82,11 @@ def test_the_wheel_holds_the_product_and_not_the_test_fixtures(installed):  # in
         names = z.namelist()
         local = z.read("pyspark_hbase/local.py").decode()
     assert "pyspark_hbase/local.py" in names and "pyspark_hbase/readiness.py" in names
-    # Killing and stopping region servers and granting rights are what tests do to an HBase.
+    # Killing and stopping region servers, granting rights and securing it with the tests' KDC are
+    # what tests do to an HBase: pyspark_hbase_testing (region_servers, access, kerberos).
     assert not [n for n in names if n.startswith("pyspark_hbase_testing")], names
     assert "def kill_region_server" not in local and "def grant" not in local
+    assert "class Kerberos" not in local and "krb5" not in local and "class Security" in local
 
 
 def test_server_jar_prints_the_packaged_jar(installed):

@@ -9,14 +9,13 @@ source tree and not in the wheel, does that for the tests). Region servers named
 `without_server_jar` start without the server jar on their classpath, as in a cluster where it is
 not yet deployed everywhere, and those in `other_server_jar` with another build of it, as in the
 middle of a rolling upgrade. Site files are written by `site_files`, and `readiness` tells when a
-start is done. With
-`kerberos` (a KDC and the HBase service's keytab), HBase authenticates clients with Kerberos
-and checks their rights (SASL, AccessController, TokenProvider for delegation tokens).
-`extra_classpath` and `site_settings` add software that runs inside HBase (the Phoenix benchmark
-adds Phoenix's jars, after HBase's own, and its settings):
+start is done. With `security` (a `Security`: site settings and JVM flags, nothing more), HBase
+runs secured; the tests make one for Kerberos (`pyspark_hbase_testing.kerberos`, also not in the
+wheel). `extra_classpath` and `site_settings` add software that runs inside HBase (the Phoenix
+benchmark adds Phoenix's jars, after HBase's own, and its settings):
 
     <data dir>/conf/        generated hbase-site.xml + log4j2.properties (also the client HBASE_CONF_DIR);
-                            with Kerberos also core-site.xml (so also the client HADOOP_CONF_DIR)
+                            with `security`, also its core-site.xml (so also the client HADOOP_CONF_DIR)
     <data dir>/hbase/       hbase.rootdir
     <data dir>/zookeeper/   ZooKeeper snapshots and logs
     <data dir>/tmp/         hbase.tmp.dir and java.io.tmpdir
@@ -34,7 +33,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Optional, Union
 
@@ -103,39 +102,31 @@ class LocalHBaseError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Kerberos:
-    """How the embedded HBase runs secured: the KDC's krb5.conf and HBase's own service login.
+class Security:
+    """How an embedded HBase runs secured, as plain data: what `start(security=...)` was given.
 
-    The short name of `principal` (before any / or @) is HBase's superuser.
+    It is kept in the state file, so that every JVM of the run, and every later LocalHBase of the
+    data dir, gets the same. `pyspark_hbase_testing.kerberos` makes one for a KDC's HBase.
     """
 
-    krb5_conf: str
-    principal: str
-    keytab: str
+    # Over the generated hbase-site.xml (before the LocalHBase's own `site_settings`).
+    hbase_site: dict[str, str] = field(default_factory=dict)
+    # conf/core-site.xml, written only when there are some (Hadoop's own security settings).
+    core_site: dict[str, str] = field(default_factory=dict)
+    # Flags of every JVM of the data dir: the HBase servers, the readiness probe, the tools.
+    jvm_flags: tuple[str, ...] = ()
+    # Flags of our short-lived client JVMs only (the probe, the tools), e.g. how they log in.
+    tool_flags: tuple[str, ...] = ()
 
-    @property
-    def superuser(self) -> str:
-        return self.principal.split("/")[0].split("@")[0]
-
-    def site_settings(self) -> dict[str, str]:
-        access = "org.apache.hadoop.hbase.security.access.AccessController"
-        return {
-            "hbase.security.authentication": "kerberos",
-            "hbase.security.authorization": "true",
-            # Clients need these two as well: the principal they expect the servers to have.
-            "hbase.master.kerberos.principal": self.principal,
-            "hbase.regionserver.kerberos.principal": self.principal,
-            "hbase.master.keytab.file": self.keytab,
-            "hbase.regionserver.keytab.file": self.keytab,
-            "hbase.superuser": self.superuser,
-            "hbase.coprocessor.master.classes": access,
-            "hbase.coprocessor.regionserver.classes": access,
-            "hbase.coprocessor.region.classes": f"org.apache.hadoop.hbase.security.token.TokenProvider,{access}",
-        }
-
-    @staticmethod
-    def core_settings() -> dict[str, str]:
-        return {"hadoop.security.authentication": "kerberos", "hadoop.security.authorization": "true"}
+    @classmethod
+    def from_state(cls, state: dict) -> "Security":
+        """The record again from its asdict() form, as JSON gives it back (lists, not tuples)."""
+        return cls(
+            hbase_site=dict(state.get("hbase_site") or {}),
+            core_site=dict(state.get("core_site") or {}),
+            jvm_flags=tuple(state.get("jvm_flags") or ()),
+            tool_flags=tuple(state.get("tool_flags") or ()),
+        )
 
 
 def _now_iso() -> str:
@@ -339,12 +330,12 @@ class LocalHBase:
         return dict(zip(_PORT_NAMES, pick_free_ports(len(_PORT_NAMES))))
 
     @property
-    def kerberos(self) -> Optional[Kerberos]:
-        """The Kerberos setup of the last (or current) run; None if it ran without."""
-        k = self._read_state().get("kerberos")
-        return Kerberos(**k) if k else None
+    def security(self) -> Optional[Security]:
+        """The security of the last (or current) run; None if it ran without."""
+        s = self._read_state().get("security")
+        return Security.from_state(s) if s else None
 
-    def _write_conf(self, ports: dict[str, int], kerberos: Optional[Kerberos]) -> None:
+    def _write_conf(self, ports: dict[str, int], security: Optional[Security]) -> None:
         template = _paths.conf_dir()
         site = template / "hbase-site.xml"
         if not site.is_file():
@@ -373,9 +364,10 @@ class LocalHBase:
         )
         self.conf_dir.mkdir(parents=True, exist_ok=True)
         core = self.conf_dir / "core-site.xml"
-        if kerberos is not None:
-            props.update(kerberos.site_settings())
-            write_site_xml(core, kerberos.core_settings(), site)
+        if security is not None:
+            props.update(security.hbase_site)
+        if security is not None and security.core_site:
+            write_site_xml(core, security.core_site, site)
         else:
             core.unlink(missing_ok=True)
         props.update(self._site_settings)
@@ -385,7 +377,7 @@ class LocalHBase:
             (self.conf_dir / "log4j2.properties").write_bytes(log4j.read_bytes())
 
     def _jvm_common(self, java: str) -> list[str]:
-        kerberos = self.kerberos
+        security = self.security
         return [
             java,
             *JAVA17_FLAGS,
@@ -393,23 +385,15 @@ class LocalHBase:
             f"-Dlog4j2.configurationFile={self.conf_dir / 'log4j2.properties'}",
             # stdout already goes into the log file: no second copy of each line.
             "-Dspark.hbase.log.console=OFF",
-            *([f"-Djava.security.krb5.conf={kerberos.krb5_conf}"] if kerberos else []),
+            *(security.jvm_flags if security else ()),
         ]
 
     def _tool_jvm(self, java: str, classpath: list[str], log_name: str) -> list[str]:
         """A short-lived HBase client JVM of ours (the probe, AccessTool), up to its main class.
 
-        With Kerberos it logs in as HBase's superuser, from the service keytab.
+        With `security`, its `tool_flags` too (with Kerberos: the login as HBase's superuser).
         """
-        kerberos = self.kerberos
-        login = (
-            [
-                f"-Dspark.hbase.local.login.principal={kerberos.principal}",
-                f"-Dspark.hbase.local.login.keytab={kerberos.keytab}",
-            ]
-            if kerberos
-            else []
-        )
+        security = self.security
         # C1 only and serial GC: a short-lived client, competing for CPU with HBase.
         return [
             *self._jvm_common(java),
@@ -418,7 +402,7 @@ class LocalHBase:
             "-XX:+UseSerialGC",
             f"-Dspark.hbase.log.file={self.data_dir / 'logs' / log_name}",
             "-Dspark.hbase.log.level=ERROR",
-            *login,
+            *(security.tool_flags if security else ()),
             # The conf dir first: the tool reads hbase-site.xml from the classpath.
             "-cp",
             os.pathsep.join([str(self.conf_dir), *classpath]),
@@ -527,7 +511,7 @@ class LocalHBase:
         region_servers: int = 1,
         without_server_jar: Iterable[int] = (),
         other_server_jar: Optional[dict[int, Union[str, Path]]] = None,
-        kerberos: Optional[Kerberos] = None,
+        security: Optional[Security] = None,
         progress: Optional[Callable[[str], None]] = None,
     ) -> int:
         """Start HBase unless it already runs; wait until it serves clients. Returns the master's pid.
@@ -535,8 +519,8 @@ class LocalHBase:
         With `region_servers` N, region servers 2..N that are not up (never started, or killed) are
         started too, and `start` waits until all N serve regions. Those it starts whose numbers are
         in `without_server_jar` run without the server jar, and those in `other_server_jar` with the jar it
-        gives them instead (another version's). `kerberos` secures an HBase that
-        starts now; one that already runs keeps the setup it started with. While it waits,
+        gives them instead (another version's). `security` secures an HBase that
+        starts now; one that already runs keeps the security it started with. While it waits,
         `progress` (if given) is called with what it waits for, e.g. "waiting for the master to
         initialize", each time that changes, at most every PROGRESS_INTERVAL seconds.
         """
@@ -556,7 +540,7 @@ class LocalHBase:
             pid = self.pid
             if pid is None:
                 self.pid_file.unlink(missing_ok=True)
-                return self._start_new(timeout, region_servers, jars, kerberos, progress)
+                return self._start_new(timeout, region_servers, jars, security, progress)
             if self.is_running():
                 missing = [
                     n
@@ -613,17 +597,17 @@ class LocalHBase:
         timeout: float,
         region_servers: int,
         jars: dict[int, Union[bool, str]],
-        kerberos: Optional[Kerberos],
+        security: Optional[Security],
         progress: Optional[Callable[[str], None]],
     ) -> int:
         java, classpath, classpath_file = self._runtime()
         for sub in ("hbase", "zookeeper", "tmp", "logs"):
             (self.data_dir / sub).mkdir(parents=True, exist_ok=True)
         ports = self._choose_ports()
-        self._write_conf(ports, kerberos)
-        # Every JVM of this run reads it from the state (the JVM flags, the tools' login).
+        self._write_conf(ports, security)
+        # Every JVM of this run reads it from the state (its JVM flags, the tools' flags).
         state = self._read_state()
-        state["kerberos"] = asdict(kerberos) if kerberos else None
+        state["security"] = asdict(security) if security else None
         self._write_state(state)
 
         if self.log_file.is_file() and self.log_file.stat().st_size > LOG_ROTATE_BYTES:
@@ -650,7 +634,7 @@ class LocalHBase:
             "started_at": _now_iso(),
             "ready_at": None,
             "startup_seconds": None,
-            "kerberos": state["kerberos"],
+            "security": state["security"],
         }
         self._write_state(state)
         try:

@@ -1,3 +1,4 @@
 """What the tests and benchmarks do to an embedded HBase beyond running it: kill and stop region
-servers, grant rights as HBase's superuser. It lives beside `pyspark_hbase` in the source tree and
-is not in the wheel (`bin/build-wheel` packs `pyspark_hbase` alone)."""
+servers, secure it with the tests' KDC, grant rights as HBase's superuser. It lives beside
+`pyspark_hbase` in the source tree and is not in the wheel (`bin/build-wheel` packs
+`pyspark_hbase` alone)."""
