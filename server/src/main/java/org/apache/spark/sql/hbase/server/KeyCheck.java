@@ -7,12 +7,12 @@ import java.math.BigInteger;
 import java.util.Arrays;
 
 /**
- * Whether a row key is a key of its table: it cuts into the table's key columns ({@link
- * KeyLayout}) with nothing left over, and each column's bytes are those the table writes for the
- * value they hold ({@link OrderedBytes}). A row another tool wrote may hold a key that decodes to
- * values whose own key is other bytes (a BOOLEAN byte of 5, a DOUBLE -0.0, a DECIMAL of more digits
- * than its column); lookups by those values would miss it, so it is not a key of the table. The
- * Spark side decides with this class too, so a region server and Spark never disagree on a row.
+ * Whether a row key is a key of its table: it cuts into the table's key columns ({@link KeyLayout})
+ * with nothing left over, and each column's bytes are those the table writes for the value they
+ * hold ({@link OrderedBytes}). A row another tool wrote may hold a key that decodes to values whose
+ * own key is other bytes (a BOOLEAN byte of 5, a DOUBLE -0.0, a DECIMAL of more digits than its
+ * column); lookups by those values would miss it, so it is not a key of the table. The Spark side
+ * decides with this class too, so a region server and Spark never disagree on a row.
  */
 public final class KeyCheck {
   private final KeyLayout layout;
@@ -32,7 +32,12 @@ public final class KeyCheck {
         throw new IllegalArgumentException("no DECIMAL of precision " + precisions[d]);
       if (layout.isFixed(d) && layout.width(d) != widthOf(types[d], precisions[d]))
         throw new IllegalArgumentException(
-            "key column " + d + " is " + layout.width(d) + " bytes, not a value of type " + types[d]);
+            "key column "
+                + d
+                + " is "
+                + layout.width(d)
+                + " bytes, not a value of type "
+                + types[d]);
       if (types[d] == CellType.DECIMAL && precisions[d] > OrderedBytes.MAX_LONG_DIGITS)
         wideBounds[d] = BigInteger.TEN.pow(precisions[d]);
     }
@@ -84,7 +89,8 @@ public final class KeyCheck {
       case CellType.BOOLEAN:
         return OrderedBytes.isBoolean(key, off);
       case CellType.FLOAT:
-        return Arrays.equals(OrderedBytes.ofFloat(OrderedBytes.getFloat(key, off)), 0, 4, key, off, off + 4);
+        return Arrays.equals(
+            OrderedBytes.ofFloat(OrderedBytes.getFloat(key, off)), 0, 4, key, off, off + 4);
       case CellType.DOUBLE:
         return Arrays.equals(
             OrderedBytes.ofDouble(OrderedBytes.getDouble(key, off)), 0, 8, key, off, off + 8);
@@ -112,7 +118,8 @@ public final class KeyCheck {
   static KeyCheck read(DataInputStream in, KeyLayout layout) throws IOException {
     int n = in.readInt();
     if (n != layout.dimensions())
-      throw new IOException("Corrupt key check: " + n + " key columns in a key of " + layout.dimensions());
+      throw new IOException(
+          "Corrupt key check: " + n + " key columns in a key of " + layout.dimensions());
     byte[] types = new byte[n];
     int[] precisions = new int[n];
     for (int d = 0; d < n; d++) {
