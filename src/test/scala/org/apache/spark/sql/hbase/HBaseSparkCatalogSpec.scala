@@ -172,7 +172,7 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
         s"CREATE TABLE hbase.$t: an HBase table " +
         "needs its mapping: OPTIONS (primaryKey 'k1, k2, ...') names the columns of its row key"
       refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase OPTIONS (primaryKey 'k', keys 'v')") should endWith(
-        "unknown option 'keys'; the options of an HBase table are primaryKey, hbaseTable, family and columns"
+        "unknown option 'keys'; the options of an HBase table are primaryKey, hbaseTable, family, columns and layout"
       )
       refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase OPTIONS (primaryKey 'x')") shouldBe
         s"CREATE TABLE $t: PRIMARY KEY column 'x' is not defined"

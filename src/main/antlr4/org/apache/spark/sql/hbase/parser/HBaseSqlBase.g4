@@ -26,6 +26,7 @@ hbaseStatement
         '(' tableElement (',' tableElement)* ')'
         MAPPED BY '(' hbaseTable=hbaseTableName (',' COLS '=' '[' (columnMapping (',' columnMapping)*)? ']')? ')'
         (IN format=identifier (DELIMITER delimiter=stringLit)?)?
+        (LAYOUT layout=identifier)?
         (FAMILIES '(' familyOptions (',' familyOptions)* ')')?
         (SPLIT ON '(' splitPoint (',' splitPoint)* ')')?                  #createTable
     | ALTER TABLE table=multipartIdentifier ADD COLUMN? columnDefinition
@@ -104,7 +105,7 @@ stringLit
 
 nonReserved
     : ADD | ALTER | BY | COLS | COLUMN | COMMENT | CREATE | DATA | DELIMITER | DESC | DESCRIBE | DROP | EXISTS
-    | EXTENDED | FAMILIES | FIELDS | FROM | IF | IN | INDEXES | INPATH | INTO | KEY | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
+    | EXTENDED | FAMILIES | FIELDS | FROM | IF | IN | INDEXES | INPATH | INTO | KEY | LAYOUT | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
     | OPTIONS | OVERWRITE | PARALLEL | PRIMARY | SHOW | SPLIT | TABLE | TABLES | TERMINATED | WRITETIME
     ;
 
@@ -131,6 +132,7 @@ INDEXES: 'INDEXES';
 INPATH: 'INPATH';
 INTO: 'INTO';
 KEY: 'KEY';
+LAYOUT: 'LAYOUT';
 LIKE: 'LIKE';
 LOAD: 'LOAD';
 LOCAL: 'LOCAL';

@@ -7,21 +7,23 @@ import org.apache.spark.sql.catalyst.analysis.{
   ResolvedIdentifier, ResolvedNamespace, ResolvedTable, UnresolvedTableOrView
 }
 import org.apache.spark.sql.catalyst.plans.logical.{
-  CreateNamespace, CreateTable, CreateTableAsSelect, DescribeRelation, DropTable, LocalRelation, LogicalPlan, TableSpec
+  CreateNamespace, CreateTable, CreateTableAsSelect, DescribeRelation, DropTable, LocalRelation, LogicalPlan,
+  ShowCreateTable, TableSpec
 }
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.connector.catalog.CatalogManager
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.commands.{
-  CreateHBaseTableAsSelectCommand, CreateHBaseTableCommand, DescribeMappedTableCommand, DropHBaseTableCommand
+  CreateHBaseTableAsSelectCommand, CreateHBaseTableCommand, DescribeMappedTableCommand, DropHBaseTableCommand,
+  ShowCreateMappedTableCommand
 }
 import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableOptions}
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 
 /**
- * Spark's own DESCRIBE and DROP TABLE of an HBase table. Through an HBase catalog (`hbase.t`),
- * DROP is the catalog's and DESCRIBE shows our mapping. A one-part name is Spark's first: only
+ * Spark's own DESCRIBE, SHOW CREATE TABLE and DROP TABLE of an HBase table. Through an HBase
+ * catalog (`hbase.t`), DROP is the catalog's, and DESCRIBE and SHOW CREATE TABLE show our mapping. A one-part name is Spark's first: only
  * when Spark's catalog has no table or view of that name does it name the HBase table, so these
  * statements ask HBase nothing about Spark's own tables.
  *
@@ -37,6 +39,10 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
     case describe @ DescribeRelation(UnresolvedTableOrView(Seq(name), _, _, _), _, _) =>
       val catalog = SessionCatalogs.of(session)
       TableDefinitions.get(catalog, name).map(DescribeMappedTableCommand(_, catalog.cluster)).getOrElse(describe)
+    case ShowCreateTable(ResolvedTable(_, _, table: HBaseCatalogTable, _), _, _) =>
+      ShowCreateMappedTableCommand(table.definition)
+    case show @ ShowCreateTable(UnresolvedTableOrView(Seq(name), _, _, _), _, _) =>
+      TableDefinitions.get(SessionCatalogs.of(session), name).map(ShowCreateMappedTableCommand(_)).getOrElse(show)
     case drop @ DropTable(ResolvedIdentifier(catalog, ident), ifExists, purge)
         if catalog.name() == CatalogManager.SESSION_CATALOG_NAME && ident.namespace().toSeq == currentDatabase &&
           !session.sessionState.catalog.tableExists(TableIdentifier(ident.name(), Some(ident.namespace().head))) =>

@@ -38,6 +38,34 @@ object TableFormat {
   }
 }
 
+/**
+ * How a table stores its value columns: a cell per column (`CELLS`, what other tools write too),
+ * or every mapped column of a family in one packed cell per row (`PACKED`, see `server.PackedCell`).
+ */
+sealed trait TableLayout {
+  def name: String
+}
+
+object TableLayout {
+  case object Cells extends TableLayout {
+    override def name: String = "CELLS"
+  }
+
+  case object Packed extends TableLayout {
+    override def name: String = "PACKED"
+  }
+
+  /** The layout named in `LAYOUT <name>`. */
+  def parse(text: String): TableLayout = text.toUpperCase(Locale.ROOT) match {
+    case "CELLS" => Cells
+    case "PACKED" => Packed
+    case _ => throw new HBaseSqlException(s"Unknown table layout '$text' after LAYOUT; expected CELLS or PACKED")
+  }
+
+  /** The qualifier of a packed cell: the empty one, which no mapped column may have. */
+  val PackedQualifier: String = ""
+}
+
 final case class HBaseTableName(namespace: String, name: String) {
 
   /** The name as HBase prints it: the default namespace is left out. */
@@ -103,8 +131,18 @@ final case class HBaseTableDef(
     format: TableFormat,
     indexes: Seq[RangeIndexDef] = Nil,
     markerFamily: Option[String] = None,
-    ownsHBaseTable: Boolean = false
+    ownsHBaseTable: Boolean = false,
+    layout: TableLayout = TableLayout.Cells,
+    packedSlots: Map[String, Seq[String]] = Map.empty
 ) {
+
+  def isPacked: Boolean = layout == TableLayout.Packed
+
+  /**
+   * Where a packed table's value in `cell` sits in its family's packed cell: the qualifiers of a
+   * family in slot order, a dropped column's slot kept, so that old rows read as they were written.
+   */
+  def slotOf(cell: CellRef): Int = packedSlots.getOrElse(cell.family, Nil).indexOf(cell.qualifier)
 
   def column(colName: String): HBaseColumn =
     columns.find(_.name.equalsIgnoreCase(colName)).getOrElse(
@@ -149,7 +187,14 @@ final case class HBaseTableDef(
           fail(s"type ${column.dataType.sql} is not supported; supported: ${SupportedTypes.describe}")
         }
     }
-    copy(columns = columns :+ column)
+    val added = copy(columns = columns :+ column)
+    column.cell match {
+      case Some(cell) if isPacked && slotOf(cell) < 0 =>
+        added.copy(packedSlots =
+          packedSlots.updated(cell.family, packedSlots.getOrElse(cell.family, Nil) :+ cell.qualifier)
+        )
+      case _ => added
+    }
   }
 
   /** The table without a value column; key columns make up the row key and cannot be dropped. */
@@ -199,7 +244,8 @@ object HBaseTableDef {
       columns: Seq[(String, DataType, Boolean, Option[String])],
       keyColumns: Seq[String],
       mappings: Seq[(String, CellMapping)],
-      format: TableFormat
+      format: TableFormat,
+      layout: TableLayout = TableLayout.Cells
   ): HBaseTableDef = {
     def fail(msg: String) = throw new HBaseSqlException(s"CREATE TABLE $name: $msg")
     def norm(s: String) = s.toLowerCase(Locale.ROOT)
@@ -254,13 +300,24 @@ object HBaseTableDef {
       )
     }
     val canonicalKeys = keyColumns.map(k => byName(norm(k))._1)
+    if (layout == TableLayout.Packed) {
+      if (format != TableFormat.Binary) fail(s"LAYOUT PACKED stores values in the Binary format, not ${format.name}")
+      if (cellOf.isEmpty) fail("LAYOUT PACKED packs value columns, and the table maps none")
+    }
+    val slots =
+      if (layout != TableLayout.Packed) Map.empty[String, Seq[String]]
+      else mappings.collect { case (_, CellMapping(cell, false)) => cell }.groupBy(_.family).map {
+        case (family, cells) => family -> cells.map(_.qualifier)
+      }
     val definition = HBaseTableDef(
       name,
       hbaseTable,
       defined,
       canonicalKeys,
       format,
-      markerFamily = if (cellOf.isEmpty) Some(KeyOnlyMarkerFamily) else None
+      markerFamily = if (cellOf.isEmpty) Some(KeyOnlyMarkerFamily) else None,
+      layout = layout,
+      packedSlots = slots
     )
     definition.writeTimes.foreach { w =>
       if (!w.nullable) fail(

@@ -20,16 +20,20 @@ import org.apache.spark.sql.types.DataType
  * tables, and tables whose first family was dropped) and write-time columns (`writeTimeOf`),
  * which a version 1 reader would take for key columns. `ownsHBaseTable` (CREATE TABLE made the
  * HBase table, so DROP TABLE ... PURGE may delete it) needs no new version: a reader that ignores
- * it only never deletes the HBase table.
+ * it only never deletes the HBase table. Version 3 adds the packed layout (`layout`, and each
+ * family's `packedSlots`), whose cells an older reader would take for values of no column.
  */
 object TableDefJson {
-  val FormatVersion = 2
+  val FormatVersion = 3
 
   private val mapper = new ObjectMapper()
 
   def toJson(table: HBaseTableDef): String = {
     val root = mapper.createObjectNode()
-    root.put("version", if (table.markerFamily.isDefined || table.writeTimes.nonEmpty) 2 else 1)
+    root.put(
+      "version",
+      if (table.isPacked) 3 else if (table.markerFamily.isDefined || table.writeTimes.nonEmpty) 2 else 1
+    )
     root.put("name", table.name)
     root.put("hbaseNamespace", table.hbaseTable.namespace)
     root.put("hbaseTable", table.hbaseTable.name)
@@ -58,6 +62,14 @@ object TableDefJson {
       c.comment.foreach(node.put("comment", _))
     }
     table.markerFamily.foreach(root.put("markerFamily", _))
+    if (table.isPacked) {
+      root.put("layout", table.layout.name)
+      val slots = root.putObject("packedSlots")
+      table.packedSlots.toSeq.sortBy(_._1).foreach { case (family, qualifiers) =>
+        val list = slots.putArray(family)
+        qualifiers.foreach(q => list.add(q))
+      }
+    }
     if (table.ownsHBaseTable) root.put("ownsHBaseTable", true)
     if (table.indexes.nonEmpty) {
       val indexes = root.putArray("indexes")
@@ -131,7 +143,7 @@ object TableDefJson {
     keyColumns.filterNot(k => columns.exists(_.name.equalsIgnoreCase(k))).foreach(k =>
       throw new UnreadableTableDef(s"has a key column '$k' that is not one of its columns")
     )
-    HBaseTableDef(
+    val table = HBaseTableDef(
       name = text(root, "name"),
       hbaseTable = HBaseTableName(text(root, "hbaseNamespace"), text(root, "hbaseTable")),
       columns = columns,
@@ -139,8 +151,16 @@ object TableDefJson {
       format = TableFormat.parse(text(root, "format"), Option(root.get("keyDelimiter")).map(_.asText())),
       indexes = indexes,
       markerFamily = Option(root.get("markerFamily")).map(_.asText()),
-      ownsHBaseTable = root.path("ownsHBaseTable").asBoolean(false)
+      ownsHBaseTable = root.path("ownsHBaseTable").asBoolean(false),
+      layout = Option(root.get("layout")).fold[TableLayout](TableLayout.Cells)(l => TableLayout.parse(l.asText())),
+      packedSlots = Option(root.get("packedSlots")).filter(_.isObject).map { node =>
+        node.properties().asScala.map(e => e.getKey -> e.getValue.elements().asScala.map(_.asText()).toSeq).toMap
+      }.getOrElse(Map.empty)
     )
+    if (table.isPacked) table.values.flatMap(_.cell).find(c => table.slotOf(c) < 0).foreach { c =>
+      throw new UnreadableTableDef(s"packs cell $c in no slot of its family")
+    }
+    table
   }
 }
 

@@ -2,13 +2,14 @@ package org.apache.spark.sql.hbase.codec
 
 import scala.util.control.NonFatal
 
+import org.apache.hadoop.hbase.{Cell, CellUtil}
 import org.apache.hadoop.hbase.client.{Delete, Mutation, Put, Result}
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
-import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
-import org.apache.spark.sql.hbase.server.ColumnOrder
+import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef, TableLayout}
+import org.apache.spark.sql.hbase.server.{ColumnOrder, PackedCell, PackedCellWriter}
 import org.apache.spark.sql.types.{DataType, TimestampType}
 
 /** Turns table rows into HBase mutations and HBase Results back into table rows. */
@@ -65,6 +66,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
    */
   def toMutations(row: InternalRow): Seq[Mutation] = {
     val key = rowKey(row)
+    if (table.isPacked) return Seq(packedPut(key, cellValues(row)))
     val put = new Put(key)
     var delete: Delete = null
     val values = cellValues(row)
@@ -90,6 +92,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
    * keeps the empty marker cell, so that it stays a row.
    */
   def updater(columns: Seq[HBaseColumn]): InternalRow => Seq[Mutation] = {
+    if (table.isPacked) throw RowCodec.notYetPacked(table, "UPDATE")
     val indexes = columns.map(cellIndex).toArray
     require(indexes.forall(_ >= 0), s"not value columns of ${table.name}: ${columns.map(_.name)}")
     val encoders = indexes.map(i => valueCodec.encoder(valueColumns(i)._1.dataType))
@@ -125,6 +128,34 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     values
   }
 
+  // A packed table's families, each value column's family among them and slot in its packed cell.
+  @transient private lazy val packedFamilies: Array[String] = table.families.toArray
+  @transient private lazy val packedFamilyBytes: Array[Array[Byte]] = packedFamilies.map(Utf8.bytes)
+  @transient private lazy val packedPlace: Array[(Int, Int)] = valueColumns.map { case (c, _) =>
+    (packedFamilies.indexOf(c.cell.get.family), table.slotOf(c.cell.get))
+  }
+
+  /**
+   * The packed cells of a row's [[cellValues]]: one per family, every family's written (with no
+   * value, a cell of no column), so that writing a row replaces it whole and it stays a row.
+   */
+  def packedCells(values: Array[Array[Byte]]): Array[(Array[Byte], Array[Byte])] = {
+    val slots = packedFamilies.map(f => new Array[Array[Byte]](table.packedSlots(f).size))
+    var i = 0
+    while (i < values.length) {
+      val (family, slot) = packedPlace(i)
+      slots(family)(slot) = values(i)
+      i += 1
+    }
+    packedFamilyBytes.indices.map(f => packedFamilyBytes(f) -> PackedCellWriter.write(slots(f))).toArray
+  }
+
+  private def packedPut(key: Array[Byte], values: Array[Array[Byte]]): Put = {
+    val put = new Put(key)
+    packedCells(values).foreach { case (family, cell) => put.addColumn(family, RowCodec.PackedQualifier, cell) }
+    put
+  }
+
   /** Where a value column's cell is in [[cellValues]]. */
   def cellIndex(column: HBaseColumn): Int = valueColumns.indexWhere(_._1 == column)
 
@@ -144,6 +175,30 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     else
       try keyCodec.decode(key)
       catch { case NonFatal(_) => null } // the codecs' own errors are not all RuntimeExceptions
+
+  /** What is wrong with a row that [[decoder]] with `checkKeys` read as null, in words for an error message. */
+  def rowProblem(result: Result): String =
+    if (keyValues(result.getRow) == null) keyProblem(result.getRow)
+    else packedProblem(result).getOrElse("it cannot be read")
+
+  /** What is wrong with a packed table's row: a cell of its families that is not a well-formed packed cell. */
+  private def packedProblem(result: Result): Option[String] = if (!table.isPacked) None
+  else {
+    val cells = Option(result.rawCells()).getOrElse(Array.empty[Cell])
+    cells.iterator.flatMap { cell =>
+      val family = Utf8.string(CellUtil.cloneFamily(cell))
+      if (!packedFamilies.contains(family)) None
+      else if (cell.getQualifierLength != 0) {
+        Some(s"its cell $family:${Utf8.string(CellUtil.cloneQualifier(cell))} is not a packed cell, and this " +
+          s"table (LAYOUT PACKED) keeps each family's values in one cell with an empty qualifier")
+      } else {
+        try { PackedCell.read(cell.getValueArray, cell.getValueOffset, cell.getValueLength); None }
+        catch {
+          case e: PackedCell.Malformed => Some(s"its packed cell in family $family is malformed: ${e.getMessage}")
+        }
+      }
+    }.nextOption()
+  }
 
   /** What is wrong with a key for which [[keyValues]] is null, in words for an error message. */
   def keyProblem(key: Array[Byte]): String = {
@@ -165,7 +220,10 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
    * A write-time column is its cell's timestamp (milliseconds), as a TIMESTAMP or a BIGINT.
    * With `checkKeys`, every row's key is checked ([[keyValues]]), and a bad one decodes to null.
    */
-  def decoder(required: Seq[HBaseColumn], checkKeys: Boolean = false): Result => InternalRow = {
+  def decoder(required: Seq[HBaseColumn], checkKeys: Boolean = false): Result => InternalRow =
+    if (table.isPacked) packedDecoder(required, checkKeys) else cellsDecoder(required, checkKeys)
+
+  private def cellsDecoder(required: Seq[HBaseColumn], checkKeys: Boolean): Result => InternalRow = {
     val keyIndex = required.map(c => table.keys.indexOf(c)).toArray
     val types = required.map(_.dataType).toArray
     val writeTime = required.map(_.isWriteTime).toArray
@@ -208,10 +266,76 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
       }
     }
   }
+
+  /**
+   * [[decoder]] for a packed table: each family's newest packed cell, and from it only the slots
+   * of the required columns. A row with another cell in those families, or a malformed packed
+   * cell, decodes to null with `checkKeys` (see [[rowProblem]]), and fails otherwise.
+   */
+  private def packedDecoder(required: Seq[HBaseColumn], checkKeys: Boolean): Result => InternalRow = {
+    val keyIndex = required.map(c => table.keys.indexOf(c)).toArray
+    val needsKey = keyIndex.exists(_ >= 0)
+    val types = required.map(_.dataType).toArray
+    val writeTime = required.map(_.isWriteTime).toArray
+    val familyOf = required.map(_.readsCell.fold(-1)(c => packedFamilies.indexOf(c.family))).toArray
+    val slotOf = required.map(_.readsCell.fold(-1)(table.slotOf)).toArray
+    val families = packedFamilyBytes
+    result => {
+      val keys = if (checkKeys) keyValues(result.getRow) else if (needsKey) keyCodec.decode(result.getRow) else null
+      val cells = result.rawCells()
+      val packed = new Array[PackedCell](families.length)
+      val stamps = new Array[Long](families.length)
+      var ok = !(checkKeys && keys == null)
+      var c = 0
+      while (ok && cells != null && c < cells.length) {
+        val cell = cells(c)
+        var f = 0
+        while (f < families.length && !CellUtil.matchingFamily(cell, families(f))) f += 1
+        if (f < families.length) {
+          if (cell.getQualifierLength != 0) ok = false // another tool's cell: reported, never dropped
+          else if (packed(f) == null) { // the newest version comes first
+            try {
+              packed(f) = PackedCell.read(cell.getValueArray, cell.getValueOffset, cell.getValueLength)
+              stamps(f) = cell.getTimestamp
+            } catch { case _: PackedCell.Malformed => ok = false }
+          }
+        }
+        c += 1
+      }
+      if (!ok) {
+        if (checkKeys) null
+        else throw BadRowKey.error(table, result.getRow, rowProblem(result))
+      } else {
+        val values = new Array[Any](required.length)
+        var i = 0
+        while (i < values.length) {
+          if (keyIndex(i) >= 0) values(i) = keys(keyIndex(i))
+          else {
+            val cell = packed(familyOf(i))
+            val slot = slotOf(i)
+            if (cell != null && cell.has(slot)) {
+              values(i) =
+                if (writeTime(i)) RowCodec.writeTimeValue(types(i), stamps(familyOf(i)))
+                else valueCodec.decode(types(i), cell.bytes, cell.valueOffset(slot), cell.valueLength(slot))
+            }
+          }
+          i += 1
+        }
+        new GenericInternalRow(values)
+      }
+    }
+  }
 }
 
 object RowCodec {
   val RowMarkerQualifier: Array[Byte] = Array.emptyByteArray
+
+  val PackedQualifier: Array[Byte] = Utf8.bytes(TableLayout.PackedQualifier)
+
+  /** The error for a statement that does not take packed tables yet. */
+  def notYetPacked(table: HBaseTableDef, statement: String): HBaseSqlException =
+    new HBaseSqlException(s"$statement of table '${table.name}': this version does not write LAYOUT PACKED tables " +
+      s"with $statement yet; INSERT, DataFrame writes and DELETE do")
 
   /** A cell's timestamp (epoch milliseconds) as a write-time column of `dataType` holds it. */
   def writeTimeValue(dataType: DataType, millis: Long): Any = dataType match {

@@ -55,6 +55,16 @@ object DescribeMappedTableCommand {
         null
       ),
       Row(
+        "Layout",
+        table.layout.name,
+        if (table.isPacked) {
+          val slots = table.packedSlots.toSeq.sortBy(_._1).map { case (family, qualifiers) =>
+            s"$family: ${qualifiers.mkString(", ")}"
+          }
+          s"one packed cell per family per row; slots ${slots.mkString("; ")}"
+        } else "one cell per value column"
+      ),
+      Row(
         "Row marker family",
         table.rowMarkerFamily,
         if (table.isKeyOnly) "key-only: every HBase row is a row; new rows get an empty cell here"

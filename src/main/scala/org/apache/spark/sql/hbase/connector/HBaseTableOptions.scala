@@ -5,7 +5,9 @@ import java.util.Locale
 import org.apache.spark.sql.catalyst.plans.logical.TableSpec
 import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{CellMapping, CellRef, HBaseTableDef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.catalog.{
+  CellMapping, CellRef, HBaseTableDef, HBaseTableName, TableFormat, TableLayout
+}
 import org.apache.spark.sql.types.DataType
 
 /**
@@ -19,7 +21,8 @@ import org.apache.spark.sql.types.DataType
  *  - `primaryKey`: the key columns, in row-key order (required);
  *  - `hbaseTable`: the HBase table, `[namespace:]name` (default: the table's name);
  *  - `family`: the family of the value columns (default `f`);
- *  - `columns`: cells for some columns, `c1=family.qualifier, ...` (the others go to `family`).
+ *  - `columns`: cells for some columns, `c1=family.qualifier, ...` (the others go to `family`);
+ *  - `layout`: `cells` (default) or `packed`, as LAYOUT in CREATE TABLE ... MAPPED BY.
  */
 object HBaseTableOptions {
   val Provider = "hbase"
@@ -27,7 +30,8 @@ object HBaseTableOptions {
   val HBaseTable = "hbasetable"
   val Family = "family"
   val Columns = "columns"
-  private val Known = Seq(PrimaryKey, HBaseTable, Family, Columns)
+  val Layout = "layout"
+  private val Known = Seq(PrimaryKey, HBaseTable, Family, Columns, Layout)
   val DefaultFamily = "f"
 
   /** The definition Spark's CREATE TABLE `catalog.name` asks for, or an error naming what is wrong. */
@@ -54,7 +58,7 @@ object HBaseTableOptions {
     spec.comment.foreach(_ => fail("COMMENT: HBase tables keep no table comment; comment the columns instead"))
     val options = spec.options.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
     options.keys.filterNot(Known.contains).toSeq.sorted.headOption.foreach { k =>
-      fail(s"unknown option '$k'; the options of an HBase table are primaryKey, hbaseTable, family and columns")
+      fail(s"unknown option '$k'; the options of an HBase table are primaryKey, hbaseTable, family, columns and layout")
     }
     val keyColumns = options.get(PrimaryKey).map(list).filter(_.nonEmpty)
       .getOrElse(fail(
@@ -76,7 +80,8 @@ object HBaseTableOptions {
     }
     val hbaseTable = options.get(HBaseTable).map(_.trim).filter(_.nonEmpty).map(HBaseTableName.parse)
       .getOrElse(HBaseTableName("default", name))
-    HBaseTableDef.fromStatement(name, hbaseTable, columns, keyColumns, mappings, TableFormat.Binary)
+    val layout = options.get(Layout).map(l => TableLayout.parse(l.trim)).getOrElse(TableLayout.Cells)
+    HBaseTableDef.fromStatement(name, hbaseTable, columns, keyColumns, mappings, TableFormat.Binary, layout)
   }
 
   private def list(text: String): Seq[String] = text.split(",").map(_.trim).filter(_.nonEmpty).toSeq

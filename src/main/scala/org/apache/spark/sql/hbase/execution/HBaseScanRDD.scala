@@ -115,7 +115,7 @@ object HBaseScanRDD {
       val row = decode(r)
       if (row != null) Iterator.single(row)
       else if (request.skipBadRowKeys) { metrics.badRowKeys += 1; Iterator.empty }
-      else throw BadRowKey.error(table, r.getRow, codec.keyProblem(r.getRow))
+      else throw BadRowKey.error(table, r.getRow, codec.rowProblem(r))
     }
     regionScan.residual match {
       case None => rows
@@ -177,7 +177,7 @@ object HBaseScanRDD {
     val neededCells = required.flatMap(_.readsCell).distinct
     val allCells = table.columns.flatMap(_.cell)
     if (neededCells.isEmpty) Some(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
-    else if (allCells.forall(neededCells.contains)) None
+    else if (table.isPacked || allCells.forall(neededCells.contains)) None // a packed row comes whole
     else {
       val qualifiers = neededCells.map(_.qualifier).distinct.map { q =>
         new QualifierFilter(CompareOperator.EQUAL, new BinaryComparator(Utf8.bytes(q))): Filter

@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.HBaseSqlException
 import org.apache.spark.sql.hbase.catalog.{
-  CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat
+  CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat, TableLayout
 }
 import org.apache.spark.sql.hbase.codec.SplitPoints
 import org.apache.spark.sql.hbase.commands._
@@ -43,7 +43,8 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
       columns,
       keyColumns,
       mappings,
-      format
+      format,
+      Option(ctx.layout).map(l => TableLayout.parse(identifier(l))).getOrElse(TableLayout.Cells)
     )
     val splitKeys = SplitPoints.encode(
       definition,

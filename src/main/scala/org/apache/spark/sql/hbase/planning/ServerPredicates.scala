@@ -73,6 +73,8 @@ final class ServerPredicates(table: HBaseTableDef, codec: KeyCodec, columnOf: At
       if (codec.sliceCheck(dim) == SliceCheck.Opaque) None else Some(Operand.key(dim))
     } else if (column.isWriteTime) {
       None // a region server reads values, not timestamps
+    } else if (table.isPacked) {
+      None // a packed cell's values are read in Spark, for now
     } else {
       val cell = column.cell.get
       cellType(column.dataType).map { case (t, precision, scale) =>

@@ -64,6 +64,34 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
       TableDefJson.fromJson(timedJson) shouldBe timed
     }
 
+    it("holds a packed table's layout and each family's slots in version 3, which older plugins refuse to read") {
+      val packed = HBaseTableDef.fromStatement(
+        "orders",
+        HBaseTableName("shop", "orders_packed"),
+        Seq(
+          ("id", LongType, false, None),
+          ("total", DecimalType(12, 2), false, None),
+          ("note", StringType, false, None)
+        ),
+        Seq("id"),
+        Seq("total" -> CellMapping(CellRef("f", "t")), "note" -> CellMapping(CellRef("f", "n"))),
+        TableFormat.Binary,
+        TableLayout.Packed
+      )
+      packed.packedSlots shouldBe Map("f" -> Seq("t", "n"))
+      // A column added later takes the next slot; a dropped one keeps its own.
+      val altered = packed.withColumn(HBaseColumn("extra", IntegerType, nullable = true, Some(CellRef("f", "e"))))
+        .withoutColumn("total")
+      altered.packedSlots shouldBe Map("f" -> Seq("t", "n", "e"))
+      val json = TableDefJson.toJson(altered)
+      json should include("\"version\":3")
+      json should include("\"layout\":\"PACKED\"")
+      TableDefJson.fromJson(json) shouldBe altered
+      val broken = json.replace("[\"t\",\"n\",\"e\"]", "[\"t\"]")
+      (the[UnreadableTableDef] thrownBy TableDefJson.fromJson(broken)).getMessage shouldBe
+        "The catalog entry packs cell f.n in no slot of its family"
+    }
+
     it("records that CREATE TABLE made the HBase table without a new version: a reader ignoring it never purges") {
       val owning = table.copy(ownsHBaseTable = true)
       val json = TableDefJson.toJson(owning)
@@ -81,7 +109,7 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
     it("refuses an entry of a newer format version, saying what to use instead") {
       val future = TableDefJson.toJson(table).replace("\"version\":1", "\"version\":99")
       intercept[UnreadableTableDef](TableDefJson.fromJson(future)).problem shouldBe
-        "is in format version 99, and this spark-hbase-sql reads versions 1 to 2: a newer spark-hbase-sql wrote it; " +
+        "is in format version 99, and this spark-hbase-sql reads versions 1 to 3: a newer spark-hbase-sql wrote it; " +
         "use that version or newer"
     }
   }

@@ -60,27 +60,38 @@ final class RegionHFiles(
   // Timed per row, not per call: the rows come from a lazy iterator that reads and sorts the input.
   private def writeRow(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit =
     SQLMetrics.withTimingNs(metrics.writeTime) {
-      // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
-      if (values.forall(_ == null)) {
-        writer(Utf8.string(codec.markerFamily)).append(new KeyValue(
-          rowKey,
-          codec.markerFamily,
-          RowCodec.RowMarkerQualifier,
-          timestamp,
-          KeyValue.Type.Put,
-          Array.emptyByteArray
-        ))
-      }
-      cellOrder.foreach { i =>
-        val cell =
-          if (values(i) == null)
-            new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.DeleteColumn)
-          else new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.Put, values(i))
-        writer(families(i)).append(cell)
-      }
+      if (codec.table.isPacked) {
+        // One cell per family, each family in a file of its own: a packed cell replaces the row's values.
+        codec.packedCells(values).foreach { case (family, cell) =>
+          writer(Utf8.string(family)).append(
+            new KeyValue(rowKey, family, RowCodec.PackedQualifier, timestamp, KeyValue.Type.Put, cell)
+          )
+        }
+      } else writeCells(rowKey, values)
       recorded.foreach(_.addCells(rowKey, values))
       rows += 1
     }
+
+  private def writeCells(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit = {
+    // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
+    if (values.forall(_ == null)) {
+      writer(Utf8.string(codec.markerFamily)).append(new KeyValue(
+        rowKey,
+        codec.markerFamily,
+        RowCodec.RowMarkerQualifier,
+        timestamp,
+        KeyValue.Type.Put,
+        Array.emptyByteArray
+      ))
+    }
+    cellOrder.foreach { i =>
+      val cell =
+        if (values(i) == null)
+          new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.DeleteColumn)
+        else new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.Put, values(i))
+      writer(families(i)).append(cell)
+    }
+  }
 
   private def writer(family: String): StoreFileWriter = writers.getOrElseUpdate(
     family, {
