@@ -92,11 +92,21 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         "SELECT k FROM %s WHERE t < TIMESTAMP '2026-01-01 00:05:00' ORDER BY k LIMIT 7"
       )
       for (q <- queries) withClue(q + ": ")(rowsOf(q.format(packed)) shouldBe rowsOf(q.format(cells)))
-      withClue("no aggregate in the region servers yet: ") {
-        collectWithSubqueries(sql(s"SELECT count(*) FROM $packed").queryExecution.executedPlan) {
-          case a: HBaseAggregateScan => a
-        } shouldBe empty
-      }
+    }
+
+    it("has the region servers read its values from the packed cells: predicates and aggregates run there") {
+      val filtered = sql(s"SELECT k, s FROM $packed WHERE s = 's3' AND n > 100 AND p < 90")
+      rowsOf(filtered) shouldBe rowsOf(sql(s"SELECT k, s FROM $cells WHERE s = 's3' AND n > 100 AND p < 90"))
+      val metrics = ScanMetrics.of(filtered)
+      withClue("the whole WHERE clause is checked in the region servers, so only matching rows come back: ")(
+        metrics("rowsRead") shouldBe filtered.count()
+      )
+      val grouped = s"SELECT s, count(*), count(p), sum(n), min(p), max(x), avg(n) FROM %s WHERE k >= 100 GROUP BY s"
+      val aggregate = sql(grouped.format(packed))
+      collectWithSubqueries(aggregate.queryExecution.executedPlan) { case a: HBaseAggregateScan => a } should
+        have size 1
+      rowsOf(aggregate) shouldBe rowsOf(grouped.format(cells))
+      ScanMetrics.of(aggregate)("rowsRead") should be <= 18L * 3
     }
 
     it("takes DELETE, write-time columns and TIMESTAMP AS OF, and refuses UPDATE clearly, changing nothing") {
@@ -168,7 +178,18 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         val df = sql(s"SELECT * FROM $t")
         rowsOf(df) shouldBe Seq("[1,ours,1]", "[2,theirs,2]")
         ScanMetrics.of(df)("badRowKeys") shouldBe 2
+        withClue("in the region servers, as in Spark: ") {
+          val counted = sql(s"SELECT count(*), sum(n) FROM $t")
+          collectWithSubqueries(counted.queryExecution.executedPlan) { case a: HBaseAggregateScan => a } should
+            have size 1
+          counted.collect().head shouldBe Row(2L, 3L)
+          ScanMetrics.of(counted)("badRowKeys") shouldBe 2
+          rowsOf(sql(s"SELECT k FROM $t WHERE n >= 1")) shouldBe Seq("[1]", "[2]")
+        }
       }
+      val aggregated = intercept[Exception](sql(s"SELECT count(*) FROM $t").collect())
+      HBaseSqlException.causeOf(aggregated).map(_.getMessage).getOrElse(aggregated.getMessage) should
+        include("is not a row of the table")
       val malformed = intercept[Exception](sql(s"SELECT * FROM $t WHERE k = 4").collect())
       HBaseSqlException.causeOf(malformed).map(_.getMessage).getOrElse("") should include("malformed")
     }

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression,
 import org.apache.spark.sql.catalyst.optimizer.NormalizeNaNAndZero
 import org.apache.spark.sql.hbase.catalog.HBaseColumn
 import org.apache.spark.sql.hbase.codec.KeyCodec
-import org.apache.spark.sql.hbase.server.{AggregateSpec, ServerJar}
+import org.apache.spark.sql.hbase.server.{AggregateSpec, Operand, ServerJar}
 import org.apache.spark.sql.types._
 
 /** One aggregate a region server computes per group (see the server jar's `AggregateFunction`). */
@@ -138,7 +138,8 @@ object AggregatePushdown {
       maxGroupBytes: Long = 0
   ): Option[AggregateScanPlan] = {
     val table = scan.request.table
-    val readable = new ServerPredicates(table, KeyCodec.forTable(table), a => columnOf(a).get).readable _
+    val readable =
+      new ServerPredicates(table, KeyCodec.forTable(table), a => columnOf(a).get, scan.request.wireVersion).readable _
     def column(e: Expression): Option[HBaseColumn] = e match {
       case a: Attribute => columnOf(a).filter(readable)
       case _ => None
@@ -153,8 +154,6 @@ object AggregatePushdown {
     val fullyPushed = scan.regions.nonEmpty &&
       scan.regions.forall(r => r.residual.isEmpty && r.server.isDefined && !r.byGets)
     if (!fullyPushed || scan.request.limits.maxRows.isDefined) return None
-    // Region servers do not read packed cells yet, nor tell a malformed one from a row.
-    if (scan.request.table.isPacked) return None
     // Region servers tell another tool's rows by their keys, as Spark does, where the key's bytes
     // alone decide it; text keys of other types only Spark can parse.
     if (KeyCodec.forTable(table).keyCheck.isEmpty) return None
@@ -212,6 +211,8 @@ object AggregatePushdown {
     // The filter and the aggregation go together: the older of their versions carries both.
     val wireVersion = facts.aggregator.fold(return None)(_ min scan.request.wireVersion)
     if (!AggregateSpec.checksKeys(wireVersion)) return None // an older server would fold in any row
+    // An older server would take a packed table's rows for rows without values.
+    if (table.isPacked && !Operand.readsPackedCells(wireVersion)) return None
     val plan = AggregateScanPlan(
       scan,
       groupBy.flatten,

@@ -109,7 +109,7 @@ object HBaseScanPlanner {
         val boxes = KeyBoxes(keyRanges, condition, relation.keyAttributes, codec, settings.maxKeyRanges)
         regions.withServerFilters(
           narrowed.fold(boxes)(KeyBoxes.within(boxes, _)),
-          new ServerPredicates(table, codec, relation.columnOf).pushable
+          new ServerPredicates(table, codec, relation.columnOf, wireVersion.get).pushable
         )
       }
     val max = settings.driverReadMaxKeyRanges

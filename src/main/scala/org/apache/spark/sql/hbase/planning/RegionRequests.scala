@@ -1,7 +1,7 @@
 package org.apache.spark.sql.hbase.planning
 
 import org.apache.spark.sql.hbase.Utf8
-import org.apache.spark.sql.hbase.catalog.HBaseColumn
+import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn}
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.server.{AggregateFunction, AggregateSpec, Operand, SkipScanFilter, ValueExpression}
 import org.apache.spark.sql.types._
@@ -51,7 +51,7 @@ object RegionRequests {
     val table = request.table
     val codec = KeyCodec.forTable(table)
     val boxes = server.boxes.map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
-    val predicate = new ServerPredicates(table, codec, request.columnOf).build(server.pushed)
+    val predicate = new ServerPredicates(table, codec, request.columnOf, request.wireVersion).build(server.pushed)
     val cells = returned.flatMap(_.readsCell).distinct
     // A packed table's rows come whole: a cell of its families that is not a packed one is an error to report.
     val allCells = table.isPacked || table.values.flatMap(_.cell).forall(cells.contains)
@@ -73,13 +73,15 @@ object RegionRequests {
     val codec = KeyCodec.forTable(table)
     val boxes = region.server.flatMap(_.boxes).map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
     val cells = readColumns(plan, region).flatMap(_.readsCell).distinct
+    // A packed table's rows come whole, so that a cell that is not a packed one is seen.
+    def outputOf(part: CellRef => String) = if (table.isPacked) null else cells.map(c => Utf8.bytes(part(c))).toArray
     new SkipScanFilter(
       codec.sliceLayout,
       boxes,
       Array.empty[Operand],
       null,
-      cells.map(c => Utf8.bytes(c.family)).toArray,
-      cells.map(c => Utf8.bytes(c.qualifier)).toArray,
+      outputOf(_.family),
+      outputOf(_.qualifier),
       plan.wireVersion
     )
   }
@@ -95,8 +97,10 @@ object RegionRequests {
     val request = plan.scan.request
     val table = request.table
     val codec = KeyCodec.forTable(table)
-    val operands = new ServerPredicates(table, codec, request.columnOf)
-      .withColumns(plan.columns, region.server.toSeq.flatMap(_.pushed))
+    // A packed table's every family is read, so that a row with a malformed cell there is told apart, as Spark does.
+    val witnesses = if (table.isPacked) table.values.distinctBy(_.cell.get.family) else Nil
+    val operands = new ServerPredicates(table, codec, request.columnOf, plan.wireVersion)
+      .withColumns((plan.columns ++ witnesses).distinct, region.server.toSeq.flatMap(_.pushed))
     val raw = (c: HBaseColumn) => ValueExpression.operand(operands.indexOf(c), ValueExpression.RAW, 0)
     val computed = (v: ServerValue) => value(v, operands.indexOf(_))
     val functions = plan.aggregates.map {

@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef, TableFormat}
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, CellTypes, KeyCodec, SliceCheck}
-import org.apache.spark.sql.hbase.server.{CellType, Operand, RowPredicate}
+import org.apache.spark.sql.hbase.server.{CellType, Operand, RowPredicate, ServerJar}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -24,9 +24,16 @@ final case class RowOperandsPlan(columns: Seq[HBaseColumn], operands: Seq[Operan
  * between a column and literals of its own type. Values compare as order-preserving bytes, so a
  * comparison is a byte comparison there. Anything else stays with Spark.
  *
- * @param columnOf the table column an attribute of the scan reads
+ * @param columnOf    the table column an attribute of the scan reads
+ * @param wireVersion the wire version the region servers are sent: from 4, they read a packed
+ *                    table's values from slots of its packed cells
  */
-final class ServerPredicates(table: HBaseTableDef, codec: KeyCodec, columnOf: Attribute => HBaseColumn) {
+final class ServerPredicates(
+    table: HBaseTableDef,
+    codec: KeyCodec,
+    columnOf: Attribute => HBaseColumn,
+    wireVersion: Int = ServerJar.WIRE_VERSION
+) {
 
   /** Whether the region server can evaluate `conjunct`. */
   def pushable(conjunct: Expression): Boolean = translate(conjunct, (_, _) => 0).isDefined
@@ -74,7 +81,11 @@ final class ServerPredicates(table: HBaseTableDef, codec: KeyCodec, columnOf: At
     } else if (column.isWriteTime) {
       None // a region server reads values, not timestamps
     } else if (table.isPacked) {
-      None // a packed cell's values are read in Spark, for now
+      val cell = column.cell.get
+      if (!Operand.readsPackedCells(wireVersion)) None // an older region server reads no packed cell
+      else cellType(column.dataType).map { case (t, precision, scale) =>
+        Operand.packed(Utf8.bytes(cell.family), table.slotOf(cell), t, precision, scale)
+      }
     } else {
       val cell = column.cell.get
       cellType(column.dataType).map { case (t, precision, scale) =>

@@ -13,7 +13,8 @@ import org.apache.hadoop.hbase.client.Scan;
  *
  * <p>Version 2 added {@code maxBytes}; a spec of version 1 has none (0). Version 3 added {@code
  * keyCheck}: rows whose keys are not keys of the table fail the aggregation, or with {@code
- * skipBadKeys} are left out and counted; a spec of an older version checks no key.
+ * skipBadKeys} are left out and counted; a spec of an older version checks no key. Version 4 added
+ * operands that read packed cells; a row with a malformed one is a bad row, as a bad key is.
  */
 public final class AggregateSpec {
   /** The scan attribute that carries the spec. */
@@ -158,7 +159,7 @@ public final class AggregateSpec {
         out -> {
           layout.write(out);
           out.writeInt(operands.length);
-          for (Operand o : operands) o.write(out);
+          for (Operand o : operands) o.write(out, version);
           out.writeBoolean(predicate != null);
           if (predicate != null) predicate.write(out);
           out.writeInt(groupBy.length);
@@ -200,7 +201,7 @@ public final class AggregateSpec {
     if (n < 0 || n > in.available())
       throw new IOException("Corrupt aggregation: " + n + " operands");
     Operand[] operands = new Operand[n];
-    for (int i = 0; i < n; i++) operands[i] = Operand.read(in);
+    for (int i = 0; i < n; i++) operands[i] = Operand.read(in, version);
     RowPredicate predicate = in.readBoolean() ? RowPredicate.read(in, 0) : null;
     int g = in.readInt();
     if (g < 0 || g > in.available())

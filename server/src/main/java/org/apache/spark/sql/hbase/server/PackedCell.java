@@ -23,6 +23,9 @@ package org.apache.spark.sql.hbase.server;
 public final class PackedCell {
   public static final byte VERSION = 1;
 
+  /** The qualifier of a packed cell: the empty one. */
+  public static final byte[] QUALIFIER = new byte[0];
+
   /** Most columns of a family in one packed cell. */
   public static final int MAX_COLUMNS = 1 << 16;
 

@@ -77,7 +77,7 @@ public final class RowAggregator {
     lastFolded = currentRow;
     currentRow = null;
     if (failed()) return; // the query fails: the rows after need no work
-    if (spec.keyCheck != null && !spec.keyCheck.accepts(lastFolded)) {
+    if (row.malformed() || (spec.keyCheck != null && !spec.keyCheck.accepts(lastFolded))) {
       if (spec.skipBadKeys) badKeys++;
       else badKey = lastFolded;
       return;

@@ -2,6 +2,7 @@ package org.apache.spark.sql.hbase.server;
 
 import java.util.Arrays;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 
 /**
  * The operand values of the row being read, as order-preserving bytes: cells are captured as they
@@ -40,6 +41,26 @@ final class RowOperands implements RowPredicate.Row {
             .toArray();
     this.cellOperands =
         ColumnOrder.sort(cells, i -> operands[i].family, i -> operands[i].qualifier);
+    this.packedFamilies =
+        Arrays.stream(operands)
+            .filter(Operand::isPacked)
+            .map(o -> o.family)
+            .distinct()
+            .toArray(byte[][]::new);
+  }
+
+  // The families whose values are packed cells: another cell there makes the row malformed.
+  private final byte[][] packedFamilies;
+  private Cell packedFrom; // the cell `packed` was read from
+  private PackedCell packed;
+  private boolean malformed;
+
+  /**
+   * Whether the row holds, in a family read as packed cells, a cell that is not a well-formed
+   * packed one: its values are not known here, and Spark reports the row.
+   */
+  boolean malformed() {
+    return malformed;
   }
 
   boolean readsKey() {
@@ -53,12 +74,17 @@ final class RowOperands implements RowPredicate.Row {
     nextCellOperand = 0;
     Arrays.fill(captured, false);
     Arrays.fill(values, null);
+    packedFrom = null;
+    packed = null;
+    malformed = false;
   }
 
   /**
    * Takes the row's next cell; a column's cells come newest first, and the first one is its value.
    */
   void capture(Cell cell) {
+    if (packedFamilies.length > 0 && cell.getQualifierLength() != 0 && inPackedFamily(cell))
+      malformed = true; // another tool's cell of one column, where values are packed
     while (nextCellOperand < cellOperands.length) {
       int i = cellOperands[nextCellOperand];
       Operand o = operands[i];
@@ -67,17 +93,48 @@ final class RowOperands implements RowPredicate.Row {
       if (order == 0) {
         captured[i] = true;
         values[i] =
-            CellType.comparable(
-                o.cellType,
-                o.precision,
-                o.scale,
-                cell.getValueArray(),
-                cell.getValueOffset(),
-                cell.getValueLength());
+            o.isPacked()
+                ? packedValue(o, cell)
+                : CellType.comparable(
+                    o.cellType,
+                    o.precision,
+                    o.scale,
+                    cell.getValueArray(),
+                    cell.getValueOffset(),
+                    cell.getValueLength());
       }
       nextCellOperand++; // past it: older versions of a found column come next, and are not its
       // value
     }
+  }
+
+  private boolean inPackedFamily(Cell cell) {
+    for (byte[] family : packedFamilies) {
+      if (CellUtil.matchingFamily(cell, family)) return true;
+    }
+    return false;
+  }
+
+  /** A slot of the packed cell, read once per cell whatever the number of operands in it. */
+  private byte[] packedValue(Operand o, Cell cell) {
+    if (packedFrom != cell) {
+      packedFrom = cell;
+      try {
+        packed =
+            PackedCell.read(cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
+      } catch (PackedCell.Malformed e) {
+        packed = null;
+        malformed = true;
+      }
+    }
+    if (packed == null || !packed.has(o.slot)) return null;
+    return CellType.comparable(
+        o.cellType,
+        o.precision,
+        o.scale,
+        packed.bytes(),
+        packed.valueOffset(o.slot),
+        packed.valueLength(o.slot));
   }
 
   @Override

@@ -194,6 +194,7 @@ public final class SkipScanFilter extends FilterBase {
   public boolean filterRow() {
     if (predicate == null) return false;
     if (seekTo != null) return true;
+    if (row.malformed()) return false; // Spark reads the row, and reports it
     return predicate.eval(row) != RowPredicate.TRUE;
   }
 
@@ -238,7 +239,7 @@ public final class SkipScanFilter extends FilterBase {
             for (KeyBox b : boxes) b.write(out);
           }
           out.writeInt(operands.length);
-          for (Operand o : operands) o.write(out);
+          for (Operand o : operands) o.write(out, version);
           out.writeBoolean(predicate != null);
           if (predicate != null) predicate.write(out);
           out.writeBoolean(outputFamilies != null);
@@ -269,7 +270,7 @@ public final class SkipScanFilter extends FilterBase {
       int n = in.readInt();
       if (n < 0 || n > in.available()) throw new IOException("Corrupt filter: " + n + " operands");
       Operand[] operands = new Operand[n];
-      for (int i = 0; i < n; i++) operands[i] = Operand.read(in);
+      for (int i = 0; i < n; i++) operands[i] = Operand.read(in, version);
       RowPredicate predicate = in.readBoolean() ? RowPredicate.read(in, 0) : null;
       byte[][] families = null;
       byte[][] qualifiers = null;
