@@ -8,13 +8,14 @@ import org.apache.hadoop.hbase.Cell;
  * pass, key dimensions are cut out of the row key when first asked for. Values are copies, never
  * references into HBase's blocks, so they outlive the cells they came from.
  */
-final class RowOperands implements RowPredicate.Row {
+final class RowOperands implements RowPredicate.PartialRow {
   private final KeyLayout layout;
   private final Operand[] operands;
   private final byte[][] values;
   private final boolean[] captured;
   private final boolean readsKey;
   private final int[] cellOperands; // the operands that read cells, in the order of a row's cells
+  private final int[] cellOrder; // each cell operand's place in cellOperands
   private int nextCellOperand; // the first of them the row has not passed
   private byte[] rowKey;
   private int[] sliceStarts;
@@ -40,6 +41,8 @@ final class RowOperands implements RowPredicate.Row {
             .toArray();
     this.cellOperands =
         ColumnOrder.sort(cells, i -> operands[i].family, i -> operands[i].qualifier);
+    this.cellOrder = new int[operands.length];
+    for (int k = 0; k < cellOperands.length; k++) cellOrder[cellOperands[k]] = k;
   }
 
   boolean readsKey() {
@@ -57,13 +60,15 @@ final class RowOperands implements RowPredicate.Row {
 
   /**
    * Takes the row's next cell; a column's cells come newest first, and the first one is its value.
+   * Returns whether the cell settled an operand: gave its value, or passed its column without it.
    */
-  void capture(Cell cell) {
+  boolean capture(Cell cell) {
+    int settledBefore = nextCellOperand;
     while (nextCellOperand < cellOperands.length) {
       int i = cellOperands[nextCellOperand];
       Operand o = operands[i];
       int order = ColumnOrder.compare(o.family, o.qualifier, cell);
-      if (order > 0) return; // the operand's cell comes later, if at all
+      if (order > 0) break; // the operand's cell comes later, if at all
       if (order == 0) {
         captured[i] = true;
         values[i] =
@@ -78,6 +83,16 @@ final class RowOperands implements RowPredicate.Row {
       nextCellOperand++; // past it: older versions of a found column come next, and are not its
       // value
     }
+    return nextCellOperand > settledBefore;
+  }
+
+  /**
+   * Whether the operand's cell may still come: cells arrive in column order, so once the row has
+   * passed its column, a cell operand is its value or NULL. A key operand is known from the start.
+   */
+  @Override
+  public boolean pending(int operand) {
+    return !operands[operand].isKey() && cellOrder[operand] >= nextCellOperand;
   }
 
   @Override
