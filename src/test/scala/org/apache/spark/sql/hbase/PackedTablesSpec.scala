@@ -192,6 +192,10 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         include("is not a row of the table")
       val malformed = intercept[Exception](sql(s"SELECT * FROM $t WHERE k = 4").collect())
       HBaseSqlException.causeOf(malformed).map(_.getMessage).getOrElse("") should include("malformed")
+      withClue("a region server passes such a row to Spark rather than judge it by values it cannot read: ") {
+        val filtered = intercept[Exception](sql(s"SELECT k FROM $t WHERE n >= 1 AND k >= 4").collect())
+        HBaseSqlException.causeOf(filtered).map(_.getMessage).getOrElse("") should include("malformed")
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package org.apache.spark.sql.hbase.server;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -9,13 +10,14 @@ import org.apache.hadoop.hbase.CellUtil;
  * pass, key dimensions are cut out of the row key when first asked for. Values are copies, never
  * references into HBase's blocks, so they outlive the cells they came from.
  */
-final class RowOperands implements RowPredicate.Row {
+final class RowOperands implements RowPredicate.PartialRow {
   private final KeyLayout layout;
   private final Operand[] operands;
   private final byte[][] values;
   private final boolean[] captured;
   private final boolean readsKey;
   private final int[] cellOperands; // the operands that read cells, in the order of a row's cells
+  private final int[] cellOrder; // each cell operand's place in cellOperands
   private int nextCellOperand; // the first of them the row has not passed
   private byte[] rowKey;
   private int[] sliceStarts;
@@ -41,11 +43,14 @@ final class RowOperands implements RowPredicate.Row {
             .toArray();
     this.cellOperands =
         ColumnOrder.sort(cells, i -> operands[i].family, i -> operands[i].qualifier);
+    this.cellOrder = new int[operands.length];
+    for (int k = 0; k < cellOperands.length; k++) cellOrder[cellOperands[k]] = k;
     this.packedFamilies =
         Arrays.stream(operands)
             .filter(Operand::isPacked)
-            .map(o -> o.family)
+            .map(o -> ByteBuffer.wrap(o.family))
             .distinct()
+            .map(ByteBuffer::array)
             .toArray(byte[][]::new);
   }
 
@@ -81,15 +86,17 @@ final class RowOperands implements RowPredicate.Row {
 
   /**
    * Takes the row's next cell; a column's cells come newest first, and the first one is its value.
+   * Returns whether the cell settled an operand: gave its value, or passed its column without it.
    */
-  void capture(Cell cell) {
+  boolean capture(Cell cell) {
     if (packedFamilies.length > 0 && cell.getQualifierLength() != 0 && inPackedFamily(cell))
       malformed = true; // another tool's cell of one column, where values are packed
+    int settledBefore = nextCellOperand;
     while (nextCellOperand < cellOperands.length) {
       int i = cellOperands[nextCellOperand];
       Operand o = operands[i];
       int order = ColumnOrder.compare(o.family, o.qualifier, cell);
-      if (order > 0) return; // the operand's cell comes later, if at all
+      if (order > 0) break; // the operand's cell comes later, if at all
       if (order == 0) {
         captured[i] = true;
         values[i] =
@@ -106,6 +113,16 @@ final class RowOperands implements RowPredicate.Row {
       nextCellOperand++; // past it: older versions of a found column come next, and are not its
       // value
     }
+    return nextCellOperand > settledBefore;
+  }
+
+  /**
+   * Whether the operand's cell may still come: cells arrive in column order, so once the row has
+   * passed its column, a cell operand is its value or NULL. A key operand is known from the start.
+   */
+  @Override
+  public boolean pending(int operand) {
+    return !operands[operand].isKey() && cellOrder[operand] >= nextCellOperand;
   }
 
   private boolean inPackedFamily(Cell cell) {

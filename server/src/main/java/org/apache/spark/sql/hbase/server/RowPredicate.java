@@ -37,6 +37,11 @@ public final class RowPredicate {
     byte[] value(int operand);
   }
 
+  /** A row still being read: a pending operand's cell may still come, so its value is not known. */
+  public interface PartialRow extends Row {
+    boolean pending(int operand);
+  }
+
   private final byte kind;
   private final RowPredicate[] children;
   private final int operand;
@@ -157,6 +162,38 @@ public final class RowPredicate {
           byte[] value = row.value(operand);
           return value == null ? UNKNOWN : test(value) ? TRUE : FALSE;
         }
+    }
+  }
+
+  /**
+   * The values this predicate may still take on a row still being read, as {@link Outcomes}: a
+   * pending operand may turn out to be anything, NULL included. Once the set lacks TRUE, the row
+   * cannot match; once it is TRUE alone, it will.
+   */
+  int evalPartial(PartialRow row) {
+    switch (kind) {
+      case AND:
+        {
+          int result = Outcomes.TRUE;
+          for (RowPredicate c : children) {
+            result = Outcomes.and(result, c.evalPartial(row));
+            if (result == Outcomes.FALSE) break;
+          }
+          return result;
+        }
+      case OR:
+        {
+          int result = Outcomes.FALSE;
+          for (RowPredicate c : children) {
+            result = Outcomes.or(result, c.evalPartial(row));
+            if (result == Outcomes.TRUE) break;
+          }
+          return result;
+        }
+      case NOT:
+        return Outcomes.not(children[0].evalPartial(row));
+      default:
+        return row.pending(operand) ? Outcomes.ANY : Outcomes.of(eval(row));
     }
   }
 

@@ -16,7 +16,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <ul>
  *   <li>a skip scan: rows whose key lies outside every key box are never read; the scan seeks to
  *       the next key that may match ({@link KeySkipper});
- *   <li>a row predicate on key dimensions and cells, so only matching rows leave the server;
+ *   <li>a row predicate on key dimensions and cells, so only matching rows leave the server. It is
+ *       decided as soon as the cells read so far settle it, and the rest of the row is not read;
  *   <li>column selection: the output cells, plus each row's first cell (without its value) so that
  *       a row with none of them still exists.
  * </ul>
@@ -51,6 +52,7 @@ public final class SkipScanFilter extends FilterBase {
   private boolean sawCell;
   private boolean stripValue;
   private int nextOutput; // the first sorted output cell the row has not passed
+  private int outcomes; // the values the predicate may still take on the row, as Outcomes
 
   /**
    * @param boxes sorted disjoint key boxes, or null for no key filtering
@@ -144,7 +146,12 @@ public final class SkipScanFilter extends FilterBase {
         return false;
       }
     }
-    if (predicateReadsKey) row.reset(CellUtil.cloneRow(firstRowCell));
+    if (predicateReadsKey) {
+      row.reset(CellUtil.cloneRow(firstRowCell));
+      // Before any cell, only the key operands are known: a row they rule out is never read.
+      outcomes = predicate.evalPartial(row);
+      return !Outcomes.mayBeTrue(outcomes);
+    }
     return false;
   }
 
@@ -156,21 +163,32 @@ public final class SkipScanFilter extends FilterBase {
   @Override
   public ReturnCode filterCell(Cell cell) {
     if (seekTo != null) return ReturnCode.SEEK_NEXT_USING_HINT;
-    if (predicate != null) row.capture(cell);
+    stripValue = false;
+    // The tree is evaluated again only when a cell settles an operand: nothing else changes it.
+    if (undecided() && row.capture(cell)) outcomes = predicate.evalPartial(row);
+    // A malformed packed cell's values are unknown here: the row goes to Spark, which reports it.
+    if (predicate != null && row.malformed()) outcomes = Outcomes.TRUE;
+    // A row that cannot match needs no more cells, of this family or of the next ones: HBase asks
+    // each family's store for the row in turn. Its cells already included are dropped by filterRow.
+    if (!Outcomes.mayBeTrue(outcomes)) return ReturnCode.NEXT_ROW;
     boolean first = !sawCell;
     sawCell = true;
-    stripValue = false;
     if (outputFamilies == null || isOutput(cell)) return ReturnCode.INCLUDE;
     if (first) {
       stripValue = true;
       return ReturnCode.INCLUDE;
     }
-    // Past the last output cell nothing of the row is needed, unless the predicate reads it.
+    // Past the last output cell nothing of the row is needed, unless the predicate is undecided.
     // Otherwise SKIP: cheaper than NEXT_COL's search for the next column, and the same on one
     // version.
-    return nextOutput == sortedFamilies.length && predicate == null
+    return nextOutput == sortedFamilies.length && outcomes == Outcomes.TRUE
         ? ReturnCode.NEXT_ROW
         : ReturnCode.SKIP;
+  }
+
+  /** Whether the row's cells may still change whether it matches. */
+  private boolean undecided() {
+    return outcomes != Outcomes.TRUE && Outcomes.mayBeTrue(outcomes);
   }
 
   @Override
@@ -195,6 +213,9 @@ public final class SkipScanFilter extends FilterBase {
     if (predicate == null) return false;
     if (seekTo != null) return true;
     if (row.malformed()) return false; // Spark reads the row, and reports it
+    // A decided outcome holds whatever the cells not read held: no need to evaluate again.
+    if (!undecided()) return outcomes != Outcomes.TRUE;
+    // The operands still pending never came: their cells are missing, NULL.
     return predicate.eval(row) != RowPredicate.TRUE;
   }
 
@@ -208,6 +229,7 @@ public final class SkipScanFilter extends FilterBase {
     sawCell = false;
     stripValue = false;
     nextOutput = 0;
+    outcomes = predicate == null ? Outcomes.TRUE : Outcomes.ANY;
     row.reset(null);
   }
 
