@@ -189,7 +189,7 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       }
       val aggregated = intercept[Exception](sql(s"SELECT count(*) FROM $t").collect())
       HBaseSqlException.causeOf(aggregated).map(_.getMessage).getOrElse(aggregated.getMessage) should
-        include("is not a row of the table")
+        include("is not a row of the table: a cell in one of its packed families is not a well-formed packed cell")
       val malformed = intercept[Exception](sql(s"SELECT * FROM $t WHERE k = 4").collect())
       HBaseSqlException.causeOf(malformed).map(_.getMessage).getOrElse("") should include("malformed")
       withClue("a region server passes such a row to Spark rather than judge it by values it cannot read: ") {

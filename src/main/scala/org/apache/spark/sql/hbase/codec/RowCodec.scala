@@ -332,10 +332,15 @@ object RowCodec {
 
   val PackedQualifier: Array[Byte] = Utf8.bytes(TableLayout.PackedQualifier)
 
+  /** What is wrong with a row a region server could not read from its packed cells. */
+  val UnreadablePackedRow: String =
+    "a cell in one of its packed families is not a well-formed packed cell (another tool's cell of one column, " +
+      "or a packed cell cut short or malformed)"
+
   /** The error for a statement that does not take packed tables yet. */
   def notYetPacked(table: HBaseTableDef, statement: String): HBaseSqlException =
     new HBaseSqlException(s"$statement of table '${table.name}': this version does not write LAYOUT PACKED tables " +
-      s"with $statement yet; INSERT, DataFrame writes and DELETE do")
+      s"with $statement yet; INSERT, DataFrame writes, LOAD DATA and DELETE do")
 
   /** A cell's timestamp (epoch milliseconds) as a write-time column of `dataType` holds it. */
   def writeTimeValue(dataType: DataType, millis: Long): Any = dataType match {

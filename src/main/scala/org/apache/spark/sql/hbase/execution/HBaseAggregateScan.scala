@@ -167,7 +167,11 @@ final class HBaseAggregateRows(plan: AggregateScanPlan, metrics: ReadMetrics) {
     if (batch.failure != null) throw HBaseAggregateRows.sparkError(batch.failure)
     if (batch.badKey != null) {
       val table = plan.scan.request.table
-      throw BadRowKey.error(table, batch.badKey, new RowCodec(table).keyProblem(batch.badKey))
+      val codec = new RowCodec(table)
+      // The region server says which row, not why: a key that is not one, or a packed cell it could not read.
+      val problem =
+        if (codec.keyValues(batch.badKey) == null) codec.keyProblem(batch.badKey) else RowCodec.UnreadablePackedRow
+      throw BadRowKey.error(table, batch.badKey, problem)
     }
     batch.keys.asScala.iterator.zip(batch.states.asScala.iterator).map { case (key, states) =>
       val values = new Array[Any](key.length + plan.slots.size)
