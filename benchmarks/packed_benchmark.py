@@ -1,0 +1,214 @@
+"""Packed rows against one cell per column: the same TPC-H lineitem rows in both layouts, side by side.
+
+Run through benchmarks/run (`./benchmarks/run packed [--scale 0.1] [--regions 16] [--repeat 5]`). It uses the
+planner benchmark's lineitem table (one cell per column, loading it first if no earlier run did) and a twin in
+LAYOUT PACKED with the same rows and splits, both flushed and major-compacted on one embedded HBase. Each query
+runs on both tables in turn (warm-up first, then --repeat timed runs each, alternating), the answers are checked
+to be the same, and for one more run of each it reads the region server's CPU seconds (/proc). It also gives each
+table's bytes on disk and how long INSERT ... SELECT took to fill the packed twin. Writes
+benchmarks/results/packed-sf<scale>.json, .md and .png.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import time
+
+from charts import bar_chart
+from tpch_planner import (
+    LINEITEM_COLUMNS,
+    RESULTS,
+    compact,
+    generate,
+    load,
+    log,
+    scale_and_regions_arguments,
+    start_session,
+    timed_runs,
+)
+
+LAYOUTS = ("cells", "packed")
+
+
+def queries():
+    return [
+        ("count(*)", "SELECT count(*) FROM {t}"),
+        (
+            "TPC-H Q1",
+            """SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice),
+                      sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)),
+                      avg(l_quantity), avg(l_extendedprice), avg(l_discount), count(*)
+               FROM {t} WHERE l_shipdate <= date '1998-12-01' - interval '90' day
+               GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus""",
+        ),
+        (
+            "TPC-H Q6",
+            """SELECT sum(l_extendedprice * l_discount) FROM {t}
+               WHERE l_shipdate >= date '1994-01-01' AND l_shipdate < date '1995-01-01'
+                 AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24""",
+        ),
+        (
+            "value-column filter",
+            "SELECT l_orderkey, l_linenumber FROM {t} WHERE l_shipmode = 'AIR' AND l_quantity > 49",
+        ),
+        ("l_linenumber = 7 (skip scan)", "SELECT l_orderkey, l_quantity FROM {t} WHERE l_linenumber = 7"),
+        ("one order's lines (key prefix)", "SELECT * FROM {t} WHERE l_orderkey = 1"),
+    ]
+
+
+def cpu_seconds(pid):
+    """User and system CPU seconds of a process so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bytes_on_disk(hbase, table):
+    path = hbase.data_dir / "hbase" / "data" / "default" / table
+    out = subprocess.run(["du", "-sb", str(path)], capture_output=True, text=True, check=True).stdout
+    return int(out.split()[0])
+
+
+def create_packed(spark, cells, packed, max_key, regions):
+    existing = {r.tableName for r in spark.sql("SHOW TABLES IN hbase").collect()}
+    expected = spark.table(cells).count()
+    if packed in existing and spark.table(packed).count() == expected:
+        log(f"{packed}: already loaded ({expected} rows)")
+        return None
+    if packed in existing:
+        spark.sql(f"DROP TABLE {packed}")
+    cols = ", ".join(f"{c} {t}" for c, t, _ in LINEITEM_COLUMNS)
+    mapping = ", ".join(f"{c}={cell}" for c, _, cell in LINEITEM_COLUMNS if cell)
+    splits = ", ".join(f"({max_key * i // regions})" for i in range(1, regions))
+    spark.sql(
+        f"CREATE TABLE {packed} ({cols}, PRIMARY KEY (l_orderkey, l_linenumber)) "
+        f"MAPPED BY ({packed}, COLS=[{mapping}]) LAYOUT PACKED SPLIT ON ({splits})"
+    )
+    select = ", ".join(f"CAST({c} AS {t})" for c, t, _ in LINEITEM_COLUMNS)
+    log(f"{packed}: loading {expected} rows with INSERT ... SELECT (Puts)")
+    start = time.perf_counter()
+    spark.sql(f"INSERT INTO {packed} SELECT {select} FROM src_lineitem")
+    seconds = time.perf_counter() - start
+    log(f"{packed}: loaded in {seconds:.1f} s")
+    compact(spark, packed)
+    return seconds
+
+
+def main():
+    args, scale = scale_and_regions_arguments(__doc__)
+    data = generate(scale)
+    spark, hbase = start_session(
+        "packed", {"spark.sql.shuffle.partitions": "4", "spark.ui.showConsoleProgress": "false"}
+    )
+    cells, _, max_key, load_times = load(spark, data, scale, args.regions)
+    packed = cells.replace("bench_lineitem", "bench_lineitem_packed")
+    packed_load = create_packed(spark, cells, packed, max_key, args.regions)
+    tables = {"cells": cells, "packed": packed}
+    server_pid = hbase.pid if hbase else None
+
+    results = []
+    for name, template in queries():
+        entry = {"query": name, "layouts": {}}
+        answers = {}
+        runs = {layout: [] for layout in LAYOUTS}
+        for layout in LAYOUTS:  # warm-up
+            spark.sql(template.format(t=tables[layout])).collect()
+        for _ in range(args.repeat):
+            for layout in LAYOUTS:
+                times, rows, metrics = timed_runs(spark, template.format(t=tables[layout]), {}, 1, warm_up=False)
+                runs[layout] += times
+                answers[layout] = sorted(map(str, rows))
+                entry["layouts"].setdefault(layout, {})["metrics"] = metrics
+        for layout in LAYOUTS:
+            cpu = None
+            if server_pid:
+                before = cpu_seconds(server_pid)
+                spark.sql(template.format(t=tables[layout])).collect()
+                cpu = cpu_seconds(server_pid) - before
+            entry["layouts"][layout].update(
+                {"seconds": statistics.median(runs[layout]), "runs": runs[layout], "serverCpuSeconds": cpu}
+            )
+        entry["sameAnswer"] = answers["cells"] == answers["packed"]
+        c, p = entry["layouts"]["cells"], entry["layouts"]["packed"]
+        entry["speedup"] = c["seconds"] / p["seconds"]
+        entry["serverCpuRatio"] = (p["serverCpuSeconds"] / c["serverCpuSeconds"]) if c["serverCpuSeconds"] else None
+        log(
+            f"{name}: cells {c['seconds']:.3f} s, packed {p['seconds']:.3f} s ({entry['speedup']:.2f}x); "
+            f"region server CPU {c['serverCpuSeconds']} -> {p['serverCpuSeconds']}; same answer {entry['sameAnswer']}"
+        )
+        results.append(entry)
+
+    report = {
+        "scale": scale,
+        "regions": args.regions,
+        "repeat": args.repeat,
+        "rows": spark.table(cells).count(),
+        "bytesOnDisk": {layout: bytes_on_disk(hbase, tables[layout]) for layout in LAYOUTS} if hbase else None,
+        "packedInsertSeconds": packed_load,
+        "cellsInsertSeconds": load_times.get(cells),
+        "queries": results,
+        "machine": f"{os.cpu_count()} cores",
+        "date": time.strftime("%Y-%m-%d"),
+        "command": f"./benchmarks/run packed --scale {scale} --regions {args.regions} --repeat {args.repeat}",
+    }
+    spark.stop()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"packed-sf{scale}.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / f"packed-sf{scale}.md").write_text(markdown(report))
+    chart(report, RESULTS / f"packed-sf{scale}.png")
+    print(markdown(report))
+    if not all(q["sameAnswer"] for q in results):
+        raise SystemExit("the layouts gave different answers")
+
+
+def markdown(report):
+    lines = [
+        f"**Packed rows against one cell per column**: `{report['command']}`, {report['date']}, {report['machine']}; "
+        f"TPC-H lineitem, scale {report['scale']}, {report['rows']:,} rows, {report['regions']} regions, one "
+        "embedded HBase (one region server), both tables flushed and major-compacted. Medians of "
+        f"{report['repeat']} runs each, the layouts alternating; region server CPU over one more run of each.",
+        "",
+        "| query | cells s | packed s | speedup | cells rowsRead | packed rowsRead | cells RS CPU s | packed RS CPU s "
+        "| same answer |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for q in report["queries"]:
+        c, p = q["layouts"]["cells"], q["layouts"]["packed"]
+        lines.append(
+            f"| {q['query']} | {c['seconds']:.3f} | {p['seconds']:.3f} | {q['speedup']:.2f}x "
+            f"| {c['metrics'].get('rowsRead', 0):,} | {p['metrics'].get('rowsRead', 0):,} "
+            f"| {c['serverCpuSeconds'] or 0:.2f} | {p['serverCpuSeconds'] or 0:.2f} | {q['sameAnswer']} |"
+        )
+    lines += ["", "Every run (s):", ""]
+    for q in report["queries"]:
+        for layout in LAYOUTS:
+            runs = ", ".join(f"{r:.3f}" for r in q["layouts"][layout]["runs"])
+            lines.append(f"- {q['query']}, {layout}: {runs}")
+    if report["bytesOnDisk"]:
+        b = report["bytesOnDisk"]
+        lines += ["", f"Bytes on disk: cells {b['cells']:,}, packed {b['packed']:,} ({b['packed'] / b['cells']:.2f}x)."]
+    if report["packedInsertSeconds"]:
+        lines.append(f"INSERT ... SELECT of the rows into the packed table: {report['packedInsertSeconds']:.1f} s.")
+    return "\n".join(lines) + "\n"
+
+
+def chart(report, path):
+    bar_chart(
+        path,
+        f"Packed rows against one cell per column, TPC-H lineitem scale {report['scale']}",
+        [q["query"] for q in report["queries"]],
+        [
+            (
+                layout,
+                [q["layouts"][layout]["seconds"] for q in report["queries"]],
+                [q["layouts"][layout]["runs"] for q in report["queries"]],
+            )
+            for layout in LAYOUTS
+        ],
+        log_scale=True,
+    )
+
+
+if __name__ == "__main__":
+    main()
