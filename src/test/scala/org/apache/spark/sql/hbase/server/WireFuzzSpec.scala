@@ -54,6 +54,20 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
     t
   }
 
+  /**
+   * The same shape in LAYOUT PACKED, so that seeds carry operands that read slots of packed cells
+   * (wire version 4); sent to the fuzz table's region, they meet its marker cells as malformed ones.
+   */
+  private lazy val packedTable: String = {
+    val t = uniqueName("fuzzpacked")
+    sql(
+      s"CREATE TABLE $t (a INT, b STRING, v INT, d DECIMAL(10, 2), s STRING, PRIMARY KEY (a, b)) " +
+        s"MAPPED BY ($t, COLS=[v=f.v, d=f.d, s=g.s]) LAYOUT PACKED"
+    )
+    sql(s"INSERT INTO $t SELECT * FROM $table")
+    t
+  }
+
   private def plans(query: String): DataFrame = withConf("spark.sql.adaptive.enabled" -> "false")(sql(query))
 
   /** The filters the plugin sends for these queries. */
@@ -67,7 +81,9 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       s"SELECT a FROM $table WHERE s IS NULL AND b IN ('k1', 'k2', 'k3')",
       s"SELECT d FROM $table WHERE s LIKE '%y%' OR s LIKE '%z' OR NOT (v <=> 10)",
       s"SELECT * FROM $textTable WHERE a = 'k2' AND v > 3",
-      s"SELECT b FROM $textTable WHERE a IN ('k1', 'k3')"
+      s"SELECT b FROM $textTable WHERE a IN ('k1', 'k3')",
+      s"SELECT * FROM $packedTable WHERE v > 40 OR s LIKE 'x%'",
+      s"SELECT a FROM $packedTable WHERE a IN (1, 4) AND d < 20.5 AND s IS NOT NULL"
     )
     queries.flatMap { q =>
       collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseSQLTableScan => s }.flatMap { s =>
@@ -87,7 +103,8 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       s"SELECT count(*), sum(d), avg(d), sum(v * 2 - a) FROM $table",
       s"SELECT a, sum(CAST(v AS DECIMAL(12, 2)) + d), count(s) FROM $table WHERE s >= 'm' GROUP BY a",
       s"SELECT s, -sum(-v), max(b), count(v) FROM $table GROUP BY s",
-      s"SELECT a, count(*), sum(v) FROM $textTable GROUP BY a"
+      s"SELECT a, count(*), sum(v) FROM $textTable GROUP BY a",
+      s"SELECT s, count(*), sum(d), max(v) FROM $packedTable WHERE a > 2 GROUP BY s"
     )
     queries.flatMap { q =>
       collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseAggregateScan => s }.flatMap { s =>
@@ -322,9 +339,10 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
   }
 
   private def asGroups(batches: Seq[AggregateBatch]): Either[String, Groups] =
-    batches.flatMap(b => Option(b.failure)).headOption match {
-      case Some(failure) => Left(failure.getMessage) // the rows after it were not read
-      case None =>
+    (batches.flatMap(b => Option(b.failure)).headOption, batches.flatMap(b => Option(b.badKey)).headOption) match {
+      case (Some(failure), _) => Left(failure.getMessage) // the rows after it were not read
+      case (_, Some(row)) => Left(s"bad row ${Bytes.toStringBinary(row)}") // nor after a row that is not the table's
+      case _ =>
         val pairs = batches.flatMap { b =>
           b.keys.asScala.map(_.toSeq.map(render)).zip(b.states.asScala.map(_.toSeq.map(render)))
         }
