@@ -61,9 +61,6 @@ object TableLayout {
     case "PACKED" => Packed
     case _ => throw new HBaseSqlException(s"Unknown table layout '$text' after LAYOUT; expected CELLS or PACKED")
   }
-
-  /** The qualifier of a packed cell: the empty one, which no mapped column may have. */
-  val PackedQualifier: String = ""
 }
 
 final case class HBaseTableName(namespace: String, name: String) {

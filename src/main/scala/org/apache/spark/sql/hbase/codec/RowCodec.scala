@@ -8,7 +8,7 @@ import org.apache.hadoop.hbase.client.{Delete, Mutation, Put, Result}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
-import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef, TableLayout}
+import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.server.{ColumnOrder, PackedCell, PackedCellWriter}
 import org.apache.spark.sql.types.{DataType, TimestampType}
 
@@ -152,7 +152,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
 
   private def packedPut(key: Array[Byte], values: Array[Array[Byte]]): Put = {
     val put = new Put(key)
-    packedCells(values).foreach { case (family, cell) => put.addColumn(family, RowCodec.PackedQualifier, cell) }
+    packedCells(values).foreach { case (family, cell) => put.addColumn(family, PackedCell.QUALIFIER, cell) }
     put
   }
 
@@ -329,8 +329,6 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
 
 object RowCodec {
   val RowMarkerQualifier: Array[Byte] = Array.emptyByteArray
-
-  val PackedQualifier: Array[Byte] = Utf8.bytes(TableLayout.PackedQualifier)
 
   /** What is wrong with a row a region server could not read from its packed cells. */
   val UnreadablePackedRow: String =

@@ -54,11 +54,7 @@ public final class OrderedBytes {
 
   /** An integral value of {@code width} bytes (1, 2, 4 or 8). */
   public static byte[] ofIntegral(long v, int width) {
-    byte[] out = new byte[width];
-    for (int i = width - 1; i >= 0; i--) {
-      out[i] = (byte) v;
-      v >>>= 8;
-    }
+    byte[] out = CellBytes.ofIntegral(v, width);
     out[0] ^= (byte) 0x80;
     return out;
   }
@@ -75,22 +71,22 @@ public final class OrderedBytes {
   public static byte[] ofFloat(float f) {
     if (f == 0.0f) f = 0.0f; // -0.0 too
     int bits = Float.floatToIntBits(f); // one NaN
-    return ofBits(bits < 0 ? ~bits : bits ^ Integer.MIN_VALUE, 4);
+    return CellBytes.ofIntegral(bits < 0 ? ~bits : bits ^ Integer.MIN_VALUE, 4);
   }
 
   public static float getFloat(byte[] b, int off) {
-    int bits = (int) bits(b, off, 4);
+    int bits = (int) CellBytes.getIntegral(b, off, 4);
     return Float.intBitsToFloat(bits < 0 ? bits ^ Integer.MIN_VALUE : ~bits);
   }
 
   public static byte[] ofDouble(double d) {
     if (d == 0.0d) d = 0.0d;
     long bits = Double.doubleToLongBits(d);
-    return ofBits(bits < 0 ? ~bits : bits ^ Long.MIN_VALUE, 8);
+    return CellBytes.ofIntegral(bits < 0 ? ~bits : bits ^ Long.MIN_VALUE, 8);
   }
 
   public static double getDouble(byte[] b, int off) {
-    long bits = bits(b, off, 8);
+    long bits = CellBytes.getIntegral(b, off, 8);
     return Double.longBitsToDouble(bits < 0 ? bits ^ Long.MIN_VALUE : ~bits);
   }
 
@@ -170,22 +166,5 @@ public final class OrderedBytes {
       if (b[i] == ESCAPE) i++; // past the escape's 0xFF
     }
     return n == out.length ? out : java.util.Arrays.copyOf(out, n);
-  }
-
-  // ---
-
-  private static long bits(byte[] b, int off, int width) {
-    long v = 0;
-    for (int i = off; i < off + width; i++) v = (v << 8) | (b[i] & 0xFF);
-    return v;
-  }
-
-  private static byte[] ofBits(long bits, int width) {
-    byte[] out = new byte[width];
-    for (int i = width - 1; i >= 0; i--) {
-      out[i] = (byte) bits;
-      bits >>>= 8;
-    }
-    return out;
   }
 }

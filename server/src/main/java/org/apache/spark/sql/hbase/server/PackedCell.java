@@ -23,7 +23,7 @@ package org.apache.spark.sql.hbase.server;
 public final class PackedCell {
   public static final byte VERSION = 1;
 
-  /** The qualifier of a packed cell: the empty one. */
+  /** The qualifier of a packed cell: the empty one, which no mapped column may have. */
   public static final byte[] QUALIFIER = new byte[0];
 
   /** Most columns of a family in one packed cell. */

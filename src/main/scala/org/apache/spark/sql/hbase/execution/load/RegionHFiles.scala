@@ -16,6 +16,7 @@ import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.index.RecordedWrites
+import org.apache.spark.sql.hbase.server.PackedCell
 
 /**
  * Writes the sorted rows of one region's partition as one HFile per column family, under
@@ -64,7 +65,7 @@ final class RegionHFiles(
         // One cell per family, each family in a file of its own: a packed cell replaces the row's values.
         codec.packedCells(values).foreach { case (family, cell) =>
           writer(Utf8.string(family)).append(
-            new KeyValue(rowKey, family, RowCodec.PackedQualifier, timestamp, KeyValue.Type.Put, cell)
+            new KeyValue(rowKey, family, PackedCell.QUALIFIER, timestamp, KeyValue.Type.Put, cell)
           )
         }
       } else writeCells(rowKey, values)
