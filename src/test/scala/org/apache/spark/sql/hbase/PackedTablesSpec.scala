@@ -2,10 +2,11 @@ package org.apache.spark.sql.hbase
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.client.{Put, Scan}
+import org.apache.hadoop.hbase.client.{Delete, Put, Scan}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
@@ -22,6 +23,8 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
   private def rowsOf(df: DataFrame): Seq[String] = df.collect().toSeq.map(_.toString).sorted
 
   private def rowsOf(query: String): Seq[String] = rowsOf(sql(query))
+
+  private def definitionOf(name: String) = catalog.SessionCatalogs.of(spark).get(name).get
 
   /** Creates `name` in a layout, with rows whose values are often NULL, two families, 3 regions. */
   private def create(name: String, layout: String): String = {
@@ -109,21 +112,31 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       ScanMetrics.of(aggregate)("rowsRead") should be <= 18L * 3
     }
 
-    it("takes DELETE, write-time columns and TIMESTAMP AS OF, and refuses UPDATE clearly, changing nothing") {
+    it("takes DELETE, write-time columns (one per family) and TIMESTAMP AS OF") {
       val t = create(uniqueName("packedrw"), "PACKED")
       sql(s"ALTER TABLE $t ADD COLUMN wt TIMESTAMP MAPPED BY (wt = WRITETIME(f.s))")
+      sql(s"ALTER TABLE $t ADD COLUMN wn TIMESTAMP MAPPED BY (wn = WRITETIME(f.n))")
+      sql(s"ALTER TABLE $t ADD COLUMN wx TIMESTAMP MAPPED BY (wx = WRITETIME(g.x))")
       val before = System.currentTimeMillis()
       Thread.sleep(20)
       sql(s"INSERT INTO $t (k, s, n, p, x, t) VALUES (5000, 'late', 1, 2.5, 3.0, NULL)")
       sql(s"SELECT k FROM $t WHERE wt > TIMESTAMP_MILLIS($before)").collect().map(_.getInt(0)).toSeq shouldBe Seq(5000)
       sql(s"SELECT count(*) FROM $t TIMESTAMP AS OF TIMESTAMP_MILLIS($before)").head().getLong(0) shouldBe 900L
+      val unchanged = rowsOf(s"SELECT k, s, n, p FROM $t WHERE k = 211")
+      Thread.sleep(20)
+      val beforeUpdate = System.currentTimeMillis()
+      Thread.sleep(20)
+      sql(s"UPDATE $t SET s = 'x' WHERE k = 211")
+      withClue("a write time is its family's: updating s moves n's, not x's: ") {
+        val times = sql(s"SELECT wt > TIMESTAMP_MILLIS($beforeUpdate), wn = wt, wx < TIMESTAMP_MILLIS($beforeUpdate) " +
+          s"FROM $t WHERE k = 211").head()
+        times shouldBe Row(true, true, true)
+      }
+      rowsOf(s"SELECT k, s, n, p FROM $t WHERE k = 211") shouldBe unchanged.map(_.replace(",s7,", ",x,"))
+      rowsOf(s"SELECT k, s, n, p FROM $t TIMESTAMP AS OF TIMESTAMP_MILLIS($beforeUpdate) WHERE k = 211") shouldBe
+        unchanged
       sql(s"DELETE FROM $t WHERE k < 100 OR s = 'late'")
       sql(s"SELECT count(*), min(k) FROM $t").head() shouldBe Row(800L, 100)
-      val error = intercept[Exception](sql(s"UPDATE $t SET s = 'x' WHERE k = 200"))
-      HBaseSqlException.causeOf(error).map(_.getMessage).getOrElse(error.getMessage) should include(
-        s"UPDATE of table '$t'"
-      )
-      sql(s"SELECT s FROM $t WHERE k = 200").head().getString(0) shouldBe "s13"
     }
 
     it("reads rows written before ALTER TABLE ADD COLUMN with NULL in it, and keeps a dropped column's slot") {
@@ -148,6 +161,78 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       for (table <- Seq(packedLoad, cellsLoad)) sql(s"LOAD DATA LOCAL INPATH '$csv' INTO TABLE $table")
       rowsOf(s"SELECT * FROM $packedLoad") shouldBe rowsOf(s"SELECT * FROM $cellsLoad")
       rowsOf(s"SELECT k, s, n FROM $packedLoad WHERE k IN (1, 2000)") shouldBe Seq("[1,b,2]", "[2000,a,1]")
+    }
+  }
+
+  describe("UPDATE of a packed table") {
+    it("changes what the same UPDATE changes in a table of one cell per column") {
+      val t = uniqueName("packedupd")
+      val (packedUpd, cellsUpd) = (create(t, "PACKED"), create(s"${t}_cells", "CELLS"))
+      val updates = Seq(
+        "UPDATE %s SET s = concat(s, '!') WHERE k %% 10 = 1",
+        "UPDATE %s SET n = NULL, p = p * 2 WHERE k BETWEEN 290 AND 610",
+        "UPDATE %s SET x = n / 4, s = NULL, t = TIMESTAMP '2030-01-01 00:00:00' WHERE s = 's5' OR n IS NULL",
+        "UPDATE %s SET p = 1.25 WHERE k IN (0, 1, 2, 899, 4000)",
+        "UPDATE %s SET s = 'all', n = NULL, p = NULL WHERE k = 7"
+      )
+      for (u <- updates) {
+        withClue(u + ": ")(sql(u.format(packedUpd)).head() shouldBe sql(u.format(cellsUpd)).head())
+        withClue(u + ": ")(rowsOf(s"SELECT * FROM $packedUpd") shouldBe rowsOf(s"SELECT * FROM $cellsUpd"))
+      }
+      withClue("a row whose values all became NULL stays a row: ") {
+        sql(s"UPDATE $packedUpd SET s = NULL, n = NULL, p = NULL, x = NULL, t = NULL WHERE k = 8")
+        rowsOf(s"SELECT * FROM $packedUpd WHERE k = 8") shouldBe Seq("[8,null,null,null,null,null]")
+      }
+    }
+
+    it("writes a packed cell only if it is still the one read, and reads and merges again if not") {
+      val t = create(uniqueName("packedcas"), "PACKED")
+      val update = new codec.PackedRowUpdate(new codec.RowCodec(definitionOf(t)), Seq(definitionOf(t).column("n")))
+      val key = keys.encode(Seq(11))
+      val staleWrite = withTable(t) { table =>
+        update.write(InternalRow(11, 1L), table.get(update.read(key))).get
+      }
+      sql(s"UPDATE $t SET p = 99.5 WHERE k = 11") // another statement rewrites family f meanwhile
+      withTable(t)(_.checkAndMutate(staleWrite).isSuccess) shouldBe false
+      rowsOf(s"SELECT n, p FROM $t WHERE k = 11") shouldBe Seq("[77,99.50]")
+      sql(s"UPDATE $t SET n = 1 WHERE k = 11")
+      rowsOf(s"SELECT n, p FROM $t WHERE k = 11") shouldBe Seq("[1,99.50]")
+      withClue("a family the row has no cell of yet, written meanwhile by another: ") {
+        withTable(t)(_.delete(new Delete(key).addFamily(Bytes.toBytes("g"))))
+        val xUpdate = new codec.PackedRowUpdate(new codec.RowCodec(definitionOf(t)), Seq(definitionOf(t).column("x")))
+        val stale = withTable(t)(table => xUpdate.write(InternalRow(11, 2.0), table.get(xUpdate.read(key))).get)
+        sql(s"UPDATE $t SET t = TIMESTAMP '2031-01-01 00:00:00' WHERE k = 11")
+        withTable(t)(_.checkAndMutate(stale).isSuccess) shouldBe false
+        val fresh = withTable(t)(table => xUpdate.write(InternalRow(11, 2.0), table.get(xUpdate.read(key))).get)
+        withTable(t)(_.checkAndMutate(fresh).isSuccess) shouldBe true
+        rowsOf(s"SELECT x, t FROM $t WHERE k = 11") shouldBe Seq("[2.0,2031-01-01 00:00:00.0]")
+      }
+      withClue("a row deleted since the statement read it is not brought back: ") {
+        withTable(t)(table =>
+          update.write(InternalRow(12, 1L), table.get(update.read(keys.encode(Seq(123456)))))
+        ) shouldBe
+          None
+      }
+    }
+
+    it("loses none of three statements that update different columns of the same rows at the same time") {
+      val t = create(uniqueName("packedrace"), "PACKED")
+      val rounds = 8
+      val whole = "n IS NOT NULL AND p IS NOT NULL AND s IS NOT NULL"
+      val expected = rowsOf(s"SELECT k, n + $rounds, p + $rounds, concat(s, repeat('+', $rounds)) FROM $t WHERE $whole")
+      // s, n and p share family f, so each statement rewrites the packed cells the others do.
+      val statements =
+        Seq(s"UPDATE $t SET n = n + 1", s"UPDATE $t SET p = p + 1", s"UPDATE $t SET s = concat(s, '+')")
+      val pool = java.util.concurrent.Executors.newFixedThreadPool(statements.size)
+      try {
+        val runs = statements.map { statement =>
+          pool.submit(new java.util.concurrent.Callable[Long] {
+            override def call(): Long = (1 to rounds).map(_ => sql(statement).head().getLong(0)).sum
+          })
+        }
+        runs.map(_.get(5, java.util.concurrent.TimeUnit.MINUTES)) shouldBe statements.map(_ => 900L * rounds)
+      } finally pool.shutdownNow()
+      rowsOf(s"SELECT k, n, p, s FROM $t WHERE $whole") shouldBe expected
     }
   }
 

@@ -92,7 +92,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
    * keeps the empty marker cell, so that it stays a row.
    */
   def updater(columns: Seq[HBaseColumn]): InternalRow => Seq[Mutation] = {
-    if (table.isPacked) throw RowCodec.notYetPacked(table, "UPDATE")
+    require(!table.isPacked, s"${table.name} is packed: its updates are PackedRowUpdate's")
     val indexes = columns.map(cellIndex).toArray
     require(indexes.forall(_ >= 0), s"not value columns of ${table.name}: ${columns.map(_.name)}")
     val encoders = indexes.map(i => valueCodec.encoder(valueColumns(i)._1.dataType))
@@ -334,11 +334,6 @@ object RowCodec {
   val UnreadablePackedRow: String =
     "a cell in one of its packed families is not a well-formed packed cell (another tool's cell of one column, " +
       "or a packed cell cut short or malformed)"
-
-  /** The error for a statement that does not take packed tables yet. */
-  def notYetPacked(table: HBaseTableDef, statement: String): HBaseSqlException =
-    new HBaseSqlException(s"$statement of table '${table.name}': this version does not write LAYOUT PACKED tables " +
-      s"with $statement yet; INSERT, DataFrame writes, LOAD DATA and DELETE do")
 
   /** A cell's timestamp (epoch milliseconds) as a write-time column of `dataType` holds it. */
   def writeTimeValue(dataType: DataType, millis: Long): Any = dataType match {

@@ -5,16 +5,17 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
-import org.apache.spark.sql.hbase.codec.RowCodec
+import org.apache.spark.sql.hbase.codec.{PackedRowUpdate, RowCodec}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.{HBaseMutations, ReadsHBaseRows}
+import org.apache.spark.sql.hbase.execution.{HBaseMutations, PackedUpdates, ReadsHBaseRows}
 import org.apache.spark.sql.types.LongType
 
 /**
  * UPDATE an HBase table: `newValues` (for each row the statement updates, its key columns in key
  * order, then the new values of `columns`, already of their types) is read as any query is, and
- * only the cells of `columns` are written (a NULL deletes its cell). Returns how many rows were
- * updated.
+ * only the cells of `columns` are written (a NULL deletes its cell); in a packed table, the packed
+ * cells of their families are merged and rewritten (see [[PackedRowUpdate]]). Returns how many
+ * rows were updated.
  */
 case class UpdateHBaseTableCommand(
     table: HBaseTableDef,
@@ -29,7 +30,11 @@ case class UpdateHBaseTableCommand(
 
   override def run(session: SparkSession): Seq[Row] = {
     val query = classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], newValues)
-    val updated = HBaseMutations.send(cluster, table, query.queryExecution.toRdd)(new RowCodec(table).updater(columns))
+    val rows = query.queryExecution.toRdd
+    val codec = new RowCodec(table)
+    val updated =
+      if (table.isPacked) PackedUpdates.send(cluster, table, rows, new PackedRowUpdate(codec, columns))
+      else HBaseMutations.send(cluster, table, rows)(codec.updater(columns))
     recordScanMetrics(query)
     Seq(Row(updated))
   }

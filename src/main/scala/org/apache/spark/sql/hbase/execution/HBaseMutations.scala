@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.execution
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.{BufferedMutator, BufferedMutatorParams, Mutation}
+import org.apache.hadoop.hbase.client.{BufferedMutator, BufferedMutatorParams, Connection, Mutation}
 
 import org.apache.spark.SparkException
 import org.apache.spark.rdd.RDD
@@ -36,15 +36,24 @@ object HBaseMutations {
       operationTimeoutMillis: Option[Int]
   )(
       write: (Iterator[InternalRow], BufferedMutator) => Long
+  ): Long =
+    eachPartition(cluster, table, rows) { (partition, connection) =>
+      val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
+      val mutator = connection.getBufferedMutator(operationTimeoutMillis.fold(params)(params.operationTimeout))
+      try write(partition, mutator)
+      finally mutator.close()
+    }
+
+  /**
+   * Each task hands its partition and the cluster's connection to `write`, which returns how many
+   * rows it wrote; their sum is returned. A task's failure is reported as its row's problem.
+   */
+  def eachPartition(cluster: HBaseClusterConf, table: HBaseTableDef, rows: RDD[InternalRow])(
+      write: (Iterator[InternalRow], Connection) => Long
   ): Long = {
     val sent = rows.sparkContext.longAccumulator(s"rows written to ${table.hbaseTable}")
     try rows.foreachPartition { partition =>
-        HBaseConnections.withConnection(cluster) { connection =>
-          val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-          val mutator = connection.getBufferedMutator(operationTimeoutMillis.fold(params)(params.operationTimeout))
-          try sent.add(write(partition, mutator))
-          finally mutator.close()
-        }
+        HBaseConnections.withConnection(cluster)(connection => sent.add(write(partition, connection)))
       }
     catch {
       // A bad row fails its task; report the row's problem (a NULL key, HBase refusing), not the job's failure around it.
