@@ -5,7 +5,9 @@ table (loading it first if no earlier run did) and times each query four ways in
 with the server jar's coprocessor (the default), the same with tight memory for groups
 (spark.sql.hbase.coprocessor.maxGroupBytes=64k: each region sends its groups whenever they reach
 64 KB), with spark.sql.hbase.coprocessor=false (Spark aggregates the rows HBase returns) and with
-spark.sql.hbase.pushdown=false (every row read). The rows are checked to be the same all four ways.
+spark.sql.hbase.pushdown=false (every row read). Two more ways read a LAYOUT PACKED twin of the table
+(the same rows and splits, one cell per family per row; the packed benchmark's, made the same way):
+coprocessor on and off. The rows are checked to be the same all six ways.
 Beside each time it gives the embedded region server's peak heap during that query's runs (jstat,
 sampled every 500 ms, no GC forced) and the batches of groups sent early for memory. It then compares full scans into Spark with a plain HBase
 client scanning the same table (RawScan.java), and writes benchmarks/results/aggregate-sf<scale>.json,
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from charts import bar_chart
 from jvm_heap import region_server_peak
+from packed_benchmark import create_packed
 from tpch_planner import (
     PUSHDOWN_OFF,
     RESULTS,
@@ -36,15 +39,21 @@ from tpch_planner import (
 
 COPROCESSOR_OFF = {"spark.sql.hbase.coprocessor": "false"}
 TIGHT_MEMORY = {"spark.sql.hbase.coprocessor.maxGroupBytes": "64k"}
+CELLS, PACKED = "cells", "packed"
+# Each mode: its name, its settings, and the layout of the lineitem table it reads (the same rows in both).
 MODES = [
-    ("coprocessor on", {}),
-    ("coprocessor on, 64 KB of groups", TIGHT_MEMORY),
-    ("coprocessor off", COPROCESSOR_OFF),
-    ("pushdown off", PUSHDOWN_OFF),
+    ("coprocessor on", {}, CELLS),
+    ("coprocessor on, 64 KB of groups", TIGHT_MEMORY, CELLS),
+    ("coprocessor off", COPROCESSOR_OFF, CELLS),
+    ("pushdown off", PUSHDOWN_OFF, CELLS),
+    ("LAYOUT PACKED, coprocessor on", {}, PACKED),
+    ("LAYOUT PACKED, coprocessor off", COPROCESSOR_OFF, PACKED),
 ]
 PUSHED = "partial aggregate in region servers"  # what EXPLAIN shows for an aggregate the region servers compute
 SPEEDUP_TARGET = 3.0  # coprocessor on against off, for Q1 and Q6
 SPEEDUP_TARGET_QUERIES = ("TPC-H Q1", "TPC-H Q6")
+PACKED_TARGET = 1.5  # the packed twin against the cells table, coprocessor on, on the full-table aggregates
+PACKED_TARGET_QUERIES = ("count(*)", "TPC-H Q1", "TPC-H Q6", "GROUP BY l_suppkey")
 RAW_SCAN_TARGET = 0.7  # rows/s of a full read into Spark against a plain HBase client's
 
 
@@ -99,14 +108,17 @@ def main():
         "aggregate", {"spark.sql.shuffle.partitions": "4", "spark.ui.showConsoleProgress": "false"}
     )
     lineitem, _, max_key, _ = load(spark, data, scale, args.regions)
+    packed = lineitem.replace("bench_lineitem", "bench_lineitem_packed")
+    create_packed(spark, lineitem, packed, max_key, args.regions)
+    tables = {CELLS: lineitem, PACKED: packed}
 
     results = []
     for name, query in queries(lineitem, max_key):
-        result, rows = run_query(spark, hbase, name, query, args.repeat)
+        result, rows = run_query(spark, hbase, name, query, tables, args.repeat)
         results.append(result)
         if name == "count(*)":
             table_rows, count_query = rows[0][0], result
-    full_scan = compare_full_scans(spark, hbase, lineitem, table_rows, count_query, args.repeat)
+    full_scan = compare_full_scans(spark, hbase, tables, table_rows, count_query, args.repeat)
     spark.stop()
 
     report = {
@@ -129,14 +141,18 @@ def main():
         hbase.stop()
 
 
-def run_query(spark, hbase, name, query, repeat):
+def run_query(spark, hbase, name, query, tables, repeat):
     """One query in every mode, its results checked to be the same in all of them; returns them too. With the
-    embedded HBase, each mode's peak heap of the region server during its runs (the warm-up included)."""
+    embedded HBase, each mode's peak heap of the region server during its runs (the warm-up included). `query`
+    names the cells table; a mode on the packed twin reads the same query of it."""
     pushed = PUSHED in spark.sql(f"EXPLAIN {query}").first()[0]  # with the defaults: coprocessor on
+    packed_query = query.replace(tables[CELLS], tables[PACKED])
+    packed_pushed = PUSHED in spark.sql(f"EXPLAIN {packed_query}").first()[0]
     modes, rows = {}, {}
-    for mode, settings in MODES:
+    for mode, settings, layout in MODES:
+        statement = packed_query if layout == PACKED else query
         with region_server_peak(hbase) as peak:
-            times, result, metrics = timed_runs(spark, query, settings, repeat, warm_up=mode != "pushdown off")
+            times, result, metrics = timed_runs(spark, statement, settings, repeat, warm_up=mode != "pushdown off")
         modes[mode] = {"seconds": statistics.median(times), "runs": times, "peakHeapMb": peak.peak_mb, **metrics}
         rows[mode] = sorted(map(tuple, result))
     reference = rows["pushdown off"]
@@ -154,9 +170,11 @@ def run_query(spark, hbase, name, query, repeat):
         "query": name,
         "sql": " ".join(query.split()),
         "pushed": pushed,
+        "packedPushed": packed_pushed,
         "groups": len(reference),
         "modes": modes,
         "speedupOnVsOff": off["seconds"] / on["seconds"],
+        "speedupPackedVsCells": on["seconds"] / modes["LAYOUT PACKED, coprocessor on"]["seconds"],
     }, reference
 
 
@@ -173,28 +191,31 @@ def same_value(x, y):
     return x == y
 
 
-def compare_full_scans(spark, hbase, lineitem, table_rows, count_query, repeat):
-    """Rows per second of full scans into Spark and of a plain HBase client scanning the same table."""
+def compare_full_scans(spark, hbase, tables, table_rows, count_query, repeat):
+    """Rows per second of full scans into Spark (of both layouts) and of a plain HBase client scanning the cells
+    table."""
+    lineitem = tables[CELLS]
     caching = int(spark.conf.get("spark.sql.hbase.scanner.fetchsize"))
     task_slots = spark.sparkContext.defaultParallelism
-    # Every column of every row decoded into Spark rows, counted in the JVM: no aggregate, no transfer to Python.
-    times, counted, metrics = timed_runs(
-        spark,
-        f"SELECT * FROM {lineitem}",
-        COPROCESSOR_OFF,
-        repeat,
-        action=lambda df: df._jdf.queryExecution().toRdd().count(),
-    )
-    if counted != table_rows:
-        raise RuntimeError(f"SELECT * read {counted} rows, count(*) says {table_rows}")
     count_off = count_query["modes"]["coprocessor off"]
     spark_reads = {
         "count(*), coprocessor off (row keys only)": {
             **rate(count_off["runs"], table_rows),
             "rowsRead": count_off["rowsRead"],
         },
-        "SELECT * into Spark, every column decoded": {**rate(times, table_rows), "rowsRead": metrics["rowsRead"]},
     }
+    for layout, read in [(CELLS, "SELECT * into Spark, every column decoded"), (PACKED, "the same, LAYOUT PACKED")]:
+        # Every column of every row decoded into Spark rows, counted in the JVM: no aggregate, no transfer to Python.
+        times, counted, metrics = timed_runs(
+            spark,
+            f"SELECT * FROM {tables[layout]}",
+            COPROCESSOR_OFF,
+            repeat,
+            action=lambda df: df._jdf.queryExecution().toRdd().count(),
+        )
+        if counted != table_rows:
+            raise RuntimeError(f"SELECT * of {tables[layout]} read {counted} rows, count(*) says {table_rows}")
+        spark_reads[read] = {**rate(times, table_rows), "rowsRead": metrics["rowsRead"]}
     raw_scans = {}
     for threads in sorted({1, task_slots}):
         runs = raw_scan(hbase, lineitem, caching, threads, repeat)
@@ -267,6 +288,16 @@ def targets(report):
                 }
             )
     for q in report["queries"]:
+        if "speedupPackedVsCells" in q and q["query"] in PACKED_TARGET_QUERIES:
+            found.append(
+                {
+                    "target": f"{q['query']}, coprocessor on: LAYOUT PACKED at least {PACKED_TARGET}x faster than "
+                    "one cell per column",
+                    "value": f"{q['speedupPackedVsCells']:.2f}x",
+                    "met": q["speedupPackedVsCells"] >= PACKED_TARGET,
+                }
+            )
+    for q in report["queries"]:
         on = q["modes"]["coprocessor on"]
         bound = q["groups"] * on["regionsScanned"]
         found.append(
@@ -308,9 +339,18 @@ def markdown(report):
     ]
     for q in report["queries"]:
         on_seconds = q["modes"]["coprocessor on"]["seconds"]
-        for i, (mode, _) in enumerate(MODES):
+        shown = set()
+        for i, (mode, _, layout) in enumerate(MODES):
+            if mode not in q["modes"]:  # results of earlier runs lack later modes
+                continue
             r = q["modes"][mode]
-            first = [q["query"], "yes" if q["pushed"] else "no", str(q["groups"])] if i == 0 else ["", "", ""]
+            pushed = q["pushed"] if layout == CELLS else q.get("packedPushed")
+            first = [
+                q["query"] if i == 0 else "",
+                ("yes" if pushed else "no") + ("" if layout == CELLS else " (packed)") if layout not in shown else "",
+                str(q["groups"]) if i == 0 else "",
+            ]
+            shown.add(layout)
             lines.append(
                 "| "
                 + " | ".join(
@@ -364,7 +404,7 @@ def chart(report, path):
                 [q["modes"][mode]["seconds"] for q in report["queries"]],
                 [q["modes"][mode]["runs"] for q in report["queries"]],
             )
-            for mode, _ in MODES
+            for mode, _, _ in MODES
             if mode in report["queries"][0]["modes"]  # results of earlier runs lack later modes
         ],
         log_scale=True,
