@@ -87,10 +87,18 @@ final class PackedRowUpdate(codec: RowCodec, columns: Seq[HBaseColumn]) extends 
       changedFamilies.indices.foreach { c =>
         put.addColumn(familyBytes(changedFamilies(c)), PackedCell.QUALIFIER, PackedCellWriter.write(slots(c)))
       }
-      val unchanged = changedFamilies.map(f => stillIs(familyBytes(f), old(f).map(CellUtil.cloneValue)))
-      val condition: Filter = if (unchanged.length == 1) unchanged.head
-      else new FilterList(FilterList.Operator.MUST_PASS_ALL, unchanged.toList.asJava)
-      Some(CheckAndMutate.newBuilder(key).ifMatches(condition).build(put))
+      val unchanged = CheckAndMutate.newBuilder(key)
+      val conditioned = changedFamilies match {
+        // The common case, and the cheaper condition for a region server: one cell compared.
+        case Array(f) if old(f).isDefined =>
+          unchanged.ifEquals(familyBytes(f), PackedCell.QUALIFIER, CellUtil.cloneValue(old(f).get))
+        case _ =>
+          val each = changedFamilies.map(f => stillIs(familyBytes(f), old(f).map(CellUtil.cloneValue)))
+          unchanged.ifMatches(
+            if (each.length == 1) each.head else new FilterList(FilterList.Operator.MUST_PASS_ALL, each.toList.asJava)
+          )
+      }
+      Some(conditioned.build(put))
     }
 
   /**
