@@ -56,7 +56,8 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
 
   /**
    * The same shape in LAYOUT PACKED, so that seeds carry operands that read slots of packed cells
-   * (wire version 4); sent to the fuzz table's region, they meet its marker cells as malformed ones.
+   * (wire version 4). Every other payload goes to its region, where packed operands read real
+   * packed cells; sent to the fuzz table's region, they meet its cells of one column as malformed ones.
    */
   private lazy val packedTable: String = {
     val t = uniqueName("fuzzpacked")
@@ -195,33 +196,35 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
   }
 
   /**
-   * Payloads go to the region server holding the table's one region, with no retries: the
-   * balancer must not move it meanwhile (it did once, in a fresh-clone run, after other suites
-   * had created many tables).
+   * Payloads go to the region servers holding the fuzz table's one region and the packed table's
+   * one region (real packed cells), with no retries: the balancer must not move them meanwhile (it
+   * did once, in a fresh-clone run, after other suites had created many tables). Each region comes
+   * with its rows as read by a plain scan.
    */
-  private def withRawScans[T](body: (RawRegionScans, IndexedSeq[Array[Cell]]) => T): T = {
+  private def withRawScans[T](body: IndexedSeq[(RawRegionScans, IndexedSeq[Array[Cell]])] => T): T = {
     val balancing = withAdmin(_.balancerSwitch(false, true))
     try rawScans(body)
     finally if (balancing) withAdmin(_.balancerSwitch(true, false))
   }
 
-  private def rawScans[T](body: (RawRegionScans, IndexedSeq[Array[Cell]]) => T): T =
+  private def rawScans[T](body: IndexedSeq[(RawRegionScans, IndexedSeq[Array[Cell]])] => T): T =
     HBaseConnections.withConnection(cluster) { c =>
-      val raw = new RawRegionScans(c.asInstanceOf[ClusterConnection], TableName.valueOf(table), CallTimeoutMillis)
-      val rows = raw.scan(new Scan()).fold(e => fail(e), _.map(_.rawCells()).toIndexedSeq)
-      rows should have size 120
-      val startedAs = raw.server
-      val result = body(raw, rows)
-      withClue("the region server still runs, the same process, and serves a plain scan: ") {
-        val live = withAdmin(_.getClusterMetrics.getLiveServerMetrics.keySet.asScala)
-        live should contain(startedAs)
-        new RawRegionScans(
-          c.asInstanceOf[ClusterConnection],
-          TableName.valueOf(table),
-          CallTimeoutMillis
-        ).server shouldBe
-          startedAs
-        raw.scan(new Scan()).map(viewResults) shouldBe Right(view(rows.flatMap(_.toSeq)))
+      def regionOf(name: String) =
+        new RawRegionScans(c.asInstanceOf[ClusterConnection], TableName.valueOf(name), CallTimeoutMillis)
+      val targets = IndexedSeq(table, packedTable).map { name =>
+        val raw = regionOf(name)
+        val rows = raw.scan(new Scan()).fold(e => fail(e), _.map(_.rawCells()).toIndexedSeq)
+        rows should have size 120
+        (name, raw, rows, raw.server)
+      }
+      val result = body(targets.map { case (_, raw, rows, _) => (raw, rows) })
+      for ((name, raw, rows, startedAs) <- targets) {
+        withClue(s"the region server of $name still runs, the same process, and serves a plain scan: ") {
+          val live = withAdmin(_.getClusterMetrics.getLiveServerMetrics.keySet.asScala)
+          live should contain(startedAs)
+          regionOf(name).server shouldBe startedAs
+          raw.scan(new Scan()).map(viewResults) shouldBe Right(view(rows.flatMap(_.toSeq)))
+        }
       }
       result
     }
@@ -245,8 +248,9 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       val payloads = fuzz(seeds, handmadeFilters, FilterPayloads, random)
       val tally = new Tally
       val started = System.nanoTime()
-      withRawScans { (raw, rows) =>
-        payloads.foreach { case (kind, bytes) =>
+      withRawScans { targets =>
+        payloads.zipWithIndex.foreach { case ((kind, bytes), i) =>
+          val (raw, rows) = targets(i % targets.size)
           val what = s"$kind ${Bytes.toStringBinary(bytes.take(80))}"
           val parsed = Try(SkipScanFilter.parseFrom(bytes))
           val answer = raw.scan(new Scan(), Some(classOf[SkipScanFilter].getName -> bytes))
@@ -286,8 +290,9 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       val payloads = fuzz(seeds.map(_._1), handmadeAggregates, AggregatePayloads, random)
       val tally = new Tally
       val started = System.nanoTime()
-      withRawScans { (raw, rows) =>
-        payloads.foreach { case (kind, bytes) =>
+      withRawScans { targets =>
+        payloads.zipWithIndex.foreach { case ((kind, bytes), i) =>
+          val (raw, rows) = targets(i % targets.size)
           val what = s"$kind ${Bytes.toStringBinary(bytes.take(80))}"
           val scan = new Scan().setAttribute(AggregateSpec.ATTRIBUTE, bytes)
           val parsed = Try(AggregateSpec.parseFrom(bytes))
