@@ -37,11 +37,11 @@ import org.apache.phoenix.util.PhoenixRuntime;
  * <p>Commands ({"command": ...}): execute {"sql"}: a statement (DDL, UPSERT ... SELECT); answers
  * {"seconds"}. load {"sql", "csv", "types", "batch"}: an UPSERT with one ? per CSV field, run for
  * every line of the file (header skipped), committed every `batch` rows; `types` names each field's
- * JDBC type. Answers {"seconds", "rows"}. query {"sql", "repeat", "out"}: one untimed run, then
- * `repeat` timed runs, each executing the query anew and reading every row. Writes the last run's
- * rows to `out` (a JSON array a line) and answers {"runs", "rows", "columns", "metrics", "plan"}:
- * Phoenix's request metrics of the last run, by table, and its EXPLAIN. Errors answer {"error"};
- * the client keeps going.
+ * JDBC type. Answers {"seconds", "rows"}. query {"sql", "repeat", "out", "warmUp"}: one untimed run
+ * (none when warmUp is false), then `repeat` timed runs, each executing the query anew and reading
+ * every row. Writes the last run's rows to `out` (a JSON array a line) and answers {"runs", "rows",
+ * "columns", "metrics", "plan"}: Phoenix's request metrics of the last run, by table, and its
+ * EXPLAIN. Errors answer {"error"}; the client keeps going.
  */
 public class PhoenixClient {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -167,11 +167,12 @@ public class PhoenixClient {
       throws Exception {
     String sql = command.get("sql").asText();
     int repeat = command.get("repeat").asInt();
+    boolean warmUp = !command.has("warmUp") || command.get("warmUp").asBoolean();
     List<Double> runs = new ArrayList<>();
     List<List<Object>> rows = null;
     List<String> columns = new ArrayList<>();
     Map<String, Map<String, Long>> metrics = null;
-    for (int run = 0; run <= repeat; run++) { // run 0 warms up, untimed
+    for (int run = warmUp ? 0 : 1; run <= repeat; run++) { // run 0 warms up, untimed
       long start = System.nanoTime();
       try (Statement statement = connection.createStatement();
           ResultSet result = statement.executeQuery(sql)) {

@@ -62,10 +62,10 @@ class PhoenixJdbc:
         """An UPSERT with a ? per CSV field, for every line; {"seconds", "rows"}."""
         return self._send({"command": "load", "sql": sql, "csv": str(csv), "types": types, "batch": batch})
 
-    def query(self, sql, repeat, out):
-        """One untimed run and `repeat` timed ones: {"runs", "rows", "columns", "metrics",
+    def query(self, sql, repeat, out, warm_up=True):
+        """One untimed run (unless not warm_up) and `repeat` timed ones: {"runs", "rows", "columns", "metrics",
         "plan"} and "result", the rows, a list each."""
-        answer = self._send({"command": "query", "sql": sql, "repeat": repeat, "out": str(out)})
+        answer = self._send({"command": "query", "sql": sql, "repeat": repeat, "out": str(out), "warmUp": warm_up})
         with open(out) as f:  # decimals exact
             answer["result"] = [json.loads(line, parse_float=Decimal) for line in f]
         return answer

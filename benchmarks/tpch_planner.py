@@ -135,8 +135,9 @@ def generate(scale):
     return out
 
 
-def create_table(spark, name, columns, key, splits, family_settings=None):
-    """Our table; `family_settings` ({setting: value}) for family f, else HBase's defaults."""
+def create_table(spark, name, columns, key, splits, family_settings=None, layout=None):
+    """Our table; `family_settings` ({setting: value}) for family f, else HBase's defaults; `layout` "PACKED" for
+    one cell per row and family, else one cell per column."""
     cols = ", ".join(f"{c} {t}" for c, t, _ in columns)
     mapping = ", ".join(f"{c}={cell}" for c, _, cell in columns if cell)
     split = ", ".join(f"({s})" for s in splits)
@@ -145,7 +146,7 @@ def create_table(spark, name, columns, key, splits, family_settings=None):
     )
     spark.sql(
         f"CREATE TABLE {name} ({cols}, PRIMARY KEY ({', '.join(key)})) "
-        f"MAPPED BY ({name}, COLS=[{mapping}]){families} SPLIT ON ({split})"
+        f"MAPPED BY ({name}, COLS=[{mapping}]){f' LAYOUT {layout}' if layout else ''}{families} SPLIT ON ({split})"
     )
 
 
