@@ -112,6 +112,23 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       ScanMetrics.of(aggregate)("rowsRead") should be <= 18L * 3
     }
 
+    it("reads rows for their keys alone with HBase's own filters, as with the server jar's, and DELETE finds them so") {
+      val queries = Seq(
+        "SELECT k FROM %s WHERE k < 40",
+        "SELECT k FROM %s WHERE k IN (1, 2, 650, 5000)",
+        "SELECT count(*), max(k) FROM %s WHERE k >= 850"
+      )
+      // Without the server jar's filter, then without the aggregation coprocessor as well.
+      val withoutFilter = Seq(HBaseSQLConf.CustomFilter.key -> "false")
+      for (q <- queries; settings <- Seq(withoutFilter, withoutFilter :+ (HBaseSQLConf.Coprocessor.key -> "false")))
+        withConf(settings: _*)(withClue(s"$q, $settings: ")(rowsOf(q.format(packed)) shouldBe rowsOf(q.format(cells))))
+      val t = create(uniqueName("packeddel"), "PACKED")
+      withConf(HBaseSQLConf.CustomFilter.key -> "false") {
+        sql(s"DELETE FROM $t WHERE k >= 100").head() shouldBe Row(800L)
+      }
+      sql(s"SELECT count(*), max(k) FROM $t").head() shouldBe Row(100L, 99)
+    }
+
     it("takes DELETE, write-time columns (one per family) and TIMESTAMP AS OF") {
       val t = create(uniqueName("packedrw"), "PACKED")
       sql(s"ALTER TABLE $t ADD COLUMN wt TIMESTAMP MAPPED BY (wt = WRITETIME(f.s))")

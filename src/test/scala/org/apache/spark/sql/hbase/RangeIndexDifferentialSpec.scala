@@ -10,27 +10,31 @@ import org.apache.spark.sql.hbase.execution.ScanMetrics
 /**
  * The range index against the truth: random WHERE clauses over indexed and unindexed columns
  * must return exactly what Spark returns over the same rows held in memory, with the index used
- * and with it unused, on a table whose indexed columns follow the key and on one where they do not;
- * so must aggregates over them, computed in the region servers.
+ * and with it unused, on a table whose indexed columns follow the key and on one where they do not,
+ * each in both layouts (one cell per column, and LAYOUT PACKED); so must aggregates over them,
+ * computed in the region servers.
  */
 class RangeIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
   private val rowsPerTable = 6000
-  // The spec's cases, half on each of its two tables.
+  // The spec's cases, half on each of its two tables; of those, half on each layout.
   private val suitePredicatesPerTable = 160
   private val predicatesPerTable = randomCases(inTheSuite = 2 * suitePredicatesPerTable) / 2
 
   private val strings = Seq("", "a", "ab", "abc", "b", "ba", "é", "zz", "x" * 70 + "a", "x" * 70 + "b", "x" * 80)
 
   /**
-   * A table of (sensor, seq) readings, and its truth: a view of the same rows in Spark's memory.
+   * A table of (sensor, seq) readings, its LAYOUT PACKED twin holding the same rows, both with the
+   * same range index, and their truth: a view of the same rows in Spark's memory.
    * `clustered`: ts, d, dec and dt grow with seq, as appended time series do.
    */
-  private def table(clustered: Boolean): (String, String) = {
+  private def tables(clustered: Boolean): (String, String, String) = {
     val t = uniqueName(if (clustered) "clustered" else "scattered")
-    sql(s"""CREATE TABLE $t (sensor INT, seq INT, ts BIGINT, d DOUBLE, s STRING, dec DECIMAL(10, 2), dt DATE,
-           |r INT, u INT, PRIMARY KEY (sensor, seq))
-           |MAPPED BY ($t, COLS=[ts=f.ts, d=f.d, s=f.s, dec=f.dec, dt=g.dt, r=f.r, u=g.u])
-           |SPLIT ON ((1), (2), (3))""".stripMargin)
+    val packed = s"${t}_packed"
+    for ((name, layout) <- Seq(t -> "CELLS", packed -> "PACKED"))
+      sql(s"""CREATE TABLE $name (sensor INT, seq INT, ts BIGINT, d DOUBLE, s STRING, dec DECIMAL(10, 2), dt DATE,
+             |r INT, u INT, PRIMARY KEY (sensor, seq))
+             |MAPPED BY ($name, COLS=[ts=f.ts, d=f.d, s=f.s, dec=f.dec, dt=g.dt, r=f.r, u=g.u]) LAYOUT $layout
+             |SPLIT ON ((1), (2), (3))""".stripMargin)
     val random = new Random(if (clustered) 11 else 13)
     def maybeNull[T](value: => T): T = if (random.nextInt(8) == 0) null.asInstanceOf[T] else value
     val rows = (0 until rowsPerTable).map { i =>
@@ -50,9 +54,11 @@ class RangeIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
       )
     }
     val schema = spark.table(t).schema
-    spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
-    sql(s"CREATE INDEX ${t}_idx ON $t (ts, d, s, dec, dt, r) OPTIONS (chunkRows = 64)")
-    (t, sharedView(s"${t}_truth", spark.table(t).collect().toSeq, schema))
+    for (name <- Seq(t, packed)) {
+      spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(name)
+      sql(s"CREATE INDEX ${name}_idx ON $name (ts, d, s, dec, dt, r) OPTIONS (chunkRows = 64)")
+    }
+    (t, packed, sharedView(s"${t}_truth", spark.table(t).collect().toSeq, schema))
   }
 
   private def randomPredicate(random: Random, depth: Int): String = {
@@ -90,36 +96,50 @@ class RangeIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
   Seq(true, false).foreach { clustered =>
     describe(s"$predicatesPerTable random WHERE clauses on a table whose indexed columns ${if (clustered) "follow"
       else "ignore"} the key") {
-      it("return exactly Spark's rows with the index used and unused") {
-        val (t, truthView) = table(clustered)
-        val skipping = new AtomicInteger()
+      it("return exactly Spark's rows with the index used and unused, half of them over its LAYOUT PACKED twin") {
+        val (cells, packed, truthView) = tables(clustered)
+        // Odd cases read the table of one cell per column, even ones its packed twin.
+        def tableOf(n: Int): (String, String) = if (n % 2 == 0) ("LAYOUT PACKED", packed) else ("LAYOUT CELLS", cells)
+        val casesOf = (1 to predicatesPerTable).groupBy(tableOf(_)._1).map { case (layout, ns) => layout -> ns.size }
+        val skipping = casesOf.map { case (layout, _) => layout -> new AtomicInteger() }
         val mismatches = failedCases(predicatesPerTable, seed = if (clustered) 101 else 103) { (n, random, session) =>
+          val (layout, t) = tableOf(n)
           val where = randomPredicate(random, 2)
-          // Every fourth clause also as an aggregate, which the region servers compute over the same chunks.
-          if (n % 4 == 0) {
+          // A quarter of the clauses, in each layout, also as an aggregate, which the region servers
+          // compute over the same chunks.
+          if (n % 8 < 2) {
             def query(table: String) =
               s"SELECT sensor, count(*), sum(r), min(ts) FROM $table WHERE $where GROUP BY sensor"
             val expected = sorted(session.sql(query(truthView)).collect().toSeq)
-            withClue(s"${query(t)} with the index used: ")(sorted(session.sql(query(t)).collect().toSeq) shouldBe
+            withClue(
+              s"$layout: ${query(t)} with the index used: "
+            )(sorted(session.sql(query(t)).collect().toSeq) shouldBe
               expected)
           }
           val truth = sorted(session.sql(s"SELECT * FROM $truthView WHERE $where").collect().toSeq)
           val df = session.sql(s"SELECT * FROM $t WHERE $where")
           val used = sorted(df.collect().toSeq)
-          if (ScanMetrics.of(df)("chunksSkipped") > 0) skipping.incrementAndGet()
+          if (ScanMetrics.of(df)("chunksSkipped") > 0) skipping(layout).incrementAndGet()
           val unused = withConf(session)(
             HBaseSQLConf.IndexEnabled.key -> "false"
           )(sorted(session.sql(s"SELECT * FROM $t WHERE $where").collect().toSeq))
           Seq("used" -> used, "unused" -> unused).foreach { case (how, rows) =>
-            if (rows != truth) fail(s"$where with the index $how: ${rows.size} rows, Spark ${truth.size}")
+            if (rows != truth) fail(s"$layout: $where with the index $how: ${rows.size} rows, Spark ${truth.size}")
           }
         }
         noFailedCases(s"range index, ${if (clustered) "clustered" else "scattered"}", predicatesPerTable, mismatches)
+        val share = (if (clustered) 40.0 else 10.0) / 160
         withClue("clauses for which the index skipped chunks: ")(
-          skipping.get.toDouble should
-            be >
-            floorOf(predicatesPerTable, (if (clustered) 40.0 else 10.0) / 160, suitePredicatesPerTable)
+          skipping.values.map(_.get).sum.toDouble should
+            be > floorOf(predicatesPerTable, share, suitePredicatesPerTable)
         )
+        // Each layout's clauses are a smaller sample than the suite's, with a floor lowered to match.
+        for ((layout, cases) <- casesOf.toSeq.sorted) {
+          info(s"$layout: the index skipped chunks for ${skipping(layout).get} of $cases clauses")
+          withClue(s"$layout: clauses for which the index skipped chunks: ")(
+            skipping(layout).get.toDouble should be > floorOf(cases, share, suitePredicatesPerTable)
+          )
+        }
       }
     }
   }

@@ -16,7 +16,7 @@ import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec, RowCodec}
 import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, ScanMetrics}
 import org.apache.spark.sql.hbase.execution.load.{FamilyStorage, LoadKey, LoadMetrics, RegionHFiles}
-import org.apache.spark.sql.hbase.server.{ServerJar, WriteMark}
+import org.apache.spark.sql.hbase.server.{PackedCell, PackedCellWriter, ServerJar, WriteMark}
 import org.apache.spark.sql.types.{IntegerType, LongType}
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -27,11 +27,14 @@ import org.apache.spark.unsafe.types.UTF8String
 class RangeIndexSpec extends HBaseSuite {
   private val shortLease = Seq(HBaseSQLConf.IndexMarkLease.key -> "1500", HBaseSQLConf.IndexClockSkew.key -> "0")
 
-  /** Sensor readings appended in time order: key (sensor, seq), `t` grows with seq, `r` is random. */
-  private def events(rows: Int = 2000): String = {
+  /**
+   * Sensor readings appended in time order: key (sensor, seq), `t` grows with seq, `r` is random.
+   * In LAYOUT PACKED, family f's one cell per row holds t, r and note, in that order.
+   */
+  private def events(rows: Int = 2000, layout: String = "CELLS"): String = {
     val t = uniqueName("events")
     sql(s"""CREATE TABLE $t (sensor INT, seq INT, t BIGINT, r INT, note STRING, PRIMARY KEY (sensor, seq))
-           |MAPPED BY ($t, COLS=[t=f.t, r=f.r, note=f.n]) SPLIT ON ((1), (2), (3))""".stripMargin)
+           |MAPPED BY ($t, COLS=[t=f.t, r=f.r, note=f.n]) LAYOUT $layout SPLIT ON ((1), (2), (3))""".stripMargin)
     sql(s"""INSERT INTO $t SELECT CAST(id % 4 AS INT), CAST(id DIV 4 AS INT), id * 10,
            |CAST((id * 7919) % 1000 AS INT), IF(id % 5 = 0, NULL, CONCAT('n', id)) FROM range($rows)""".stripMargin)
     t
@@ -63,6 +66,18 @@ class RangeIndexSpec extends HBaseSuite {
         .addColumn(Bytes.toBytes("f"), Bytes.toBytes("t"), BinaryValueCodec.encode(LongType, t))
         .addColumn(Bytes.toBytes("f"), Bytes.toBytes("r"), BinaryValueCodec.encode(IntegerType, r)))
     }
+
+  /** A write by a plain HBase client to a LAYOUT PACKED table of [[events]]: the row's whole packed cell. */
+  private def plainPackedPut(table: String, sensor: Int, seq: Int, t: Option[Long], r: Int): Unit = {
+    val slots = Array(t.map(BinaryValueCodec.encode(LongType, _)).orNull, BinaryValueCodec.encode(IntegerType, r), null)
+    withTable(hbaseName(table).getNameAsString) {
+      _.put(new Put(keyOf(sensor, seq)).addColumn(
+        Bytes.toBytes("f"),
+        PackedCell.QUALIFIER,
+        PackedCellWriter.write(slots)
+      ))
+    }
+  }
 
   private def showIndexes(table: String): Seq[Row] = sql(s"SHOW INDEXES ON $table").collect().toSeq
 
@@ -350,6 +365,112 @@ class RangeIndexSpec extends HBaseSuite {
         sameWithAndWithout(s"SELECT * FROM $t WHERE t BETWEEN 10000 AND 10100").size shouldBe 13
         plainPut(t, sensor = 2, seq = 401, t = 10060, r = 1)
         sameWithAndWithout(s"SELECT * FROM $t WHERE t BETWEEN 10000 AND 10100").size shouldBe 14
+      }
+    }
+  }
+
+  describe("a range index on a LAYOUT PACKED table") {
+    it("is built from the packed cells by CREATE INDEX and ANALYZE TABLE, and a scan skips the chunks it rules out") {
+      val t = events(layout = "PACKED")
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_i ON TABLE $t (t, r, note) OPTIONS (chunkRows = 50)")
+        val Seq(shown) = showIndexes(t)
+        (shown.getInt(4), shown.getInt(5), shown.getString(6)) shouldBe ((40, 40, "ready"))
+        val query = s"SELECT sensor, seq, t FROM $t WHERE t >= 19000 AND t < 19400"
+        sameWithAndWithout(query).size shouldBe 40
+        val df = sql(query)
+        df.collect()
+        ScanMetrics.of(df)("chunksSkipped") shouldBe 36
+        Seq("t < 100", "r = 17", "r IS NULL", "note IS NULL AND t < 500", "note = 'n1999'", "t > 100 AND r > 998")
+          .foreach(where => sameWithAndWithout(s"SELECT * FROM $t WHERE $where"))
+        val counted = sql(s"SELECT sensor, count(*), sum(r) FROM $t WHERE t BETWEEN 5000 AND 5100 GROUP BY sensor")
+        counted.collect().map(r => (r.getInt(0), r.getLong(1))).sorted.toSeq shouldBe
+          Seq((0, 3L), (1, 3L), (2, 3L), (3, 2L))
+        ScanMetrics.of(counted)("chunksSkipped") should be > 0L
+
+        sql(s"DELETE FROM $t WHERE sensor = 0")
+        Thread.sleep(1600) // the marks' leases end
+        sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
+        val rebuilt = showIndexes(t).head
+        (rebuilt.getInt(4), rebuilt.getInt(5)) shouldBe ((31, 31)) // sensor 0's region is one empty chunk
+        val again = sql(query)
+        again.collect().length shouldBe 30
+        ScanMetrics.of(again)("chunksSkipped") shouldBe 28
+      }
+    }
+
+    it("stays exact through INSERT, UPDATE, DELETE and LOAD DATA: what it does not record, it stops trusting") {
+      val t = events(layout = "PACKED")
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_time ON $t (t, r) OPTIONS (chunkRows = 50)")
+        sql(
+          s"INSERT INTO $t SELECT CAST(id % 4 AS INT), CAST(500 + id DIV 4 AS INT), 20000 + id * 10, 7, NULL FROM range(200)"
+        )
+        spark.createDataFrame(java.util.List.of(Row(0, 3, 5L, 1, "moved")), spark.table(t).schema).write.insertInto(t)
+        withClue("INSERT records what it writes: ")(showIndexes(t).head.getInt(5) shouldBe 40)
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t >= 21900").size shouldBe 10
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").toSet shouldBe Set(Row(0, 0), Row(0, 3))
+
+        // Loads record under the default lease: a file must load within the first half of its mark's lease.
+        withConf(HBaseSQLConf.IndexMarkLease.key -> HBaseSQLConf.IndexMarkLease.defaultValueString) {
+          sql(s"LOAD DATA LOCAL INPATH '${csv("1,3,6,1,loaded")}' INTO TABLE $t")
+          sql(s"LOAD DATA PARALLEL LOCAL INPATH '${csv("2,8,4,2,parallel")}' INTO TABLE $t")
+        }
+        withClue("LOAD DATA records what it loads: ")(showIndexes(t).head.getInt(5) shouldBe 40)
+        sameWithAndWithout(s"SELECT sensor, seq, note FROM $t WHERE t < 10").map(_.toString).sorted shouldBe
+          Seq("[0,0,null]", "[0,3,moved]", "[1,3,loaded]", "[2,8,parallel]")
+
+        // Rows moved far outside their chunks' bounds, by statements that rewrite their packed cells.
+        sql(s"UPDATE $t SET t = 2, r = 5000 WHERE sensor = 3 AND seq = 100").collect().toSeq shouldBe Seq(Row(1L))
+        sql(s"UPDATE $t SET r = 4000 WHERE sensor = 1 AND seq = 50").collect().toSeq shouldBe Seq(Row(1L))
+        withClue("UPDATE is marked, the chunk of each row it wrote: ")(showIndexes(t).head.getInt(5) shouldBe 38)
+        sameWithAndWithout(s"SELECT sensor, seq, t, r FROM $t WHERE t = 2") shouldBe Seq(Row(3, 100, 2L, 5000))
+        sameWithAndWithout(s"SELECT sensor, seq, t, note FROM $t WHERE r >= 4000").map(_.toString).sorted shouldBe
+          Seq("[1,50,2010,n201]", "[3,100,2,n403]")
+        sql(s"DELETE FROM $t WHERE t < 10 AND sensor < 2").collect().toSeq shouldBe Seq(Row(3L))
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").toSet shouldBe Set(Row(2, 8), Row(3, 100))
+
+        Thread.sleep(1600) // the marks' leases end
+        sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
+        val rebuilt = showIndexes(t).head
+        (rebuilt.getInt(4), rebuilt.getInt(5)) shouldBe ((44, 44)) // 548, 549, 550 and 550 rows
+        val df = sql(s"SELECT sensor, seq FROM $t WHERE t < 10")
+        df.collect().toSet shouldBe Set(Row(2, 8), Row(3, 100))
+        // The chunks of the two rows, and sensor 1's first: LOAD DATA's mark, whose lease outlasts the
+        // build, still widens it by the row it loaded there (t = 6, deleted since).
+        ScanMetrics.of(df)("chunksSkipped") shouldBe 41
+      }
+    }
+
+    it("makes the chunks an outside client's packed cells land in untrusted, so the index never hides their rows") {
+      val t = events(layout = "PACKED")
+      withConf(shortLease: _*) {
+        sql(s"CREATE INDEX ${t}_time ON $t (t) OPTIONS (chunkRows = 50)")
+        val early = s"SELECT sensor, seq, t FROM $t WHERE t < 200"
+        sameWithAndWithout(early).size shouldBe 20
+        // A new row far outside the bounds of the chunk it lands in, the last of sensor 3's region.
+        plainPackedPut(t, sensor = 3, seq = 600, t = Some(1), r = 5)
+        sameWithAndWithout(early).size shouldBe 21
+        showIndexes(t).head.getInt(5) shouldBe 39
+        // A row's packed cell rewritten: its t becomes NULL, and one late in sensor 2's region moves early.
+        plainPackedPut(t, sensor = 1, seq = 0, t = None, r = 3)
+        plainPackedPut(t, sensor = 2, seq = 450, t = Some(3), r = 3)
+        sameWithAndWithout(s"SELECT sensor, seq, r FROM $t WHERE t IS NULL") shouldBe Seq(Row(1, 0, 3))
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t = 10").size shouldBe 0
+        sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t = 3") shouldBe Seq(Row(2, 450))
+        showIndexes(t).head.getInt(5) shouldBe 37
+
+        Thread.sleep(1600) // the marks' leases end
+        sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
+        val rebuilt = showIndexes(t).head
+        (rebuilt.getInt(4), rebuilt.getInt(5)) shouldBe ((41, 41)) // sensor 3 now has 501 rows
+        // (1, 0) lost its t, (3, 600) came in with t = 1 and (2, 450) with t = 3.
+        sameWithAndWithout(early).size shouldBe 21
+        val df = sql(early)
+        df.collect()
+        withClue("every chunk is skipped but each region's first and the two that took the moved rows: ")(
+          ScanMetrics.of(df)("chunksSkipped") shouldBe 35
+        )
       }
     }
   }

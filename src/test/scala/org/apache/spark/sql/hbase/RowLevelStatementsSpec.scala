@@ -162,7 +162,7 @@ class RowLevelStatementsSpec extends HBaseSuite {
           case 2 => s"a = ${random.nextInt(120) - 60} AND b = $str"
           case 3 => s"b ${pick("=", "<", ">")} $str"
           case 4 => s"v ${pick("=", "<", ">", "<=>")} ${random.nextInt(10)}"
-          case 5 => pick("v IS NULL", "w IS NOT NULL", s"w = $str", "w < b", "a % 3 = v % 3")
+          case 5 => pick("v IS NULL", "w IS NOT NULL", s"w = $str", "w < b", "a % 3 = v % 3", "x IS NULL", "x > v")
           case 6 => s"a BETWEEN ${random.nextInt(120) - 60} AND ${random.nextInt(120) - 60}"
           case _ => s"b IN ($str, $str) AND a > ${random.nextInt(120) - 60}"
         }
@@ -184,23 +184,29 @@ class RowLevelStatementsSpec extends HBaseSuite {
       case some => some
     }
 
+    // Each layout in each mode: in the packed table v, w and x share family f, so an UPDATE of v or
+    // w merges into the packed cell that also holds x, which no statement sets.
+    val rounds = 30
     for (
       (mode, settings) <- Seq(
         "in the region servers" -> Seq.empty[(String, String)],
         "without the server jar's filter" -> Seq(HBaseSQLConf.CustomFilter.key -> "false")
-      )
+      );
+      (layout, columns) <- Seq("CELLS" -> "v=f.v, w=g.w, x=g.x", "PACKED" -> "v=f.v, w=f.w, x=f.x")
     ) {
-      it(s"leave exactly the rows Spark leaves, 40 random statements, $mode") {
+      it(s"leave exactly the rows Spark leaves, $rounds random statements, $mode, in LAYOUT $layout") {
         val t = uniqueName("rowlevel")
-        sql(s"""CREATE TABLE $t (a INT, b STRING, v INT, w STRING, PRIMARY KEY (a, b))
-               |MAPPED BY ($t, COLS=[v=f.v, w=g.w]) SPLIT ON ((-20), (0), (0, 'b'), (30))""".stripMargin)
-        val random = new Random(if (settings.isEmpty) 11 else 12)
+        sql(s"""CREATE TABLE $t (a INT, b STRING, v INT, w STRING, x DOUBLE, PRIMARY KEY (a, b))
+               |MAPPED BY ($t, COLS=[$columns]) LAYOUT $layout
+               |SPLIT ON ((-20), (0), (0, 'b'), (30))""".stripMargin)
+        val random = new Random((if (settings.isEmpty) 11 else 12) + (if (layout == "PACKED") 10 else 0))
         val initial = (0 until 1500).map { _ =>
           Row(
             random.nextInt(120) - 60,
             strings(random.nextInt(strings.size)),
             if (random.nextInt(5) == 0) null else Integer.valueOf(random.nextInt(10)),
-            if (random.nextInt(5) == 0) null else strings(random.nextInt(strings.size))
+            if (random.nextInt(5) == 0) null else strings(random.nextInt(strings.size)),
+            if (random.nextInt(5) == 0) null else java.lang.Double.valueOf(random.nextInt(40) / 4.0)
           )
         }
         val schema = spark.table(t).schema
@@ -210,7 +216,7 @@ class RowLevelStatementsSpec extends HBaseSuite {
         val ordered = Ordering.by[Row, (Int, String)](r => (r.getInt(0), r.getString(1)))
 
         withConf(settings: _*) {
-          for (round <- 1 to 40) {
+          for (round <- 1 to rounds) {
             val where = predicate(random)
             truthView()
             val matched = rows(s"SELECT count(*) FROM ${t}_truth WHERE $where").head.getLong(0)
@@ -226,7 +232,7 @@ class RowLevelStatementsSpec extends HBaseSuite {
                 }
                 (
                   s"UPDATE $t SET ${set.map { case (c, value) => s"$c = $value" }.mkString(", ")} WHERE $where",
-                  rows(s"SELECT a, b, ${changed.mkString(", ")} FROM ${t}_truth")
+                  rows(s"SELECT a, b, ${changed.mkString(", ")}, x FROM ${t}_truth")
                 )
               }
             withClue(s"round $round: $statement") {

@@ -171,13 +171,17 @@ object HBaseScanRDD {
   /**
    * A row exists when it has a cell in one of the table's families, so every family is read; but
    * only the first cell of a row (proof that it exists) and the needed columns' cells come back.
-   * With no value column needed, the first cell's key alone does.
+   * With no value column needed, the first cell's key alone does. A packed table's rows come
+   * whole even then, as from the region servers: its decoder reads every packed cell of a row, so
+   * that a malformed one or another tool's cell is reported, and a cell stripped of its value
+   * would be malformed.
    */
   def cellFilter(table: HBaseTableDef, required: Seq[HBaseColumn]): Option[Filter] = {
     val neededCells = required.flatMap(_.readsCell).distinct
     val allCells = table.columns.flatMap(_.cell)
-    if (neededCells.isEmpty) Some(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
-    else if (table.isPacked || allCells.forall(neededCells.contains)) None // a packed row comes whole
+    if (table.isPacked) None
+    else if (neededCells.isEmpty) Some(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+    else if (allCells.forall(neededCells.contains)) None
     else {
       val qualifiers = neededCells.map(_.qualifier).distinct.map { q =>
         new QualifierFilter(CompareOperator.EQUAL, new BinaryComparator(Utf8.bytes(q))): Filter
