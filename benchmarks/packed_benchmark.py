@@ -99,16 +99,24 @@ def create_packed(spark, cells, packed, max_key, regions):
     return seconds
 
 
-def main():
-    args, scale = scale_and_regions_arguments(__doc__)
+def session_with_twins(benchmark, scale, regions):
+    """A session on the benchmark HBase with the planner benchmark's lineitem table and its LAYOUT PACKED twin,
+    loading either unless an earlier run did: (spark, hbase, {"cells": t, "packed": twin}, max order key, the
+    cells tables' load seconds, the twin's INSERT seconds or None)."""
     data = generate(scale)
     spark, hbase = start_session(
-        "packed", {"spark.sql.shuffle.partitions": "4", "spark.ui.showConsoleProgress": "false"}
+        benchmark, {"spark.sql.shuffle.partitions": "4", "spark.ui.showConsoleProgress": "false"}
     )
-    cells, _, max_key, load_times = load(spark, data, scale, args.regions)
+    cells, _, max_key, load_times = load(spark, data, scale, regions)
     packed = cells.replace("bench_lineitem", "bench_lineitem_packed")
-    packed_load = create_packed(spark, cells, packed, max_key, args.regions)
-    tables = {"cells": cells, "packed": packed}
+    packed_load = create_packed(spark, cells, packed, max_key, regions)
+    return spark, hbase, {"cells": cells, "packed": packed}, max_key, load_times, packed_load
+
+
+def main():
+    args, scale = scale_and_regions_arguments(__doc__)
+    spark, hbase, tables, max_key, load_times, packed_load = session_with_twins("packed", scale, args.regions)
+    cells = tables["cells"]
     server_pid = hbase.pid if hbase else None
 
     results = []

@@ -25,15 +25,12 @@ from pathlib import Path
 
 from charts import bar_chart
 from jvm_heap import region_server_peak
-from packed_benchmark import create_packed
+from packed_benchmark import session_with_twins
 from tpch_planner import (
     PUSHDOWN_OFF,
     RESULTS,
-    generate,
-    load,
     log,
     scale_and_regions_arguments,
-    start_session,
     timed_runs,
 )
 
@@ -103,14 +100,8 @@ def queries(lineitem, max_key):
 def main():
     args, scale = scale_and_regions_arguments(__doc__)
 
-    data = generate(scale)
-    spark, hbase = start_session(
-        "aggregate", {"spark.sql.shuffle.partitions": "4", "spark.ui.showConsoleProgress": "false"}
-    )
-    lineitem, _, max_key, _ = load(spark, data, scale, args.regions)
-    packed = lineitem.replace("bench_lineitem", "bench_lineitem_packed")
-    create_packed(spark, lineitem, packed, max_key, args.regions)
-    tables = {CELLS: lineitem, PACKED: packed}
+    spark, hbase, tables, max_key, _, _ = session_with_twins("aggregate", scale, args.regions)
+    lineitem = tables[CELLS]
 
     results = []
     for name, query in queries(lineitem, max_key):

@@ -32,8 +32,8 @@ final class PackedRowUpdate(codec: RowCodec, columns: Seq[HBaseColumn]) extends 
   // Every family of the table's columns is read: a row is a row when any of them has a cell.
   private val families: Array[String] = table.families.toArray
   private val familyBytes: Array[Array[Byte]] = families.map(Utf8.bytes)
-  private val changedFamilies: Array[Int] = columns.map(c => families.indexOf(c.cell.get.family)).distinct.toArray
   private val familyOf: Array[Int] = columns.map(c => families.indexOf(c.cell.get.family)).toArray
+  private val changedFamilies: Array[Int] = familyOf.distinct
   private val slotOf: Array[Int] = columns.map(c => table.slotOf(c.cell.get)).toArray
   private val keys = table.keys.length
   @transient private lazy val encoders =
