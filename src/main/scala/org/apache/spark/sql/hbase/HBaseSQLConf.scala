@@ -118,6 +118,12 @@ object HBaseSQLConf {
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(1000)
 
+  val MergeJoinByKey: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.join.mergeByKey")
+    .doc("A sort-merge join of two HBase tables on their leading key columns reads both in the same " +
+      "ranges of the key's values, each in key order, instead of shuffling and sorting them.")
+    .booleanConf
+    .createWithDefault(true)
+
   val DriverReadMaxRows: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.driverRead.maxRows")
     .doc("A query whose range indexes bound the rows it reads to at most this many is also read on " +
       "the driver without a Spark job (when spark.sql.hbase.driverRead.maxKeyRanges is not 0).")

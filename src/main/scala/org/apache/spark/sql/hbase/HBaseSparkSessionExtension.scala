@@ -1,9 +1,10 @@
 package org.apache.spark.sql.hbase
 
 import org.apache.spark.sql.SparkSessionExtensions
+import org.apache.spark.sql.execution.ColumnarRule
 import org.apache.spark.sql.hbase.parser.HBaseSqlParser
 import org.apache.spark.sql.hbase.analysis.{
-  HBaseStrategy, ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveRangeIndexStatements,
+  HBaseStrategy, MergeJoinsByKey, ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveRangeIndexStatements,
   ResolveRowLevelStatements
 }
 import org.apache.spark.sql.hbase.planning.HBaseLimitPushdown
@@ -23,5 +24,9 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectResolutionRule(session => ResolveHBaseCatalogStatements(session))
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
     extensions.injectPlannerStrategy(session => HBaseStrategy(session))
+    // After Spark places its exchanges: among the rules preparing adaptive query stages, and
+    // without adaptive execution, before the columnar transitions.
+    extensions.injectQueryStagePrepRule(_ => MergeJoinsByKey)
+    extensions.injectColumnar(_ => new ColumnarRule { override def preColumnarTransitions = MergeJoinsByKey })
   }
 }

@@ -15,9 +15,9 @@ import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.planning.{RegionScan, TableScanPlan}
 
 /**
- * Carries out a finished [[TableScanPlan]]: one Spark partition per region it reads, in region
- * order, each reading its region's part of the ranges, keeping the rows that pass what is left
- * of the WHERE clause there, and returning their `output` columns.
+ * Carries out a finished [[TableScanPlan]]: one Spark partition per region it reads (or per
+ * aligned key range), in region order, each reading its regions' part of the ranges, keeping
+ * the rows that pass what is left of the WHERE clause there, and returning their `output` columns.
  *
  * When the plan says so, a collect runs on the driver without a job (see
  * `spark.sql.hbase.driverRead.maxKeyRanges`): a lookup then costs HBase round trips, not a job.
@@ -33,9 +33,11 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
 
   /**
    * Regions come in key order, so on the whole key the partitions are ranges of it. On a part
-   * of the key they are not: one value may straddle two regions.
+   * of the key they are not: one value may straddle two regions. Aligned with another scan,
+   * they are ranges of the leading key column's values.
    */
   override def outputPartitioning: Partitioning = plan.regions.size match {
+    case _ if plan.alignment.isDefined => KeyRangePartitioning(plan.keyOrder.head, plan.alignment.get)
     case 1 => SinglePartition
     case n if plan.wholeKey => RangePartitioning(outputOrdering, n)
     case n => UnknownPartitioning(n)
@@ -43,7 +45,7 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
 
   override protected def doExecute(): RDD[InternalRow] = {
     reportPlan()
-    val rows = new HBaseScanRDD(sparkContext, plan.request, plan.regions, ReadMetrics.of(metrics))
+    val rows = new HBaseScanRDD(sparkContext, plan.request, plan.partitions, ReadMetrics.of(metrics))
     val (outputColumns, readColumns) = (output, read)
     rows.mapPartitionsWithIndexInternal { (index, iter) =>
       val project = UnsafeProjection.create(outputColumns, readColumns)

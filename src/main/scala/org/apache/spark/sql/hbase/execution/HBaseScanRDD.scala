@@ -17,30 +17,34 @@ import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{BadRowKey, RowCodec, RowRange}
 import org.apache.spark.sql.hbase.planning.{RegionScan, ScanLimits, ScanRequest}
 
-final case class HBaseRegionPartition(index: Int, scan: RegionScan) extends Partition
+/** The regions one partition reads, one after another: one region, or an aligned key range's regions. */
+final case class HBaseRegionPartition(index: Int, scans: Seq[RegionScan]) extends Partition
 
 /**
- * Reads one region per partition: its row ranges, with Gets when they are whole keys, decoding
- * the requested columns and keeping the rows that pass the region's residual predicate.
+ * Reads its partitions' regions: their row ranges, with Gets when they are whole keys, decoding
+ * the requested columns and keeping the rows that pass each region's residual predicate.
  */
-class HBaseScanRDD(sc: SparkContext, request: ScanRequest, scans: Seq[RegionScan], metrics: ReadMetrics)
+class HBaseScanRDD(sc: SparkContext, request: ScanRequest, partitions: Seq[Seq[RegionScan]], metrics: ReadMetrics)
     extends RDD[InternalRow](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
-    scans.zipWithIndex.map { case (s, i) => HBaseRegionPartition(i, s): Partition }.toArray
+    partitions.zipWithIndex.map { case (s, i) => HBaseRegionPartition(i, s): Partition }.toArray
 
   override protected def getPreferredLocations(split: Partition): Seq[String] =
-    split.asInstanceOf[HBaseRegionPartition].scan.region.host.toSeq
+    split.asInstanceOf[HBaseRegionPartition].scans.flatMap(_.region.host).distinct
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
     val partition = split.asInstanceOf[HBaseRegionPartition]
-    HBaseScanRDD.readRegion(
-      request,
-      partition.scan,
-      partition.index,
-      metrics,
-      close => context.addTaskCompletionListener[Unit](_ => close())
-    )
+    // A region is opened only once the one before it has been read to its end.
+    partition.scans.iterator.flatMap { scan =>
+      HBaseScanRDD.readRegion(
+        request,
+        scan,
+        partition.index,
+        metrics,
+        close => context.addTaskCompletionListener[Unit](_ => close())
+      )
+    }
   }
 }
 

@@ -46,6 +46,8 @@ final case class ScanRequest(
  * @param keyOrder   the output's leading key attributes, ascending, by which each region's rows
  *                   come sorted (its regions come in key order too)
  * @param wholeKey   whether `keyOrder` is the whole key, so that no two regions share a value of it
+ * @param alignment  when the scan is read beside another's in ranges of the leading key
+ *                   column, which regions each partition reads
  */
 final case class TableScanPlan(
     request: ScanRequest,
@@ -53,17 +55,26 @@ final case class TableScanPlan(
     scan: ScanPlan,
     driverRead: Boolean,
     keyOrder: Seq[Attribute] = Nil,
-    wholeKey: Boolean = false
+    wholeKey: Boolean = false,
+    alignment: Option[KeyAlignment] = None
 ) {
 
   def regions: Seq[RegionScan] = scan.regions
 
+  /** What each Spark partition reads, in key order: a region each, unless aligned with another scan. */
+  def partitions: Seq[Seq[RegionScan]] = alignment.fold(regions.map(Seq(_)))(_.partitions(regions))
+
   /** The plan on one line, as EXPLAIN shows it. */
   def describe: String = {
     val (read, output) = (request.read, request.emitted)
-    s"HBaseSQLTableScan $describeReads, columns [${output.map(_.name).mkString(", ")}]" +
+    s"HBaseSQLTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
       request.limits.maxRows.fold("")(n => s", limit $n")
+  }
+
+  /** How the partitions are cut, when aligned with another scan. */
+  def describeAlignment: String = alignment.fold("") { a =>
+    s", aligned by ${a.key.name} in ${a.ranges.size} key ranges"
   }
 
   /** The table, the regions, ranges and HBase calls, and where the WHERE clause is checked. */

@@ -1,0 +1,104 @@
+package org.apache.spark.sql.hbase.analysis
+
+import org.apache.spark.sql.catalyst.expressions.{Ascending, Attribute, Expression, SortOrder}
+import org.apache.spark.sql.catalyst.optimizer.{BuildLeft, BuildRight}
+import org.apache.spark.sql.catalyst.plans.{ExistenceJoin, Inner, LeftAnti, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.{FilterExec, ProjectExec, SortExec, SparkPlan}
+import org.apache.spark.sql.execution.exchange.{ENSURE_REQUIREMENTS, ShuffleExchangeExec}
+import org.apache.spark.sql.execution.joins.{BroadcastHashJoinExec, SortMergeJoinExec}
+import org.apache.spark.sql.hbase.HBaseSQLConf
+import org.apache.spark.sql.hbase.codec.KeyCodec
+import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.planning.KeyAlignment
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * A sort-merge join on the leading key columns of two HBase tables, for which Spark has
+ * shuffled and sorted both sides, is merged by key instead: both scans are read in the same
+ * ranges of that column's values ([[KeyAlignment]]), each in key order, so the shuffles and the
+ * sorts go. Each side may be a scan under filters, projections and broadcast joins that stream
+ * it, as long as the key reaches the join unchanged. Anything else is left as Spark planned it.
+ *
+ * It runs after Spark has placed its exchanges (with adaptive execution, among the rules that
+ * prepare query stages; without, before columnar transitions).
+ */
+object MergeJoinsByKey extends Rule[SparkPlan] {
+
+  override def apply(plan: SparkPlan): SparkPlan =
+    if (!SQLConf.get.getConf(HBaseSQLConf.MergeJoinByKey)) plan
+    else plan.transformUp {
+      case join: SortMergeJoinExec if !join.isSkewJoin => merged(join).getOrElse(join)
+    }
+
+  private def merged(join: SortMergeJoinExec): Option[SparkPlan] = {
+    val (left, right) = (unshuffled(join.left), unshuffled(join.right))
+    val candidates = join.leftKeys.zip(join.rightKeys).iterator.flatMap { case (l, r) =>
+      for {
+        leftScan <- keyScan(left, l)
+        rightScan <- keyScan(right, r)
+        if leftScan.plan.keyOrder.head.dataType == rightScan.plan.keyOrder.head.dataType
+      } yield (leftScan, rightScan)
+    }
+    if ((left eq join.left) && (right eq join.right)) None
+    else candidates.nextOption().flatMap { case (leftScan, rightScan) =>
+      val key = leftScan.plan.keyOrder.head
+      val cuts = KeyAlignment.cuts(key, Seq(leftScan.plan, rightScan.plan))
+      val (leftPlan, rightPlan) = (KeyAlignment.align(leftScan.plan, cuts), KeyAlignment.align(rightScan.plan, cuts))
+      KeyAlignment.joined(join.joinType, leftPlan.alignment.get, rightPlan.alignment.get).map { ranges =>
+        def side(child: SparkPlan, scan: HBaseSQLTableScan, aligned: SparkPlan, keys: Seq[Expression]) = {
+          val replaced = child.transformUp { case s if s eq scan => aligned }
+          val ordering = keys.map(SortOrder(_, Ascending))
+          if (SortOrder.orderingSatisfies(replaced.outputOrdering, ordering)) replaced
+          else SortExec(ordering, global = false, replaced)
+        }
+        HBaseMergeJoin(
+          join.leftKeys,
+          join.rightKeys,
+          join.joinType,
+          join.condition,
+          side(left, leftScan, leftScan.copy(plan = KeyAlignment.readIn(leftPlan, ranges)), join.leftKeys),
+          side(right, rightScan, rightScan.copy(plan = KeyAlignment.readIn(rightPlan, ranges)), join.rightKeys),
+          ranges.size
+        )
+      }
+    }
+  }
+
+  /** A join's side without the shuffle, and the sort after it, that Spark placed for the join. */
+  private def unshuffled(side: SparkPlan): SparkPlan = side match {
+    case sort: SortExec if !sort.global && placedForJoin(sort.child) => sort.child.children.head
+    case exchange if placedForJoin(exchange) => exchange.children.head
+    case other => other
+  }
+
+  private def placedForJoin(plan: SparkPlan): Boolean = plan match {
+    case exchange: ShuffleExchangeExec => exchange.shuffleOrigin == ENSURE_REQUIREMENTS
+    case _ => false
+  }
+
+  /**
+   * The HBase scan whose partitions `side`'s are, when `key` is its leading key column, passed
+   * up unchanged, and its codec keeps the key's order.
+   */
+  private def keyScan(side: SparkPlan, key: Expression): Option[HBaseSQLTableScan] = (side, key) match {
+    case (scan: HBaseSQLTableScan, a: Attribute)
+        if scan.plan.alignment.isEmpty && scan.plan.keyOrder.headOption.exists(_.exprId == a.exprId) &&
+          KeyCodec.forTable(scan.plan.request.table).preservesOrder =>
+      Some(scan)
+    case (project: ProjectExec, a: Attribute) if project.projectList.exists {
+          case b: Attribute => b.exprId == a.exprId
+          case _ => false
+        } =>
+      keyScan(project.child, key)
+    case (filter: FilterExec, _) => keyScan(filter.child, key)
+    // A broadcast join keeps the partitions and order of the side it streams.
+    case (join: BroadcastHashJoinExec, _) =>
+      (join.buildSide, join.joinType) match {
+        case (BuildRight, Inner | LeftOuter | LeftSemi | LeftAnti | ExistenceJoin(_)) => keyScan(join.left, key)
+        case (BuildLeft, Inner | RightOuter) => keyScan(join.right, key)
+        case _ => None
+      }
+    case _ => None
+  }
+}

@@ -1,0 +1,126 @@
+package org.apache.spark.sql.hbase
+
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.execution.{SortExec, SparkPlan}
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
+import org.apache.spark.sql.execution.joins.SortMergeJoinExec
+import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
+
+/** Joins of HBase tables on their leading key columns, merged by key without a shuffle or a sort. */
+class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
+
+  /**
+   * Orders keyed by ok in [0, 400), split at 100, 200 and 300; their lines keyed by (ok, ln),
+   * 0 to 3 lines per order (ok % 4), split inside order 150's lines and at order 250: the two
+   * tables' regions are cut at different keys.
+   */
+  private lazy val (orders, lines) = {
+    val (o, l) = (uniqueName("mj_orders"), uniqueName("mj_lines"))
+    sql(
+      s"CREATE TABLE $o (ok BIGINT, d INT, s STRING, PRIMARY KEY (ok)) MAPPED BY ($o, COLS=[d=f.d, s=f.s]) " +
+        "SPLIT ON ((100), (200), (300))"
+    )
+    sql(
+      s"CREATE TABLE $l (ok BIGINT, ln INT, q INT, PRIMARY KEY (ok, ln)) MAPPED BY ($l, COLS=[q=f.q]) " +
+        "SPLIT ON ((150, 2), (250, 0))"
+    )
+    sql(s"INSERT INTO $o SELECT id, CAST(id % 7 AS INT), IF(id % 5 = 0, NULL, CAST(id AS STRING)) FROM range(0, 400)")
+    // Lines of orders 0..449: the last 50 have no order.
+    sql(
+      s"INSERT INTO $l SELECT o, CAST(n AS INT), CAST((o * 3 + n) % 11 AS INT) " +
+        "FROM (SELECT id AS o FROM range(0, 450)) LATERAL VIEW explode(sequence(1, CAST(o % 4 AS INT))) t AS n " +
+        "WHERE o % 4 > 0"
+    )
+    (o, l)
+  }
+
+  private def plan(df: DataFrame): SparkPlan = {
+    df.collect()
+    df.queryExecution.executedPlan
+  }
+
+  private def merged(df: DataFrame): HBaseMergeJoin = {
+    val p = plan(df)
+    withClue(p.toString) {
+      collect(p) { case e: ShuffleExchangeExec => e } shouldBe empty
+      collect(p) { case s: SortExec => s } shouldBe empty
+      collect(p) { case j: SortMergeJoinExec => j } shouldBe empty
+    }
+    collect(p) { case j: HBaseMergeJoin => j }.head
+  }
+
+  /** The rows with the feature off: Spark shuffles and sorts both sides. */
+  private def asSparkDoesIt(query: String): Seq[Row] = withConf(HBaseSQLConf.MergeJoinByKey.key -> "false") {
+    val df = sql(query)
+    collect(plan(df)) { case j: HBaseMergeJoin => j } shouldBe empty
+    df.collect().toSeq
+  }
+
+  private def noBroadcast[T](body: => T): T = withConf("spark.sql.autoBroadcastJoinThreshold" -> "-1")(body)
+
+  describe("a join on the leading key") {
+    it("of a table and another keyed by a longer key is merged in the union of their regions' key ranges") {
+      noBroadcast {
+        val query = s"SELECT o.ok, o.d, l.ln, l.q FROM $orders o JOIN $lines l ON o.ok = l.ok"
+        val df = sql(query)
+        val join = merged(df)
+        // Cuts at 100, 150, 200, 250, 300; the range above 300 holds lines of orders that exist and not.
+        join.keyRanges shouldBe 6
+        join.simpleString(10) should include("merged by key")
+        df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
+        df.count() shouldBe (0 until 400).map(_ % 4).sum
+      }
+    }
+
+    it("keeps its meaning for every join type, with key ranges and a residual condition") {
+      noBroadcast {
+        for (
+          kind <- Seq("JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN");
+          where <- Seq("", "WHERE o.ok BETWEEN 120 AND 260", "WHERE o.ok < 90 OR o.ok >= 380")
+        ) {
+          val columns = if (kind.contains("SEMI") || kind.contains("ANTI")) "o.ok, o.s" else "o.ok, o.s, l.ln, l.q"
+          val query = s"SELECT $columns FROM $orders o $kind $lines l ON o.ok = l.ok AND l.q > o.d $where"
+          withClue(query) {
+            val df = sql(query)
+            merged(df)
+            df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
+          }
+        }
+      }
+    }
+
+    it("reads no key range that one side's key ranges rule out") {
+      noBroadcast {
+        val df = sql(s"SELECT o.ok, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE o.ok >= 120 AND o.ok < 230")
+        val join = merged(df)
+        // [120, 150), [150, 200) and [200, 230) of the cuts at 100, 150, 200, 250 and 300.
+        join.keyRanges shouldBe 3
+        val scans = collect(df.queryExecution.executedPlan) { case s: HBaseSQLTableScan => s }
+        scans.map(_.metrics("rowsRead").value).sum shouldBe 110 + (120 until 230).map(_ % 4).sum
+      }
+    }
+
+    it("of a table with itself is merged") {
+      noBroadcast {
+        val query = s"SELECT a.ok, a.ln, b.ln FROM $lines a JOIN $lines b ON a.ok = b.ok AND a.ln < b.ln"
+        val df = sql(query)
+        merged(df)
+        df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
+      }
+    }
+
+    it("under a broadcast join that streams one side is merged too") {
+      val small = uniqueName("mj_small")
+      sql(s"CREATE TEMPORARY VIEW $small AS SELECT CAST(id AS INT) AS d, CAST(id * 10 AS INT) AS w FROM range(0, 7)")
+      val query =
+        s"SELECT /*+ BROADCAST(x) */ o.ok, x.w, l.ln FROM $orders o JOIN $small x ON o.d = x.d " +
+          s"JOIN $lines l ON o.ok = l.ok"
+      withConf("spark.sql.autoBroadcastJoinThreshold" -> "-1") {
+        val df = sql(query)
+        merged(df)
+        df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
+      }
+    }
+  }
+}
