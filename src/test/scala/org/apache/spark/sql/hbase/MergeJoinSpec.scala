@@ -101,6 +101,21 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       }
     }
 
+    it("keeps every range of the side an outer join keeps, where the other side reads nothing") {
+      noBroadcast {
+        // The lines read end at 150 (a cut), and so do the orders an inner or right join reads.
+        for ((kind, ranges) <- Seq("LEFT JOIN" -> 5, "LEFT ANTI JOIN" -> 5, "JOIN" -> 2, "RIGHT JOIN" -> 5)) {
+          val columns = if (kind.contains("ANTI")) "o.ok" else "o.ok, l.ln"
+          val query = s"SELECT $columns FROM $orders o $kind $lines l ON o.ok = l.ok AND l.ok < 150"
+          withClue(query) {
+            val df = sql(query)
+            merged(df).keyRanges shouldBe ranges
+            df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
+          }
+        }
+      }
+    }
+
     it("of a table with itself is merged") {
       noBroadcast {
         val query = s"SELECT a.ok, a.ln, b.ln FROM $lines a JOIN $lines b ON a.ok = b.ok AND a.ln < b.ln"
