@@ -124,6 +124,13 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val PushJoinKeysMax: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.join.pushKeys.maxKeys")
+    .doc("A broadcast join on the leading key column of the HBase table it streams reads only the " +
+      "rows of the broadcast side's keys, when there are at most this many of them. 0 turns it off.")
+    .intConf
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(10000)
+
   val DriverReadMaxRows: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.driverRead.maxRows")
     .doc("A query whose range indexes bound the rows it reads to at most this many is also read on " +
       "the driver without a Spark job (when spark.sql.hbase.driverRead.maxKeyRanges is not 0).")

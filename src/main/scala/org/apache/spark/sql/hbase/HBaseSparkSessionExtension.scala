@@ -4,7 +4,8 @@ import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.execution.ColumnarRule
 import org.apache.spark.sql.hbase.parser.HBaseSqlParser
 import org.apache.spark.sql.hbase.analysis.{
-  HBaseStrategy, MergeJoinsByKey, ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveRangeIndexStatements,
+  HBaseStrategy, MergeJoinsByKey, PushJoinKeys, ResolveHBaseCatalogStatements, ResolveHBaseRelations,
+  ResolveRangeIndexStatements,
   ResolveRowLevelStatements
 }
 import org.apache.spark.sql.hbase.planning.HBaseLimitPushdown
@@ -27,6 +28,9 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     // After Spark places its exchanges: among the rules preparing adaptive query stages, and
     // without adaptive execution, before the columnar transitions.
     extensions.injectQueryStagePrepRule(_ => MergeJoinsByKey)
-    extensions.injectColumnar(_ => new ColumnarRule { override def preColumnarTransitions = MergeJoinsByKey })
+    extensions.injectQueryStagePrepRule(_ => PushJoinKeys)
+    extensions.injectColumnar(_ =>
+      new ColumnarRule { override def preColumnarTransitions = plan => PushJoinKeys(MergeJoinsByKey(plan)) }
+    )
   }
 }

@@ -7,12 +7,13 @@ import scala.util.Random
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
-import org.apache.spark.sql.hbase.execution.HBaseMergeJoin
+import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
 
 /**
- * Joins merged by key against the truth: random joins of two HBase tables on their leading key,
- * of every join type, with random key ranges and residual conditions on either side, must
- * return exactly what Spark returns for the same query with merging by key off.
+ * Joins merged by key, and joins that push a broadcast side's keys into an HBase scan, against
+ * the truth: random joins of two HBase tables on their leading key, of every join type, with
+ * random key ranges and residual conditions on either side, must return exactly what Spark
+ * returns for the same query with both features off.
  */
 class JoinDifferentialSpec extends HBaseSuite with DifferentialCases with AdaptiveSparkPlanHelper {
 
@@ -44,7 +45,9 @@ class JoinDifferentialSpec extends HBaseSuite with DifferentialCases with Adapti
         "FROM (SELECT id AS k FROM range(-210, 220)) LATERAL VIEW explode(sequence(1, CAST(abs(k) % 4 AS INT))) t AS n " +
         "WHERE abs(k) % 4 > 0 AND rand(2) < 0.9"
     )
-    sql(s"INSERT INTO $r SELECT CAST(id AS INT), ${nullable("CAST(id % 7 AS INT)")} FROM range(-150, 250) WHERE rand(4) < 0.7")
+    sql(
+      s"INSERT INTO $r SELECT CAST(id AS INT), ${nullable("CAST(id % 7 AS INT)")} FROM range(-150, 250) WHERE rand(4) < 0.7"
+    )
     Map("p" -> p, "q" -> q, "r" -> r)
   }
 
@@ -88,15 +91,18 @@ class JoinDifferentialSpec extends HBaseSuite with DifferentialCases with Adapti
   private val cases = randomCases(suiteCases)
 
   describe(s"$cases random joins of HBase tables on their leading key") {
-    it("return exactly the rows Spark returns when it shuffles and sorts both sides, and are merged by key") {
+    it("return exactly the rows Spark returns when it shuffles or broadcasts whole sides") {
       tables
-      val merged = new AtomicInteger()
+      val merged, pushed = new AtomicInteger()
       val failures = failedCases(cases, seed = 36) { (i, random, session: SparkSession) =>
         val query = randomJoin(random)
-        // Most cases keep Spark from broadcasting, so that it plans a sort-merge join.
-        val broadcast = if (i % 5 == 0) "10485760" else "-1"
+        // Two cases in three keep Spark from broadcasting, so that it plans a sort-merge join.
+        val broadcast = if (i % 3 == 0) "10485760" else "-1"
         withConf(session)("spark.sql.autoBroadcastJoinThreshold" -> broadcast) {
-          val truth = withConf(session)(HBaseSQLConf.MergeJoinByKey.key -> "false")(rowsOf(session.sql(query)))
+          val truth =
+            withConf(session)(HBaseSQLConf.MergeJoinByKey.key -> "false", HBaseSQLConf.PushJoinKeysMax.key -> "0")(
+              rowsOf(session.sql(query))
+            )
           val df = session.sql(query)
           val rows = rowsOf(df)
           val plan = df.queryExecution.executedPlan
@@ -107,14 +113,18 @@ class JoinDifferentialSpec extends HBaseSuite with DifferentialCases with Adapti
               merged.incrementAndGet()
               joins.foreach(j => collect(j) { case e: ShuffleExchangeExec => e } shouldBe empty)
             }
+            if (collect(plan) { case s: HBaseSQLTableScan if s.keysFromJoin.isDefined => s }.nonEmpty)
+              pushed.incrementAndGet()
           }
         }
       }
-      noFailedCases("joins merged by key", cases, failures)
-      info(s"${merged.get} of $cases joins were merged by key")
+      noFailedCases("joins merged by key or narrowed by the keys of a broadcast", cases, failures)
+      info(s"${merged.get} of $cases joins were merged by key, ${pushed.get} read only a broadcast side's keys")
       withClue("most joins that Spark does not broadcast are merged by key: ")(
-        merged.get.toDouble should be >= floorOf(cases, 0.5, suiteCases)
+        merged.get.toDouble should be >= floorOf(cases, 0.4, suiteCases)
       )
+      withClue("some broadcast joins push their keys: ")(pushed.get.toDouble should
+        be >= floorOf(cases, 0.05, suiteCases))
     }
   }
 }

@@ -138,4 +138,64 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       }
     }
   }
+
+  describe("a broadcast join on the leading key of the table it streams") {
+    def scanOf(df: DataFrame, table: String): HBaseSQLTableScan =
+      collect(df.queryExecution.executedPlan) {
+        case s: HBaseSQLTableScan if s.plan.request.table.name == table => s
+      }.head
+
+    /** The rows with the keys not pushed. */
+    def unpushed(query: String): Seq[Row] =
+      withConf(HBaseSQLConf.PushJoinKeysMax.key -> "0")(sql(query).collect().toSeq)
+
+    val smallOrders = "o.d = 3 AND o.ok < 200"
+    def matchingLines = (0 until 200).filter(_ % 7 == 3).map(_ % 4).sum
+
+    it("reads only the rows of the broadcast side's keys, a seek to each") {
+      val query =
+        s"SELECT /*+ BROADCAST(o) */ o.ok, l.ln, l.q FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE $smallOrders"
+      val df = sql(query)
+      val rows = df.collect().toSeq
+      rows should contain theSameElementsAs unpushed(query)
+      rows.size shouldBe matchingLines
+      val scan = scanOf(df, lines)
+      scan.simpleString(10) should include("keys from the join's other side")
+      scan.metrics("rowsRead").value shouldBe matchingLines
+      // At most the matching rows plus one seek per key.
+      scan.metrics("rowsScanned").value should be <= (matchingLines + (0 until 200).count(_ % 7 == 3)).toLong
+    }
+
+    it("reads a key that is the whole key with Gets, and works for semi joins and DataFrames") {
+      val semi = s"SELECT o.ok, o.d FROM $orders o WHERE o.ok IN (SELECT ok FROM $lines WHERE ln = 3 AND q = 5)"
+      val keysOfSemi = sql(s"SELECT ok FROM $lines WHERE ln = 3 AND q = 5").collect().map(_.getLong(0))
+      val df = sql(semi)
+      df.collect().toSeq should contain theSameElementsAs unpushed(semi)
+      val scan = scanOf(df, orders)
+      scan.metrics("gets").value shouldBe keysOfSemi.length
+      scan.metrics("rowsRead").value shouldBe keysOfSemi.count(_ < 400)
+
+      val view = uniqueName("mj_keys")
+      spark.range(0, 400, 37).selectExpr("id AS ok", "id * 2 AS x").createOrReplaceTempView(view)
+      val fromView = s"SELECT o.ok, o.s, v.x FROM $orders o JOIN $view v ON o.ok = v.ok"
+      val viewed = sql(fromView)
+      viewed.collect().toSeq should contain theSameElementsAs unpushed(fromView)
+      scanOf(viewed, orders).metrics("rowsRead").value shouldBe (0 until 400 by 37).size
+    }
+
+    it("reads as before above the number of keys it may push, and for joins that keep the streamed rows") {
+      val query =
+        s"SELECT /*+ BROADCAST(o) */ o.ok, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE $smallOrders"
+      withConf(HBaseSQLConf.PushJoinKeysMax.key -> "5") {
+        val df = sql(query)
+        df.collect().toSeq should contain theSameElementsAs unpushed(query)
+        scanOf(df, lines).metrics("rowsRead").value shouldBe sql(s"SELECT * FROM $lines WHERE ok < 200").count()
+      }
+      val outer =
+        s"SELECT /*+ BROADCAST(o) */ l.ok, l.ln, o.d FROM $lines l LEFT JOIN $orders o ON o.ok = l.ok AND $smallOrders"
+      val df = sql(outer)
+      df.collect().toSeq should contain theSameElementsAs unpushed(outer)
+      scanOf(df, lines).keysFromJoin shouldBe empty
+    }
+  }
 }

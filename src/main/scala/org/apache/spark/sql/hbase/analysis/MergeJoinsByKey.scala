@@ -1,14 +1,11 @@
 package org.apache.spark.sql.hbase.analysis
 
-import org.apache.spark.sql.catalyst.expressions.{Ascending, Attribute, Expression, SortOrder}
-import org.apache.spark.sql.catalyst.optimizer.{BuildLeft, BuildRight}
-import org.apache.spark.sql.catalyst.plans.{ExistenceJoin, Inner, LeftAnti, LeftOuter, LeftSemi, RightOuter}
+import org.apache.spark.sql.catalyst.expressions.{Ascending, Expression, SortOrder}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{FilterExec, ProjectExec, SortExec, SparkPlan}
+import org.apache.spark.sql.execution.{SortExec, SparkPlan}
 import org.apache.spark.sql.execution.exchange.{ENSURE_REQUIREMENTS, ShuffleExchangeExec}
-import org.apache.spark.sql.execution.joins.{BroadcastHashJoinExec, SortMergeJoinExec}
+import org.apache.spark.sql.execution.joins.SortMergeJoinExec
 import org.apache.spark.sql.hbase.HBaseSQLConf
-import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
 import org.apache.spark.sql.hbase.planning.KeyAlignment
 import org.apache.spark.sql.internal.SQLConf
@@ -77,28 +74,10 @@ object MergeJoinsByKey extends Rule[SparkPlan] {
     case _ => false
   }
 
-  /**
-   * The HBase scan whose partitions `side`'s are, when `key` is its leading key column, passed
-   * up unchanged, and its codec keeps the key's order.
-   */
-  private def keyScan(side: SparkPlan, key: Expression): Option[HBaseSQLTableScan] = (side, key) match {
-    case (scan: HBaseSQLTableScan, a: Attribute)
-        if scan.plan.alignment.isEmpty && scan.plan.keyOrder.headOption.exists(_.exprId == a.exprId) &&
-          KeyCodec.forTable(scan.plan.request.table).preservesOrder =>
-      Some(scan)
-    case (project: ProjectExec, a: Attribute) if project.projectList.exists {
-          case b: Attribute => b.exprId == a.exprId
-          case _ => false
-        } =>
-      keyScan(project.child, key)
-    case (filter: FilterExec, _) => keyScan(filter.child, key)
-    // A broadcast join keeps the partitions and order of the side it streams.
-    case (join: BroadcastHashJoinExec, _) =>
-      (join.buildSide, join.joinType) match {
-        case (BuildRight, Inner | LeftOuter | LeftSemi | LeftAnti | ExistenceJoin(_)) => keyScan(join.left, key)
-        case (BuildLeft, Inner | RightOuter) => keyScan(join.right, key)
-        case _ => None
-      }
-    case _ => None
-  }
+  /** The scan `key` is the leading key column of, when its codec keeps the key's order and it is not aligned yet. */
+  private def keyScan(side: SparkPlan, key: Expression): Option[HBaseSQLTableScan] =
+    KeyedScans.leadingKeyScan(side, key).filter { scan =>
+      scan.plan.alignment.isEmpty &&
+      scan.plan.keyOrder.headOption.exists(k => key.references.exists(_.exprId == k.exprId))
+    }
 }

@@ -5,14 +5,14 @@ import scala.collection.mutable
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{
-  Ascending, Attribute, BindReferences, InterpretedUnsafeProjection, SortOrder, UnsafeProjection
+  Ascending, Attribute, BindReferences, Expression, InterpretedUnsafeProjection, SortOrder, UnsafeProjection
 }
 import org.apache.spark.sql.catalyst.plans.physical.{
   Partitioning, RangePartitioning, SinglePartition, UnknownPartitioning
 }
-import org.apache.spark.sql.execution.LeafExecNode
+import org.apache.spark.sql.execution.{InSubqueryExec, LeafExecNode}
 import org.apache.spark.sql.execution.metric.SQLMetric
-import org.apache.spark.sql.hbase.planning.{RegionScan, TableScanPlan}
+import org.apache.spark.sql.hbase.planning.{JoinKeys, RegionScan, TableScanPlan}
 
 /**
  * Carries out a finished [[TableScanPlan]]: one Spark partition per region it reads (or per
@@ -21,8 +21,17 @@ import org.apache.spark.sql.hbase.planning.{RegionScan, TableScanPlan}
  *
  * When the plan says so, a collect runs on the driver without a job (see
  * `spark.sql.hbase.driverRead.maxKeyRanges`): a lookup then costs HBase round trips, not a job.
+ *
+ * `keysFromJoin`, a subquery Spark runs before the scan, gives the values of the leading key
+ * column that the other side of a join holds: at most `maxJoinKeys` of them narrow the read to
+ * their rows ([[JoinKeys]]).
  */
-case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extends LeafExecNode {
+case class HBaseSQLTableScan(
+    output: Seq[Attribute],
+    plan: TableScanPlan,
+    keysFromJoin: Option[Expression] = None,
+    maxJoinKeys: Int = 0
+) extends LeafExecNode {
 
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "rows read from HBase")
 
@@ -44,7 +53,8 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
   }
 
   override protected def doExecute(): RDD[InternalRow] = {
-    reportPlan()
+    val plan = narrowed
+    reportPlan(plan)
     val rows = new HBaseScanRDD(sparkContext, plan.request, plan.partitions, ReadMetrics.of(metrics))
     val (outputColumns, readColumns) = (output, read)
     rows.mapPartitionsWithIndexInternal { (index, iter) =>
@@ -61,8 +71,9 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
     if (plan.driverRead) readOnDriver(n) else super.executeTake(n)
 
   /** Regions are read in parallel for a collect, one after another for a take. */
-  private def readOnDriver(maxRows: Int): Array[InternalRow] = {
-    reportPlan()
+  private def readOnDriver(maxRows: Int): Array[InternalRow] = executeQuery {
+    val plan = narrowed
+    reportPlan(plan)
     val regions = plan.regions
     val counted = regions.map(_ => ReadMetrics.local())
     val scanRequest = plan.request
@@ -99,9 +110,18 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
     rows
   }
 
-  private def reportPlan(): Unit = ReadMetrics.reportPlan(sparkContext, metrics, plan.scan)
+  /** The plan as the join's keys narrow it, once Spark has run their subquery. */
+  private def narrowed: TableScanPlan = keysFromJoin match {
+    case Some(keys: InSubqueryExec) =>
+      val values = keys.values().getOrElse(throw new IllegalStateException("the join's keys were never computed"))
+      JoinKeys.narrow(plan, scala.collection.immutable.ArraySeq.unsafeWrapArray(values), maxJoinKeys)
+    case _ => plan
+  }
 
-  override def simpleString(maxFields: Int): String = plan.describe
+  private def reportPlan(plan: TableScanPlan): Unit = ReadMetrics.reportPlan(sparkContext, metrics, plan.scan)
+
+  override def simpleString(maxFields: Int): String =
+    plan.describe + keysFromJoin.fold("")(_ => s", keys from the join's other side (at most $maxJoinKeys)")
 }
 
 object HBaseSQLTableScan {

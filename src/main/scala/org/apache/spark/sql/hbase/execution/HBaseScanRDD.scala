@@ -65,7 +65,9 @@ object HBaseScanRDD {
       metrics: ReadMetrics,
       onClose: (() => Unit) => Unit
   ): Iterator[InternalRow] = RegionReadFailure.translating(request.table.hbaseTable, regionScan.region) {
-    if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, _ => ())
+    // A region the join's keys left no rows to read in.
+    if (regionScan.ranges.isEmpty) Iterator.empty
+    else if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, _ => ())
     else new ServerJarFallback[InternalRow](
       request.table.hbaseTable,
       regionScan,
@@ -102,7 +104,8 @@ object HBaseScanRDD {
         val scan = scanFor(
           request,
           regionScan.ranges,
-          if (regionScan.server.isDefined) filter.toSeq else rangeFilter(regionScan.ranges).toSeq ++ filter
+          if (regionScan.server.isDefined && !regionScan.narrowed) filter.toSeq
+          else rangeFilter(regionScan.ranges).toSeq ++ filter
         )
         scan.setScanMetricsEnabled(true)
         val scanner = RegionScanners.open(

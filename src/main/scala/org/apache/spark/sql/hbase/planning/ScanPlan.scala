@@ -22,13 +22,15 @@ final case class ServerFilter(boxes: Option[Seq[KeyBoxPlan]], pushed: Seq[Expres
 /**
  * What the partition of one region reads: its part of the row ranges, and the part of the WHERE
  * clause that the ranges do not already guarantee there: `residual` for Spark, and what the
- * `server` filter evaluates when there is one.
+ * `server` filter evaluates when there is one. `narrowed` ranges are narrower than the server
+ * filter's key boxes (by a join's keys), so HBase seeks from range to range itself.
  */
 final case class RegionScan(
     region: RegionInfo,
     ranges: Seq[RowRange],
     residual: Option[Expression],
-    server: Option[ServerFilter] = None
+    server: Option[ServerFilter] = None,
+    narrowed: Boolean = false
 ) {
 
   /** Every range is one whole key, so the region is read with Gets rather than a scan. */

@@ -33,6 +33,24 @@ final case class ScanRanges(ranges: Seq[RowRange]) {
         else r.stop
       Some(RowRange(start, stop)).filterNot(_.isEmpty)
     }
+
+  /** The rows in both these ranges and `other`'s, in one pass over the two sorted lists. */
+  def intersect(other: ScanRanges): ScanRanges = {
+    def stopsBefore(a: RowRange, b: RowRange) = a.stop.nonEmpty &&
+      (b.stop.isEmpty || Bytes.compareTo(a.stop, b.stop) <= 0)
+    val (mine, theirs) = (indexed, other.ranges.toIndexedSeq)
+    val out = Vector.newBuilder[RowRange]
+    var (i, j) = (0, 0)
+    while (i < mine.size && j < theirs.size) {
+      val (a, b) = (mine(i), theirs(j))
+      val start = if (Bytes.compareTo(a.start, b.start) >= 0) a.start else b.start
+      val stop = if (stopsBefore(a, b)) a.stop else b.stop
+      val both = RowRange(start, stop)
+      if (!both.isEmpty) out += both
+      if (stopsBefore(a, b)) i += 1 else j += 1
+    }
+    ScanRanges(out.result())
+  }
 }
 
 object ScanRanges {
