@@ -131,6 +131,12 @@ object HBaseSQLConf {
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(10000)
 
+  val LimitInKeyOrder: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.limit.inKeyOrder")
+    .doc("A query's ORDER BY ... LIMIT n over HBase rows that come in that order (by the row key) " +
+      "takes the first n rows as they come, instead of a top-n of every region.")
+    .booleanConf
+    .createWithDefault(true)
+
   val DriverReadMaxRows: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.driverRead.maxRows")
     .doc("A query whose range indexes bound the rows it reads to at most this many is also read on " +
       "the driver without a Spark job (when spark.sql.hbase.driverRead.maxKeyRanges is not 0).")

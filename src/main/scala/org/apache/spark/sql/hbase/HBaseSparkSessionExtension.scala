@@ -4,7 +4,7 @@ import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.execution.ColumnarRule
 import org.apache.spark.sql.hbase.parser.HBaseSqlParser
 import org.apache.spark.sql.hbase.analysis.{
-  HBaseStrategy, MergeJoinsByKey, PushJoinKeys, ResolveHBaseCatalogStatements, ResolveHBaseRelations,
+  HBaseStrategy, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys, ResolveHBaseCatalogStatements, ResolveHBaseRelations,
   ResolveRangeIndexStatements,
   ResolveRowLevelStatements
 }
@@ -29,8 +29,11 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     // without adaptive execution, before the columnar transitions.
     extensions.injectQueryStagePrepRule(_ => MergeJoinsByKey)
     extensions.injectQueryStagePrepRule(_ => PushJoinKeys)
+    extensions.injectQueryStagePrepRule(_ => LimitsInKeyOrder)
     extensions.injectColumnar(_ =>
-      new ColumnarRule { override def preColumnarTransitions = plan => PushJoinKeys(MergeJoinsByKey(plan)) }
+      new ColumnarRule {
+        override def preColumnarTransitions = plan => LimitsInKeyOrder(PushJoinKeys(MergeJoinsByKey(plan)))
+      }
     )
   }
 }

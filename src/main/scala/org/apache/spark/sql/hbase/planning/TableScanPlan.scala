@@ -61,6 +61,10 @@ final case class TableScanPlan(
 
   def regions: Seq[RegionScan] = scan.regions
 
+  /** The plan with no region returning more than `n` rows. */
+  def limitedTo(n: Int): TableScanPlan =
+    copy(request = request.copy(limits = request.limits.copy(maxRows = Some(request.limits.maxRows.fold(n)(_ min n)))))
+
   /** What each Spark partition reads, in key order: a region each, unless aligned with another scan. */
   def partitions: Seq[Seq[RegionScan]] = alignment.fold(regions.map(Seq(_)))(_.partitions(regions))
 

@@ -1,0 +1,51 @@
+package org.apache.spark.sql.hbase.analysis
+
+import org.apache.spark.sql.catalyst.plans.physical.OrderedDistribution
+import org.apache.spark.sql.catalyst.expressions.SortOrder
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.{FilterExec, ProjectExec, SparkPlan, TakeOrderedAndProjectExec}
+import org.apache.spark.sql.hbase.HBaseSQLConf
+import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, KeyOrderLimit}
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * A query's ORDER BY ... LIMIT n, when what it orders already comes in that order (an HBase
+ * scan, ordered by the row key, in regions in key order), takes the first n rows as they come
+ * ([[KeyOrderLimit]]) instead of a top-n of every region. Each region's scan then returns at
+ * most n rows, when Spark checks nothing of its rows.
+ *
+ * Only the query's own result, which Spark collects: elsewhere the top-n stays Spark's.
+ */
+object LimitsInKeyOrder extends Rule[SparkPlan] {
+
+  override def apply(plan: SparkPlan): SparkPlan = plan match {
+    case top: TakeOrderedAndProjectExec
+        if SQLConf.get.getConf(HBaseSQLConf.LimitInKeyOrder) && top.offset == 0 && inOrder(top.child, top.sortOrder) =>
+      KeyOrderLimit(top.limit, top.sortOrder, top.projectList, capped(top.child, top.limit))
+    case other => other
+  }
+
+  /**
+   * Whether `child`'s partitions, one after the other, come in `order`: each is sorted by it, and
+   * they are ranges of it in order, or regions of an HBase scan in key order (where the value of
+   * a leading key column may go on from one to the next).
+   */
+  private def inOrder(child: SparkPlan, order: Seq[SortOrder]): Boolean =
+    SortOrder.orderingSatisfies(child.outputOrdering, order) &&
+      (child.outputPartitioning.satisfies(OrderedDistribution(order)) || scanInRegionOrder(child))
+
+  private def scanInRegionOrder(plan: SparkPlan): Boolean = plan match {
+    case _: HBaseSQLTableScan => true
+    case project: ProjectExec => scanInRegionOrder(project.child)
+    case filter: FilterExec => scanInRegionOrder(filter.child)
+    case _ => false
+  }
+
+  /** The scan under at most a projection, returning no more than `limit` rows a region, when none is filtered out later. */
+  private def capped(child: SparkPlan, limit: Int): SparkPlan = child match {
+    case scan: HBaseSQLTableScan if scan.keysFromJoin.isEmpty && scan.plan.regions.forall(_.residual.isEmpty) =>
+      scan.copy(plan = scan.plan.limitedTo(limit))
+    case project: ProjectExec => project.copy(child = capped(project.child, limit))
+    case other => other
+  }
+}
