@@ -12,17 +12,27 @@ import org.apache.spark.sql.internal.SQLConf
  * A query's ORDER BY ... LIMIT n, when what it orders already comes in that order (an HBase
  * scan, ordered by the row key, in regions in key order), takes the first n rows as they come
  * ([[KeyOrderLimit]]) instead of a top-n of every region. Each region's scan then returns at
- * most n rows, when Spark checks nothing of its rows.
+ * most n rows, when Spark checks nothing of its rows. A descending order reads the scan from
+ * the highest key down, where it can be reversed.
  *
  * Only the query's own result, which Spark collects: elsewhere the top-n stays Spark's.
  */
 object LimitsInKeyOrder extends Rule[SparkPlan] {
 
   override def apply(plan: SparkPlan): SparkPlan = plan match {
-    case top: TakeOrderedAndProjectExec
-        if SQLConf.get.getConf(HBaseSQLConf.LimitInKeyOrder) && top.offset == 0 && inOrder(top.child, top.sortOrder) =>
-      KeyOrderLimit(top.limit, top.sortOrder, top.projectList, capped(top.child, top.limit))
+    case top: TakeOrderedAndProjectExec if SQLConf.get.getConf(HBaseSQLConf.LimitInKeyOrder) && top.offset == 0 =>
+      Some(top.child).filter(inOrder(_, top.sortOrder)).orElse(reversed(top.child).filter(inOrder(_, top.sortOrder)))
+        .fold[SparkPlan](top)(child => KeyOrderLimit(top.limit, top.sortOrder, top.projectList, capped(child, top.limit)))
     case other => other
+  }
+
+  /** `child` with the HBase scan under it read from the highest key down, where it can be. */
+  private def reversed(child: SparkPlan): Option[SparkPlan] = child match {
+    case scan: HBaseSQLTableScan if scan.keysFromJoin.isEmpty && !scan.plan.request.reversed && scan.plan.reversible =>
+      Some(scan.copy(plan = scan.plan.reversedRead))
+    case project: ProjectExec => reversed(project.child).map(c => project.copy(child = c))
+    case filter: FilterExec => reversed(filter.child).map(c => filter.copy(child = c))
+    case _ => None
   }
 
   /**

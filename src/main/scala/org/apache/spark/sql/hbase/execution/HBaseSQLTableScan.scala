@@ -5,7 +5,7 @@ import scala.collection.mutable
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{
-  Ascending, Attribute, BindReferences, Expression, InterpretedUnsafeProjection, SortOrder, UnsafeProjection
+  Ascending, Attribute, BindReferences, Descending, Expression, InterpretedUnsafeProjection, SortOrder, UnsafeProjection
 }
 import org.apache.spark.sql.catalyst.plans.physical.{
   Partitioning, RangePartitioning, SinglePartition, UnknownPartitioning
@@ -38,7 +38,8 @@ case class HBaseSQLTableScan(
   private def read: Seq[Attribute] = plan.request.read
 
   /** HBase returns a region's rows in row key order, which is SQL order when the codec keeps it. */
-  override def outputOrdering: Seq[SortOrder] = plan.keyOrder.map(SortOrder(_, Ascending))
+  override def outputOrdering: Seq[SortOrder] =
+    plan.keyOrder.map(SortOrder(_, if (plan.request.reversed) Descending else Ascending))
 
   /**
    * Regions come in key order, so on the whole key the partitions are ranges of it. On a part
@@ -74,7 +75,7 @@ case class HBaseSQLTableScan(
   private def readOnDriver(maxRows: Int): Array[InternalRow] = executeQuery {
     val plan = narrowed
     reportPlan(plan)
-    val regions = plan.regions
+    val regions = plan.readOrder
     val counted = regions.map(_ => ReadMetrics.local())
     val scanRequest = plan.request
     // Interpreted: generating code for a few rows would cost more than projecting them.

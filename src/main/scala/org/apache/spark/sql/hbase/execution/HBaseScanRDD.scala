@@ -73,7 +73,8 @@ object HBaseScanRDD {
       regionScan,
       "filter",
       returned => read(request, regionScan, partitionIndex, metrics, onClose, returned),
-      rest => read(request, rest.withoutServer, partitionIndex, metrics, onClose, _ => ())
+      rest => read(request, rest.withoutServer, partitionIndex, metrics, onClose, _ => ()),
+      request.reversed
     )
   }
 
@@ -95,7 +96,8 @@ object HBaseScanRDD {
     val results: Iterator[Result] =
       if (regionScan.byGets) {
         val htable = RegionScanners.table(request, onClose)
-        regionScan.ranges.grouped(request.limits.caching).flatMap { batch =>
+        val keys = if (request.reversed) regionScan.ranges.reverse else regionScan.ranges
+        keys.grouped(request.limits.caching).flatMap { batch =>
           metrics.gets += batch.size
           metrics.rowsScanned += batch.size
           htable.get(batch.map(r => getFor(request, filter, r.start)).asJava).iterator.filterNot(_.isEmpty)
@@ -145,7 +147,10 @@ object HBaseScanRDD {
   /** One scan from the first range's start to the last range's stop, through `filters`. */
   def scanFor(request: ScanRequest, ranges: Seq[RowRange], filters: Seq[Filter]): Scan = {
     val limits = request.limits
-    val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
+    val scan =
+      if (!request.reversed) new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
+      // Downwards from the last range's stop, which it excludes, to the first one's start.
+      else new Scan().withStartRow(ranges.last.stop, false).withStopRow(ranges.head.start, true).setReversed(true)
     limits.maxRows.filter(_ > 0).foreach(scan.setLimit)
     scan.setCaching(limits.maxRows.fold(limits.caching)(n => math.max(1, math.min(n, limits.caching))))
     request.table.rowFamilies.foreach(f => scan.addFamily(Utf8.bytes(f)))

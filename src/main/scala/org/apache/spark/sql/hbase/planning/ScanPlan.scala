@@ -46,6 +46,9 @@ final case class RegionScan(
   /** The part of the read after row `key`, for a read that has returned the rows up to it. */
   def after(key: Array[Byte]): RegionScan =
     copy(ranges = ScanRanges(ranges).clip(KeyBounds.successor(key), KeyBounds.Open))
+
+  /** The part of a reversed read below row `key`, for a read that has returned the rows down to it. */
+  def before(key: Array[Byte]): RegionScan = copy(ranges = ScanRanges(ranges).clip(KeyBounds.Open, key))
 }
 
 /**

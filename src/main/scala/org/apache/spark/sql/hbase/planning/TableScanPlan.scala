@@ -14,7 +14,8 @@ final case class ScanLimits(caching: Int, maxRows: Option[Int])
  * written at or before that time. The families in `writtenSince` are read only from the epoch
  * milliseconds given, up to `asOf`. A row whose key is not a key of the table (another tool's)
  * fails the read, or with `skipBadRowKeys` is left out and counted. What region servers are
- * sent is written in `wireVersion`, the newest their jar and this client share.
+ * sent is written in `wireVersion`, the newest their jar and this client share. A `reversed`
+ * read returns each region's rows from the highest key down.
  */
 final case class ScanRequest(
     table: HBaseTableDef,
@@ -26,7 +27,8 @@ final case class ScanRequest(
     asOf: Option[Long] = None,
     writtenSince: Map[String, Long] = Map.empty,
     skipBadRowKeys: Boolean = false,
-    wireVersion: Int = ServerJar.WIRE_VERSION
+    wireVersion: Int = ServerJar.WIRE_VERSION,
+    reversed: Boolean = false
 ) {
 
   def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))
@@ -65,15 +67,28 @@ final case class TableScanPlan(
   def limitedTo(n: Int): TableScanPlan =
     copy(request = request.copy(limits = request.limits.copy(maxRows = Some(request.limits.maxRows.fold(n)(_ min n)))))
 
-  /** What each Spark partition reads, in key order: a region each, unless aligned with another scan. */
-  def partitions: Seq[Seq[RegionScan]] = alignment.fold(regions.map(Seq(_)))(_.partitions(regions))
+  /** The regions in the order their rows come: the key's, or the reverse for a reversed read. */
+  def readOrder: Seq[RegionScan] = if (request.reversed) regions.reverse else regions
+
+  /** What each Spark partition reads, in read order: a region each, unless aligned with another scan. */
+  def partitions: Seq[Seq[RegionScan]] = alignment.fold(readOrder.map(Seq(_)))(_.partitions(regions))
+
+  /**
+   * Whether the plan can be read from the highest key down: each region reads one range, or
+   * whole keys, and its region server does not seek between key boxes (which it does upwards).
+   */
+  def reversible: Boolean = alignment.isEmpty &&
+    regions.forall(r => (r.ranges.size == 1 || r.byGets) && r.server.forall(_.boxes.isEmpty))
+
+  /** The plan read from the highest key down. */
+  def reversedRead: TableScanPlan = copy(request = request.copy(reversed = true))
 
   /** The plan on one line, as EXPLAIN shows it. */
   def describe: String = {
     val (read, output) = (request.read, request.emitted)
     s"HBaseSQLTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
-      request.limits.maxRows.fold("")(n => s", limit $n")
+      request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "")
   }
 
   /** How the partitions are cut, when aligned with another scan. */
