@@ -14,8 +14,9 @@ import org.apache.spark.sql.internal.SQLConf
  * A sort-merge join on the leading key columns of two HBase tables, for which Spark has
  * shuffled and sorted both sides, is merged by key instead: both scans are read in the same
  * ranges of that column's values ([[KeyAlignment]]), each in key order, so the shuffles and the
- * sorts go. Each side may be a scan under filters, projections and broadcast joins that stream
- * it, as long as the key reaches the join unchanged. Anything else is left as Spark planned it.
+ * sorts go ([[HBaseMergeJoin]] marks the join). Each side may be a scan under filters,
+ * projections and broadcast joins that stream it, as long as the key reaches the join
+ * unchanged. Anything else is left as Spark planned it.
  *
  * It runs after Spark has placed its exchanges (with adaptive execution, among the rules that
  * prepare query stages; without, before columnar transitions).
@@ -50,12 +51,10 @@ object MergeJoinsByKey extends Rule[SparkPlan] {
           else SortExec(ordering, global = false, replaced)
         }
         HBaseMergeJoin(
-          join.leftKeys,
-          join.rightKeys,
-          join.joinType,
-          join.condition,
-          side(left, leftScan, leftScan.copy(plan = KeyAlignment.readIn(leftPlan, ranges)), join.leftKeys),
-          side(right, rightScan, rightScan.copy(plan = KeyAlignment.readIn(rightPlan, ranges)), join.rightKeys),
+          join.copy(
+            left = side(left, leftScan, leftScan.copy(plan = KeyAlignment.readIn(leftPlan, ranges)), join.leftKeys),
+            right = side(right, rightScan, rightScan.copy(plan = KeyAlignment.readIn(rightPlan, ranges)), join.rightKeys)
+          ),
           ranges.size
         )
       }
