@@ -199,4 +199,27 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       scanOf(df, lines).keysFromJoin shouldBe empty
     }
   }
+
+  describe("without adaptive query execution") {
+    it("joins are merged by key and narrowed by a broadcast side's keys all the same") {
+      withConf("spark.sql.adaptive.enabled" -> "false") {
+        val mergedQuery = s"SELECT o.ok, o.d, l.ln, l.q FROM $orders o LEFT JOIN $lines l ON o.ok = l.ok AND l.q > o.d"
+        noBroadcast {
+          val df = sql(mergedQuery)
+          merged(df).keyRanges shouldBe 6
+          df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(mergedQuery)
+        }
+        val pushed = s"SELECT /*+ BROADCAST(o) */ o.ok, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE o.d = 3"
+        val df = sql(pushed)
+        val rows = df.collect().toSeq
+        rows should contain theSameElementsAs
+          withConf(HBaseSQLConf.PushJoinKeysMax.key -> "0")(sql(pushed).collect().toSeq)
+        val scan = collect(df.queryExecution.executedPlan) {
+          case s: HBaseSQLTableScan if s.plan.request.table.name == lines => s
+        }.head
+        scan.keysFromJoin should not be empty
+        scan.metrics("rowsRead").value shouldBe rows.size
+      }
+    }
+  }
 }
