@@ -119,7 +119,7 @@ class JoinDifferentialSpec extends HBaseSuite with DifferentialCases with Adapti
         }
       }
       noFailedCases("joins merged by key or narrowed by the keys of a broadcast", cases, failures)
-      info(s"${merged.get} of $cases joins were merged by key, ${pushed.get} read only a broadcast side's keys")
+      info(s"${merged.get} of $cases joins were merged by key, ${pushed.get} read only the other side's keys")
       withClue("most joins that Spark does not broadcast are merged by key: ")(
         merged.get.toDouble should be >= floorOf(cases, 0.4, suiteCases)
       )

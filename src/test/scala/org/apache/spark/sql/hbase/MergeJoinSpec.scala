@@ -117,6 +117,29 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       }
     }
 
+    it("reads only the keys of a side that filters by more than key ranges, up to the number of keys it may push") {
+      noBroadcast {
+        val query =
+          s"SELECT o.ok, o.s, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE o.d = 3 AND o.s LIKE '1%'"
+        val expected = (0 until 400).filter(k => k % 7 == 3 && k % 5 != 0 && k.toString.startsWith("1"))
+        for (maxKeys <- Seq(10000, expected.size, expected.size - 1)) {
+          withConf(HBaseSQLConf.PushJoinKeysMax.key -> maxKeys.toString) {
+            val df = sql(query)
+            val join = merged(df)
+            df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
+            val scan = collect(join) { case s: HBaseSQLTableScan if s.plan.request.table.name == lines => s }.head
+            scan.keysFromJoin should not be empty
+            val read = scan.metrics("rowsRead").value
+            withClue(s"at most $maxKeys keys: ") {
+              // Beyond it, the lines are read as planned: past the matching ones, as far as the merge goes.
+              if (maxKeys >= expected.size) read shouldBe expected.map(_ % 4).sum
+              else read should be > expected.map(_ % 4).sum.toLong
+            }
+          }
+        }
+      }
+    }
+
     it("of a table with itself is merged") {
       noBroadcast {
         val query = s"SELECT a.ok, a.ln, b.ln FROM $lines a JOIN $lines b ON a.ok = b.ok AND a.ln < b.ln"

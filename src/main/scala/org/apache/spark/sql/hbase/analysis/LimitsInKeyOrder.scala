@@ -22,7 +22,9 @@ object LimitsInKeyOrder extends Rule[SparkPlan] {
   override def apply(plan: SparkPlan): SparkPlan = plan match {
     case top: TakeOrderedAndProjectExec if SQLConf.get.getConf(HBaseSQLConf.LimitInKeyOrder) && top.offset == 0 =>
       Some(top.child).filter(inOrder(_, top.sortOrder)).orElse(reversed(top.child).filter(inOrder(_, top.sortOrder)))
-        .fold[SparkPlan](top)(child => KeyOrderLimit(top.limit, top.sortOrder, top.projectList, capped(child, top.limit)))
+        .fold[SparkPlan](top)(child =>
+          KeyOrderLimit(top.limit, top.sortOrder, top.projectList, capped(child, top.limit))
+        )
     case other => other
   }
 

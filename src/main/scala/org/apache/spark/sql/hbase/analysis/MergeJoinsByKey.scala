@@ -1,13 +1,14 @@
 package org.apache.spark.sql.hbase.analysis
 
-import org.apache.spark.sql.catalyst.expressions.{Ascending, Expression, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{Ascending, Expression, NamedExpression, SortOrder}
+import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{SortExec, SparkPlan}
+import org.apache.spark.sql.execution.{CollectLimitExec, InSubqueryExec, ProjectExec, SortExec, SparkPlan, SubqueryExec}
 import org.apache.spark.sql.execution.exchange.{ENSURE_REQUIREMENTS, ShuffleExchangeExec}
 import org.apache.spark.sql.execution.joins.SortMergeJoinExec
 import org.apache.spark.sql.hbase.HBaseSQLConf
 import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
-import org.apache.spark.sql.hbase.planning.KeyAlignment
+import org.apache.spark.sql.hbase.planning.{KeyAlignment, TableScanPlan}
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -16,7 +17,8 @@ import org.apache.spark.sql.internal.SQLConf
  * ranges of that column's values ([[KeyAlignment]]), each in key order, so the shuffles and the
  * sorts go ([[HBaseMergeJoin]] marks the join). Each side may be a scan under filters,
  * projections and broadcast joins that stream it, as long as the key reaches the join
- * unchanged. Anything else is left as Spark planned it.
+ * unchanged. Anything else is left as Spark planned it. Where one side of an inner or semi join
+ * filters by more than key ranges, the other side's scan reads only the first side's keys.
  *
  * It runs after Spark has placed its exchanges (with adaptive execution, among the rules that
  * prepare query stages; without, before columnar transitions).
@@ -50,14 +52,50 @@ object MergeJoinsByKey extends Rule[SparkPlan] {
           if (SortOrder.orderingSatisfies(replaced.outputOrdering, ordering)) replaced
           else SortExec(ordering, global = false, replaced)
         }
+        val (leftKeys, rightKeys) = keysFromOtherSide(join, left, leftScan, right, rightScan)
+        def aligned(scan: HBaseSQLTableScan, plan: TableScanPlan, keys: Option[Expression]) =
+          scan.copy(plan = KeyAlignment.readIn(plan, ranges), keysFromJoin = keys, maxJoinKeys = maxJoinKeys)
         HBaseMergeJoin(
           join.copy(
-            left = side(left, leftScan, leftScan.copy(plan = KeyAlignment.readIn(leftPlan, ranges)), join.leftKeys),
-            right = side(right, rightScan, rightScan.copy(plan = KeyAlignment.readIn(rightPlan, ranges)), join.rightKeys)
+            left = side(left, leftScan, aligned(leftScan, leftPlan, leftKeys), join.leftKeys),
+            right = side(right, rightScan, aligned(rightScan, rightPlan, rightKeys), join.rightKeys)
           ),
           ranges.size
         )
       }
+    }
+  }
+
+  private def maxJoinKeys: Int = SQLConf.get.getConf(HBaseSQLConf.PushJoinKeysMax)
+
+  /**
+   * The keys one side of an inner or semi join gives the other's scan: a side that filters its
+   * rows by more than key ranges may hold few keys, and the other side then reads only theirs,
+   * as after a broadcast ([[PushJoinKeys]]). The side is read once more for them, up to one key
+   * more than may be pushed: with more, the other side reads as planned.
+   */
+  private def keysFromOtherSide(
+      join: SortMergeJoinExec,
+      left: SparkPlan,
+      leftScan: HBaseSQLTableScan,
+      right: SparkPlan,
+      rightScan: HBaseSQLTableScan
+  ): (Option[Expression], Option[Expression]) = {
+    def filters(scan: HBaseSQLTableScan) =
+      scan.plan.regions.exists(r => r.residual.isDefined || r.server.exists(_.pushed.nonEmpty))
+    def keysOf(side: SparkPlan, sideScan: HBaseSQLTableScan, into: HBaseSQLTableScan): Option[Expression] = {
+      val keys = ProjectExec(Seq(sideScan.plan.keyOrder.head), side)
+      Some(InSubqueryExec(
+        into.plan.keyOrder.head,
+        SubqueryExec("hbase join keys", CollectLimitExec(limit = maxJoinKeys + 1, child = keys)),
+        NamedExpression.newExprId
+      ))
+    }
+    if (maxJoinKeys <= 0 || leftScan.keysFromJoin.isDefined || rightScan.keysFromJoin.isDefined) (None, None)
+    else join.joinType match {
+      case Inner | LeftSemi if filters(rightScan) && !filters(leftScan) => (keysOf(right, rightScan, leftScan), None)
+      case Inner if filters(leftScan) && !filters(rightScan) => (None, keysOf(left, leftScan, rightScan))
+      case _ => (None, None)
     }
   }
 

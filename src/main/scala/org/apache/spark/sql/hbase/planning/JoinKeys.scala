@@ -11,14 +11,15 @@ object JoinKeys {
 
   /**
    * `plan` reading, in each region, only its ranges' rows with one of `values` (NULLs match
-   * nothing) in the leading key column; unchanged when there are more than `maxKeys` of them.
+   * nothing) in the leading key column; unchanged when there are more than `maxKeys` values.
    * Every region keeps its place, reading nothing where no value falls, so the scan's
    * partitions stay as planned.
    */
   def narrow(plan: TableScanPlan, values: Seq[Any], maxKeys: Int): TableScanPlan = {
-    val keys = values.filter(_ != null).distinct
-    if (keys.size > maxKeys) plan
+    // Counted before duplicates go: a list cut short at one more than the most is never used.
+    if (values.size > maxKeys) plan
     else {
+      val keys = values.filter(_ != null).distinct
       val rows =
         ScanRanges(KeyRanges.Ranges(keys.map(v => KeyRange(Vector(v), None))), KeyCodec.forTable(plan.request.table))
       plan.copy(scan = plan.scan.copy(regions = plan.regions.map { region =>
