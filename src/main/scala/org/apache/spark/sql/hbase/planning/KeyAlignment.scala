@@ -18,13 +18,6 @@ import org.apache.spark.sql.hbase.codec.KeyCodec
  */
 final case class KeyAlignment(key: Attribute, cuts: Vector[Any], ranges: Vector[Int], rangeOf: Vector[Int]) {
 
-  /** Whether `other` puts every value of its key in the partition this puts it in. */
-  def sameRanges(other: KeyAlignment): Boolean =
-    key.dataType == other.key.dataType && ranges == other.ranges && cuts.size == other.cuts.size && {
-      val ordering = KeyAlignment.orderingOf(key)
-      cuts.zip(other.cuts).forall { case (a, b) => ordering.equiv(a, b) }
-    }
-
   /** What each partition reads: the regions in its range, in key order. */
   def partitions(regions: Seq[RegionScan]): Seq[Seq[RegionScan]] = {
     val byRange = regions.zip(rangeOf).groupMap(_._2)(_._1)

@@ -45,8 +45,9 @@ final case class ScanRequest(
  *
  * @param keyRanges  the critical key ranges the WHERE clause allows, as planned
  * @param driverRead a collect or take reads the regions on the driver, without a Spark job
- * @param keyOrder   the output's leading key attributes, ascending, by which each region's rows
- *                   come sorted (its regions come in key order too)
+ * @param keyOrder   the output's leading key attributes, by which each region's rows come sorted
+ *                   (its regions come in key order too): ascending, or descending when the
+ *                   request is reversed
  * @param wholeKey   whether `keyOrder` is the whole key, so that no two regions share a value of it
  * @param alignment  when the scan is read beside another's in ranges of the leading key
  *                   column, which regions each partition reads
