@@ -33,8 +33,12 @@ final case class RegionScan(
     narrowed: Boolean = false
 ) {
 
-  /** Every range is one whole key, so the region is read with Gets rather than a scan. */
-  def byGets: Boolean = ranges.forall(_.isSingleRow)
+  /**
+   * Every range is one whole key, so the region is read with Gets rather than a scan. A join's
+   * keys, often many and close together, are sought by one scan instead: a Get each would cost
+   * the region server a scanner each.
+   */
+  def byGets: Boolean = !narrowed && ranges.forall(_.isSingleRow)
 
   /**
    * The same read for a region server without the server jar: what the server filter would
