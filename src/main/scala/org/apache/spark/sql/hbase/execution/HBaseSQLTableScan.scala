@@ -99,7 +99,10 @@ case class HBaseSQLTableScan(output: Seq[Attribute], plan: TableScanPlan) extend
 
   private def reportPlan(): Unit = ReadMetrics.reportPlan(sparkContext, metrics, plan.scan)
 
-  override def simpleString(maxFields: Int): String = plan.describe
+  // Spark asks for it several times a statement (the SQL execution's plan, the UI's, EXPLAIN).
+  @transient private lazy val described = plan.describe
+
+  override def simpleString(maxFields: Int): String = described
 }
 
 object HBaseSQLTableScan {
