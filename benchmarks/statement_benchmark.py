@@ -157,9 +157,19 @@ JDBC_WARM_UP = 110
 IDLE_SECONDS = 11  # Hive's statement threads end after 10 s idle (hive.server2.async.exec.keepalive.time)
 
 
-def measure_lookups(spark, jdbc, phases_file, repeat, idle_runs):
-    """Each lookup from PySpark and through JDBC, run after run alternately, with both answers checked."""
+def measure_lookups(spark, jdbc, phases_file, repeat, idle_runs, processes):
+    """Each lookup from PySpark and through JDBC, run after run alternately, with both answers checked, and the
+    CPU each process spent over each path's runs (`processes`: name -> pid; read from /proc in 10 ms ticks,
+    which average out over the runs)."""
+    from cost_profile import cpu_seconds
     from thrift_jdbc import phases_since
+
+    def cpu():
+        return {name: cpu_seconds(pid) for name, pid in processes.items()}
+
+    def add(into, before):
+        for name, seconds in cpu().items():
+            into[name] = into.get(name, 0.0) + seconds - before[name]
 
     jdbc.query(lookups()[0][1], JDBC_WARM_UP)
     results = {}
@@ -169,23 +179,33 @@ def measure_lookups(spark, jdbc, phases_file, repeat, idle_runs):
         warm = jdbc.query(sql, 1)
         assert python_rows(warm["result"]) == python_rows(py_rows), name
         offset = os.path.getsize(phases_file)
-        py_seconds, py_phases, jdbc_seconds = [], [], []
+        py_seconds, py_phases, jdbc_seconds, py_cpu, jdbc_cpu = [], [], [], {}, {}
         for _ in range(repeat):
+            before = cpu()
             start = time.perf_counter()
             df = spark.sql(sql)
             got = df.collect()
             py_seconds.append(time.perf_counter() - start)
+            add(py_cpu, before)
             py_phases.append(spark_phases_ms(df))
             assert len(got) == rows
+            before = cpu()
             answer = jdbc.query(sql, 1, warm_up=False)
+            add(jdbc_cpu, before)
             jdbc_seconds.append(answer["runs"][0])
             assert answer["rows"] == rows
         server = [{p: line[p] for p in SPARK_PHASES} for line in phases_since(phases_file, offset, repeat)][-repeat:]
         results[name] = {
             "sql": sql,
             "rows": rows,
-            "pyspark": timings(py_seconds, median_phases(py_phases, py_seconds)),
-            "jdbc": timings(jdbc_seconds, median_phases(server, jdbc_seconds)),
+            "pyspark": {
+                **timings(py_seconds, median_phases(py_phases, py_seconds)),
+                "cpuMsPerRun": per_run(py_cpu, repeat),
+            },
+            "jdbc": {
+                **timings(jdbc_seconds, median_phases(server, jdbc_seconds)),
+                "cpuMsPerRun": per_run(jdbc_cpu, repeat),
+            },
         }
         log(
             f"{name}: PySpark {results[name]['pyspark']['medianMs']:.1f} ms, JDBC {results[name]['jdbc']['medianMs']:.1f} ms"
@@ -200,6 +220,10 @@ def measure_lookups(spark, jdbc, phases_file, repeat, idle_runs):
     return results
 
 
+def per_run(cpu, runs):
+    return {name: round(seconds * 1000 / runs, 1) for name, seconds in cpu.items()}
+
+
 def timings(seconds, phases):
     return {
         "medianMs": statistics.median(seconds) * 1000,
@@ -212,7 +236,10 @@ def use_jar(jar):
     """Runs another build of the plugin: the Spark session and the Thrift server both take it from here."""
     from pyspark_hbase import _paths
 
-    _paths.plugin_jars = lambda: [Path(jar).resolve()]
+    path = Path(jar) if Path(jar).is_absolute() else ROOT / jar  # benchmarks/run runs in benchmarks/
+    if not path.is_file():
+        raise SystemExit(f"--jar {jar}: no such file {path}")
+    _paths.plugin_jars = lambda: [path]
 
 
 def main():
@@ -220,12 +247,13 @@ def main():
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--label", default="now", help="the name of this run's column, e.g. before or after")
     parser.add_argument("--commit", help="the commit the plugin jar was built from, when it is not the checkout's")
-    parser.add_argument("--jar", help="the plugin jar to run, when it is not the checkout's build")
+    parser.add_argument("--jar", help="the plugin jar to run (relative to the checkout), if not the checkout's build")
     parser.add_argument("--skip", choices=["small", "lookups"], action="append", default=[], help="leave a part out")
     parser.add_argument("--idle-runs", type=int, default=5, help=f"JDBC lookups after {IDLE_SECONDS} s idle")
     args = parser.parse_args()
     if args.jar:
         use_jar(args.jar)
+    load_before = os.getloadavg()[0]
     spark, hbase = start_session("statement", {}, fresh_hbase=True)
     results, lookup_results = {}, {}
     if "small" not in args.skip:
@@ -254,6 +282,8 @@ def main():
         + "".join(f" --skip {s}" for s in args.skip),
         "date": time.strftime("%Y-%m-%d"),
         "machine": f"{os.cpu_count()} cores",
+        # What else ran meanwhile: the 1-minute load average as the run began and as it ended.
+        "loadAverage": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "commit": args.commit
         or subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
@@ -283,8 +313,15 @@ def run_lookups(spark, hbase, args):
     url = server.start()
     log(f"Thrift server at {url}")
     jdbc = JdbcClient(url, WORK / "statement-jdbc-client.log")
+    processes = {
+        "Spark": spark._jvm.java.lang.ProcessHandle.current().pid(),
+        "Python": os.getpid(),
+        "Thrift server": json.loads(server.state_file.read_text())["pid"],
+        "JDBC client": jdbc.pid,
+        "HBase": hbase.pid,
+    }
     try:
-        return measure_lookups(spark, jdbc, phases_file, args.repeat, args.idle_runs)
+        return measure_lookups(spark, jdbc, phases_file, args.repeat, args.idle_runs, processes)
     finally:
         jdbc.close()
         server.stop()
@@ -293,7 +330,12 @@ def run_lookups(spark, hbase, args):
 def markdown(report):
     lines = []
     for label, run in report["runs"].items():
-        lines += [f"**{label}**: `{run['command']}` at {run['commit']}, {run['date']}, {run['machine']}", ""]
+        load = run.get("loadAverage")
+        lines += [
+            f"**{label}**: `{run['command']}` at {run['commit']}, {run['date']}, {run['machine']}"
+            + (f", load average {load[0]} at the start and {load[1]} at the end" if load else ""),
+            "",
+        ]
         if run["statements"]:
             lines += small_table_lines(run)
         lines += lookup_lines(run.get("lookups") or {})
@@ -327,8 +369,9 @@ def lookup_lines(lookups_run):
         "through our Thrift server, run after run alternately; the phases are Spark's (the server's for JDBC), the "
         "rest is execution and the return of the rows to the client:",
         "",
-        "| statement | rows | client | median ms | parsing | analysis | optimization | planning | four phases | rest |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| statement | rows | client | median ms | parsing | analysis | optimization | planning | four phases | rest "
+        "| CPU ms a run: Spark or Thrift server JVM | HBase | client (Python or JDBC JVM) |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, result in lookups_run.items():
         for client in ("pyspark", "jdbc"):
@@ -341,6 +384,12 @@ def lookup_lines(lookups_run):
                 cells = [f"{p[k]:.1f}" for k in SPARK_PHASES] + [f"{four:.1f}", f"{p['execution']:.1f}"]
             else:
                 cells = [""] * 6
+            c = t.get("cpuMsPerRun")
+            if c:
+                server, user = ("Spark", "Python") if client == "pyspark" else ("Thrift server", "JDBC client")
+                cells += [f"{c[server]:.1f}", f"{c['HBase']:.1f}", f"{c[user]:.1f}"]
+            else:
+                cells += [""] * 3
             lines.append(f"| {name} | {result['rows']} | {label} | {t['medianMs']:.1f} | {' | '.join(cells)} |")
     lines += ["", "Every run (ms):", ""]
     for name, result in lookups_run.items():
@@ -352,6 +401,8 @@ def lookup_lines(lookups_run):
 
 
 def chart(report, path):
+    import textwrap
+
     from matplotlib.figure import Figure
 
     phases = ("parsing", "analysis", "optimization", "planning", "execution")
@@ -363,7 +414,7 @@ def chart(report, path):
         for name, result in (run.get("lookups") or {}).items():
             for client, title in (("pyspark", "PySpark"), ("jdbc", "JDBC")):
                 if result.get(client, {}).get("phasesMs"):
-                    found[f"{name}\n{title}"] = result[client]["phasesMs"]
+                    found[f"{textwrap.fill(name, 16)}\n{title}"] = result[client]["phasesMs"]
         return found
 
     names = list(dict.fromkeys(n for run in report["runs"].values() for n in bars(run)))

@@ -89,6 +89,10 @@ class JdbcClient:
         self._process.stdin.flush()
         return self._answer()
 
+    @property
+    def pid(self):
+        return self._process.pid
+
     def execute(self, sql):
         return self._send({"command": "execute", "sql": sql})["seconds"]
 
