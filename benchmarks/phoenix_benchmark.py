@@ -45,6 +45,7 @@ from cost_profile import CLOCK_TICKS, SAMPLE_KINDS, CpuMeter, RegionServerProfil
 from phoenix_bulk_load import csv_bulk_load
 from phoenix_install import PHOENIX_COMPAT, PHOENIX_MODULES, PHOENIX_VERSION, install
 from phoenix_jdbc import PhoenixJdbc
+from thrift_jdbc import JdbcClient, compile_phase_listener, phases_since, thrift_server_with_phases
 from tpch_load import generate_csv
 from tpch_planner import LINEITEM_COLUMNS, ORDERS_COLUMNS, RESULTS, WORK, compact, create_table, log, timed_runs
 
@@ -104,6 +105,12 @@ PHOENIX_BULK = "Phoenix CsvBulkLoadTool"  # a load route only: the queries read 
 OURS_JOB = "ours, always a Spark job"
 OURS_TASK_PER_REGION = "ours, a Spark task per region"
 OURS_JOINS_OFF = "ours, join features off"  # today's format with JOINS_OFF: what merging and pushing keys save
+# The lookups also from a JVM JDBC client through our Thrift server, as Phoenix's are from its JDBC client.
+OURS_JDBC, OURS_PACKED_JDBC = "ours, JDBC (Thrift server)", "ours packed, JDBC (Thrift server)"
+JDBC_ENGINES = {OURS_JDBC: OURS, OURS_PACKED_JDBC: OURS_PACKED}
+# Hive's pool runs each JDBC statement on one of up to 100 threads, whose first statement opens a metastore
+# connection of its own: the server is warmed with that many statements before the first lookup is timed.
+JDBC_WARM_UP = 110
 # Kinds of query, by what the issue's targets ask of them.
 LOOKUP = "lookup"  # a few key ranges, read on our driver without a Spark job: latency at most 1.2x Phoenix's
 KEYED = "keyed"  # a key column narrows the rows: the regions read no more rows for us than for Phoenix
@@ -707,7 +714,7 @@ def joins_off_run(spark, phoenix, admin, meter, sql, repeat, answer):
     return found
 
 
-def run_query(spark, phoenix, admin, meter, name, spark_sql, phoenix_sql, kind, repeat):
+def run_query(spark, phoenix, jdbc, admin, meter, name, spark_sql, phoenix_sql, kind, repeat):
     sqls = statements(spark_sql, phoenix_sql)
     scratch = WORK / "phoenix-rows.jsonl"
 
@@ -770,6 +777,8 @@ def run_query(spark, phoenix, admin, meter, name, spark_sql, phoenix_sql, kind, 
     if kind == LOOKUP:  # the driver reads a few key ranges without a Spark job; this is what a job costs
         job_runs, _, job_metrics, _ = timed_statements(spark, sqls[OURS], repeat, DRIVER_READ_OFF)
         engines[OURS_JOB] = {"seconds": statistics.median(job_runs), "runs": job_runs, **job_metrics}
+    if kind == LOOKUP and jdbc:
+        engines.update(jdbc_runs(spark, jdbc, name, sqls, answers[OURS], repeat))
     for engine in (OURS, OURS_PACKED):
         engines[engine]["plan"] = spark.sql(f"EXPLAIN {sqls[engine]}").first()[0]
     if SINGLE_TASK_PLAN in engines[OURS]["plan"]:  # what one task saves: the same with a task per region
@@ -901,6 +910,51 @@ def check_layouts(on_disk):
                 )
 
 
+def jdbc_runs(spark, jdbc, name, sqls, ours_answer, repeat):
+    """The lookup on both our tables through our Thrift server from a JVM JDBC client, one run on each a round,
+    after one untimed run on each; the answers checked against ours through Spark; the server's phases."""
+    client, phases_file = jdbc
+    found = {}
+    runs = {engine: [] for engine in JDBC_ENGINES}
+    for engine, table in JDBC_ENGINES.items():
+        warm = client.query(sqls[table], 1)
+        decimals = [type(f.dataType).__name__ == "DecimalType" for f in spark.sql(sqls[table]).schema.fields]
+        answer = [
+            tuple(Decimal(v) if d and v is not None else comparable(v) for v, d in zip(row, decimals))
+            for row in warm["result"]
+        ]
+        if not same_answer(ours_answer, answer):
+            raise RuntimeError(f"{name}: {engine} answers differently ({len(answer)} rows against {len(ours_answer)})")
+    offset = os.path.getsize(phases_file)
+    for _ in range(repeat):
+        for engine, table in JDBC_ENGINES.items():
+            runs[engine] += client.query(sqls[table], 1, warm_up=False)["runs"]
+    lines = phases_since(phases_file, offset, repeat * len(JDBC_ENGINES))[-repeat * len(JDBC_ENGINES) :]
+    for i, engine in enumerate(JDBC_ENGINES):
+        server = [{p: line[p] for p in ("parsing", "analysis", "optimization", "planning")} for line in lines[i::2]]
+        found[engine] = {
+            "seconds": statistics.median(runs[engine]),
+            "runs": runs[engine],
+            "sparkPhasesMs": median_phases(server, runs[engine]),
+        }
+    log(f"{name} through JDBC: " + ", ".join(f"{e} {found[e]['seconds'] * 1000:.0f} ms" for e in found))
+    return found
+
+
+def start_thrift_server(hbase):
+    """Our Thrift server on the benchmark's HBase, with Spark's phases of its statements written to a file, a
+    JDBC client connected to it and warmed; (server, (client, phases file))."""
+    phases_file = WORK / "phoenix-thrift-phases.jsonl"
+    phases_file.write_text("")
+    server = thrift_server_with_phases(hbase.data_dir, phases_file, compile_phase_listener(WORK))
+    server.stop()
+    url = server.start()
+    client = JdbcClient(url, WORK / "phoenix-jdbc-client.log")
+    client.query("SELECT 1", JDBC_WARM_UP)
+    log(f"our Thrift server at {url}, a JDBC client connected")
+    return server, (client, phases_file)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=0.1)
@@ -908,6 +962,9 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per query and engine (median)")
     parser.add_argument(
         "--reuse", action="store_true", help="query the tables the last run of this scale loaded, without loading"
+    )
+    parser.add_argument(
+        "--no-jdbc", dest="jdbc", action="store_false", help="leave out the lookups through our Thrift server"
     )
     args = parser.parse_args()
     scale = int(args.scale) if args.scale == int(args.scale) else args.scale
@@ -949,10 +1006,16 @@ def main():
                 )
             )
         check_layouts(on_disk)
-        results = [
-            run_query(spark, phoenix, admin, meter, name, spark_sql, phoenix_sql, kind, args.repeat)
-            for name, spark_sql, phoenix_sql, kind in queries(keys, max_key) + join_queries(price)
-        ]
+        thrift, jdbc = start_thrift_server(hbase) if args.jdbc else (None, None)
+        try:
+            results = [
+                run_query(spark, phoenix, jdbc, admin, meter, name, spark_sql, phoenix_sql, kind, args.repeat)
+                for name, spark_sql, phoenix_sql, kind in queries(keys, max_key) + join_queries(price)
+            ]
+        finally:
+            if thrift:
+                jdbc[0].close()
+                thrift.stop()
         profile_region_server(spark, phoenix, profiler, results)
         point_lookup = next(sql for _, sql, _, kind in queries(keys, max_key) if kind == LOOKUP)
         floors = spark_floors(spark, point_lookup, args.repeat)
@@ -1304,6 +1367,8 @@ def markdown(report):
                 f"COUNT_ROWS_SCANNED {r['rowsScanned']}"
                 if is_phoenix(engine)
                 else f"rowsScanned {r['rowsScanned']}, rowsRead {r['rowsRead']}"
+                if "rowsScanned" in r
+                else ""
             )
             against = q.get("overOursPacked", {}).get(engine)
             first = [q["query"], str(q["resultRows"])] if i == 0 else ["", ""]
@@ -1347,7 +1412,8 @@ def spark_phase_lines(report):
     """Our time per statement by Spark's phases, on both our tables, beside Spark's floor."""
     lines = [
         "",
-        "Where our time goes, by Spark's phases (median ms; execution includes returning the rows to Python):",
+        "Where our time goes, by Spark's phases (median ms; execution includes returning the rows to Python; "
+        "through JDBC, the phases are the Thrift server's and execution is the rest of the client's time):",
         "",
         "| query | table | parse | analyze | optimize | plan | execute | in all |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
@@ -1355,7 +1421,7 @@ def spark_phase_lines(report):
     rows = [
         (q["query"] if engine == OURS else "", engine, q["engines"][engine])
         for q in report["queries"]
-        for engine in (OURS, OURS_PACKED)
+        for engine in (OURS, OURS_PACKED, OURS_JDBC, OURS_PACKED_JDBC)
         if engine in q["engines"]
     ]
     rows += [(f"{name} (Spark's floor)", "", floor) for name, floor in report["sparkFloors"].items()]

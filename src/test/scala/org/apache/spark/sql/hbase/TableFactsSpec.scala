@@ -4,6 +4,8 @@ import org.apache.hadoop.hbase.client.{Delete, Get, Put}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.classic
+import org.apache.spark.sql.hbase.analysis.CatalogReadAhead
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
 import org.apache.spark.sql.hbase.facts.{FactsCache, HBaseRegions}
 
@@ -79,6 +81,58 @@ class TableFactsSpec extends HBaseSuite {
       intercept[Exception](sql(s"SELECT * FROM $t").collect()).getMessage should include("cannot be used")
       writeRow(t, stored, None)
       sql(s"SELECT * FROM $t").collect() should have size 2
+      sql(s"DROP TABLE $t PURGE")
+    }
+  }
+
+  describe("a catalog read sent ahead, as the statement's parse starts") {
+    it("is what resolves the statement's table, and the next statement sees a change made in between") {
+      val t = uniqueName("facts_ahead")
+      create(t)
+      sql(s"SELECT * FROM $t").collect() should have size 2 // the definition is cached from here on
+      val before = CatalogReadAhead.taken.get()
+      sql(s"SELECT * FROM $t WHERE k = 1").collect() shouldBe Array(Row(1, "one"))
+      CatalogReadAhead.taken.get() shouldBe before + 1
+      spark.newSession().sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
+      sql(s"SELECT * FROM $t").columns shouldBe Array("k", "v", "w")
+      val (stored, tag) = catalogRow(t)
+      writeRow(t, Bytes.toBytes("{broken"), tag)
+      intercept[Exception](sql(s"SELECT * FROM $t").collect()).getMessage should include("cannot be used")
+      writeRow(t, stored, tag)
+      sql(s"SELECT w FROM $t WHERE k = 2").collect() shouldBe Array(Row(null))
+      sql(s"DROP TABLE $t PURGE")
+    }
+
+    it(
+      "belongs to one parse: a plan parsed before a change and never analyzed, or analyzed again, lends it to no one"
+    ) {
+      val t = uniqueName("facts_ahead_once")
+      create(t)
+      sql(s"SELECT * FROM $t").collect()
+      val session = spark.asInstanceOf[classic.SparkSession]
+      val parser = session.sessionState.sqlParser
+      val unused = parser.parsePlan(s"SELECT * FROM $t") // its Get, sent ahead, answers "unchanged"
+      val parsed = parser.parsePlan(s"SELECT * FROM $t")
+      classic.Dataset.ofRows(session, parsed).columns shouldBe Array("k", "v") // takes its own read
+      Thread.sleep(200)
+      spark.newSession().sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
+      sql(s"SELECT * FROM $t").columns shouldBe Array("k", "v", "w")
+      // Analyzed again after the change: its read was taken, so it reads the catalog anew.
+      classic.Dataset.ofRows(session, parsed).columns shouldBe Array("k", "v", "w")
+      unused should not be null
+      sql(s"DROP TABLE $t")
+      intercept[Exception](sql(s"SELECT * FROM $t").collect()).getMessage should include(t)
+      intercept[Exception](classic.Dataset.ofRows(session, parsed)).getMessage should include(t)
+    }
+
+    it("of a Spark table of the same name is sent for nothing: Spark's table still wins") {
+      val t = uniqueName("facts_ahead_shadowed")
+      create(t)
+      sql(s"SELECT * FROM $t").collect()
+      spark.range(3).createOrReplaceTempView(t)
+      try sql(s"SELECT count(*) FROM $t").collect() shouldBe Array(Row(3))
+      finally spark.catalog.dropTempView(t)
+      sql(s"SELECT count(*) FROM $t").collect() shouldBe Array(Row(2))
       sql(s"DROP TABLE $t PURGE")
     }
   }

@@ -121,8 +121,11 @@ case class HBaseSQLTableScan(
 
   private def reportPlan(plan: TableScanPlan): Unit = ReadMetrics.reportPlan(sparkContext, metrics, plan.scan)
 
-  override def simpleString(maxFields: Int): String =
+  // Spark asks for it several times a statement (the SQL execution's plan, the UI's, EXPLAIN).
+  @transient private lazy val described =
     plan.describe + keysFromJoin.fold("")(_ => s", keys from the join's other side (at most $maxJoinKeys)")
+
+  override def simpleString(maxFields: Int): String = described
 }
 
 object HBaseSQLTableScan {

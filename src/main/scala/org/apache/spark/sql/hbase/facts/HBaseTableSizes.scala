@@ -17,15 +17,39 @@ import org.apache.spark.sql.hbase.connection.{DaemonThreads, HBaseClusterConf, H
  * How many bytes a table holds, for Spark's optimizer: its regions' store files and memstores,
  * as the region servers report them. They report whole megabytes, rounded down, so each region
  * counts 2 MB more: the estimate is never below the truth, and a small table is still small.
- * Sizes are cached briefly, since outside writers change them too; our writes forget them.
+ * Sizes are cached briefly, since outside writers change them too; our writes forget them. A
+ * size older than that is still given to the statement that finds it so, while it is looked up
+ * again in the background for the next: a statement after a pause does not wait for the region
+ * servers to report an estimate.
  */
 object HBaseTableSizes extends Logging {
   private val RoundingPerRegion = BigInt(2L * 1024 * 1024)
   private val MaxAgeSeconds = 10L
 
-  /** The table's size as last looked up, if that was less than [[MaxAgeSeconds]] ago; None when HBase did not say. */
-  def cached(cluster: HBaseClusterConf, table: HBaseTableName): Option[BigInt] =
-    FactsCache.get(FactsCache.Size(cluster, table), MaxAgeSeconds * 1000)(bounded(of(cluster, table)))
+  /**
+   * The table's size as last looked up; None when HBase did not say. One older than
+   * [[MaxAgeSeconds]] is looked up again, in the background; a table never looked up (or whose
+   * size was forgotten) is looked up now.
+   */
+  def cached(cluster: HBaseClusterConf, table: HBaseTableName): Option[BigInt] = {
+    val fact = FactsCache.Size(cluster, table)
+    FactsCache.cached(fact, MaxAgeSeconds * 1000).getOrElse {
+      FactsCache.cached(fact, Long.MaxValue) match {
+        case Some(older) => refresh(fact); older
+        case None => FactsCache.get(fact, MaxAgeSeconds * 1000)(bounded(of(cluster, table)))
+      }
+    }
+  }
+
+  private val refreshing = java.util.concurrent.ConcurrentHashMap.newKeySet[FactsCache.Size]()
+
+  /** Looks the size up again in the background, once at a time per table. */
+  private def refresh(fact: FactsCache.Size): Unit = if (refreshing.add(fact)) {
+    Future {
+      try FactsCache.put(fact, of(fact.cluster, fact.table))
+      finally refreshing.remove(fact)
+    }(lookups)
+  }
 
   /**
    * A lookup that outlasts [[LookupTimeout]] (a region server down, the client retrying) leaves

@@ -4,29 +4,38 @@ import org.antlr.v4.runtime._
 import org.antlr.v4.runtime.atn.PredictionMode
 import org.antlr.v4.runtime.misc.ParseCancellationException
 
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.{FunctionIdentifier, TableIdentifier}
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.parser.{
   ParameterContext, ParseErrorListener, ParseException, ParserInterface, SqlStatementSplitResult
 }
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.hbase.analysis.CatalogReadAhead
 import org.apache.spark.sql.types.{DataType, StructType}
 
 /**
  * Parses the statements spark-hbase-sql adds and hands every other statement, unchanged, to
  * Spark's parser. Only plans go through our grammar; expressions, types and identifiers are
- * Spark's alone.
+ * Spark's alone. With the session, the catalog reads of the tables a statement names are sent
+ * as its parse starts (see [[CatalogReadAhead]]).
  */
-class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
+class HBaseSqlParser(delegate: ParserInterface, session: Option[SparkSession] = None) extends ParserInterface {
 
   override def parsePlan(sqlText: String): LogicalPlan =
-    parseOurs(sqlText).getOrElse(delegate.parsePlan(sqlText))
+    readingAhead(sqlText)(parseOurs(sqlText).getOrElse(delegate.parsePlan(sqlText)))
 
   override def parsePlanWithParameters(sqlText: String, paramContext: ParameterContext): LogicalPlan =
-    parseOurs(sqlText).getOrElse(delegate.parsePlanWithParameters(sqlText, paramContext))
+    readingAhead(sqlText)(parseOurs(sqlText).getOrElse(delegate.parsePlanWithParameters(sqlText, paramContext)))
+
+  private def readingAhead(sqlText: String)(parse: => LogicalPlan): LogicalPlan =
+    session.fold(parse)(CatalogReadAhead.around(_, sqlText)(parse))
 
   /** Our plan for the statement, or None when it is not one of ours. */
-  private def parseOurs(sqlText: String): Option[LogicalPlan] = {
+  private def parseOurs(sqlText: String): Option[LogicalPlan] =
+    if (!HBaseSqlParser.mayBeOurs(sqlText)) None else parseWithOurGrammar(sqlText)
+
+  private def parseWithOurGrammar(sqlText: String): Option[LogicalPlan] = {
     val builder = new HBaseSqlAstBuilder(sqlText, delegate)
     parse(sqlText)(_.singleStatement()) match {
       case ctx: HBaseSqlBaseParser.SingleStatementContext =>
@@ -85,4 +94,30 @@ class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
   override def splitStatements(sqlText: String): SqlStatementSplitResult = delegate.splitStatements(sqlText)
   override def parseTableSchema(sqlText: String): StructType = delegate.parseTableSchema(sqlText)
   override def parseDataType(sqlText: String): DataType = delegate.parseDataType(sqlText)
+}
+
+object HBaseSqlParser {
+
+  /** The first words of our statements (see hbaseStatement in HBaseSqlBase.g4). */
+  private val OurFirstWords = Set("CREATE", "ALTER", "SHOW", "LOAD")
+
+  /**
+   * False only when the statement cannot be ours, told without running our grammar: its first
+   * token, after whitespace, is a word that begins none of our statements (a SELECT, an INSERT).
+   * Anything else (a comment first, a quote, a parenthesis) goes through our grammar as before.
+   * Whitespace and words are those of our lexer (WS, IDENTIFIER; keywords are case-insensitive).
+   */
+  def mayBeOurs(sqlText: String): Boolean = {
+    val length = sqlText.length
+    var start = 0
+    while (start < length && " \r\n\t".indexOf(sqlText.charAt(start)) >= 0) start += 1
+    var end = start
+    while (end < length && isWordChar(sqlText.charAt(end))) end += 1
+    end == start || OurFirstWords.contains(sqlText.substring(start, end).toUpperCase(java.util.Locale.ROOT))
+  }
+
+  private def isWordChar(c: Char): Boolean =
+    (c >= 'a' && c <= 'z') ||
+      (c >= 'A' && c <= 'Z') ||
+      (c >= '0' && c <= '9') || c == '_'
 }

@@ -184,4 +184,36 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
         .getMessage should include("option 'header' is given more than once")
     }
   }
+
+  describe("statements that cannot be ours") {
+    it("are told by their first word, without our grammar; anything else still goes through it") {
+      HBaseSqlParser.mayBeOurs("SELECT * FROM t") shouldBe false
+      HBaseSqlParser.mayBeOurs(" \n\tinsert INTO t VALUES (1)") shouldBe false
+      HBaseSqlParser.mayBeOurs("CREATED_AT") shouldBe false
+      HBaseSqlParser.mayBeOurs("WITH x AS (SELECT 1) SELECT * FROM x") shouldBe false
+      for (
+        ours <- Seq(
+          "create TABLE t",
+          "\n  Alter TABLE t",
+          "SHOW INDEXES ON t",
+          "load DATA",
+          "-- a comment\nSELECT 1",
+          "/* c */ CREATE TABLE t",
+          "(SELECT 1)",
+          "",
+          "  ",
+          "`t`",
+          "é"
+        )
+      ) withClue(ours)(HBaseSqlParser.mayBeOurs(ours) shouldBe true)
+    }
+
+    it("parse as before, and ours after a comment or in lower case are still ours") {
+      parser.parsePlan("SELECT 1") shouldBe a[org.apache.spark.sql.catalyst.plans.logical.Project]
+      create("-- first\n/* then */ create table t (k INT, PRIMARY KEY (k)) mapped by (t)").definition.name shouldBe "t"
+      // Reported against our grammar, which expects a column mapping there.
+      intercept[ParseException](parser.parsePlan("-- x\nCREATE TABLE t (k INT) MAPPED BY (t, COLS=[")).getMessage should
+        include("'MAPPED'")
+    }
+  }
 }
