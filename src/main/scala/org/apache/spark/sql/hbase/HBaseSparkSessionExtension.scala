@@ -18,7 +18,7 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit = {
     ThriftServerClassPath.check()
     HBaseSQLConf.register()
-    extensions.injectParser((session, delegate) => new HBaseSqlParser(delegate, Some(session)))
+    extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
     extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
     extensions.injectResolutionRule(session => ResolveRangeIndexStatements(session))
     extensions.injectResolutionRule(_ => ResolveRowLevelStatements)

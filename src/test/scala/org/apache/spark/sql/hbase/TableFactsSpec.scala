@@ -4,8 +4,6 @@ import org.apache.hadoop.hbase.client.{Delete, Get, Put}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.classic
-import org.apache.spark.sql.hbase.analysis.CatalogReadAhead
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
 import org.apache.spark.sql.hbase.facts.{FactsCache, HBaseRegions}
 
@@ -85,14 +83,12 @@ class TableFactsSpec extends HBaseSuite {
     }
   }
 
-  describe("a catalog read sent ahead, as the statement's parse starts") {
-    it("is what resolves the statement's table, and the next statement sees a change made in between") {
+  describe("the catalog read every statement makes") {
+    it("lets the next statement see a change another session made, or a definition broken in between") {
       val t = uniqueName("facts_ahead")
       create(t)
       sql(s"SELECT * FROM $t").collect() should have size 2 // the definition is cached from here on
-      val before = CatalogReadAhead.taken.get()
       sql(s"SELECT * FROM $t WHERE k = 1").collect() shouldBe Array(Row(1, "one"))
-      CatalogReadAhead.taken.get() shouldBe before + 1
       spark.newSession().sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
       sql(s"SELECT * FROM $t").columns shouldBe Array("k", "v", "w")
       val (stored, tag) = catalogRow(t)
@@ -103,29 +99,7 @@ class TableFactsSpec extends HBaseSuite {
       sql(s"DROP TABLE $t PURGE")
     }
 
-    it(
-      "belongs to one parse: a plan parsed before a change and never analyzed, or analyzed again, lends it to no one"
-    ) {
-      val t = uniqueName("facts_ahead_once")
-      create(t)
-      sql(s"SELECT * FROM $t").collect()
-      val session = spark.asInstanceOf[classic.SparkSession]
-      val parser = session.sessionState.sqlParser
-      val unused = parser.parsePlan(s"SELECT * FROM $t") // its Get, sent ahead, answers "unchanged"
-      val parsed = parser.parsePlan(s"SELECT * FROM $t")
-      classic.Dataset.ofRows(session, parsed).columns shouldBe Array("k", "v") // takes its own read
-      Thread.sleep(200)
-      spark.newSession().sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
-      sql(s"SELECT * FROM $t").columns shouldBe Array("k", "v", "w")
-      // Analyzed again after the change: its read was taken, so it reads the catalog anew.
-      classic.Dataset.ofRows(session, parsed).columns shouldBe Array("k", "v", "w")
-      unused should not be null
-      sql(s"DROP TABLE $t")
-      intercept[Exception](sql(s"SELECT * FROM $t").collect()).getMessage should include(t)
-      intercept[Exception](classic.Dataset.ofRows(session, parsed)).getMessage should include(t)
-    }
-
-    it("of a Spark table of the same name is sent for nothing: Spark's table still wins") {
+    it("leaves a Spark table of the same name first") {
       val t = uniqueName("facts_ahead_shadowed")
       create(t)
       sql(s"SELECT * FROM $t").collect()

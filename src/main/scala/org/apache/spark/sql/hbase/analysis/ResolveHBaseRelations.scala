@@ -85,7 +85,7 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
   private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = u.multipartIdentifier match {
     case Seq(name) =>
       val catalog = SessionCatalogs.of(session)
-      TableDefinitions.get(catalog, name, CatalogReadAhead.take(u)).map(t => sized(HBaseRelation(t, catalog.cluster)))
+      TableDefinitions.get(catalog, name).map(t => sized(HBaseRelation(t, catalog.cluster)))
     case _ => None
   }
 

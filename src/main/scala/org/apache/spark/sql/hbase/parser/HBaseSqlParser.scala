@@ -4,32 +4,26 @@ import org.antlr.v4.runtime._
 import org.antlr.v4.runtime.atn.PredictionMode
 import org.antlr.v4.runtime.misc.ParseCancellationException
 
-import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.{FunctionIdentifier, TableIdentifier}
 import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.parser.{
   ParameterContext, ParseErrorListener, ParseException, ParserInterface, SqlStatementSplitResult
 }
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.hbase.analysis.CatalogReadAhead
 import org.apache.spark.sql.types.{DataType, StructType}
 
 /**
  * Parses the statements spark-hbase-sql adds and hands every other statement, unchanged, to
  * Spark's parser. Only plans go through our grammar; expressions, types and identifiers are
- * Spark's alone. With the session, the catalog reads of the tables a statement names are sent
- * as its parse starts (see [[CatalogReadAhead]]).
+ * Spark's alone.
  */
-class HBaseSqlParser(delegate: ParserInterface, session: Option[SparkSession] = None) extends ParserInterface {
+class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
 
   override def parsePlan(sqlText: String): LogicalPlan =
-    readingAhead(sqlText)(parseOurs(sqlText).getOrElse(delegate.parsePlan(sqlText)))
+    parseOurs(sqlText).getOrElse(delegate.parsePlan(sqlText))
 
   override def parsePlanWithParameters(sqlText: String, paramContext: ParameterContext): LogicalPlan =
-    readingAhead(sqlText)(parseOurs(sqlText).getOrElse(delegate.parsePlanWithParameters(sqlText, paramContext)))
-
-  private def readingAhead(sqlText: String)(parse: => LogicalPlan): LogicalPlan =
-    session.fold(parse)(CatalogReadAhead.around(_, sqlText)(parse))
+    parseOurs(sqlText).getOrElse(delegate.parsePlanWithParameters(sqlText, paramContext))
 
   /** Our plan for the statement, or None when it is not one of ours. */
   private def parseOurs(sqlText: String): Option[LogicalPlan] =
