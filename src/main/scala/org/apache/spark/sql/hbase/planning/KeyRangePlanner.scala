@@ -4,7 +4,8 @@ import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.hbase.codec.KeyBounds
-import org.apache.spark.sql.types.{BooleanType, DataType, StringType}
+import org.apache.spark.sql.catalyst.types.PhysicalDataType
+import org.apache.spark.sql.types.{AtomicType, BooleanType, DataType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
@@ -105,6 +106,7 @@ object KeyRangePlanner {
    */
   def holdsThroughout(condition: Expression, keys: Seq[Attribute]): KeyRange => Boolean = {
     lazy val unwrapped = OrderPreservingCasts.unwrap(condition, keys)
+    lazy val lastOrdering = orderingOf(keys.last.dataType)
     val fixed = mutable.Map.empty[Seq[Any], Expression] // the condition with these leading values put in
     val columns = mutable.Map.empty[Seq[Any], KeyColumn] // ... seen along the next key column
     def fixedAt(prefix: Seq[Any]): Expression =
@@ -114,7 +116,7 @@ object KeyRangePlanner {
     range => {
       val prefix = range.prefix.take(keys.size)
       if (prefix.size == keys.size) {
-        evaluator(fixedAt(prefix), keys.last, orderingOf(keys.last.dataType))(Piece(ColumnRange.All)) == True
+        evaluator(fixedAt(prefix), keys.last, lastOrdering)(Piece(ColumnRange.All)) == True
       } else columnAt(prefix).holdsWithin(range.last.getOrElse(ColumnRange.All))
     }
   }
@@ -399,6 +401,13 @@ object KeyRangePlanner {
   private def isTrue(e: Expression): Boolean = e == Literal.TrueLiteral
   private def isFalse(e: Expression): Boolean = e == Literal.FalseLiteral
 
-  private[planning] def orderingOf(dataType: DataType): Ordering[Any] =
-    InterpretedOrdering.forSchema(Seq(dataType)).on[Any](v => new GenericInternalRow(Array[Any](v)))
+  /**
+   * Spark's ordering of non-null values of a key's type. For an atomic type it is what
+   * InterpretedOrdering compares with, used directly: sorting and searching thousands of points
+   * need not wrap each value in a row.
+   */
+  private[planning] def orderingOf(dataType: DataType): Ordering[Any] = dataType match {
+    case _: AtomicType => PhysicalDataType(dataType).ordering.asInstanceOf[Ordering[Any]]
+    case _ => InterpretedOrdering.forSchema(Seq(dataType)).on[Any](v => new GenericInternalRow(Array[Any](v)))
+  }
 }
