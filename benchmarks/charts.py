@@ -1,7 +1,7 @@
 """Bar charts of the benchmarks' results.
 
 Every benchmark draws benchmarks/results/<name>[-sf<scale>].png with bar_chart when it writes its .json
-and .md. `./benchmarks/run chart [planner|skipscan|load|aggregate|index|phoenix ...]` (this file run as a script)
+and .md. `./benchmarks/run chart [planner|skipscan|load|aggregate|index|phoenix|long_predicates ...]` (this file run as a script)
 draws the .png files again from the .json files already in benchmarks/results, all of them or those of the
 benchmarks named, without running any workload: for a change to how the charts look.
 """
@@ -97,6 +97,7 @@ def ratio(value):
 def redraw(names):
     """Each results/*.png again from its .json, with the chart function of the benchmark that wrote it."""
     import index_benchmark
+    import long_predicates
     import phoenix_benchmark
     import tpch_aggregate
     import tpch_load
@@ -110,6 +111,7 @@ def redraw(names):
         "aggregate": tpch_aggregate.chart,
         "index": index_benchmark.chart,
         "phoenix": phoenix_benchmark.chart,
+        "long_predicates": long_predicates.chart,
     }
     unknown = set(names) - set(charts)
     if unknown:

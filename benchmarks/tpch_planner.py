@@ -4,7 +4,9 @@ Run through benchmarks/run, which installs what this needs. It generates the dat
 tpchgen-cli, starts an embedded HBase under benchmarks/work (unless HBASE_CONF_DIR names one),
 loads the tables once (INSERT ... SELECT, kept for later runs), times every query with
 spark.sql.hbase.pushdown on and off in the same session, and writes
-benchmarks/results/planner-sf<scale>.json, .md and .png. `./benchmarks/run chart planner` draws the .png
+benchmarks/results/planner-sf<scale>.json, .md and .png. It also plans long ORs and IN lists of 1,000 and 10,000
+terms (long_predicates.py; --long-predicates-only for that part alone), kept under --label in
+benchmarks/results/long_predicates.json, .md and .png. `./benchmarks/run chart planner` draws the .png
 again from the .json without running the queries.
 """
 
@@ -17,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+import long_predicates
 from charts import bar_chart, ratio
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -241,14 +244,44 @@ def main():
     parser.add_argument("--regions", type=int, default=16)
     parser.add_argument("--repeat", type=int, default=5, help="runs per query with pushdown on (median)")
     parser.add_argument("--repeat-off", type=int, default=3, help="runs per query with pushdown off (median)")
+    parser.add_argument(
+        "--long-predicates-only", action="store_true", help="plan only the long predicates (issue 36), no query"
+    )
+    parser.add_argument("--terms", default="1000,10000", help="term counts of the long predicates")
+    parser.add_argument("--long-repeat", type=int, default=5, help="timed plannings of each long predicate (median)")
+    parser.add_argument("--label", default="now", help="the name the long predicates' run is kept under, e.g. after")
+    parser.add_argument("--commit", help="the commit the plugin was built from, when it is not the checkout's")
     args = parser.parse_args()
     scale = int(args.scale) if args.scale == int(args.scale) else args.scale
+    terms = [int(t) for t in args.terms.split(",")]
+    load_before = os.getloadavg()[0]
 
-    planning = run_planning_benchmark()  # first: it compiles the test classes, and needs no HBase
+    # First: it compiles the test classes, and needs no HBase.
+    planning, planner_alone = run_planning_benchmark(terms, args.long_repeat)
     data = generate(scale)
     spark, hbase = start_session("planner", {"spark.sql.shuffle.partitions": "4"})
 
     lineitem, orders, max_key, load_times = load(spark, data, scale, args.regions)
+    spark_long = long_predicates.through_spark(spark, lineitem, orders, terms, args.long_repeat, log)
+    long_predicates.write(
+        RESULTS,
+        args.label,
+        f"./benchmarks/run planner{' --long-predicates-only' if args.long_predicates_only else ''} --scale {scale} "
+        f"--terms {args.terms} --long-repeat {args.long_repeat} --label {args.label}"
+        + (f" --commit {args.commit}" if args.commit else ""),
+        args.commit
+        or subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
+        ).stdout.strip(),
+        planner_alone,
+        spark_long,
+        load_before,
+    )
+    if args.long_predicates_only:
+        spark.stop()
+        if hbase:
+            hbase.stop()
+        return
     keys = [r[0] for r in spark.sql("SELECT o_orderkey FROM src_orders ORDER BY o_orderkey").collect()]
     point = keys[len(keys) // 3]
     low = keys[len(keys) // 2]
@@ -305,10 +338,15 @@ def main():
         hbase.stop()
 
 
-def run_planning_benchmark():
-    log("planning microbenchmark (sbt Test/runMain)")
+def run_planning_benchmark(terms, long_repeat):
+    """The planning microbenchmark's figures, and those of the long predicates through our planner alone."""
+    log("planning microbenchmarks (sbt Test/runMain)")
     out = subprocess.run(
-        [str(ROOT / "build" / "sbt"), "Test/runMain org.apache.spark.sql.hbase.bench.PlanningBenchmark"],
+        [
+            str(ROOT / "build" / "sbt"),
+            "Test/runMain org.apache.spark.sql.hbase.bench.PlanningBenchmark",
+            long_predicates.planner_alone_command(terms, long_repeat),
+        ],
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -316,7 +354,7 @@ def run_planning_benchmark():
         check=True,
     ).stdout
     line = next(ln for ln in out.splitlines() if '"benchmark": "planning"' in ln)
-    return json.loads(line[line.index("{") :])
+    return json.loads(line[line.index("{") :]), long_predicates.planner_alone_results(out)
 
 
 def markdown(report):

@@ -1,8 +1,11 @@
 package org.apache.spark.sql.hbase.planning
 
+import scala.collection.mutable
+
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.hbase.codec.KeyBounds
-import org.apache.spark.sql.types.{BooleanType, DataType, StringType}
+import org.apache.spark.sql.catalyst.types.PhysicalDataType
+import org.apache.spark.sql.types.{AtomicType, BooleanType, DataType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
@@ -10,26 +13,22 @@ import org.apache.spark.unsafe.types.UTF8String
  *
  * For each key column in turn, the values the predicate compares it with split the column's
  * domain into points and the open intervals between them. The predicate is evaluated on each
- * piece with three-valued logic: pieces where it is certainly false are dropped; a point goes
- * on to the next key column with that value substituted. The result is a set of critical
+ * piece with three-valued logic, every piece at once ([[KeyColumn]]: each term once, so that an
+ * OR of n key equalities costs n log n, not n squared): pieces where it is certainly false are
+ * dropped; a point goes on to the next key column with that value substituted. The result is a set of critical
  * ranges, each a prefix of points followed by one range. Anything the evaluator cannot decide
  * is "unknown" and keeps its rows, so a predicate it does not understand never loses rows; Spark
  * still evaluates the whole predicate on what the scan returns.
  */
 object KeyRangePlanner {
-
-  /** The outcome of a predicate over every row of a piece of the key space. */
-  private sealed trait Truth
-  private case object True extends Truth
-  private case object False extends Truth // false, never NULL: safe to negate
-  private case object Unknown extends Truth
+  import Truth._
 
   /**
    * A piece of one key column's domain: a critical point, or the open interval between two.
    * Every value in an exact piece compares alike with every critical point; a coarse piece
    * (many points lumped together) decides nothing.
    */
-  private final case class Piece(range: ColumnRange, exact: Boolean = true) {
+  private[planning] final case class Piece(range: ColumnRange, exact: Boolean = true) {
     def point: Option[Any] = if (range.isPoint) Some(range.lower.get.value) else None
   }
 
@@ -62,24 +61,24 @@ object KeyRangePlanner {
     val everything = Seq(KeyRange(prefix, None))
     if (dim == keys.size) return everything
     val key = keys(dim)
-    val ordering = orderingOf(key.dataType)
-    val points = criticalPoints(condition, key).distinct.sorted(ordering)
-    val truth = evaluator(condition, key, ordering)
+    val column = new KeyColumn(condition, key)
+    val points = column.points
+    val truth = evaluator(condition, key, column.ordering)
     if (points.isEmpty) return if (truth(Piece(ColumnRange.All)) == False) Nil else everything
 
-    val pieces =
-      if (points.size > maxRanges) coarsePieces(points) // huge IN lists: bound the work
-      else finePieces(points)
-    val parts: Seq[Seq[KeyRange]] = pieces.flatMap { piece =>
-      truth(piece) match {
-        case False => None
-        case _ => Some(piece.point match {
-            case Some(value) =>
-              planColumn(keys, canRange, dim + 1, prefix :+ value, substitute(condition, key, value), maxRanges)
-            case None => Seq(KeyRange(prefix, Some(piece.range)))
-          })
+    val parts: Seq[Seq[KeyRange]] =
+      if (points.size > maxRanges) { // huge IN lists: bound the work
+        coarsePieces(points).filter(truth(_) != False).map(piece => Seq(KeyRange(prefix, Some(piece.range))))
+      } else {
+        keptPieces(column).map {
+          case p if column.isPoint(p) =>
+            val value = points(column.pointOf(p))
+            // The last key column needs no substitution: every row of the point is kept.
+            if (dim + 1 == keys.size) Seq(KeyRange(prefix :+ value, None))
+            else planColumn(keys, canRange, dim + 1, prefix :+ value, column.atPoint(column.pointOf(p)), maxRanges)
+          case p => Seq(KeyRange(prefix, Some(column.pieceAt(p).range)))
+        }
       }
-    }
     val merged = mergeAdjacent(prefix, parts)
     val rangesHere = merged.exists(r => r.prefix == prefix && r.last.isDefined)
     if (rangesHere && !canRange(dim)) everything
@@ -87,24 +86,39 @@ object KeyRangePlanner {
     else merged
   }
 
+  /** The pieces of a column where its condition is not certainly FALSE, in key order. */
+  private def keptPieces(column: KeyColumn): Seq[Int] = {
+    val truths = column.truths
+    (0 until truths.runs).filter(truths.valueOf(_) != False).flatMap(r => truths.startOf(r) until truths.endOf(r))
+  }
+
   /**
    * Whether `condition` is certainly TRUE on every row of `range`, so that a scan reading only
    * that range need not check it. `keys` are the usable key columns, as given to [[plan]].
    */
-  def holdsThroughout(condition: Expression, keys: Seq[Attribute], range: KeyRange): Boolean = {
-    val fixed = range.prefix.zip(keys).foldLeft(OrderPreservingCasts.unwrap(condition, keys)) {
-      case (e, (value, key)) => substitute(e, key, value)
+  def holdsThroughout(condition: Expression, keys: Seq[Attribute], range: KeyRange): Boolean =
+    holdsThroughout(condition, keys)(range)
+
+  /**
+   * [[holdsThroughout]] of one condition, prepared for many ranges: the condition is seen along
+   * each key column once per leading values, and kept, so that the thousands of ranges of a long
+   * IN list or OR cost little more than one.
+   */
+  def holdsThroughout(condition: Expression, keys: Seq[Attribute]): KeyRange => Boolean = {
+    lazy val unwrapped = OrderPreservingCasts.unwrap(condition, keys)
+    lazy val lastOrdering = orderingOf(keys.last.dataType)
+    val fixed = mutable.Map.empty[Seq[Any], Expression] // the condition with these leading values put in
+    val columns = mutable.Map.empty[Seq[Any], KeyColumn] // ... seen along the next key column
+    def fixedAt(prefix: Seq[Any]): Expression =
+      if (prefix.isEmpty) unwrapped else fixed.getOrElseUpdate(prefix, columnAt(prefix.init).atValue(prefix.last))
+    def columnAt(prefix: Seq[Any]): KeyColumn =
+      columns.getOrElseUpdate(prefix, new KeyColumn(fixedAt(prefix), keys(prefix.size)))
+    range => {
+      val prefix = range.prefix.take(keys.size)
+      if (prefix.size == keys.size) {
+        evaluator(fixedAt(prefix), keys.last, lastOrdering)(Piece(ColumnRange.All)) == True
+      } else columnAt(prefix).holdsWithin(range.last.getOrElse(ColumnRange.All))
     }
-    if (range.prefix.size >= keys.size) {
-      return evaluator(fixed, keys.last, orderingOf(keys.last.dataType))(Piece(ColumnRange.All)) == True
-    }
-    val key = keys(range.prefix.size)
-    val ordering = orderingOf(key.dataType)
-    val within = range.last.getOrElse(ColumnRange.All)
-    val points = criticalPoints(fixed, key).distinct.sorted(ordering)
-    val pieces = if (points.isEmpty) Seq(Piece(ColumnRange.All)) else finePieces(points)
-    val truth = evaluator(fixed, key, ordering)
-    pieces.filter(p => overlaps(p.range, within, ordering)).forall(p => truth(p) == True)
   }
 
   /**
@@ -123,14 +137,13 @@ object KeyRangePlanner {
     val unwrapped = prefix.zip(keys).foldLeft(OrderPreservingCasts.unwrap(condition, keys)) {
       case (e, (value, k)) => substitute(e, k, value)
     }
-    val ordering = orderingOf(key.dataType)
-    val points = criticalPoints(unwrapped, key).distinct.sorted(ordering)
-    val pieces =
-      if (points.isEmpty) Seq(Piece(ColumnRange.All))
-      else if (points.size > maxRanges) coarsePieces(points)
-      else finePieces(points)
-    val truth = evaluator(unwrapped, key, ordering)
-    val kept = pieces.filter(p => truth(p) != False).map(_.range)
+    val column = new KeyColumn(unwrapped, key)
+    val points = column.points
+    val kept =
+      if (points.size > maxRanges) {
+        val truth = evaluator(unwrapped, key, column.ordering)
+        coarsePieces(points).filter(p => truth(p) != False).map(_.range)
+      } else keptPieces(column).map(column.pieceAt(_).range)
     val merged = kept.foldLeft(Vector.empty[ColumnRange]) {
       case (done :+ last, r) if touches(last, r) => done :+ ColumnRange(last.lower, r.upper)
       case (done, r) => done :+ r
@@ -139,7 +152,7 @@ object KeyRangePlanner {
   }
 
   /** Whether two ranges may share a value; open intervals with nothing between them count as sharing. */
-  private def overlaps(a: ColumnRange, b: ColumnRange, ordering: Ordering[Any]): Boolean = {
+  private[planning] def overlaps(a: ColumnRange, b: ColumnRange, ordering: Ordering[Any]): Boolean = {
     def mayBeBelow(lower: Option[Bound], upper: Option[Bound]): Boolean = (lower, upper) match {
       case (Some(lo), Some(hi)) =>
         val c = ordering.compare(lo.value, hi.value)
@@ -147,18 +160,6 @@ object KeyRangePlanner {
       case _ => true
     }
     mayBeBelow(a.lower, b.upper) && mayBeBelow(b.lower, a.upper)
-  }
-
-  private def finePieces(points: Seq[Any]): Seq[Piece] = {
-    val bounds = None +: points.map(Some(_)) :+ None
-    val gaps = bounds.sliding(2).map { case Seq(lo, hi) =>
-      Piece(ColumnRange(lo.map(Bound(_, inclusive = false)), hi.map(Bound(_, inclusive = false))))
-    }.toSeq
-    gaps.zipAll(
-      points.map(p => Piece(ColumnRange.point(p))),
-      null,
-      null
-    ).flatMap { case (g, p) => Seq(g, p) }.filter(_ != null)
   }
 
   /** Below the smallest point, between smallest and largest (undecided), above the largest. */
@@ -211,22 +212,22 @@ object KeyRangePlanner {
   }
 
   /** A non-null constant of the key's type, if `e` is one. */
-  private def constant(e: Expression, key: Attribute): Option[Any] =
+  private[planning] def constant(e: Expression, key: Attribute): Option[Any] =
     if (e.foldable && e.dataType == key.dataType && e.deterministic) Option(e.eval()) else None
 
-  private def isKey(e: Expression, key: Attribute): Boolean = e match {
+  private[planning] def isKey(e: Expression, key: Attribute): Boolean = e match {
     case a: Attribute => a.semanticEquals(key)
     case _ => false
   }
 
   /** `k LIKE 'p%'` is `p <= k < end`, where `end` is the least string above every one starting with p. */
-  private def prefixBounds(prefix: Any): (UTF8String, Option[UTF8String]) = {
+  private[planning] def prefixBounds(prefix: Any): (UTF8String, Option[UTF8String]) = {
     val p = prefix.asInstanceOf[UTF8String]
     val end = KeyBounds.prefixEnd(p.getBytes)
     (p, if (end.isEmpty) None else Some(UTF8String.fromBytes(end)))
   }
 
-  private def criticalPoints(condition: Expression, key: Attribute): Seq[Any] = condition.collect {
+  private[planning] def criticalPoints(condition: Expression, key: Attribute): Seq[Any] = condition.collect {
     case StartsWith(k, p) if isKey(k, key) && key.dataType == StringType =>
       constant(p, key).toSeq.flatMap { v =>
         val (lo, hi) = prefixBounds(v); lo +: hi.toSeq
@@ -238,8 +239,9 @@ object KeyRangePlanner {
   }.flatten
 
   /**
-   * `condition` over pieces of `key`'s domain. The values of each IN list are sorted once, so
-   * that a piece is looked up in them rather than compared with each: pieces are as many as values.
+   * `condition` over pieces of `key`'s domain, one piece at a time: for the coarse pieces of huge IN
+   * lists and single pieces ([[KeyColumn]] decides every fine piece at once). The values of each
+   * IN list are sorted once, so that a piece is looked up in them rather than compared with each.
    */
   private def evaluator(condition: Expression, key: Attribute, ordering: Ordering[Any]): Piece => Truth = {
     val members = new Members(ordering)
@@ -359,8 +361,17 @@ object KeyRangePlanner {
    * `condition` with `value` for `key`, and what that decides folded away: of a long OR of key
    * equalities only the terms for this value are left, so later key columns see only those.
    */
-  private def substitute(condition: Expression, key: Attribute, value: Any): Expression = condition transformUp {
-    case a: Attribute if a.semanticEquals(key) => Literal(value, key.dataType)
+  private[planning] def substitute(condition: Expression, key: Attribute, value: Any): Expression = {
+    val put: PartialFunction[Expression, Expression] = {
+      case a: Attribute if a.semanticEquals(key) => Literal(value, key.dataType)
+    }
+    condition transformUp put.orElse(folding)
+  }
+
+  /** `e` with what its literals decide folded away, as [[substitute]] folds it. */
+  private[planning] def fold(e: Expression): Expression = e transformUp folding
+
+  private val folding: PartialFunction[Expression, Expression] = {
     case c: BinaryComparison if c.left.isInstanceOf[Literal] && c.right.isInstanceOf[Literal] => decided(c)
     case in @ In(_: Literal, list) if list.forall(_.isInstanceOf[Literal]) => decided(in)
     case in @ InSet(_: Literal, _) => decided(in)
@@ -373,12 +384,30 @@ object KeyRangePlanner {
     case Not(Literal(v: Boolean, BooleanType)) => Literal(!v)
   }
 
+  /** A balanced tree of `op` over `parts` (at least one), as Spark's parser builds a long chain: shallow to walk. */
+  private[planning] def balanced(
+      parts: IndexedSeq[Expression],
+      op: (Expression, Expression) => Expression
+  ): Expression = {
+    def build(from: Int, until: Int): Expression =
+      if (until - from == 1) parts(from)
+      else { val mid = (from + until) >>> 1; op(build(from, mid), build(mid, until)) }
+    build(0, parts.size)
+  }
+
   /** A test between literals, as its outcome (NULL stays NULL, which neither AND nor OR folds). */
   private def decided(e: Expression): Expression = Literal.create(e.eval(), BooleanType)
 
   private def isTrue(e: Expression): Boolean = e == Literal.TrueLiteral
   private def isFalse(e: Expression): Boolean = e == Literal.FalseLiteral
 
-  private def orderingOf(dataType: DataType): Ordering[Any] =
-    InterpretedOrdering.forSchema(Seq(dataType)).on[Any](v => new GenericInternalRow(Array[Any](v)))
+  /**
+   * Spark's ordering of non-null values of a key's type. For an atomic type it is what
+   * InterpretedOrdering compares with, used directly: sorting and searching thousands of points
+   * need not wrap each value in a row.
+   */
+  private[planning] def orderingOf(dataType: DataType): Ordering[Any] = dataType match {
+    case _: AtomicType => PhysicalDataType(dataType).ordering.asInstanceOf[Ordering[Any]]
+    case _ => InterpretedOrdering.forSchema(Seq(dataType)).on[Any](v => new GenericInternalRow(Array[Any](v)))
+  }
 }

@@ -1,5 +1,8 @@
 package org.apache.spark.sql.hbase.planning
 
+import scala.collection.mutable
+
+import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn}
 import org.apache.spark.sql.hbase.codec.KeyCodec
@@ -29,14 +32,21 @@ final case class AggregateRequest(filter: WireBytes, spec: WireBytes) {
  */
 object RegionRequests {
 
-  /** The scan with each region's server filter written as it is sent. */
-  def withFilters(request: ScanRequest, scan: ScanPlan): ScanPlan = scan.copy(regions = scan.regions.map { region =>
-    region.copy(server = region.server.map { server =>
-      server.copy(wire =
-        Some(WireBytes(scanFilter(request, server, request.returnedColumns(region.residual)).toByteArray))
-      )
+  /**
+   * The scan with each region's server filter written as it is sent. Regions mostly push the same
+   * conjuncts, which may be an OR of thousands of terms: each distinct set is translated once.
+   */
+  def withFilters(request: ScanRequest, scan: ScanPlan): ScanPlan = {
+    val translated = mutable.Map.empty[Seq[Expression], Option[RowPredicatePlan]]
+    val predicates = serverPredicates(request)
+    scan.copy(regions = scan.regions.map { region =>
+      region.copy(server = region.server.map { server =>
+        val predicate = translated.getOrElseUpdate(server.pushed, predicates.build(server.pushed))
+        val returned = request.returnedColumns(region.residual)
+        server.copy(wire = Some(WireBytes(scanFilter(request, server, returned, predicate).toByteArray)))
+      })
     })
-  })
+  }
 
   /** What the aggregate sends for each region, in the order of its scan's regions. */
   def forAggregate(plan: AggregateScanPlan): Seq[AggregateRequest] = plan.scan.regions.map { region =>
@@ -47,11 +57,22 @@ object RegionRequests {
   }
 
   /** The region server's part of a region's read, as one filter of the server jar. */
-  def scanFilter(request: ScanRequest, server: ServerFilter, returned: Seq[HBaseColumn]): SkipScanFilter = {
+  def scanFilter(request: ScanRequest, server: ServerFilter, returned: Seq[HBaseColumn]): SkipScanFilter =
+    scanFilter(request, server, returned, serverPredicates(request).build(server.pushed))
+
+  private def serverPredicates(request: ScanRequest): ServerPredicates =
+    new ServerPredicates(request.table, KeyCodec.forTable(request.table), request.columnOf, request.wireVersion)
+
+  /** The filter, with the pushed conjuncts already translated into `predicate`. */
+  private def scanFilter(
+      request: ScanRequest,
+      server: ServerFilter,
+      returned: Seq[HBaseColumn],
+      predicate: Option[RowPredicatePlan]
+  ): SkipScanFilter = {
     val table = request.table
     val codec = KeyCodec.forTable(table)
     val boxes = server.boxes.map(_.flatMap(KeyBoxes.encode(_, codec)).toArray).orNull
-    val predicate = new ServerPredicates(table, codec, request.columnOf, request.wireVersion).build(server.pushed)
     val cells = returned.flatMap(_.readsCell).distinct
     // A packed table's rows come whole: a cell of its families that is not a packed one is an error to report.
     val allCells = table.isPacked || table.values.flatMap(_.cell).forall(cells.contains)

@@ -134,16 +134,18 @@ object ScanPlan extends PredicateHelper {
         ranges.map(r => (r, ScanRanges.rowRangeOf(r, codec))).filterNot(_._2.isEmpty).toVector
     }
     val read = rows.getOrElse(ScanRanges(keyRanges, codec))
+    // Each conjunct is prepared once for every range asked about: long IN lists and ORs have thousands.
+    val holdsThroughout = conjuncts.map(KeyRangePlanner.holdsThroughout(_, keys))
     val holds = mutable.Map.empty[(Int, Int), Boolean]
     def holdsIn(conjunct: Int, range: Int): Boolean = holds.getOrElseUpdate(
       (conjunct, range),
-      keys.nonEmpty && KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys, critical(range)._1)
+      keys.nonEmpty && holdsThroughout(conjunct)(critical(range)._1)
     )
     val onKeys = conjuncts.map(c => keys.nonEmpty && c.references.exists(a => keys.exists(_.semanticEquals(a))))
     // A key range cut by a region's boundaries may decide more than the whole range does.
     def holdsInRegion(conjunct: Int, range: Int, region: RegionInfo): Boolean = holdsIn(conjunct, range) ||
       (onKeys(conjunct) && ScanRanges(Seq(critical(range)._2)).clip(region.startKey, region.endKey).forall { rows =>
-        KeyRangePlanner.holdsThroughout(conjuncts(conjunct), keys, keyRangeOf(rows, codec, keys.size))
+        holdsThroughout(conjunct)(keyRangeOf(rows, codec, keys.size))
       })
 
     val scans = regions.flatMap { region =>

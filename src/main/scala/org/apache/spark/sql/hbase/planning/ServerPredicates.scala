@@ -35,8 +35,12 @@ final class ServerPredicates(
     wireVersion: Int = ServerJar.WIRE_VERSION
 ) {
 
+  // Every region of a scan asks about the same conjuncts, and one may be an OR of thousands of terms.
+  private val decided = mutable.Map.empty[Expression, Boolean]
+
   /** Whether the region server can evaluate `conjunct`. */
-  def pushable(conjunct: Expression): Boolean = translate(conjunct, (_, _) => 0).isDefined
+  def pushable(conjunct: Expression): Boolean =
+    decided.getOrElseUpdate(conjunct, translate(conjunct, (_, _) => 0).isDefined)
 
   /** The region server's form of conjuncts that are all [[pushable]]; None for no conjunct. */
   def build(conjuncts: Seq[Expression]): Option[RowPredicatePlan] =
