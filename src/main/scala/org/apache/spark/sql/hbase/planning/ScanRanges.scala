@@ -13,26 +13,36 @@ final case class ScanRanges(ranges: Seq[RowRange]) {
 
   /** Whether some row of `rows` is in the ranges (a binary search: they are sorted and disjoint). */
   def overlaps(rows: RowRange): Boolean = !rows.isEmpty && {
-    // The first range that ends after rows.start.
+    val first = firstEndingAfter(rows.start)
+    first < indexed.size && (rows.stop.isEmpty || Bytes.compareTo(indexed(first).start, rows.stop) < 0)
+  }
+
+  /**
+   * The part of the ranges inside the region [regionStart, regionEnd): found by a binary search,
+   * so that each of many regions (or key boxes) costs the ranges it holds, not all of them.
+   */
+  def clip(regionStart: Array[Byte], regionEnd: Array[Byte]): Seq[RowRange] =
+    indexed.view.drop(firstEndingAfter(regionStart))
+      .takeWhile(r => regionEnd.isEmpty || Bytes.compareTo(r.start, regionEnd) < 0)
+      .flatMap { r =>
+        val start = if (Bytes.compareTo(r.start, regionStart) >= 0) r.start else regionStart
+        val stop =
+          if (regionEnd.isEmpty) r.stop
+          else if (r.stop.isEmpty || Bytes.compareTo(regionEnd, r.stop) < 0) regionEnd
+          else r.stop
+        Some(RowRange(start, stop)).filterNot(_.isEmpty)
+      }.toVector
+
+  /** The first range that ends after `key`: those before it hold no row from `key` on. */
+  private def firstEndingAfter(key: Array[Byte]): Int = {
     var (lo, hi) = (0, indexed.size)
     while (lo < hi) {
       val mid = (lo + hi) >>> 1
       val stop = indexed(mid).stop
-      if (stop.nonEmpty && Bytes.compareTo(stop, rows.start) <= 0) lo = mid + 1 else hi = mid
+      if (stop.nonEmpty && Bytes.compareTo(stop, key) <= 0) lo = mid + 1 else hi = mid
     }
-    lo < indexed.size && (rows.stop.isEmpty || Bytes.compareTo(indexed(lo).start, rows.stop) < 0)
+    lo
   }
-
-  /** The part of the ranges inside the region [regionStart, regionEnd). */
-  def clip(regionStart: Array[Byte], regionEnd: Array[Byte]): Seq[RowRange] =
-    ranges.flatMap { r =>
-      val start = if (Bytes.compareTo(r.start, regionStart) >= 0) r.start else regionStart
-      val stop =
-        if (regionEnd.isEmpty) r.stop
-        else if (r.stop.isEmpty || Bytes.compareTo(regionEnd, r.stop) < 0) regionEnd
-        else r.stop
-      Some(RowRange(start, stop)).filterNot(_.isEmpty)
-    }
 
   /** The rows in both these ranges and `other`'s, in one pass over the two sorted lists. */
   def intersect(other: ScanRanges): ScanRanges = {

@@ -15,8 +15,9 @@ import org.apache.spark.sql.types.{IntegerType, LongType}
  * whole scan planner (16 synthetic regions whose servers run the server jar), with no HBase and
  * no Spark session. Run by benchmarks/run planner; prints one JSON line per case and size.
  *
- * Arguments: the term counts (default 1000,10000), the timed runs per case (default 5), and a
- * piece of a case's name to run only the cases that have it.
+ * Arguments: the term counts (default 1000,10000), the timed runs per case (default 5), a piece
+ * of a case's name to run only the cases that have it (default: every case), and the number of
+ * regions (default 16).
  */
 object LongPredicatesBenchmark {
 
@@ -97,10 +98,10 @@ object LongPredicatesBenchmark {
     )
   )
 
-  /** 16 regions, split evenly up to `maxKey` on the leading key column. */
-  private def regionsUpTo(maxKey: Long): Seq[RegionInfo] = {
+  /** `count` regions, split evenly up to `maxKey` on the leading key column. */
+  private def regionsUpTo(maxKey: Long, count: Int): Seq[RegionInfo] = {
     val codec = new BinaryKeyCodec(Seq(LongType))
-    val bounds = (1 until 16).map(i => codec.encodePrefix(Seq(maxKey * i / 16)))
+    val bounds = (1 until count).map(i => codec.encodePrefix(Seq(maxKey * i / count)))
     (Array.emptyByteArray +: bounds).zip(bounds :+ Array.emptyByteArray).map { case (s, e) => RegionInfo(s, e, None) }
   }
 
@@ -115,12 +116,13 @@ object LongPredicatesBenchmark {
   def main(args: Array[String]): Unit = {
     val sizes = args.headOption.fold(Seq(1000, 10000))(_.split(",").toSeq.map(_.trim.toInt))
     val repeat = args.lift(1).fold(5)(_.toInt)
-    val only = args.lift(2)
+    val only = args.lift(2).filter(_.nonEmpty)
+    val regionCount = args.lift(3).fold(16)(_.toInt)
     for (c <- cases if only.forall(c.name.contains); n <- sizes) {
       val relation = HBaseRelation(c.table, HBaseClusterConf(Map.empty))
       val where = c.predicate(relation, n)
       val facts = new TableFacts {
-        override val regions: Seq[RegionInfo] = regionsUpTo(c.maxKey(n))
+        override val regions: Seq[RegionInfo] = regionsUpTo(c.maxKey(n), regionCount)
         override def serverFilter: Option[Int] = Some(ServerJar.WIRE_VERSION)
         override def aggregator: Option[Int] = None
       }
