@@ -2,12 +2,12 @@ package org.apache.spark.sql.hbase.bench
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.{And, Expression, In, InSet, Literal, Or}
-import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.catalog.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.planning._
 import org.apache.spark.sql.hbase.server.ServerJar
-import org.apache.spark.sql.types.{IntegerType, LongType}
+import org.apache.spark.sql.types.LongType
 
 /**
  * Planning time of long predicates (issue 36): ORs of key equalities, IN lists and ORs over a
@@ -21,27 +21,7 @@ import org.apache.spark.sql.types.{IntegerType, LongType}
  */
 object LongPredicatesBenchmark {
 
-  private val single = HBaseTableDef(
-    "t",
-    HBaseTableName("default", "t"),
-    Seq(
-      HBaseColumn("k", LongType, nullable = false, None),
-      HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v")))
-    ),
-    Seq("k"),
-    TableFormat.Binary
-  )
-  private val composite = HBaseTableDef(
-    "c",
-    HBaseTableName("default", "c"),
-    Seq(
-      HBaseColumn("k1", LongType, nullable = false, None),
-      HBaseColumn("k2", IntegerType, nullable = false, None),
-      HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v")))
-    ),
-    Seq("k1", "k2"),
-    TableFormat.Binary
-  )
+  import LongPredicateTables.{composite, single}
 
   /** A balanced tree of `op`, as Spark's parser builds one of a long chain of ORs or ANDs. */
   def balanced(terms: IndexedSeq[Expression], op: (Expression, Expression) => Expression): Expression = {

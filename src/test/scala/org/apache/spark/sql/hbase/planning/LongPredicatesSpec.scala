@@ -7,11 +7,10 @@ import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.{Expression, In, InSet, Literal, Or}
-import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.server.ServerJar
-import org.apache.spark.sql.types.{IntegerType, LongType}
+import org.apache.spark.sql.types.LongType
 
 /**
  * Long predicates (issue 36): ORs of key equalities and IN lists of 1,000 and 10,000 terms, on one
@@ -20,27 +19,7 @@ import org.apache.spark.sql.types.{IntegerType, LongType}
  * keys inside them), and the whole scan plan reads only those keys and checks nothing more.
  */
 class LongPredicatesSpec extends AnyFunSpec with Matchers {
-  private val single = HBaseTableDef(
-    "t",
-    HBaseTableName("default", "t"),
-    Seq(
-      HBaseColumn("k", LongType, nullable = false, None),
-      HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v")))
-    ),
-    Seq("k"),
-    TableFormat.Binary
-  )
-  private val composite = HBaseTableDef(
-    "c",
-    HBaseTableName("default", "c"),
-    Seq(
-      HBaseColumn("k1", LongType, nullable = false, None),
-      HBaseColumn("k2", IntegerType, nullable = false, None),
-      HBaseColumn("v", IntegerType, nullable = true, Some(CellRef("f", "v")))
-    ),
-    Seq("k1", "k2"),
-    TableFormat.Binary
-  )
+  import LongPredicateTables.{composite, single}
   private val singleRelation = HBaseRelation(single, HBaseClusterConf(Map.empty))
   private val compositeRelation = HBaseRelation(composite, HBaseClusterConf(Map.empty))
   private val Seq(k, v) = singleRelation.output
