@@ -144,6 +144,11 @@ JOIN_SPEEDUP_TARGET = 2.0
 JOIN_SPEEDUP_QUERIES = ("join with orders, 10 % key range", "TPC-H Q12")
 TODAYS_KEYED_JOIN_SPARK_CPU = {0.1: 2.1}  # scale: Spark's CPU seconds for the keyed join before issue 36
 SPARK_CPU_SHARE_TARGET = 0.25
+LOOKUP_PHASES_TARGET_MS = 25  # the point lookup's parse, analysis, optimizer and planner phases from PySpark
+LOOKUP_PYSPARK_TARGET_MS = 60  # the whole point lookup from PySpark
+LOOKUP_JDBC_TARGET = 2.0  # our lookup through the Thrift server at most this many times Phoenix's JDBC lookup
+JDBC_FLOOR = "SELECT 1 through our Thrift server"
+PLANNING_PHASES = ("parsing", "analysis", "optimization", "planning")
 FILTERED_ORDERS = 300  # the orders of the join with a small filtered side: the most expensive ones
 
 
@@ -941,6 +946,17 @@ def jdbc_runs(spark, jdbc, name, sqls, ours_answer, repeat):
     return found
 
 
+def jdbc_floor(jdbc, repeat):
+    """Spark's floor through our Thrift server: SELECT 1 from the same JDBC client, with the server's phases."""
+    client, phases_file = jdbc
+    offset = os.path.getsize(phases_file)
+    runs = client.query("SELECT 1", repeat, warm_up=False)["runs"]
+    lines = phases_since(phases_file, offset, repeat)[-repeat:]
+    server = [{p: line[p] for p in PLANNING_PHASES} for line in lines]
+    log(f"{JDBC_FLOOR}: {statistics.median(runs) * 1000:.0f} ms")
+    return {"seconds": statistics.median(runs), "runs": runs, "sparkPhasesMs": median_phases(server, runs)}
+
+
 def start_thrift_server(hbase):
     """Our Thrift server on the benchmark's HBase, with Spark's phases of its statements written to a file, a
     JDBC client connected to it and warmed; (server, (client, phases file))."""
@@ -1012,13 +1028,14 @@ def main():
                 run_query(spark, phoenix, jdbc, admin, meter, name, spark_sql, phoenix_sql, kind, args.repeat)
                 for name, spark_sql, phoenix_sql, kind in queries(keys, max_key) + join_queries(price)
             ]
+            jdbc_floors = {JDBC_FLOOR: jdbc_floor(jdbc, args.repeat)} if jdbc else {}
         finally:
             if thrift:
                 jdbc[0].close()
                 thrift.stop()
         profile_region_server(spark, phoenix, profiler, results)
         point_lookup = next(sql for _, sql, _, kind in queries(keys, max_key) if kind == LOOKUP)
-        floors = spark_floors(spark, point_lookup, args.repeat)
+        floors = {**spark_floors(spark, point_lookup, args.repeat), **jdbc_floors}
     finally:
         admin.close()
         phoenix.close()
@@ -1202,6 +1219,8 @@ def issue36_targets(report):
                     f"{spark_cpu(engines[OURS_PACKED]):.2f} s; {basis})",
                 )
             )
+        if q["kind"] == LOOKUP and q["query"] == "point lookup":
+            found += lookup_targets(report, engines)
         if q["kind"] == FILTERED_JOIN:
             for ours, theirs in ((OURS, PHOENIX), (OURS_PACKED, PHOENIX_PACKED)):
                 rows = engines[ours]["regionRowsReadByTable"]["lineitem"]
@@ -1215,6 +1234,52 @@ def issue36_targets(report):
                         f"{rows} against {their_rows}",
                     )
                 )
+    return found
+
+
+def lookup_targets(report, engines):
+    """The point lookup's statement cost: Spark's phases and the whole lookup from PySpark, and through our Thrift
+    server against Phoenix's JDBC lookup, beside Spark's own SELECT 1 through the same server."""
+    ours = engines[OURS]
+    phases = sum(ours["sparkPhasesMs"][p] for p in PLANNING_PHASES)
+    whole = ours["seconds"] * 1000
+    found = [
+        target(
+            f"point lookup from PySpark: Spark's four planning phases at most {LOOKUP_PHASES_TARGET_MS} ms",
+            phases / LOOKUP_PHASES_TARGET_MS,
+            "<= 1",
+            phases <= LOOKUP_PHASES_TARGET_MS,
+            f"{phases:.0f} ms ("
+            + ", ".join(f"{p} {ours['sparkPhasesMs'][p]:.0f}" for p in PLANNING_PHASES)
+            + f"; SELECT 1 {sum(report['sparkFloors']['SELECT 1']['sparkPhasesMs'][p] for p in PLANNING_PHASES):.0f})",
+        ),
+        target(
+            f"point lookup from PySpark: at most {LOOKUP_PYSPARK_TARGET_MS} ms",
+            whole / LOOKUP_PYSPARK_TARGET_MS,
+            "<= 1",
+            whole <= LOOKUP_PYSPARK_TARGET_MS,
+            f"{whole:.0f} ms (Spark's SELECT 1 {report['sparkFloors']['SELECT 1']['seconds'] * 1000:.0f} ms)",
+        ),
+    ]
+    if OURS_JDBC in engines:
+        phoenix = engines[PHOENIX]["seconds"]
+        ratio = engines[OURS_JDBC]["seconds"] / phoenix
+        floor = report["sparkFloors"].get(JDBC_FLOOR)
+        found.append(
+            target(
+                f"point lookup through our Thrift server: at most {LOOKUP_JDBC_TARGET}x Phoenix's JDBC lookup",
+                ratio,
+                f"<= {LOOKUP_JDBC_TARGET}",
+                ratio <= LOOKUP_JDBC_TARGET,
+                f"{ratio:.2f}x (ours {engines[OURS_JDBC]['seconds'] * 1000:.0f} ms, Phoenix {phoenix * 1000:.0f} ms"
+                + (
+                    f"; Spark's floor there, {JDBC_FLOOR}, {floor['seconds'] * 1000:.0f} ms = "
+                    f"{floor['seconds'] / phoenix:.2f}x Phoenix's lookup)"
+                    if floor
+                    else ")"
+                ),
+            )
+        )
     return found
 
 
