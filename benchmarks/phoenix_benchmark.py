@@ -107,7 +107,9 @@ OURS_TASK_PER_REGION = "ours, a Spark task per region"
 OURS_JOINS_OFF = "ours, join features off"  # today's format with JOINS_OFF: what merging and pushing keys save
 # The lookups also from a JVM JDBC client through our Thrift server, as Phoenix's are from its JDBC client.
 OURS_JDBC, OURS_PACKED_JDBC = "ours, JDBC (Thrift server)", "ours packed, JDBC (Thrift server)"
-JDBC_ENGINES = {OURS_JDBC: OURS, OURS_PACKED_JDBC: OURS_PACKED}
+OURS_CATALOG_JDBC = "ours named hbase.t, JDBC (Thrift server)"  # no lookup in the Hive metastore first
+# Each lookup through JDBC: the table it reads, and whether it names it through the hbase catalog.
+JDBC_ENGINES = {OURS_JDBC: (OURS, False), OURS_PACKED_JDBC: (OURS_PACKED, False), OURS_CATALOG_JDBC: (OURS, True)}
 # Hive's pool runs each JDBC statement on one of up to 100 threads, whose first statement opens a metastore
 # connection of its own: the server is warmed with that many statements before the first lookup is timed.
 JDBC_WARM_UP = 110
@@ -917,12 +919,21 @@ def check_layouts(on_disk):
 
 def jdbc_runs(spark, jdbc, name, sqls, ours_answer, repeat):
     """The lookup on both our tables through our Thrift server from a JVM JDBC client, one run on each a round,
-    after one untimed run on each; the answers checked against ours through Spark; the server's phases."""
+    after one untimed run on each; the answers checked against ours through Spark; the server's phases. A one-part
+    name is looked up in the server's Hive metastore before ours; `hbase.t` goes to our catalog alone."""
     client, phases_file = jdbc
     found = {}
     runs = {engine: [] for engine in JDBC_ENGINES}
-    for engine, table in JDBC_ENGINES.items():
-        warm = client.query(sqls[table], 1)
+    jdbc_sqls = {
+        engine: sqls[table].replace(f" {ours_name('lineitem')} ", f" hbase.{ours_name('lineitem')} ")
+        if qualified
+        else sqls[table]
+        for engine, (table, qualified) in JDBC_ENGINES.items()
+    }
+    if jdbc_sqls[OURS_CATALOG_JDBC] == sqls[OURS]:
+        raise RuntimeError(f"{name}: no table name to qualify with hbase. in {sqls[OURS]}")
+    for engine, (table, _) in JDBC_ENGINES.items():
+        warm = client.query(jdbc_sqls[engine], 1)
         decimals = [type(f.dataType).__name__ == "DecimalType" for f in spark.sql(sqls[table]).schema.fields]
         answer = [
             tuple(Decimal(v) if d and v is not None else comparable(v) for v, d in zip(row, decimals))
@@ -932,11 +943,12 @@ def jdbc_runs(spark, jdbc, name, sqls, ours_answer, repeat):
             raise RuntimeError(f"{name}: {engine} answers differently ({len(answer)} rows against {len(ours_answer)})")
     offset = os.path.getsize(phases_file)
     for _ in range(repeat):
-        for engine, table in JDBC_ENGINES.items():
-            runs[engine] += client.query(sqls[table], 1, warm_up=False)["runs"]
-    lines = phases_since(phases_file, offset, repeat * len(JDBC_ENGINES))[-repeat * len(JDBC_ENGINES) :]
+        for engine in JDBC_ENGINES:
+            runs[engine] += client.query(jdbc_sqls[engine], 1, warm_up=False)["runs"]
+    count = repeat * len(JDBC_ENGINES)
+    lines = phases_since(phases_file, offset, count)[-count:]
     for i, engine in enumerate(JDBC_ENGINES):
-        server = [{p: line[p] for p in ("parsing", "analysis", "optimization", "planning")} for line in lines[i::2]]
+        server = [{p: line[p] for p in PLANNING_PHASES} for line in lines[i :: len(JDBC_ENGINES)]]
         found[engine] = {
             "seconds": statistics.median(runs[engine]),
             "runs": runs[engine],
@@ -1486,7 +1498,7 @@ def spark_phase_lines(report):
     rows = [
         (q["query"] if engine == OURS else "", engine, q["engines"][engine])
         for q in report["queries"]
-        for engine in (OURS, OURS_PACKED, OURS_JDBC, OURS_PACKED_JDBC)
+        for engine in (OURS, OURS_PACKED, *JDBC_ENGINES)
         if engine in q["engines"]
     ]
     rows += [(f"{name} (Spark's floor)", "", floor) for name, floor in report["sparkFloors"].items()]
