@@ -68,6 +68,7 @@ class TopNPerRegionSpec extends HBaseSuite with DifferentialCases with AdaptiveS
       metrics("regionsScanned") shouldBe Regions
       metrics("rowsRead") should be <= 7L * Regions
       metrics("rowsRead") should be >= 7L
+      withClue("the region servers read every row: ")(metrics("rowsScanned") shouldBe Rows)
       val without = off(spark) { val plain = sql(query); plain.collect(); plain }
       ScanMetrics.of(without)("rowsRead") shouldBe Rows
     }

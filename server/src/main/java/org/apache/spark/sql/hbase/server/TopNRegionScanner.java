@@ -78,8 +78,13 @@ final class TopNRegionScanner extends AnsweringRegionScanner {
 
   @Override
   protected boolean answer(List result) throws IOException {
+    return answer(result, null);
+  }
+
+  @Override
+  protected boolean answer(List result, ScannerContext context) throws IOException {
     try {
-      return topN(result);
+      return topN(result, context);
     } catch (RuntimeException e) {
       // A scan's failure, not the region server's: the client gets it, the server goes on.
       throw new DoNotRetryIOException(
@@ -87,14 +92,34 @@ final class TopNRegionScanner extends AnsweringRegionScanner {
     }
   }
 
-  private boolean topN(List result) throws IOException {
+  private boolean topN(List result, ScannerContext context) throws IOException {
     if (sending != null) return send(result);
     if (exhausted) return false;
     long deadline = System.currentTimeMillis() + spec.sliceMillis;
+    // The rows read count in the client's scan metrics, as those of any scan do.
+    boolean counted = context != null && context.isTrackingMetrics();
     ScannerContext slice =
         ScannerContext.newBuilder()
+            .setTrackMetrics(counted)
             .setTimeLimit(ScannerContext.LimitScope.BETWEEN_ROWS, deadline)
             .build();
+    try {
+      return read(result, slice, deadline);
+    } finally {
+      if (counted) {
+        context
+            .getMetrics()
+            .countOfRowsScanned
+            .addAndGet(slice.getMetrics().countOfRowsScanned.get());
+        context
+            .getMetrics()
+            .countOfRowsFiltered
+            .addAndGet(slice.getMetrics().countOfRowsFiltered.get());
+      }
+    }
+  }
+
+  private boolean read(List result, ScannerContext slice, long deadline) throws IOException {
     while (true) {
       cells.clear();
       boolean more = delegate.nextRaw(cells, slice);

@@ -57,7 +57,8 @@ public final class TopNSpec {
       throw new IllegalArgumentException("each sort operand has a direction and a NULL order");
     for (int s : sortBy) {
       if (s < 0 || s >= operands.length)
-        throw new IllegalArgumentException("the top-n sorts by operand " + s + " of " + operands.length);
+        throw new IllegalArgumentException(
+            "the top-n sorts by operand " + s + " of " + operands.length);
     }
     if (maxRows <= 0) throw new IllegalArgumentException("a top-n keeps some rows");
     if (sliceMillis <= 0) throw new IllegalArgumentException("the reading slice must be positive");
@@ -145,7 +146,8 @@ public final class TopNSpec {
     Operand[] operands = new Operand[n];
     for (int i = 0; i < n; i++) operands[i] = Operand.read(in, version);
     int s = in.readInt();
-    if (s < 0 || s > in.available()) throw new IOException("Corrupt top-n: " + s + " sort operands");
+    if (s < 0 || s > in.available())
+      throw new IOException("Corrupt top-n: " + s + " sort operands");
     int[] sortBy = new int[s];
     boolean[] descending = new boolean[s];
     boolean[] nullsFirst = new boolean[s];
