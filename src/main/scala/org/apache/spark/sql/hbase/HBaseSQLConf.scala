@@ -137,6 +137,14 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val TopNPerRegionMaxRows: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.limit.topNPerRegion.maxRows")
+    .doc("A query's ORDER BY of table columns with LIMIT n, at most this many, has each region server " +
+      "return only the n rows of each region smallest in that order (with the server jar's coprocessor, " +
+      "when the region servers check the whole WHERE clause); Spark's top-n then merges them. 0 turns it off.")
+    .intConf
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(10000)
+
   val DriverReadMaxRows: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.driverRead.maxRows")
     .doc("A query whose range indexes bound the rows it reads to at most this many is also read on " +
       "the driver without a Spark job (when spark.sql.hbase.driverRead.maxKeyRanges is not 0).")

@@ -8,7 +8,7 @@ import org.apache.spark.sql.hbase.analysis.{
   ResolveRangeIndexStatements,
   ResolveRowLevelStatements
 }
-import org.apache.spark.sql.hbase.planning.HBaseLimitPushdown
+import org.apache.spark.sql.hbase.planning.{HBaseLimitPushdown, HBaseTopNPushdown}
 
 /**
  * The entry point: `spark.sql.extensions=org.apache.spark.sql.hbase.HBaseSparkSessionExtension`.
@@ -24,6 +24,7 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectResolutionRule(_ => ResolveRowLevelStatements)
     extensions.injectResolutionRule(session => ResolveHBaseCatalogStatements(session))
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
+    extensions.injectOptimizerRule(_ => HBaseTopNPushdown)
     extensions.injectPlannerStrategy(session => HBaseStrategy(session))
     // After Spark places its exchanges: among the rules preparing adaptive query stages, and
     // without adaptive execution, before the columnar transitions.

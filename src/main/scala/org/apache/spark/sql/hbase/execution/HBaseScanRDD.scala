@@ -16,6 +16,7 @@ import org.apache.spark.sql.hbase.Utf8
 import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{BadRowKey, RowCodec, RowRange}
 import org.apache.spark.sql.hbase.planning.{RegionScan, ScanLimits, ScanRequest}
+import org.apache.spark.sql.hbase.server.TopNSpec
 
 /** The regions one partition reads, one after another: one region, or an aligned key range's regions. */
 final case class HBaseRegionPartition(index: Int, scans: Seq[RegionScan]) extends Partition
@@ -110,6 +111,8 @@ object HBaseScanRDD {
           else rangeFilter(regionScan.ranges).toSeq ++ filter
         )
         scan.setScanMetricsEnabled(true)
+        // Only through the server jar: a read without it (or after its refusal) returns every row.
+        if (regionScan.server.isDefined) request.topN.foreach(t => scan.setAttribute(TopNSpec.ATTRIBUTE, t.spec.bytes))
         val scanner = RegionScanners.open(
           request,
           scan,

@@ -15,7 +15,8 @@ import org.apache.spark.sql.types.{BooleanType, DateType, NumericType, Timestamp
  * region must return, recorded by [[HBaseLimitPushdown]] for the planner. `sizeInBytes` is what
  * HBase said the table holds when it was resolved, and `statistics` what its range indexes knew,
  * for Spark's optimizer (unknown size: very large). `asOf` (epoch milliseconds) reads the table
- * as it was then: each cell's newest version written at or before that time.
+ * as it was then: each cell's newest version written at or before that time. `topN` is an
+ * ORDER BY ... LIMIT straight over the table, recorded by [[HBaseTopNPushdown]] for the planner.
  */
 case class HBaseRelation(
     table: HBaseTableDef,
@@ -24,7 +25,8 @@ case class HBaseRelation(
     limit: Option[Int] = None,
     sizeInBytes: Option[BigInt] = None,
     statistics: Option[TableStatistics] = None,
-    asOf: Option[Long] = None
+    asOf: Option[Long] = None,
+    topN: Option[TopNRequest] = None
 ) extends LeafNode with MultiInstanceRelation {
 
   /** The key attributes in row key order. */
@@ -61,7 +63,8 @@ case class HBaseRelation(
 
   override def simpleString(maxFields: Int): String =
     s"HBaseRelation ${table.name} [${table.hbaseTable}] key (${table.keyColumns.mkString(", ")})" +
-      asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}") + limit.fold("")(n => s" limit $n")
+      asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}") + limit.fold("")(n => s" limit $n") +
+      topN.fold("")(t => s", $t")
 }
 
 object HBaseRelation {

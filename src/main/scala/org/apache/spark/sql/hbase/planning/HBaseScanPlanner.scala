@@ -16,7 +16,8 @@ final case class ScanSettings(
     rangeIndex: Boolean = true,
     driverReadMaxRows: Long = 0,
     skipBadRowKeys: Boolean = false,
-    wireVersion: Int = ServerJar.WIRE_VERSION
+    wireVersion: Int = ServerJar.WIRE_VERSION,
+    topNMaxRows: Int = 0
 )
 
 object ScanSettings {
@@ -29,7 +30,8 @@ object ScanSettings {
     rangeIndex = conf.getConf(HBaseSQLConf.IndexEnabled),
     driverReadMaxRows = conf.getConf(HBaseSQLConf.DriverReadMaxRows),
     skipBadRowKeys = conf.getConf(HBaseSQLConf.BadRowKeys) == "skip",
-    wireVersion = conf.getConf(HBaseSQLConf.WireVersion)
+    wireVersion = conf.getConf(HBaseSQLConf.WireVersion),
+    topNMaxRows = conf.getConf(HBaseSQLConf.TopNPerRegionMaxRows)
   )
 }
 
@@ -44,7 +46,8 @@ object ScanSettings {
  *     [[ServerPredicates]]), when the table's region servers run the server jar;
  *  5. where a collect reads: on the driver for lookups, single regions, and the few rows a
  *     range index leaves;
- *  6. how much each region returns: a LIMIT with no filter below it caps every region;
+ *  6. how much each region returns: a LIMIT with no filter below it caps every region, and an
+ *     ORDER BY ... LIMIT has each region server return only its region's top rows ([[TopNPerRegion]]);
  *  7. the order rows come in: by the row key, as far as the output holds its leading columns;
  *  8. the families read only from a time on, by lower bounds on write times ([[WrittenSince]]).
  */
@@ -133,10 +136,21 @@ object HBaseScanPlanner {
       settings.skipBadRowKeys,
       wireVersion.getOrElse(ServerJar.WIRE_VERSION)
     )
+    val topN = relation.topN.flatMap { wanted =>
+      TopNPerRegion.plan(
+        wanted,
+        relation,
+        request,
+        scan,
+        settings.topNMaxRows,
+        AggregatePushdown.sliceMillis(relation.cluster.settings),
+        facts
+      )
+    }
     val keyOrder =
       if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
     TableScanPlan(
-      request,
+      request.copy(topN = topN),
       keyRanges,
       scan,
       driverRead,

@@ -15,7 +15,8 @@ final case class ScanLimits(caching: Int, maxRows: Option[Int])
  * milliseconds given, up to `asOf`. A row whose key is not a key of the table (another tool's)
  * fails the read, or with `skipBadRowKeys` is left out and counted. What region servers are
  * sent is written in `wireVersion`, the newest their jar and this client share. A `reversed`
- * read returns each region's rows from the highest key down.
+ * read returns each region's rows from the highest key down. With `topN`, each region scanned
+ * through the server jar returns only its top rows in the query's order.
  */
 final case class ScanRequest(
     table: HBaseTableDef,
@@ -28,7 +29,8 @@ final case class ScanRequest(
     writtenSince: Map[String, Long] = Map.empty,
     skipBadRowKeys: Boolean = false,
     wireVersion: Int = ServerJar.WIRE_VERSION,
-    reversed: Boolean = false
+    reversed: Boolean = false,
+    topN: Option[TopNPerRegion] = None
 ) {
 
   def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))
@@ -81,15 +83,16 @@ final case class TableScanPlan(
   def reversible: Boolean = alignment.isEmpty &&
     regions.forall(r => (r.ranges.size == 1 || r.byGets) && r.server.forall(_.boxes.isEmpty))
 
-  /** The plan read from the highest key down. */
-  def reversedRead: TableScanPlan = copy(request = request.copy(reversed = true))
+  /** The plan read from the highest key down; a region server's top-n comes in key order, so it goes. */
+  def reversedRead: TableScanPlan = copy(request = request.copy(reversed = true, topN = None))
 
   /** The plan on one line, as EXPLAIN shows it. */
   def describe: String = {
     val (read, output) = (request.read, request.emitted)
     s"HBaseSQLTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
-      request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "")
+      request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "") +
+      request.topN.fold("")(t => s", ${t.describe}")
   }
 
   /** How the partitions are cut, when aligned with another scan. */

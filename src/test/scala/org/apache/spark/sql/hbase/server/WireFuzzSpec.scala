@@ -18,7 +18,8 @@ import org.apache.spark.sql.hbase.planning.RegionRequests
 
 /**
  * The server jar's wire formats under hostile bytes, in a real region server: the filter's
- * (SkipScanFilter.parseFrom) and the aggregation attribute's (AggregateSpec.parseFrom). Seeds are
+ * (SkipScanFilter.parseFrom), the aggregation attribute's (AggregateSpec.parseFrom) and the top-n
+ * attribute's (TopNSpec.parseFrom). Seeds are
  * the payloads the plugin sends for real queries; the fuzz mutates them and adds random bytes.
  * Every payload is also decoded here: bytes that do not parse must be refused with the parser's
  * own message, and bytes that do must give exactly what the decoded filter or aggregation means.
@@ -28,6 +29,7 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
 
   private val FilterPayloads = 6000
   private val AggregatePayloads = 6000
+  private val TopNPayloads = 3000
   private val CallTimeoutMillis = 10000
 
   /** Key (a INT, b STRING), cells in two families, some missing; one region. */
@@ -114,6 +116,21 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         )
       }
     }
+  }
+
+  /** The top-n specs the plugin sends for these queries. */
+  private def topNSeeds: Seq[Array[Byte]] = {
+    val queries = Seq(
+      s"SELECT * FROM $table ORDER BY v DESC, s LIMIT 5",
+      s"SELECT a, d FROM $table WHERE v > 0 ORDER BY d NULLS LAST, b LIMIT 17",
+      s"SELECT * FROM $table ORDER BY s DESC NULLS FIRST, b DESC LIMIT 200",
+      s"SELECT * FROM $packedTable ORDER BY d, s LIMIT 9",
+      s"SELECT b, v FROM $packedTable ORDER BY v NULLS LAST LIMIT 1"
+    )
+    queries.flatMap { q =>
+      collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseSQLTableScan => s }
+        .flatMap(_.plan.request.topN).map(_.spec.bytes)
+    }.distinctBy(_.toSeq)
   }
 
   /** Payloads a fuzzer rarely finds: nesting past the parsers' limits and just within them, a huge count. */
@@ -327,6 +344,80 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         (tally.of("accepted") - tally.ofKind("seed", "accepted")) should be > 100
       )
       tally.of("read as a plain scan") should be > 0
+    }
+  }
+
+  describe("the top-n's wire format in a region server") {
+    it(
+      s"refuses the bytes it cannot parse, answers another wire version with every row, and keeps n of the smallest rows by what the bytes it can parse say ($TopNPayloads payloads and more)"
+    ) {
+      val seeds = topNSeeds
+      seeds.size should be >= 4
+      val random = new Random(3636)
+      val payloads = fuzz(seeds, Nil, TopNPayloads, random)
+      val tally = new Tally
+      val started = System.nanoTime()
+      withRawScans { targets =>
+        payloads.zipWithIndex.foreach { case ((kind, bytes), i) =>
+          val (raw, rows) = targets(i % targets.size)
+          val what = s"$kind ${Bytes.toStringBinary(bytes.take(80))}"
+          val parsed = Try(TopNSpec.parseFrom(bytes))
+          val answer = raw.scan(new Scan().setAttribute(TopNSpec.ATTRIBUTE, bytes))
+          (parsed, answer) match {
+            case (Failure(_: WireVersionRefused), answer) =>
+              withClue(s"$what: another version is a plain scan: ")(answer.map(viewResults) shouldBe
+                Right(view(rows.flatMap(_.toSeq))))
+              tally(kind, "read as a plain scan")
+            case (Failure(e), Left(message)) =>
+              refusedClearly(message, e.getMessage, what)
+              tally(kind, "refused")
+            case (Failure(e), Right(_)) => fail(s"$what: rows for bytes that do not parse (${e.getMessage})")
+            case (Success(spec), Right(results)) =>
+              withClue(s"$what as $spec: ")(keepsTopN(spec, rows, results))
+              tally(kind, "accepted")
+            case (Success(spec), Left(message)) =>
+              fail(s"$what as $spec: the region server failed ($message)")
+          }
+        }
+      }
+      info(f"${payloads.size} top-n payloads in ${(System.nanoTime() - started) / 1e9}%.1f s: $tally")
+      tally.of("refused") should be > payloads.size / 10
+      withClue("mutated payloads that still parse keep a top-n: ")(
+        (tally.of("accepted") - tally.ofKind("seed", "accepted")) should be > 100
+      )
+      tally.ofKind("other wire version", "read as a plain scan") should be > 0
+    }
+  }
+
+  /**
+   * What a region server's top-n must send, judged here by sorting every row of the region: whole
+   * rows of the region, in row key order; when a row is bad (its key fails the spec's check, or a
+   * packed cell is malformed), the first one among them; otherwise n rows (or all) whose sort values
+   * are the n smallest.
+   */
+  private def keepsTopN(spec: TopNSpec, rows: IndexedSeq[Array[Cell]], results: Seq[Result]): Unit = {
+    def judged(row: Array[Cell]): (Boolean, Array[Array[Byte]]) = {
+      val key = CellUtil.cloneRow(row.head)
+      val operands = new RowOperands(spec.layout, spec.operands)
+      operands.reset(key)
+      row.foreach(operands.capture)
+      val bad = operands.malformed() || (spec.keyCheck != null && !spec.keyCheck.accepts(key))
+      (bad, spec.sortBy.map(operands.value))
+    }
+    val returned = results.map(_.rawCells())
+    val whole = rows.map(r => view(r.toSeq)).toSet
+    returned.foreach(r => withClue("a whole row of the region: ")(whole should contain(view(r.toSeq))))
+    val keys = returned.map(r => Bytes.toStringBinary(CellUtil.cloneRow(r.head)))
+    withClue("in row key order: ")(keys shouldBe returned.map(r => CellUtil.cloneRow(r.head))
+      .sortWith(Bytes.compareTo(_, _) < 0).map(Bytes.toStringBinary))
+    val all = rows.map(judged)
+    rows.indices.find(all(_)._1) match {
+      case Some(firstBad) => keys should contain(Bytes.toStringBinary(CellUtil.cloneRow(rows(firstBad).head)))
+      case None =>
+        val order: Ordering[Array[Array[Byte]]] = (x, y) => spec.compare(x, y)
+        def comparable(values: Seq[Array[Array[Byte]]]) = values.sorted(order).map(_.toSeq.map(Option(_).map(_.toSeq)))
+        returned should have size math.min(spec.maxRows, rows.size).toLong
+        comparable(returned.map(judged(_)._2)) shouldBe comparable(all.map(_._2)).take(spec.maxRows)
     }
   }
 

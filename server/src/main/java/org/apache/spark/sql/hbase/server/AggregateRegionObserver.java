@@ -16,10 +16,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The region-server coprocessor of spark-hbase-sql: a scan that carries an {@link AggregateSpec}
  * returns partial groups ({@link AggregatingRegionScanner}) instead of rows, and one that asks for
- * {@link ServerVersions} gets them instead. Any other scan is left alone. A spec of a wire version
- * this jar does not read leaves the scan alone too: the client then gets rows, which it folds in
- * itself, so a mismatch costs speed, never a result. A spec of a version it reads that does not
- * parse is refused with an error.
+ * {@link ServerVersions} gets them instead; one that carries a {@link TopNSpec} returns only its
+ * region's top n rows ({@link TopNRegionScanner}). Any other scan is left alone. A spec of a wire
+ * version this jar does not read leaves the scan alone too: the client then gets rows, which it
+ * folds in itself, so a mismatch costs speed, never a result. A spec of a version it reads that
+ * does not parse is refused with an error.
  *
  * <p>Load it with {@code hbase.coprocessor.user.region.classes} or on a table's descriptor.
  */
@@ -63,13 +64,16 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
    */
   @Override
   public void preScannerOpen(ObserverContext c, Scan scan) {
-    if (scan.getAttribute(AggregateSpec.ATTRIBUTE) != null) scan.setReadType(Scan.ReadType.STREAM);
+    if (scan.getAttribute(AggregateSpec.ATTRIBUTE) != null
+        || scan.getAttribute(TopNSpec.ATTRIBUTE) != null) scan.setReadType(Scan.ReadType.STREAM);
   }
 
   @Override
   public RegionScanner postScannerOpen(ObserverContext c, Scan scan, RegionScanner s)
       throws IOException {
     if (ServerVersions.asked(scan)) return new VersionsAnswer(s);
+    byte[] topN = scan.getAttribute(TopNSpec.ATTRIBUTE);
+    if (topN != null) return topNOf(s, topN);
     byte[] bytes = scan.getAttribute(AggregateSpec.ATTRIBUTE);
     if (bytes == null) return s;
     try {
@@ -88,6 +92,27 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
       s.close(); // HBase forgets a scanner whose opening failed
       throw new DoNotRetryIOException(
           "Refused a spark-hbase-sql aggregation of " + region + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * A scan that keeps only its top n rows. A spec of a version this jar does not read leaves the
+   * scan alone: every row goes to the client, whose own top-n takes the same rows.
+   */
+  private RegionScanner topNOf(RegionScanner s, byte[] bytes) throws IOException {
+    try {
+      return new TopNRegionScanner(s, TopNSpec.parseFrom(bytes), budget());
+    } catch (WireVersionRefused e) {
+      LOG.warn(
+          "Not keeping a top-n of a scan of {}: {}",
+          s.getRegionInfo().getRegionNameAsString(),
+          e.getMessage());
+      return s;
+    } catch (IOException | RuntimeException e) {
+      String region = s.getRegionInfo().getRegionNameAsString();
+      s.close(); // HBase forgets a scanner whose opening failed
+      throw new DoNotRetryIOException(
+          "Refused a spark-hbase-sql top-n of " + region + ": " + e.getMessage());
     }
   }
 }

@@ -25,9 +25,17 @@ abstract class AnsweringRegionScanner implements RegionScanner {
   /** Adds this call's cells to {@code result}; false once nothing more follows. */
   protected abstract boolean answer(List result) throws IOException;
 
+  /**
+   * {@link #answer(List)} for a call of HBase's that carries its {@code context}, whose metrics a
+   * subclass may count its reads in.
+   */
+  protected boolean answer(List result, ScannerContext context) throws IOException {
+    return answer(result);
+  }
+
   @Override
   public final boolean nextRaw(List result, ScannerContext scannerContext) throws IOException {
-    return answer(result);
+    return answer(result, scannerContext);
   }
 
   @Override
@@ -37,7 +45,7 @@ abstract class AnsweringRegionScanner implements RegionScanner {
 
   @Override
   public final boolean next(List result, ScannerContext scannerContext) throws IOException {
-    return answer(result);
+    return answer(result, scannerContext);
   }
 
   @Override

@@ -10,7 +10,7 @@ package org.apache.spark.sql.hbase.server;
  */
 public final class ServerJar {
   /** The newest version of the byte layout of what is sent to and from region servers. */
-  public static final int WIRE_VERSION = 4;
+  public static final int WIRE_VERSION = 5;
 
   /** The oldest version this jar still reads and writes. */
   public static final int OLDEST_WIRE_VERSION = 1;
