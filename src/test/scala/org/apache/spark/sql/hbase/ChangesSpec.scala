@@ -182,4 +182,27 @@ class ChangesSpec extends HBaseSuite {
       )
     }
   }
+
+  describe("hbase_changes(table, since)") {
+    it("reads what option changesSince reads, in SQL, and says what is wrong with its arguments") {
+      val t = table()
+      put(t, Some(1000), (1, "a", 10))
+      put(t, Some(2000), (2, "b", 20), (60, "c", 600))
+      deleteRows(t, 3000, (60, "c"))
+      val query = s"SELECT * FROM hbase_changes('$t', TIMESTAMP '1970-01-01 00:00:01.5') WHERE k > 1"
+      rows(sql(query)) shouldBe Seq(Row(2, "b", 20, "upsert", 2000L), Row(60, "c", null, "delete", 3000L))
+      rows(sql(query)) shouldBe
+        rows(spark.read.format("hbase").option("table", t).option("changesSince", "1500").load().where("k > 1"))
+      sql(s"EXPLAIN $query").collect().head.getString(0) should include("cell time range [1500, ")
+      def error(text: String) = (the[Exception] thrownBy sql(text).collect()).getMessage
+      error("SELECT * FROM hbase_changes('no_such_table', TIMESTAMP '2026-01-01 00:00:00')") should include(
+        "HBase table 'no_such_table' does not exist"
+      )
+      error(s"SELECT * FROM hbase_changes('$t')") should include("hbase_changes takes 2 arguments")
+      error(s"SELECT * FROM hbase_changes('$t', 'soon')") should include(
+        s"hbase_changes('$t', ...): its second argument 'soon' is not a TIMESTAMP"
+      )
+      error(s"SELECT * FROM hbase_changes('$t', TIMESTAMP '2999-01-01 00:00:00')") should include("is in the future")
+    }
+  }
 }
