@@ -142,7 +142,10 @@ class ChangesSpec extends HBaseSuite {
       val t = table()
       val plan =
         changes(read(t, at(1500), ChangePosition(3000, Some(key(t, 3, "m"))))).queryExecution.executedPlan.toString
-      plan should include(s"HBaseChanges $t")
+      plan should include(
+        s"Scan HBaseChanges $t [$t] written after 1970-01-01T00:00:01.500Z (1500 ms), " +
+          "up to 1970-01-01T00:00:03Z (3000 ms) after row "
+      )
       plan should include("cell time range [1500, 3001) ms")
     }
   }
