@@ -186,6 +186,9 @@ class ChangeStreamSpec extends HBaseSuite {
             latest.keySet should contain allElementsOf last.keySet
           }
         finally query.stop()
+        // Each trigger's look for new writes is in the query's progress, with what it cost HBase.
+        query.recentProgress.flatMap(_.sources.map(_.metrics.asScala)).filter(_.nonEmpty).last.keySet shouldBe
+          Set("lookedFromMillis", "lookedUntilMillis", "lookRowsScanned", "lookBlockBytesScanned")
         val all = delivered.asScala.values.flatten.toSeq
         // No write is delivered twice: a row's deliveries have different latest-write times.
         all.map(r => (r.getInt(0), r.getLong(3))).distinct.size shouldBe all.size

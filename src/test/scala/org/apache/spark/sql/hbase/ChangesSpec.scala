@@ -4,7 +4,8 @@ import org.apache.hadoop.hbase.client.{Delete, Mutation, Put}
 
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.hbase.changes.{ChangePosition, ChangeRead, HBaseChangesRelation, NextChanges}
+import org.apache.spark.sql.hbase.changes.{ChangePosition, ChangeRead, HBaseChangesRelation}
+import org.apache.spark.sql.hbase.execution.NextChanges
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -136,6 +137,29 @@ class ChangesSpec extends HBaseSuite {
       batches.size shouldBe 5
       NextChanges.end(read(t, at(1000), end), None) shouldBe Some(end)
       NextChanges.end(read(t, at(1006), end), Some(2)) shouldBe None
+    }
+
+    it("reads no store file whose cells are all older than its span, as HBase's scan metrics show") {
+      val t = table()
+      put(t, Some(1000), (1 to 50).map(k => (k * 2, "old", k)): _*)
+      withAdmin(_.flush(org.apache.hadoop.hbase.TableName.valueOf(t)))
+      val now = System.currentTimeMillis()
+      def measured(from: Long) = {
+        val df = changes(read(t, at(from), at(now)))
+        val count = df.collect().length
+        val scan = df.queryExecution.executedPlan.collectFirst { case s: execution.HBaseChangesScan => s }.get
+        (count, scan.metrics("blockBytesScanned").value, execution.ScanMetrics.of(df)("rowsScanned"))
+      }
+      val (recent, recentBytes, recentRows) = measured(now - 60000)
+      (recent, recentBytes, recentRows) shouldBe ((0, 0L, 0L))
+      val (all, allBytes, allRows) = measured(0)
+      all shouldBe 50
+      allBytes should be > 0L
+      allRows shouldBe 100 // 50 by the time-range scan, 50 by the Gets of their current values
+      NextChanges.measured(read(t, at(now - 60000), at(now)), Some(10)) shouldBe ((None, 0L, 0L))
+      val (found, _, oldBytes) = NextChanges.measured(read(t, at(0), at(now)), Some(10))
+      found.map(_.millis) shouldBe Some(1000L)
+      oldBytes should be > 0L
     }
 
     it("shows its span in EXPLAIN") {

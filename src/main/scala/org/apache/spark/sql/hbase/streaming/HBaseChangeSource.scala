@@ -4,11 +4,12 @@ import org.apache.spark.sql.{DataFrame, SQLContext}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.classic.{Dataset, SparkSession}
 import org.apache.spark.sql.connector.read.streaming.{
-  Offset => StreamOffset, ReadLimit, ReadMaxRows, SupportsAdmissionControl
+  Offset => StreamOffset, ReadLimit, ReadMaxRows, ReportsSourceMetrics, SupportsAdmissionControl
 }
 import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.execution.streaming.{Offset, Source}
-import org.apache.spark.sql.hbase.changes.{ChangePosition, ChangeRead, HBaseChangesRelation, NextChanges}
+import org.apache.spark.sql.hbase.changes.{ChangePosition, ChangeRead, HBaseChangesRelation}
+import org.apache.spark.sql.hbase.execution.NextChanges
 import org.apache.spark.sql.types.StructType
 
 /** Where a stream of changes stands: the [[ChangePosition]] up to which it has read, as versioned JSON. */
@@ -32,7 +33,10 @@ class HBaseChangeSource(
     lagMillis: Long,
     maxRows: Option[Int],
     clock: () => Long = () => System.currentTimeMillis()
-) extends Source with SupportsAdmissionControl {
+) extends Source with SupportsAdmissionControl with ReportsSourceMetrics {
+
+  /** What the last trigger's scan for new writes cost, as the query's progress reports it. */
+  @volatile private var lastLook: Map[String, String] = Map.empty
 
   private def session = sqlContext.sparkSession.asInstanceOf[SparkSession]
 
@@ -54,7 +58,17 @@ class HBaseChangeSource(
       // With no write since `from`, the offset stays, and no batch runs.
       val end =
         if (until <= from.millis) None
-        else NextChanges.end(template.copy(from = from, to = ChangePosition(until, None)), rows)
+        else {
+          val (found, rowsScanned, blockBytes) =
+            NextChanges.measured(template.copy(from = from, to = ChangePosition(until, None)), rows)
+          lastLook = Map(
+            "lookedFromMillis" -> from.millis.toString,
+            "lookedUntilMillis" -> until.toString,
+            "lookRowsScanned" -> rowsScanned.toString,
+            "lookBlockBytesScanned" -> blockBytes.toString
+          )
+          found
+        }
       ChangeOffset(end.getOrElse(from))
     }
 
@@ -71,6 +85,11 @@ class HBaseChangeSource(
         other.json,
         s"The offset of the stream of changes of HBase table '${template.table.name}'"
       )
+  }
+
+  override def metrics(latestConsumedOffset: java.util.Optional[StreamOffset]): java.util.Map[String, String] = {
+    import scala.jdk.CollectionConverters._
+    lastLook.asJava
   }
 
   override def stop(): Unit = ()

@@ -1,16 +1,19 @@
-package org.apache.spark.sql.hbase.changes
+package org.apache.spark.sql.hbase.execution
 
 import java.nio.ByteBuffer
 
 import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
+import org.apache.hadoop.hbase.client.ResultScanner
+
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.hbase.codec.{BadRowKey, KeyBounds, RowCodec, RowRange}
-import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, ReadMetrics, RegionReadFailure, RegionScanners}
+import org.apache.spark.sql.execution.metric.SQLMetric
+import org.apache.spark.sql.hbase.changes.{ChangePosition, ChangeRead}
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.hbase.planning.{RegionInfo, RegionScan}
 import org.apache.spark.unsafe.types.UTF8String
@@ -20,8 +23,13 @@ import org.apache.spark.unsafe.types.UTF8String
  * time-range scan of keys, which sees delete markers), then those rows' current values through
  * the region reader's Gets. A changed row that no longer exists is a delete.
  */
-class ChangesRDD(sc: SparkContext, read: ChangeRead, regionsMaxAgeSeconds: Long)
-    extends RDD[InternalRow](sc, Nil) {
+class ChangesRDD(
+    sc: SparkContext,
+    read: ChangeRead,
+    regionsMaxAgeSeconds: Long,
+    metrics: ReadMetrics,
+    blockBytesScanned: SQLMetric
+) extends RDD[InternalRow](sc, Nil) {
 
   // Looked up when the read runs, not when it is planned: EXPLAIN does no I/O.
   override protected def getPartitions: Array[Partition] =
@@ -38,7 +46,8 @@ class ChangesRDD(sc: SparkContext, read: ChangeRead, regionsMaxAgeSeconds: Long)
       read,
       partition.region,
       partition.index,
-      ReadMetrics.local(),
+      metrics,
+      blockBytesScanned,
       close => context.addTaskCompletionListener[Unit](_ => close())
     )
   }
@@ -53,6 +62,7 @@ object ChangedRows {
       read: ChangeRead,
       range: RowRange,
       metrics: ReadMetrics,
+      blockBytesScanned: SQLMetric,
       onClose: (() => Unit) => Unit
   ): Iterator[(Array[Byte], Long)] = if (!read.from.precedes(read.to)) Iterator.empty
   else {
@@ -62,7 +72,7 @@ object ChangedRows {
       request,
       scan,
       onClose,
-      closed => Option(closed.getScanMetrics).foreach(m => metrics.rowsScanned += m.countOfRowsScanned.get())
+      closed => measured(closed, metrics, blockBytesScanned)
     )
     scanner.iterator().asScala.flatMap { result =>
       val row = result.getRow
@@ -71,6 +81,13 @@ object ChangedRows {
     }
   }
 
+  /** HBase's count of rows looked at, and of store file block bytes read (none from a file the time range skips). */
+  private def measured(scanner: ResultScanner, metrics: ReadMetrics, blockBytesScanned: SQLMetric): Unit =
+    Option(scanner.getScanMetrics).foreach { m =>
+      metrics.rowsScanned += m.countOfRowsScanned.get()
+      blockBytesScanned += m.countOfBlockBytesScanned.get()
+    }
+
   private def inSpan(read: ChangeRead, ts: Long, row: Array[Byte]) =
     read.from.before(ts, row) && read.to.notBefore(ts, row)
 
@@ -78,11 +95,16 @@ object ChangedRows {
    * The place of each row's first write after the read's `from` and before its `to`, in key order:
    * a read from `from` up to a row's place includes that row.
    */
-  def firstPlaces(read: ChangeRead, metrics: ReadMetrics, onClose: (() => Unit) => Unit): Iterator[ChangePosition] = {
+  def firstPlaces(
+      read: ChangeRead,
+      metrics: ReadMetrics,
+      blockBytesScanned: SQLMetric,
+      onClose: (() => Unit) => Unit
+  ): Iterator[ChangePosition] = {
     val request = read.request
     val scan =
       HBaseScanRDD.writesScan(request, RowRange(Array.empty, Array.empty), read.from.millis, read.to.timeRangeEnd)
-    val scanner = RegionScanners.open(request, scan, onClose)
+    val scanner = RegionScanners.open(request, scan, onClose, measured(_, metrics, blockBytesScanned))
     scanner.iterator().asScala.flatMap { result =>
       val row = result.getRow
       val times = result.rawCells().iterator.map(_.getTimestamp).filter(ts => inSpan(read, ts, row))
@@ -96,6 +118,7 @@ object ChangedRows {
       region: RegionInfo,
       partitionIndex: Int,
       metrics: ReadMetrics,
+      blockBytesScanned: SQLMetric,
       onClose: (() => Unit) => Unit
   ): Iterator[InternalRow] = RegionReadFailure.translating(read.table.hbaseTable, region) {
     val table = read.table
@@ -112,11 +135,12 @@ object ChangedRows {
       new GenericInternalRow(values)
     }
     // A row that is not one of the table's (another tool's) fails the read, or is skipped, as in any read.
-    val keys = changedKeys(read, RowRange(region.startKey, region.endKey), metrics, onClose).filter { case (key, _) =>
-      codec.keyValues(key) != null || {
-        if (read.skipBadRowKeys) { metrics.badRowKeys += 1; false }
-        else throw BadRowKey.error(table, key, codec.keyProblem(key))
-      }
+    val keys = changedKeys(read, RowRange(region.startKey, region.endKey), metrics, blockBytesScanned, onClose).filter {
+      case (key, _) =>
+        codec.keyValues(key) != null || {
+          if (read.skipBadRowKeys) { metrics.badRowKeys += 1; false }
+          else throw BadRowKey.error(table, key, codec.keyProblem(key))
+        }
     }
     keys.grouped(request.limits.caching).flatMap { group =>
       val byGets = RegionScan(region, group.map { case (key, _) => RowRange(key, KeyBounds.successor(key)) }, None)

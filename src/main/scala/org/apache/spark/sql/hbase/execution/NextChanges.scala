@@ -1,8 +1,9 @@
-package org.apache.spark.sql.hbase.changes
+package org.apache.spark.sql.hbase.execution
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.hbase.execution.ReadMetrics
+import org.apache.spark.sql.execution.metric.SQLMetric
+import org.apache.spark.sql.hbase.changes.{ChangePosition, ChangeRead}
 
 /**
  * How far the next read of changes goes, decided on the driver by a time-range scan of keys
@@ -15,13 +16,20 @@ object NextChanges {
    * write in between, else the place of the `maxRows`-th row's first write, so that the read
    * up to it returns exactly `maxRows` rows. None when no row has a write in between.
    */
-  def end(read: ChangeRead, maxRows: Option[Int]): Option[ChangePosition] =
-    if (!read.from.precedes(read.to)) None else endAfter(read, maxRows)
+  def end(read: ChangeRead, maxRows: Option[Int]): Option[ChangePosition] = measured(read, maxRows)._1
 
-  private def endAfter(read: ChangeRead, maxRows: Option[Int]): Option[ChangePosition] = {
+  /** [[end]], with the rows HBase looked at and the store file block bytes it read to find it. */
+  def measured(read: ChangeRead, maxRows: Option[Int]): (Option[ChangePosition], Long, Long) = {
+    val (metrics, blockBytes) = (ReadMetrics.local(), new SQLMetric("sum"))
+    val end = if (!read.from.precedes(read.to)) None else endAfter(read, maxRows, metrics, blockBytes)
+    (end, metrics.rowsScanned.value, blockBytes.value)
+  }
+
+  private def endAfter(read: ChangeRead, maxRows: Option[Int], metrics: ReadMetrics, blockBytes: SQLMetric)
+      : Option[ChangePosition] = {
     val closes = mutable.ArrayBuffer.empty[() => Unit]
     try {
-      val places = ChangedRows.firstPlaces(read, ReadMetrics.local(), closes += _)
+      val places = ChangedRows.firstPlaces(read, metrics, blockBytes, closes += _)
       maxRows match {
         case None => places.nextOption().map(_ => read.to)
         case Some(n) =>
