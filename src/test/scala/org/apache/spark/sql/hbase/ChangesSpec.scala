@@ -162,6 +162,38 @@ class ChangesSpec extends HBaseSuite {
       oldBytes should be > 0L
     }
 
+    it("returns what SELECT returns for the rows written, in every layout, with write-time columns too") {
+      val often = "IF(id % 4 = 0, NULL, concat('s', id))"
+      val layouts = Seq(
+        (
+          "(k INT, s STRING, n BIGINT, s_at TIMESTAMP, PRIMARY KEY (k))",
+          ", COLS=[s=f.s, n=g.n, s_at=WRITETIME(f.s)])",
+          often
+        ),
+        ("(k INT, s STRING, n BIGINT, PRIMARY KEY (k))", ", COLS=[s=f.s, n=g.n]) LAYOUT PACKED", often),
+        ("(k INT, s STRING, n BIGINT, PRIMARY KEY (k, s, n))", ")", "concat('s', id)") // key-only
+      )
+      layouts.foreach { case (columns, mapping, sValues) =>
+        val t = uniqueName("layouts")
+        sql(s"CREATE TABLE $t $columns MAPPED BY ($t$mapping SPLIT ON ((10), (20))")
+        val before = System.currentTimeMillis()
+        sql(s"INSERT INTO $t (k, s, n) SELECT CAST(id AS INT), $sValues, id * 7 FROM range(30)")
+        sql(s"DELETE FROM $t WHERE k % 5 = 0")
+        if (!mapping.startsWith(")")) sql(s"UPDATE $t SET s = 'new' WHERE k % 3 = 0")
+        withConf(HBaseSQLConf.ChangesLag.key -> "0") {
+          Thread.sleep(2)
+          val found = spark.read.format("hbase").option("table", t).option("changesSince", before.toString).load()
+          val upserts = found.where("_change_type = 'upsert'").drop("_change_type", "_commit_timestamp")
+          withClue(t) {
+            upserts.collect().toSeq.sortBy(_.getInt(0)) shouldBe
+              sql(s"SELECT * FROM $t").collect().toSeq.sortBy(_.getInt(0))
+            found.where("_change_type = 'delete'").select("k").collect().map(_.getInt(0)).sorted shouldBe
+              (0 until 30 by 5)
+          }
+        }
+      }
+    }
+
     it("shows its span in EXPLAIN") {
       val t = table()
       val plan =
