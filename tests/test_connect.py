@@ -3,6 +3,7 @@ pyspark client (no JVM of its own) creates, writes, loads, reads and drops HBase
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,35 @@ def test_enable_hbase_on_a_remote_builder_says_to_start_a_connect_server(remote)
     for target in (SparkSession.builder.remote("sc://127.0.0.1:1"), remote):
         with pytest.raises(HBaseSessionError, match="spark-hbase connect start"):
             enable_hbase(target)
+
+
+def test_a_stream_of_changes_started_from_the_thin_client(remote, table_name, tmp_path):
+    remote.sql(f"CREATE TABLE {table_name} (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[v=f.v])")
+    remote.conf.set("spark.sql.hbase.changes.lagMillis", "300")
+    name = f"changes_{table_name}"
+    query = (
+        remote.readStream.format("hbase")
+        .option("table", table_name)
+        .load()
+        .writeStream.format("memory")
+        .queryName(name)
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(processingTime="200 milliseconds")
+        .start()
+    )
+    try:
+        remote.sql(f"INSERT INTO {table_name} VALUES (1, 10), (2, 20)")
+        remote.sql(f"DELETE FROM {table_name} WHERE k = 2")
+        expected = {1: (10, "upsert"), 2: (None, "delete")}
+        deadline = time.time() + 30
+        while True:
+            rows = remote.table(name).collect()
+            latest = {r.k: (r.v, r._change_type) for r in sorted(rows, key=lambda r: r._commit_timestamp)}
+            if latest == expected or time.time() > deadline:
+                break
+            time.sleep(0.2)
+        assert latest == expected, rows
+        assert query.isActive
+    finally:
+        query.stop()
+        remote.conf.unset("spark.sql.hbase.changes.lagMillis")

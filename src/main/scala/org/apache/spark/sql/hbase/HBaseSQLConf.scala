@@ -168,6 +168,15 @@ object HBaseSQLConf {
     .checkValues(Set("fail", "skip"))
     .createWithDefault("fail")
 
+  val ChangesLag: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.changes.lagMillis")
+    .doc("How far, in milliseconds, a read of changes (a stream from format(\"hbase\"), option changesSince, " +
+      "hbase_changes) stays behind the driver's clock: it reads writes timestamped before now minus this. A " +
+      "write whose timestamp is at least this much older than the moment it becomes readable (an explicit old " +
+      "timestamp, a write in flight longer, a region server clock further behind) can be missed by a stream.")
+    .longConf
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(2000L)
+
   /** Loading this object registers the settings above with Spark; calling this loads it. */
   def register(): Unit = ()
 }

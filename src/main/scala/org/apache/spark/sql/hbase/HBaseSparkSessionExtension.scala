@@ -9,6 +9,7 @@ import org.apache.spark.sql.hbase.analysis.{
   ResolveRowLevelStatements
 }
 import org.apache.spark.sql.hbase.planning.{HBaseLimitPushdown, HBaseTopNPushdown}
+import org.apache.spark.sql.hbase.source.HBaseChangesFunction
 
 /**
  * The entry point: `spark.sql.extensions=org.apache.spark.sql.hbase.HBaseSparkSessionExtension`.
@@ -23,6 +24,11 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectResolutionRule(session => ResolveRangeIndexStatements(session))
     extensions.injectResolutionRule(_ => ResolveRowLevelStatements)
     extensions.injectResolutionRule(session => ResolveHBaseCatalogStatements(session))
+    extensions.injectTableFunction((
+      HBaseChangesFunction.identifier,
+      HBaseChangesFunction.info,
+      HBaseChangesFunction(_)
+    ))
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
     extensions.injectOptimizerRule(_ => HBaseTopNPushdown)
     extensions.injectPlannerStrategy(session => HBaseStrategy(session))

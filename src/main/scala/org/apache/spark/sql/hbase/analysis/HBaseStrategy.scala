@@ -10,7 +10,9 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.{FilterExec, PlanLater, ProjectExec, SparkPlan, SparkStrategy}
 import org.apache.spark.sql.execution.aggregate.BaseAggregateExec
 import org.apache.spark.sql.hbase.HBaseSQLConf
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan}
+import org.apache.spark.sql.execution.datasources.LogicalRelation
+import org.apache.spark.sql.hbase.changes.HBaseChangesRelation
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseChangesScan, HBaseSQLTableScan}
 import org.apache.spark.sql.hbase.facts.LiveTableFacts
 import org.apache.spark.sql.internal.SQLConf
 
@@ -21,7 +23,8 @@ import org.apache.spark.sql.internal.SQLConf
  *    runs their subqueries first;
  *  - an aggregation over such a scan as Spark plans it, except that its partial aggregation,
  *    the part below the first exchange, becomes an `HBaseAggregateScan` computed by the region
- *    servers wherever [[AggregatePushdown]] finds that they compute it exactly.
+ *    servers wherever [[AggregatePushdown]] finds that they compute it exactly;
+ *  - the changes of a table (`HBaseChangesRelation`) as an `HBaseChangesScan`.
  */
 case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
   override def apply(plan: LogicalPlan): Seq[SparkPlan] = plan match {
@@ -30,6 +33,8 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
       planAggregate(plan, child, projects, filters, relation).toSeq
     case PhysicalOperation(projects, filters, relation: HBaseRelation) =>
       planScan(projects, filters, relation, LiveTableFacts(relation, SQLConf.get)) :: Nil
+    case LogicalRelation(changes: HBaseChangesRelation, output, _, _, _) =>
+      HBaseChangesScan(output, changes.read, SQLConf.get.getConf(HBaseSQLConf.PartitionExpiration)) :: Nil
     case _ => Nil
   }
 

@@ -168,6 +168,20 @@ object HBaseScanRDD {
     scan
   }
 
+  /**
+   * Every cell of `range` written in [since, until), without its value: each version, and the
+   * delete markers too (a raw scan), as a read of changes looks through them. HBase leaves out
+   * the store files whose cells all lie outside that time range.
+   */
+  def writesScan(request: ScanRequest, range: RowRange, since: Long, until: Long): Scan = {
+    val scan = new Scan().withStartRow(range.start).withStopRow(range.stop)
+      .setRaw(true).readAllVersions().setTimeRange(since, until).setCaching(request.limits.caching)
+    request.table.rowFamilies.foreach(f => scan.addFamily(Utf8.bytes(f)))
+    scan.setFilter(new KeyOnlyFilter())
+    scan.setScanMetricsEnabled(true)
+    scan
+  }
+
   /** Each narrowed family's time range: from its time on, up to the as-of time (HBase's ranges exclude their end). */
   private def writtenSince(request: ScanRequest)(setRange: (Array[Byte], Long, Long) => Any): Unit = {
     val until = request.asOf.fold(Long.MaxValue)(_ + 1)

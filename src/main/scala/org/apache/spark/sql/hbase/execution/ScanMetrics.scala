@@ -35,6 +35,7 @@ object ScanMetrics extends AdaptiveSparkPlanHelper {
     val measured = collectWithSubqueries(plan) {
       case s: HBaseSQLTableScan => s.metrics
       case s: HBaseAggregateScan => s.metrics
+      case s: HBaseChangesScan => s.metrics
       case ExecutedCommandExec(c: ReadsHBaseRows) => c.metrics
     }
     Names.map(name => name -> measured.map(_(name).value).sum).toMap

@@ -11,7 +11,11 @@ import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, LoadMetrics}
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.hbase.facts.TableDefinitions
-import org.apache.spark.sql.sources.{BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider}
+import org.apache.spark.sql.execution.streaming.Source
+import org.apache.spark.sql.hbase.changes.ChangeRead
+import org.apache.spark.sql.sources.{
+  BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider, StreamSourceProvider
+}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
@@ -19,19 +23,47 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * `spark.read.format("hbase").option("table", "t").load()` and
  * `df.write.format("hbase").option("table", "t").mode("append").save()`, for pipelines without SQL.
  * Both go through the same relation, planner and write path as SQL on table `t`. A read with
- * `.option("asOfTimestamp", "2026-11-24 10:00:00")` reads the table as TIMESTAMP AS OF does.
+ * `.option("asOfTimestamp", "2026-11-24 10:00:00")` reads the table as TIMESTAMP AS OF does; one with
+ * `.option("changesSince", ...)` reads the rows written since then, and `spark.readStream` streams
+ * the rows written as they come ([[ChangeOptions]]).
  */
-class HBaseDataSource extends RelationProvider with CreatableRelationProvider with DataSourceRegister {
+class HBaseDataSource
+    extends RelationProvider with CreatableRelationProvider with DataSourceRegister with StreamSourceProvider {
 
   override def shortName(): String = "hbase"
 
   override def createRelation(sqlContext: SQLContext, parameters: Map[String, String]): BaseRelation = {
-    val catalog = SessionCatalogs.of(sqlContext.sparkSession)
-    val name = HBaseDataSource.tableOption(parameters)
-    val table = TableDefinitions.get(catalog, name).getOrElse(throw new HBaseSqlException(
-      s"HBase table '$name' does not exist; create it with CREATE TABLE $name (...) MAPPED BY (...)"
-    ))
-    HBaseSourceRelation(table, catalog.cluster, HBaseDataSource.asOfMillis(sqlContext, parameters))(sqlContext)
+    val (table, cluster) = HBaseDataSource.table(sqlContext, parameters)
+    ChangeOptions.batchRead(sqlContext, table, cluster, parameters).getOrElse(
+      HBaseSourceRelation(table, cluster, HBaseDataSource.asOfMillis(sqlContext, parameters))(sqlContext)
+    )
+  }
+
+  override def sourceSchema(
+      sqlContext: SQLContext,
+      schema: Option[StructType],
+      providerName: String,
+      parameters: Map[String, String]
+  ): (String, StructType) = {
+    val (table, cluster) = HBaseDataSource.table(sqlContext, parameters)
+    // Bad options fail when the stream is defined, not only once it starts.
+    ChangeOptions.source(sqlContext, table, cluster, parameters)
+    if (schema.isDefined) {
+      throw new HBaseSqlException(s"Stream of changes of HBase table '${table.name}': the stream has the table's " +
+        "columns and _change_type, _commit_timestamp; a schema cannot be given")
+    }
+    (shortName(), ChangeRead.schema(table))
+  }
+
+  override def createSource(
+      sqlContext: SQLContext,
+      metadataPath: String,
+      schema: Option[StructType],
+      providerName: String,
+      parameters: Map[String, String]
+  ): Source = {
+    val (table, cluster) = HBaseDataSource.table(sqlContext, parameters)
+    ChangeOptions.source(sqlContext, table, cluster, parameters)
   }
 
   override def createRelation(
@@ -40,7 +72,13 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
       parameters: Map[String, String],
       data: DataFrame
   ): BaseRelation = {
-    val relation = createRelation(sqlContext, parameters).asInstanceOf[HBaseSourceRelation]
+    val relation = createRelation(sqlContext, parameters) match {
+      case r: HBaseSourceRelation => r
+      case _ => throw new HBaseSqlException(
+          s"Writing to HBase table '${HBaseDataSource.tableOption(parameters)}': option ${ChangeOptions.ChangesSince} " +
+            "applies to reads only"
+        )
+    }
     val name = relation.table.name
     if (relation.asOfMillis.isDefined) {
       throw new HBaseSqlException(s"Writing to HBase table '$name': option asOfTimestamp applies to reads only")
@@ -86,6 +124,16 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
 
 object HBaseDataSource {
   val AsOfTimestampOption = "asOfTimestamp"
+
+  /** The table the options name, and its cluster; a clear error when there is no such table. */
+  def table(sqlContext: SQLContext, parameters: Map[String, String]): (HBaseTableDef, HBaseClusterConf) = {
+    val catalog = SessionCatalogs.of(sqlContext.sparkSession)
+    val name = tableOption(parameters)
+    val table = TableDefinitions.get(catalog, name).getOrElse(throw new HBaseSqlException(
+      s"HBase table '$name' does not exist; create it with CREATE TABLE $name (...) MAPPED BY (...)"
+    ))
+    (table, catalog.cluster)
+  }
 
   /** The option's timestamp, read as Spark reads TIMESTAMP '...' in the session's time zone, as epoch milliseconds. */
   def asOfMillis(sqlContext: SQLContext, parameters: Map[String, String]): Option[Long] = {
