@@ -11,17 +11,24 @@ import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, LoadMetrics}
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.hbase.facts.TableDefinitions
-import org.apache.spark.sql.sources.{BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider}
+import org.apache.spark.sql.execution.streaming.Sink
+import org.apache.spark.sql.hbase.streaming.{HBaseSinkWrite, HBaseStreamingSink}
+import org.apache.spark.sql.sources.{
+  BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider, StreamSinkProvider
+}
+import org.apache.spark.sql.streaming.OutputMode
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /**
- * `spark.read.format("hbase").option("table", "t").load()` and
- * `df.write.format("hbase").option("table", "t").mode("append").save()`, for pipelines without SQL.
+ * `spark.read.format("hbase").option("table", "t").load()`,
+ * `df.write.format("hbase").option("table", "t").mode("append").save()` and
+ * `df.writeStream.format("hbase").option("table", "t")`, for pipelines without SQL.
  * Both go through the same relation, planner and write path as SQL on table `t`. A read with
  * `.option("asOfTimestamp", "2026-11-24 10:00:00")` reads the table as TIMESTAMP AS OF does.
  */
-class HBaseDataSource extends RelationProvider with CreatableRelationProvider with DataSourceRegister {
+class HBaseDataSource
+    extends RelationProvider with CreatableRelationProvider with StreamSinkProvider with DataSourceRegister {
 
   override def shortName(): String = "hbase"
 
@@ -58,6 +65,27 @@ class HBaseDataSource extends RelationProvider with CreatableRelationProvider wi
         )
     }
     relation
+  }
+
+  /** `writeStream.format("hbase").option("table", "t")`: see [[HBaseStreamingSink]]. */
+  override def createSink(
+      sqlContext: SQLContext,
+      parameters: Map[String, String],
+      partitionColumns: Seq[String],
+      outputMode: OutputMode
+  ): Sink = {
+    val relation = createRelation(sqlContext, parameters).asInstanceOf[HBaseSourceRelation]
+    val name = relation.table.name
+    if (relation.asOfMillis.isDefined) {
+      throw new HBaseSqlException(s"Streaming into HBase table '$name': option asOfTimestamp applies to reads only")
+    }
+    if (partitionColumns.nonEmpty) {
+      throw new HBaseSqlException(
+        s"Streaming into HBase table '$name': HBase tables have no partitions; remove partitionBy"
+      )
+    }
+    if (outputMode == OutputMode.Complete()) throw HBaseSinkWrite.completeModeRefused(name)
+    new HBaseStreamingSink(relation.table, relation.cluster)
   }
 
   /** The DataFrame's columns, by name and cast to the table's types, loaded as HFiles. */
