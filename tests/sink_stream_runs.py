@@ -54,7 +54,7 @@ def in_flight(checkpoint: Path) -> bool:
     return bool(offsets) and max(offsets) > max(commits, default=-1)
 
 
-def start_job(local_hbase, input_dir: Path, checkpoint: Path, table: str, route: str, work: Path):
+def start_job(local_hbase, input_dir: Path, checkpoint: Path, table: str, route: str, work: Path, split=False):
     command = [
         str(SUBMIT),
         "--master",
@@ -69,6 +69,7 @@ def start_job(local_hbase, input_dir: Path, checkpoint: Path, table: str, route:
         str(checkpoint),
         table,
         route,
+        *([str(local_hbase.data_dir)] if split else []),
     ]
     log = open(work / f"job-{time.monotonic_ns()}.log", "w")
     # A session of its own, so the kill takes the driver's JVM and its Python process together.
