@@ -3,9 +3,10 @@ package org.apache.spark.sql.hbase
 import java.nio.file.{Files, Path}
 
 import org.apache.spark.sql.{Encoders, Row}
-import org.apache.spark.sql.execution.streaming.runtime.MemoryStream
+import org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec
+import org.apache.spark.sql.execution.streaming.runtime.{MemoryStream, StreamingQueryWrapper}
 import org.apache.spark.sql.hbase.catalog.SessionCatalogs
-import org.apache.spark.sql.hbase.streaming.SinkCommits
+import org.apache.spark.sql.hbase.streaming.{RowsWrittenMetric, SinkCommits}
 import org.apache.spark.sql.streaming.StreamingQuery
 
 /**
@@ -60,6 +61,11 @@ class StreamingSinkSpec extends HBaseSuite {
           val sink = query.lastProgress.sink
           val written = if (route == "format") sink.metrics.get("numOutputRows").toLong else sink.numOutputRows
           written shouldBe 2L
+          if (route == "toTable") {
+            val plan = query.asInstanceOf[StreamingQueryWrapper].streamingQuery.lastExecution.executedPlan
+            val sqlTab = plan.collectFirst { case w: WriteToDataSourceV2Exec => w.metrics }.get
+            withClue("the SQL tab's metric of the batch's write: ")(sqlTab(RowsWrittenMetric.Name).value shouldBe 2L)
+          }
         } finally query.stop()
       }
     }
