@@ -61,6 +61,22 @@ class StreamingSinkSpec extends HBaseSuite {
           val sink = query.lastProgress.sink
           val written = if (route == "format") sink.metrics.get("numOutputRows").toLong else sink.numOutputRows
           written shouldBe 2L
+          if (route == "format") {
+            val store = spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession].sharedState.statusStore
+            eventually(10) {
+              val writes = store.executionsList()
+                .filter(e =>
+                  e.physicalPlanDescription.contains("Execute WriteToHBase") && e.physicalPlanDescription.contains(t)
+                )
+              val rowsWritten = writes.flatMap { e =>
+                val ids = e.metrics.filter(_.name == "rows written to HBase").map(_.accumulatorId).toSet
+                store.executionMetrics(e.executionId).filter { case (id, _) => ids(id) }.values
+              }
+              withClue(s"the SQL tab's metric of the batch's write, in ${writes.size} writes: ")(
+                rowsWritten should contain("2")
+              )
+            }
+          }
           if (route == "toTable") {
             val plan = query.asInstanceOf[StreamingQueryWrapper].streamingQuery.lastExecution.executedPlan
             val sqlTab = plan.collectFirst { case w: WriteToDataSourceV2Exec => w.metrics }.get
