@@ -49,7 +49,10 @@ final class SinkCommits(cluster: HBaseClusterConf, metaTable: String) {
   private def withMeta[T](body: org.apache.hadoop.hbase.client.Table => T): T =
     HBaseConnections.withConnection(cluster) { connection =>
       val name = TableName.valueOf(metaTable)
-      MetadataTables.ensure(connection, name, Family, cluster)
+      if (!ensured.contains((cluster, metaTable))) {
+        MetadataTables.ensure(connection, name, Family, cluster)
+        ensured.add((cluster, metaTable))
+      }
       val t = connection.getTable(name)
       try body(t)
       finally t.close()
@@ -62,6 +65,8 @@ object SinkCommits {
   private val Family = Utf8.bytes("d")
   private val Qualifier = Utf8.bytes("sinkCommit")
   private val mapper = new ObjectMapper()
+  // Meta tables known to exist: every batch reads and writes its record, without asking again.
+  private val ensured = java.util.concurrent.ConcurrentHashMap.newKeySet[(HBaseClusterConf, String)]()
 
   def rowKey(queryId: String, table: String): Array[Byte] =
     Utf8.bytes(s"\u0000sink\u0000$queryId\u0000${table.toLowerCase(Locale.ROOT)}")
