@@ -2,6 +2,8 @@ package org.apache.spark.sql.hbase
 
 import java.nio.file.{Files, Path}
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.spark.sql.{Encoders, Row}
 import org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec
 import org.apache.spark.sql.execution.streaming.runtime.{MemoryStream, StreamingQueryWrapper}
@@ -126,6 +128,31 @@ class StreamingSinkSpec extends HBaseSuite {
         commits.last(query.id.toString, "other").map(_._2) shouldBe None
         withClue("the catalog lists tables only: ")(SessionCatalogs.of(spark).entries().map(_.name) should contain(t))
       } finally query.stop()
+    }
+
+    it("writes a LAYOUT PACKED table in its packed cells, as INSERT does") {
+      val t = uniqueName("packed")
+      sql(
+        s"CREATE TABLE $t (id INT, v STRING, n INT, PRIMARY KEY (id)) MAPPED BY ($t, COLS=[v=f.v, n=f.n]) LAYOUT PACKED"
+      )
+      val input = MemoryStream[(Int, String)](spark)
+      val query = input.toDF().selectExpr("_1 AS id", "_2 AS v", "_1 * 10 AS n").writeStream.outputMode("update")
+        .option("checkpointLocation", checkpoint().toString).toTable(s"hbase.$t")
+      try {
+        input.addData((1, "a"), (2, "b"))
+        query.processAllAvailable()
+        input.addData((1, "A"))
+        query.processAllAvailable()
+      } finally query.stop()
+      rows(t) shouldBe Seq((1, "A", 10), (2, "b", 20))
+      val hbaseTable = SessionCatalogs.of(spark).get(t).get.hbaseTable
+      withClue("one cell per family per row (v and n in one): ")(
+        withTable(s"${hbaseTable.namespace}:${hbaseTable.name}") { table =>
+          val scanner = table.getScanner(new org.apache.hadoop.hbase.client.Scan())
+          try scanner.iterator().asScala.map(_.rawCells().length).toSeq shouldBe Seq(1, 1)
+          finally scanner.close()
+        }
+      )
     }
 
     it("keeps a range index trusted, and answers with and without it the same") {
