@@ -13,6 +13,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -153,3 +154,38 @@ def test_each_partition_prefers_its_region_server_and_tasks_ran_there(job):
 
 def test_each_executor_opens_one_hbase_connection_for_the_whole_job(job):
     assert job["connections_opened"] == {"0": 1, "1": 1}
+
+
+def test_a_stream_through_a_region_split_a_region_server_restart_and_driver_kills_writes_each_row_once(
+    spark, cluster_hbase, table_name, tmp_path
+):
+    """The streaming sink's guarantee with regions moving under it: while the stream runs, the table's
+    regions split, region server 2 is killed and started again, and the driver is killed mid-batch
+    and restarted; the table ends with exactly the rows computed from the input files."""
+    from conftest import session_on
+    from pyspark_hbase_testing.region_servers import kill_region_server
+    from sink_stream_runs import expected_rows, in_flight, kill_mid_batch, run_to_the_end, start_job, write_input
+
+    rng = random.Random()
+    input_dir, checkpoint = tmp_path / "input", tmp_path / "checkpoint"
+    write_input(input_dir, files=10, rows_per_file=6000, seed=rng.randrange(1 << 30))
+    with session_on(spark, cluster_hbase) as session:
+        session.sql(
+            f"CREATE TABLE {table_name} (id INT, val INT, label STRING, PRIMARY KEY (id)) "
+            f"MAPPED BY ({table_name}, COLS=[val=f.val, label=f.label]) SPLIT ON ((10000))"
+        )
+        job, log = start_job(cluster_hbase, input_dir, checkpoint, table_name, "format", tmp_path, split=True)
+        # Region server 2 dies while a batch after the split is in flight, and comes back.
+        while not ("SPLIT" in log.read_text() and in_flight(checkpoint)):
+            assert job.poll() is None, log.read_text()[-6000:]
+            time.sleep(0.05)
+        kill_region_server(cluster_hbase, 2)
+        cluster_hbase.start(region_servers=REGION_SERVERS)
+        split = next(line for line in log.read_text().splitlines() if line.startswith("SPLIT "))
+        assert int(split.split()[-1]) > int(split.split()[1]), split
+        landed = kill_mid_batch(job, checkpoint, rng)
+        job, log = start_job(cluster_hbase, input_dir, checkpoint, table_name, "toTable", tmp_path)
+        run_to_the_end(job, log)
+        assert landed, "the driver's kill did not land while a batch was in flight"
+        got = {r.id: (r.val, r.label) for r in session.sql(f"SELECT id, val, label FROM {table_name}").collect()}
+    assert got == expected_rows(input_dir)

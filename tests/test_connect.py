@@ -134,3 +134,29 @@ def test_a_stream_of_changes_started_from_the_thin_client(remote, table_name, tm
     finally:
         query.stop()
         remote.conf.unset("spark.sql.hbase.changes.lagMillis")
+
+
+def test_a_streaming_query_from_the_thin_client_writes_into_an_hbase_table(remote, table_name, tmp_path):
+    remote.sql(
+        f"CREATE TABLE {table_name} (id INT, label STRING, PRIMARY KEY (id)) "
+        f"MAPPED BY ({table_name}, COLS=[label=f.label])"
+    )
+    source, checkpoint = tmp_path / "in", tmp_path / "checkpoint"
+    source.mkdir()
+    (source / "a.json").write_text("".join(f'{{"id": {i}, "name": "a{i}"}}\n' for i in range(10)))
+
+    def run(write):
+        stream = (
+            remote.readStream.schema("id INT, name STRING").json(str(source)).selectExpr("id", "upper(name) AS label")
+        )
+        query = write(stream.writeStream.option("checkpointLocation", str(checkpoint)).trigger(availableNow=True))
+        query.awaitTermination(120)
+        return query.lastProgress
+
+    first = run(lambda w: w.format("hbase").option("table", table_name).start())
+    assert first["sink"]["metrics"]["numOutputRows"] == "10"
+    (source / "b.json").write_text('{"id": 3, "name": "b3"}\n{"id": 42, "name": "b42"}\n')
+    second = run(lambda w: w.toTable(f"hbase.{table_name}"))
+    assert second["sink"]["numOutputRows"] == 2
+    rows = {r.id: r.label for r in remote.table(table_name).collect()}
+    assert rows == {**{i: f"A{i}" for i in range(10)}, 3: "B3", 42: "B42"}

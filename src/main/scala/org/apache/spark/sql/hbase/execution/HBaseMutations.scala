@@ -38,11 +38,16 @@ object HBaseMutations {
       write: (Iterator[InternalRow], BufferedMutator) => Long
   ): Long =
     eachPartition(cluster, table, rows) { (partition, connection) =>
-      val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-      val mutator = connection.getBufferedMutator(operationTimeoutMillis.fold(params)(params.operationTimeout))
-      try write(partition, mutator)
-      finally mutator.close()
+      val writer = mutator(connection, table, operationTimeoutMillis)
+      try write(partition, writer)
+      finally writer.close()
     }
+
+  /** A task's mutator of `table`, whose close sends what it still holds. */
+  def mutator(connection: Connection, table: HBaseTableDef, operationTimeoutMillis: Option[Int]): BufferedMutator = {
+    val params = new BufferedMutatorParams(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
+    connection.getBufferedMutator(operationTimeoutMillis.fold(params)(params.operationTimeout))
+  }
 
   /**
    * Each task hands its partition and the cluster's connection to `write`, which returns how many

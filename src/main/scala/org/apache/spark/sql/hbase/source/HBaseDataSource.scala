@@ -11,24 +11,30 @@ import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, LoadMetrics}
 import org.apache.spark.sql.hbase.index.WriteRecording
 import org.apache.spark.sql.hbase.facts.TableDefinitions
-import org.apache.spark.sql.execution.streaming.Source
+import org.apache.spark.sql.execution.streaming.{Sink, Source}
 import org.apache.spark.sql.hbase.changes.ChangeRead
+import org.apache.spark.sql.hbase.streaming.{HBaseSinkWrite, HBaseStreamingSink}
 import org.apache.spark.sql.sources.{
-  BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider, StreamSourceProvider
+  BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider, StreamSinkProvider,
+  StreamSourceProvider
 }
+import org.apache.spark.sql.streaming.OutputMode
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /**
- * `spark.read.format("hbase").option("table", "t").load()` and
- * `df.write.format("hbase").option("table", "t").mode("append").save()`, for pipelines without SQL.
+ * `spark.read.format("hbase").option("table", "t").load()`,
+ * `df.write.format("hbase").option("table", "t").mode("append").save()`,
+ * `spark.readStream.format("hbase")` and `df.writeStream.format("hbase").option("table", "t")`,
+ * for pipelines without SQL.
  * Both go through the same relation, planner and write path as SQL on table `t`. A read with
  * `.option("asOfTimestamp", "2026-11-24 10:00:00")` reads the table as TIMESTAMP AS OF does; one with
  * `.option("changesSince", ...)` reads the rows written since then, and `spark.readStream` streams
  * the rows written as they come ([[ChangeOptions]]).
  */
 class HBaseDataSource
-    extends RelationProvider with CreatableRelationProvider with DataSourceRegister with StreamSourceProvider {
+    extends RelationProvider with CreatableRelationProvider with DataSourceRegister with StreamSourceProvider
+    with StreamSinkProvider {
 
   override def shortName(): String = "hbase"
 
@@ -72,17 +78,8 @@ class HBaseDataSource
       parameters: Map[String, String],
       data: DataFrame
   ): BaseRelation = {
-    val relation = createRelation(sqlContext, parameters) match {
-      case r: HBaseSourceRelation => r
-      case _ => throw new HBaseSqlException(
-          s"Writing to HBase table '${HBaseDataSource.tableOption(parameters)}': option ${ChangeOptions.ChangesSince} " +
-            "applies to reads only"
-        )
-    }
+    val relation = writeTarget(sqlContext, parameters, "Writing to")
     val name = relation.table.name
-    if (relation.asOfMillis.isDefined) {
-      throw new HBaseSqlException(s"Writing to HBase table '$name': option asOfTimestamp applies to reads only")
-    }
     mode match {
       case SaveMode.Append if parameters.get("bulkload").exists(_.equalsIgnoreCase("true")) =>
         bulkLoad(relation, data)
@@ -94,6 +91,41 @@ class HBaseDataSource
       case SaveMode.Overwrite => throw new HBaseSqlException(
           s"Overwrite is not supported for HBase table '$name'; use .mode(\"append\"), which inserts or replaces rows by key"
         )
+    }
+    relation
+  }
+
+  /** `writeStream.format("hbase").option("table", "t")`: see [[HBaseStreamingSink]]. */
+  override def createSink(
+      sqlContext: SQLContext,
+      parameters: Map[String, String],
+      partitionColumns: Seq[String],
+      outputMode: OutputMode
+  ): Sink = {
+    val relation = writeTarget(sqlContext, parameters, "Streaming into")
+    val name = relation.table.name
+    if (partitionColumns.nonEmpty) {
+      throw new HBaseSqlException(
+        s"Streaming into HBase table '$name': HBase tables have no partitions; remove partitionBy"
+      )
+    }
+    if (outputMode == OutputMode.Complete()) throw HBaseSinkWrite.completeModeRefused(name)
+    new HBaseStreamingSink(relation.table, relation.cluster)
+  }
+
+  /** The table a write goes to; an option of reads alone fails it, naming the `write` ("Writing to"). */
+  private def writeTarget(sqlContext: SQLContext, parameters: Map[String, String], write: String) = {
+    val relation = createRelation(sqlContext, parameters) match {
+      case r: HBaseSourceRelation => r
+      case _ => throw new HBaseSqlException(
+          s"$write HBase table '${HBaseDataSource.tableOption(parameters)}': option ${ChangeOptions.ChangesSince} " +
+            "applies to reads only"
+        )
+    }
+    if (relation.asOfMillis.isDefined) {
+      throw new HBaseSqlException(
+        s"$write HBase table '${relation.table.name}': option ${HBaseDataSource.AsOfTimestampOption} applies to reads only"
+      )
     }
     relation
   }
