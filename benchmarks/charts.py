@@ -99,6 +99,7 @@ def redraw(names):
     import index_benchmark
     import long_predicates
     import phoenix_benchmark
+    import streaming_benchmark
     import tpch_aggregate
     import tpch_load
     import tpch_planner
@@ -112,6 +113,7 @@ def redraw(names):
         "index": index_benchmark.chart,
         "phoenix": phoenix_benchmark.chart,
         "long_predicates": long_predicates.chart,
+        "streaming": streaming_benchmark.chart,
     }
     unknown = set(names) - set(charts)
     if unknown:

@@ -1,4 +1,9 @@
-"""Streaming sink benchmark (issue 37): rows/s written into an HBase table by a Structured Streaming
+"""Streaming benchmark (issue 37), the sink and the source.
+
+Run through `./benchmarks/run streaming [--rows 1000000] [--files 20] [--regions 4] [--repeat 3] [--puts 200]
+[--idle-rows 5000000] [--idle-seconds 15]`.
+
+The sink: rows/s written into an HBase table by a Structured Streaming
 query through the sink (`writeStream.format("hbase")`), through foreachBatch calling the batch
 writer (`df.write.format("hbase")`), and by a plain HBase client program (RawPut.java: one
 BufferedMutator per thread, as many threads as Spark has task slots). Target: the sink at least
@@ -8,8 +13,13 @@ The input is Parquet files of (id INT, val INT, label STRING), as many files per
 task slots (so each batch writes from as many tasks as the plain client has threads); each run writes a
 table of its own, split into --regions regions. The sink and foreachBatch are timed by the sum of
 their batches' addBatch durations (reading the batch's input included: Spark reads it there) and by
-the wall time of the whole query. Run through benchmarks/run; writes
-benchmarks/results/streaming.json, .md and .png.
+the wall time of the whole query.
+
+The source (stream_changes.py): the latency from a plain HBase Put to its row's delivery with the default lag
+and trigger, median and p99 (each Put checked delivered once), and what a trigger's look for new writes costs
+on a table of --idle-rows rows in major-compacted store files: idle, and from the table's beginning.
+
+Writes benchmarks/results/streaming.json, .md and .png.
 """
 
 import argparse
@@ -22,7 +32,8 @@ import uuid
 from pathlib import Path
 
 from charts import bar_chart
-from tpch_planner import WORK, log, start_session, write_results
+from stream_changes import latency, looks, summary
+from tpch_planner import WORK, compact, log, start_session, write_results
 
 TARGET = 0.8  # the sink's rows/s against the plain client's
 SCHEMA = "id INT, val INT, label STRING"
@@ -99,28 +110,91 @@ def raw_put(hbase, spark, rows, regions, threads, repeat):
     return [json.loads(line)["seconds"] for line in out.splitlines() if line.startswith("{")]
 
 
+def source_half(spark, puts, idle_rows, idle_seconds):
+    """Put-to-delivery latency, and each look for new writes on a big compacted table: idle and from its start."""
+    checkpoints = WORK / "streaming-checkpoints"
+    lag = int(spark.conf.get("spark.sql.hbase.changes.lagMillis"))
+    log(f"latency of {puts} Puts, lag {lag} ms, default trigger")
+    lat = latency(spark, puts, str(checkpoints / f"latency-{uuid.uuid4().hex[:8]}"))
+    log(f"median {lat['medianSeconds']:.2f} s, p99 {lat['p99Seconds']:.2f} s")
+    big = "bench_stream_changes"
+    spark.sql(f"DROP TABLE IF EXISTS {big}")
+    spark.sql(
+        f"CREATE TABLE {big} (k BIGINT, v STRING, PRIMARY KEY (k)) MAPPED BY ({big}, COLS=[v=f.v]) "
+        f"SPLIT ON (({idle_rows // 4}), ({idle_rows // 2}), ({3 * idle_rows // 4}))"
+    )
+    began = time.perf_counter()
+    spark.range(idle_rows).selectExpr("id AS k", "sha1(CAST(id AS STRING)) AS v").write.format("hbase").option(
+        "table", big
+    ).option("bulkload", "true").mode("append").save()
+    log(f"bulk-loaded {idle_rows:,} rows in {time.perf_counter() - began:.0f} s")
+    compact(spark, big)
+    # Each trigger's progress, also of the triggers that find nothing (Spark reports those every 10 s otherwise).
+    spark.conf.set("spark.sql.streaming.noDataProgressEventInterval", "0")
+    try:
+        idle = summary(looks(spark, big, str(checkpoints / f"idle-{uuid.uuid4().hex[:8]}"), idle_seconds, {}))
+        whole = summary(
+            looks(
+                spark,
+                big,
+                str(checkpoints / f"whole-{uuid.uuid4().hex[:8]}"),
+                idle_seconds,
+                {"startingTimestamp": "0", "maxRowsPerTrigger": "1000"},
+            )
+        )
+    finally:
+        spark.conf.unset("spark.sql.streaming.noDataProgressEventInterval")
+    log(f"idle looks: median {idle['medianLatestOffsetMs']} ms, block bytes at most {idle['maxBlockBytesScanned']}")
+    return {"lagMillis": lag, "idleRows": idle_rows, "latency": lat, "idleLook": idle, "lookFromTheBeginning": whole}
+
+
 def markdown(report):
     lines = [
-        f"# Streaming sink: rows/s into HBase ({report['rows']:,} rows, {report['files']} files, "
-        f"{report['regions']} regions)",
+        f"`{report['command']}`, {report['date']}, {report['machine']}, {report['minutes']:.1f} minutes.",
         "",
-        "| writer | median seconds | rows/s | of the plain client's rows/s |",
-        "|---|---|---|---|",
+        f"The sink: {report['rows']:,} rows in {report['files']} Parquet files into a table of {report['regions']} "
+        f"regions, each run into a table of its own; median of {report['repeat']} runs, after one untimed run of "
+        "each streaming way:",
+        "",
+        "| writer | median seconds | runs (s) | rows/s | of the plain client's rows/s |",
+        "|---|---:|---|---:|---:|",
     ]
     for w in report["writers"]:
-        lines.append(f"| {w['writer']} | {w['seconds']:.2f} | {w['rowsPerSecond']:,.0f} | {w['ofRawPut']:.0%} |")
-    lines += ["", "| target | value | met |", "|---|---|---|"]
-    for t in report["targets"]:
-        lines.append(f"| {t['target']} | {t['value']} | {'yes' if t['met'] else 'no'} |")
+        runs = ", ".join(f"{r:.2f}" for r in w["runs"])
+        lines.append(
+            f"| {w['writer']} | {w['seconds']:.2f} | {runs} | {w['rowsPerSecond']:,.0f} | {w['ofRawPut']:.0%} |"
+        )
+    source = report["source"]
+    lat, idle, whole = source["latency"], source["idleLook"], source["lookFromTheBeginning"]
+    lines += [
+        "",
+        f"The source, lag {source['lagMillis']} ms, default trigger: Put to delivery ({lat['puts']} plain HBase Puts, "
+        f"50 ms apart, each delivered once): median **{lat['medianSeconds']:.2f} s**, p99 "
+        f"**{lat['p99Seconds']:.2f} s**, max {lat['maxSeconds']:.2f} s.",
+        "",
+        f"A trigger's look for new writes on a table of {source['idleRows']:,} rows in major-compacted store files "
+        "(HBase's scan metrics: rows it looked at, bytes of store file blocks it read):",
+        "",
+        "| look | triggers | median latestOffset ms | rows looked at (max) | store file block bytes (max) |",
+        "|---|---:|---:|---:|---:|",
+        f"| idle (nothing written since the last offset) | {idle['triggers']} | {idle['medianLatestOffsetMs']} | "
+        f"{idle['maxRowsScanned']} | {idle['maxBlockBytesScanned']} |",
+        f"| from the table's beginning (maxRowsPerTrigger 1000) | {whole['triggers']} | "
+        f"{whole['medianLatestOffsetMs']} | {whole['maxRowsScanned']} | {whole['maxBlockBytesScanned']} |",
+        "",
+        "Targets:",
+        "",
+    ]
+    lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
     return "\n".join(lines) + "\n"
 
 
 def chart(report, path):
     bar_chart(
         path,
-        f"Writing {report['rows']:,} rows into HBase (seconds, lower is faster)",
+        f"Writing {report['rows']:,} rows into HBase (seconds, lower is faster; dots: every run)",
         [w["writer"] for w in report["writers"]],
-        [("median seconds", [w["seconds"] for w in report["writers"]], None)],
+        [("median seconds", [w["seconds"] for w in report["writers"]], [w["runs"] for w in report["writers"]])],
         xlabel="writer",
     )
 
@@ -131,7 +205,11 @@ def main():
     parser.add_argument("--files", type=int, default=20)
     parser.add_argument("--regions", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--puts", type=int, default=200)
+    parser.add_argument("--idle-rows", type=int, default=5_000_000)
+    parser.add_argument("--idle-seconds", type=int, default=15)
     args = parser.parse_args()
+    began = time.perf_counter()
     spark, hbase = start_session("streaming", {"spark.sql.shuffle.partitions": "2"})
     source = input_files(spark, args.rows, args.files)
     threads = spark.sparkContext.defaultParallelism
@@ -144,37 +222,46 @@ def main():
         for how in runs:
             runs[how].append(stream_run(spark, source, args.rows, args.regions, how, threads))
             log(f"{how}: {runs[how][-1]}")
-    raw_rate = args.rows / statistics.median(raw)
-    writers = [{"writer": f"plain BufferedMutator client, {threads} threads", "seconds": statistics.median(raw)}]
+    writers = [{"writer": f"plain BufferedMutator client, {threads} threads", "runs": raw}]
     for how, label in (("sink", 'sink, format("hbase")'), ("foreachBatch", "foreachBatch + df.write")):
-        writers.append(
-            {"writer": f"{label}, addBatch time", "seconds": statistics.median(r["addBatchSeconds"] for r in runs[how])}
-        )
-        writers.append(
-            {"writer": f"{label}, wall time", "seconds": statistics.median(r["wallSeconds"] for r in runs[how])}
-        )
+        writers.append({"writer": f"{label}, addBatch time", "runs": [r["addBatchSeconds"] for r in runs[how]]})
+        writers.append({"writer": f"{label}, wall time", "runs": [r["wallSeconds"] for r in runs[how]]})
+    raw_rate = args.rows / statistics.median(raw)
     for w in writers:
+        w["seconds"] = statistics.median(w["runs"])
         w["rowsPerSecond"] = args.rows / w["seconds"]
         w["ofRawPut"] = w["rowsPerSecond"] / raw_rate
+    changes = source_half(spark, args.puts, args.idle_rows, args.idle_seconds)
+    spark.stop()
     sink = next(w for w in writers if w["writer"].startswith("sink") and "addBatch" in w["writer"])
+    idle_bytes = changes["idleLook"]["maxBlockBytesScanned"]
     report = {
         "rows": args.rows,
         "files": args.files,
         "regions": args.regions,
         "repeat": args.repeat,
-        "rawPutRuns": raw,
         "streamRuns": runs,
         "writers": writers,
+        "source": changes,
         "targets": [
             {
                 "target": f"the sink's rows/s (addBatch time) at least {TARGET:.0%} of the plain client's",
                 "value": f"{sink['ofRawPut']:.0%}",
                 "met": sink["ofRawPut"] >= TARGET,
-            }
+            },
+            {
+                "target": f"an idle trigger on {args.idle_rows:,} rows reads no store file block",
+                "value": f"at most {idle_bytes} bytes over {changes['idleLook']['triggers']} looks",
+                "met": idle_bytes == 0,
+            },
         ],
+        "machine": f"{os.cpu_count()} cores",
+        "date": time.strftime("%Y-%m-%d"),
+        "command": f"./benchmarks/run streaming --rows {args.rows} --files {args.files} --regions {args.regions} "
+        f"--repeat {args.repeat} --puts {args.puts} --idle-rows {args.idle_rows} --idle-seconds {args.idle_seconds}",
+        "minutes": (time.perf_counter() - began) / 60,
     }
     write_results("streaming", report, markdown, chart)
-    spark.stop()
 
 
 if __name__ == "__main__":
