@@ -131,6 +131,16 @@ object HBaseSQLConf {
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(10000)
 
+  val PushMergeKeysMinTableRatio: ConfigEntry[Double] =
+    SQLConf.buildConf("spark.sql.hbase.join.pushKeys.mergeSideMinTableRatio")
+      .doc("A sort-merge join merged by key pushes the keys of a side that filters by more than key " +
+        "ranges into the other side's scan only when the other side's table holds at least this many " +
+        "times the bytes of the filtering side's table, since that side is read once more for its keys. " +
+        "0 pushes them whatever the sizes.")
+      .doubleConf
+      .checkValue(_ >= 0, "must not be negative")
+      .createWithDefault(2.0)
+
   val LimitInKeyOrder: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.limit.inKeyOrder")
     .doc("A query's ORDER BY ... LIMIT n over HBase rows that come in that order (by the row key) " +
       "takes the first n rows as they come, instead of a top-n of every region.")

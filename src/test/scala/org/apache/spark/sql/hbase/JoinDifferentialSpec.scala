@@ -98,7 +98,12 @@ class JoinDifferentialSpec extends HBaseSuite with DifferentialCases with Adapti
         val query = randomJoin(random)
         // Two cases in three keep Spark from broadcasting, so that it plans a sort-merge join.
         val broadcast = if (i % 3 == 0) "10485760" else "-1"
-        withConf(session)("spark.sql.autoBroadcastJoinThreshold" -> broadcast) {
+        // Half the cases push a filtering side's keys into a merged join's other side whatever the tables' sizes.
+        val ratio = if (i % 2 == 0) "0" else HBaseSQLConf.PushMergeKeysMinTableRatio.defaultValueString
+        withConf(session)(
+          "spark.sql.autoBroadcastJoinThreshold" -> broadcast,
+          HBaseSQLConf.PushMergeKeysMinTableRatio.key -> ratio
+        ) {
           val truth =
             withConf(session)(HBaseSQLConf.MergeJoinByKey.key -> "false", HBaseSQLConf.PushJoinKeysMax.key -> "0")(
               rowsOf(session.sql(query))

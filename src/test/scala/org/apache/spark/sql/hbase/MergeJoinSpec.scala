@@ -123,7 +123,10 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
           s"SELECT o.ok, o.s, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE o.d = 3 AND o.s LIKE '1%'"
         val expected = (0 until 400).filter(k => k % 7 == 3 && k % 5 != 0 && k.toString.startsWith("1"))
         for (maxKeys <- Seq(10000, expected.size, expected.size - 1)) {
-          withConf(HBaseSQLConf.PushJoinKeysMax.key -> maxKeys.toString) {
+          withConf(
+            HBaseSQLConf.PushJoinKeysMax.key -> maxKeys.toString,
+            HBaseSQLConf.PushMergeKeysMinTableRatio.key -> "0"
+          ) {
             val df = sql(query)
             val join = merged(df)
             df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
@@ -136,6 +139,19 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
               else read should be > expected.map(_ % 4).sum.toLong
             }
           }
+        }
+      }
+    }
+
+    it("leaves the other side's scan as planned when its table is not the bigger by the setting's ratio") {
+      noBroadcast {
+        val query =
+          s"SELECT o.ok, o.s, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE o.d = 3 AND o.s LIKE '1%'"
+        withConf(HBaseSQLConf.PushMergeKeysMinTableRatio.key -> "1000000") {
+          val df = sql(query)
+          val join = merged(df)
+          df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
+          collect(join) { case s: HBaseSQLTableScan => s.keysFromJoin }.flatten shouldBe empty
         }
       }
     }
