@@ -23,17 +23,14 @@ Writes benchmarks/results/streaming.json, .md and .png.
 """
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import time
 import uuid
-from pathlib import Path
 
 from charts import bar_chart
 from stream_changes import latency, looks, summary
-from tpch_planner import WORK, compact, log, start_session, write_results
+from tpch_planner import WORK, compact, hbase_client_program, log, start_session, write_results
 
 TARGET = 0.8  # the sink's rows/s against the plain client's
 SCHEMA = "id INT, val INT, label STRING"
@@ -81,33 +78,8 @@ def stream_run(spark, source, rows, regions, how, files_per_batch):
 
 def raw_put(hbase, spark, rows, regions, threads, repeat):
     """Every timed run of RawPut.java into a table of its own; the same HBase client classes as Spark's."""
-    import pyspark
-    from pyspark_hbase import _paths
-    from pyspark_hbase.local import JAVA17_FLAGS
-
     table = new_table(spark, rows, regions)
-    conf_dir = os.environ.get("HBASE_CONF_DIR") or hbase.conf_dir
-    classpath = os.pathsep.join(
-        [str(conf_dir), *map(str, _paths.plugin_jars()), str(Path(pyspark.__file__).parent / "jars" / "*")]
-    )
-    out = subprocess.run(
-        [
-            _paths.java_executable(),
-            *JAVA17_FLAGS,
-            "-cp",
-            classpath,
-            str(Path(__file__).parent / "RawPut.java"),
-            table,
-            str(rows),
-            str(threads),
-            str(repeat),
-        ],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        text=True,
-        check=True,
-    ).stdout
-    return [json.loads(line)["seconds"] for line in out.splitlines() if line.startswith("{")]
+    return [r["seconds"] for r in hbase_client_program(hbase, "RawPut.java", table, rows, threads, repeat)]
 
 
 def source_half(spark, puts, idle_rows, idle_seconds):

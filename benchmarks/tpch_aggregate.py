@@ -19,9 +19,7 @@ import json
 import math
 import os
 import statistics
-import subprocess
 import time
-from pathlib import Path
 
 from charts import bar_chart
 from jvm_heap import region_server_peak
@@ -29,6 +27,7 @@ from packed_benchmark import session_with_twins
 from tpch_planner import (
     PUSHDOWN_OFF,
     RESULTS,
+    hbase_client_program,
     log,
     scale_and_regions_arguments,
     timed_runs,
@@ -237,33 +236,8 @@ def rate(times, rows):
 
 
 def raw_scan(hbase, table, caching, threads, repeat):
-    """Every run of RawScan.java: the same HBase client classes as Spark's (the plugin jar and Spark's jars)."""
-    import pyspark
-    from pyspark_hbase import _paths
-    from pyspark_hbase.local import JAVA17_FLAGS
-
-    conf_dir = os.environ.get("HBASE_CONF_DIR") or hbase.conf_dir  # its hbase-site.xml says where ZooKeeper is
-    classpath = os.pathsep.join(
-        [str(conf_dir), *map(str, _paths.plugin_jars()), str(Path(pyspark.__file__).parent / "jars" / "*")]
-    )
-    out = subprocess.run(
-        [
-            _paths.java_executable(),
-            *JAVA17_FLAGS,
-            "-cp",
-            classpath,
-            str(Path(__file__).parent / "RawScan.java"),
-            table,
-            str(caching),
-            str(threads),
-            str(repeat),
-        ],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        text=True,
-        check=True,
-    ).stdout
-    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    """Every run of RawScan.java."""
+    return hbase_client_program(hbase, "RawScan.java", table, caching, threads, repeat)
 
 
 def targets(report):

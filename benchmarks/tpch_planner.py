@@ -77,6 +77,28 @@ def write_results(name, report, markdown, chart):
     print(markdown(report))
 
 
+def hbase_client_program(hbase, program, *args):
+    """The JSON lines a plain HBase client program of benchmarks/ (a .java file, run as a source file) prints,
+    on the same HBase client classes as Spark's (the plugin jar and Spark's jars)."""
+    import pyspark
+    from pyspark_hbase import _paths
+    from pyspark_hbase.local import JAVA17_FLAGS
+
+    conf_dir = os.environ.get("HBASE_CONF_DIR") or hbase.conf_dir  # its hbase-site.xml says where ZooKeeper is
+    classpath = os.pathsep.join(
+        [str(conf_dir), *map(str, _paths.plugin_jars()), str(Path(pyspark.__file__).parent / "jars" / "*")]
+    )
+    out = subprocess.run(
+        [_paths.java_executable(), *JAVA17_FLAGS, "-cp", classpath, str(Path(__file__).parent / program)]
+        + [str(a) for a in args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
+    ).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
 def start_session(benchmark, settings, fresh_hbase=False):
     """The embedded HBase under benchmarks/work (None when HBASE_CONF_DIR names one) and a Spark session on it;
     BENCH_REGION_SERVERS (default 1) region servers serve it.

@@ -73,46 +73,43 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
       throws IOException {
     if (ServerVersions.asked(scan)) return new VersionsAnswer(s);
     byte[] topN = scan.getAttribute(TopNSpec.ATTRIBUTE);
-    if (topN != null) return topNOf(s, topN);
+    if (topN != null) {
+      return answered(s, "top-n", () -> new TopNRegionScanner(s, TopNSpec.parseFrom(topN), budget()));
+    }
     byte[] bytes = scan.getAttribute(AggregateSpec.ATTRIBUTE);
     if (bytes == null) return s;
-    try {
-      return new AggregatingRegionScanner(s, AggregateSpec.parseFrom(bytes), budget());
-    } catch (WireVersionRefused e) {
-      // Rows instead of groups: the client folds them in itself.
-      LOG.warn(
-          "Not aggregating a scan of {}: {}",
-          s.getRegionInfo().getRegionNameAsString(),
-          e.getMessage());
-      return s;
-    } catch (IOException | RuntimeException e) {
-      // Bytes of our version that do not parse are a bug or an attack: refused, never answered with
-      // rows.
-      String region = s.getRegionInfo().getRegionNameAsString();
-      s.close(); // HBase forgets a scanner whose opening failed
-      throw new DoNotRetryIOException(
-          "Refused a spark-hbase-sql aggregation of " + region + ": " + e.getMessage());
-    }
+    return answered(
+        s,
+        "aggregation",
+        () -> new AggregatingRegionScanner(s, AggregateSpec.parseFrom(bytes), budget()));
+  }
+
+  private interface Answer {
+    RegionScanner open() throws IOException;
   }
 
   /**
-   * A scan that keeps only its top n rows. A spec of a version this jar does not read leaves the
-   * scan alone: every row goes to the client, whose own top-n takes the same rows.
+   * The scanner that answers the scan (`what`: a top-n, an aggregation). A spec of a version this
+   * jar does not read leaves the scan alone: every row goes to the client, which takes its own
+   * top-n or folds the rows into groups itself. Bytes of our version that do not parse are a bug or
+   * an attack: refused, never answered with rows.
    */
-  private RegionScanner topNOf(RegionScanner s, byte[] bytes) throws IOException {
+  private static RegionScanner answered(RegionScanner s, String what, Answer answer)
+      throws IOException {
     try {
-      return new TopNRegionScanner(s, TopNSpec.parseFrom(bytes), budget());
+      return answer.open();
     } catch (WireVersionRefused e) {
       LOG.warn(
-          "Not keeping a top-n of a scan of {}: {}",
+          "Not answering a scan of {} with a {}: {}",
           s.getRegionInfo().getRegionNameAsString(),
+          what,
           e.getMessage());
       return s;
     } catch (IOException | RuntimeException e) {
       String region = s.getRegionInfo().getRegionNameAsString();
       s.close(); // HBase forgets a scanner whose opening failed
       throw new DoNotRetryIOException(
-          "Refused a spark-hbase-sql top-n of " + region + ": " + e.getMessage());
+          "Refused a spark-hbase-sql " + what + " of " + region + ": " + e.getMessage());
     }
   }
 }

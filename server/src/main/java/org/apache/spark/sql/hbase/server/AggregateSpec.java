@@ -185,13 +185,7 @@ public final class AggregateSpec {
   }
 
   public static AggregateSpec parseFrom(byte[] bytes) throws IOException {
-    try {
-      return read(Wire.input(bytes));
-    } catch (java.io.EOFException e) {
-      throw new IOException("Corrupt aggregation: its bytes end early", e);
-    } catch (IllegalArgumentException e) {
-      throw new IOException("Corrupt aggregation: " + e.getMessage(), e);
-    }
+    return Wire.parse(bytes, "aggregation", AggregateSpec::read);
   }
 
   private static AggregateSpec read(DataInputStream in) throws IOException {

@@ -128,13 +128,7 @@ public final class TopNSpec {
   }
 
   public static TopNSpec parseFrom(byte[] bytes) throws IOException {
-    try {
-      return read(Wire.input(bytes));
-    } catch (java.io.EOFException e) {
-      throw new IOException("Corrupt top-n: its bytes end early", e);
-    } catch (IllegalArgumentException e) {
-      throw new IOException("Corrupt top-n: " + e.getMessage(), e);
-    }
+    return Wire.parse(bytes, "top-n", TopNSpec::read);
   }
 
   private static TopNSpec read(DataInputStream in) throws IOException {

@@ -29,6 +29,24 @@ final class Wire {
     return bytes;
   }
 
+  interface Reader<T> {
+    T read(DataInputStream in) throws IOException;
+  }
+
+  /**
+   * What `reader` reads of a whole payload, `what` (e.g. "top-n") naming it in the error when its
+   * bytes are corrupt: they end early, or hold a value out of range.
+   */
+  static <T> T parse(byte[] bytes, String what, Reader<T> reader) throws IOException {
+    try {
+      return reader.read(input(bytes));
+    } catch (java.io.EOFException e) {
+      throw new IOException("Corrupt " + what + ": its bytes end early", e);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("Corrupt " + what + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Reads the version that starts a payload, refusing one this jar does not read. */
   static int readVersion(DataInputStream in, String what) throws IOException {
     int version = in.readInt();
