@@ -74,7 +74,8 @@ public final class AggregateRegionObserver implements RegionCoprocessor, RegionO
     if (ServerVersions.asked(scan)) return new VersionsAnswer(s);
     byte[] topN = scan.getAttribute(TopNSpec.ATTRIBUTE);
     if (topN != null) {
-      return answered(s, "top-n", () -> new TopNRegionScanner(s, TopNSpec.parseFrom(topN), budget()));
+      return answered(
+          s, "top-n", () -> new TopNRegionScanner(s, TopNSpec.parseFrom(topN), budget()));
     }
     byte[] bytes = scan.getAttribute(AggregateSpec.ATTRIBUTE);
     if (bytes == null) return s;
