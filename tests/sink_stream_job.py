@@ -4,7 +4,8 @@ file per batch, until the input is all written (trigger availableNow), then it e
 
 Usage: spark-submit ... sink_stream_job.py <input dir> <checkpoint dir> <table> <format|toTable> [<HBase data dir>]
 With the embedded HBase's data dir, the job also splits the table's regions once batch 1 is done
-(while the next batch runs) and prints how many regions there were before and after.
+(while the next batch runs) and prints how many regions there were before and after; its batches
+then start 2 seconds apart, so that batches still come after the split, and it runs until killed.
 """
 
 import sys
@@ -25,7 +26,9 @@ stream = (
     .where(F.col("v") % 10 != 3)
     .select(F.col("id"), (F.col("v") * 2 + 1).alias("val"), F.upper("name").alias("label"))
 )
-writer = stream.writeStream.option("checkpointLocation", checkpoint).outputMode("update").trigger(availableNow=True)
+splitting = len(sys.argv) > 5
+writer = stream.writeStream.option("checkpointLocation", checkpoint).outputMode("update")
+writer = writer.trigger(processingTime="2 seconds") if splitting else writer.trigger(availableNow=True)
 query = writer.format("hbase").option("table", table).start() if route == "format" else writer.toTable(f"hbase.{table}")
 print("STARTED", flush=True)
 
@@ -52,7 +55,7 @@ def split_regions(data_dir):
     connection.close()
 
 
-if len(sys.argv) > 5:
+if splitting:
     threading.Thread(target=split_regions, args=(sys.argv[5],), daemon=True).start()
 query.awaitTermination()
 print("DONE", flush=True)

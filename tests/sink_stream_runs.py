@@ -78,15 +78,18 @@ def start_job(local_hbase, input_dir: Path, checkpoint: Path, table: str, route:
     ), Path(log.name)
 
 
-def kill_mid_batch(process, checkpoint: Path, rng: random.Random, timeout: float = 180) -> bool:
-    """Waits for a batch in flight, lets it run a random while, then SIGKILLs the driver; whether
-    the batch was still in flight when it died (False: the job ended or the batch finished first)."""
+def kill_mid_batch(
+    process, checkpoint: Path, rng: random.Random, timeout: float = 180, most_seconds: float = 0.8
+) -> bool:
+    """Waits for a batch in flight, lets it run a random while (at most `most_seconds`), then
+    SIGKILLs the driver; whether the batch was still in flight when it died (False: the job ended or
+    the batch finished first)."""
     deadline = time.monotonic() + timeout
     while not in_flight(checkpoint):
         assert process.poll() is None or in_flight(checkpoint), "the job ended before a batch was in flight"
         assert time.monotonic() < deadline, "no batch started"
         time.sleep(0.05)
-    time.sleep(rng.uniform(0.0, 0.8))
+    time.sleep(rng.uniform(0.0, most_seconds))
     os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=60)
     return in_flight(checkpoint)

@@ -168,7 +168,8 @@ def test_a_stream_through_a_region_split_a_region_server_restart_and_driver_kill
 
     rng = random.Random()
     input_dir, checkpoint = tmp_path / "input", tmp_path / "checkpoint"
-    write_input(input_dir, files=10, rows_per_file=6000, seed=rng.randrange(1 << 30))
+    # Files enough for batches 2 s apart to outlast the split and the region server's restart.
+    write_input(input_dir, files=14, rows_per_file=6000, seed=rng.randrange(1 << 30))
     with session_on(spark, cluster_hbase) as session:
         session.sql(
             f"CREATE TABLE {table_name} (id INT, val INT, label STRING, PRIMARY KEY (id)) "
@@ -176,14 +177,17 @@ def test_a_stream_through_a_region_split_a_region_server_restart_and_driver_kill
         )
         job, log = start_job(cluster_hbase, input_dir, checkpoint, table_name, "format", tmp_path, split=True)
         # Region server 2 dies while a batch after the split is in flight, and comes back.
+        deadline = time.monotonic() + 180
         while not ("SPLIT" in log.read_text() and in_flight(checkpoint)):
             assert job.poll() is None, log.read_text()[-6000:]
+            assert time.monotonic() < deadline, "no batch after the split: " + log.read_text()[-6000:]
             time.sleep(0.05)
         kill_region_server(cluster_hbase, 2)
         cluster_hbase.start(region_servers=REGION_SERVERS)
         split = next(line for line in log.read_text().splitlines() if line.startswith("SPLIT "))
         assert int(split.split()[-1]) > int(split.split()[1]), split
-        landed = kill_mid_batch(job, checkpoint, rng)
+        # Early in a batch, at a random point: the batches left are short.
+        landed = kill_mid_batch(job, checkpoint, rng, most_seconds=0.1)
         job, log = start_job(cluster_hbase, input_dir, checkpoint, table_name, "toTable", tmp_path)
         run_to_the_end(job, log)
         assert landed, "the driver's kill did not land while a batch was in flight"
