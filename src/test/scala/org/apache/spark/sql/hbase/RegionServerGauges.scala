@@ -47,7 +47,9 @@ object RegionServerGauges {
       val connector = JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()))
       try {
         val server = connector.getMBeanServerConnection
-        if (!server.isRegistered(Tables)) Nil else server.getMBeanInfo(Tables).getAttributes.map(_.getName).toSeq
+        // HBase registers the bean anew as its tables change: it can go between the two calls.
+        try server.getMBeanInfo(Tables).getAttributes.map(_.getName).toSeq
+        catch { case _: javax.management.InstanceNotFoundException => Nil }
       } finally connector.close()
     } finally vm.detach()
   }
