@@ -167,18 +167,30 @@ def test_a_stream_through_a_region_split_a_region_server_restart_and_driver_kill
     from sink_stream_runs import expected_rows, in_flight, kill_mid_batch, run_to_the_end, start_job, write_input
 
     rng = random.Random()
-    input_dir, checkpoint = tmp_path / "input", tmp_path / "checkpoint"
-    # Files enough for batches 2 s apart to outlast the split and the region server's restart.
-    write_input(input_dir, files=14, rows_per_file=6000, seed=rng.randrange(1 << 30))
+    input_dir, held, checkpoint = tmp_path / "input", tmp_path / "held", tmp_path / "checkpoint"
+    # The stream gets its first files at once, more after the split and the rest after the region
+    # server's restart, so that batches come after each however long it takes (renames keep the files'
+    # times, which order them).
+    write_input(held, files=14, rows_per_file=6000, seed=rng.randrange(1 << 30))
+    input_dir.mkdir()
+    files = sorted(held.glob("part-*.json"))
+    for path in files[:4]:
+        path.rename(input_dir / path.name)
     with session_on(spark, cluster_hbase) as session:
         session.sql(
             f"CREATE TABLE {table_name} (id INT, val INT, label STRING, PRIMARY KEY (id)) "
             f"MAPPED BY ({table_name}, COLS=[val=f.val, label=f.label]) SPLIT ON ((10000))"
         )
         job, log = start_job(cluster_hbase, input_dir, checkpoint, table_name, "format", tmp_path, split=True)
-        # Region server 2 dies while a batch after the split is in flight, and comes back.
         deadline = time.monotonic() + 180
-        while not ("SPLIT" in log.read_text() and in_flight(checkpoint)):
+        while "SPLIT" not in log.read_text():
+            assert job.poll() is None, log.read_text()[-6000:]
+            assert time.monotonic() < deadline, "the table did not split: " + log.read_text()[-6000:]
+            time.sleep(0.05)
+        for path in files[4:9]:
+            path.rename(input_dir / path.name)
+        # Region server 2 dies while a batch after the split is in flight, and comes back.
+        while not in_flight(checkpoint):
             assert job.poll() is None, log.read_text()[-6000:]
             assert time.monotonic() < deadline, "no batch after the split: " + log.read_text()[-6000:]
             time.sleep(0.05)
@@ -186,6 +198,8 @@ def test_a_stream_through_a_region_split_a_region_server_restart_and_driver_kill
         cluster_hbase.start(region_servers=REGION_SERVERS)
         split = next(line for line in log.read_text().splitlines() if line.startswith("SPLIT "))
         assert int(split.split()[-1]) > int(split.split()[1]), split
+        for path in files[9:]:
+            path.rename(input_dir / path.name)
         # Early in a batch, at a random point: the batches left are short.
         landed = kill_mid_batch(job, checkpoint, rng, most_seconds=0.1)
         job, log = start_job(cluster_hbase, input_dir, checkpoint, table_name, "toTable", tmp_path)
@@ -193,3 +207,4 @@ def test_a_stream_through_a_region_split_a_region_server_restart_and_driver_kill
         assert landed, "the driver's kill did not land while a batch was in flight"
         got = {r.id: (r.val, r.label) for r in session.sql(f"SELECT id, val, label FROM {table_name}").collect()}
     assert got == expected_rows(input_dir)
+    assert len(list(input_dir.glob("part-*.json"))) == len(files)

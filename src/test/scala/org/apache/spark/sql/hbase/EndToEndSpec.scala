@@ -46,6 +46,15 @@ class EndToEndSpec extends HBaseSuite {
       e.getMessage should include("no column family 'absent'")
       tableNames should not contain t
       hbaseTableExists(t) shouldBe true
+      // Not even claimed and withdrawn: another session could have altered the claim, and a withdrawal
+      // of a claim that changed meanwhile fails, leaving a table that was never made.
+      withTable(catalog.SessionCatalogs.metaTable(spark)) { meta =>
+        val raw = new org.apache.hadoop.hbase.client.Scan().withStartRow(catalog.HBaseCatalog.rowKey(t))
+          .withStopRow(catalog.HBaseCatalog.rowKey(t), true).setRaw(true).readAllVersions()
+        val scanner = meta.getScanner(raw)
+        try withClue("cells and delete markers in the catalog row: ")(scanner.next() shouldBe null)
+        finally scanner.close()
+      }
     }
   }
 

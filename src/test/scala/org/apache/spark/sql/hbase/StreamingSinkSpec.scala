@@ -255,5 +255,31 @@ class StreamingSinkSpec extends HBaseSuite {
         rows(other) shouldBe empty
       } finally moved.stop()
     }
+
+    it("forgets a dropped table's commit records: the query's next batch into a new table of that name is refused") {
+      val t = readingsTable()
+      val dir = checkpoint()
+      val input = MemoryStream[(Int, String)](spark)
+      val first = start(input, t, dir)
+      val queryId =
+        try {
+          input.addData((1, "a"))
+          first.processAllAvailable()
+          first.id.toString
+        } finally first.stop()
+      val commits = new SinkCommits(cluster, SessionCatalogs.metaTable(spark))
+      commits.last(queryId, t).map(_._2) shouldBe Some(0L)
+      sql(s"DROP TABLE $t PURGE")
+      withClue("the record went with the table: ")(commits.last(queryId, t) shouldBe None)
+      sql(s"CREATE TABLE $t (id INT, v STRING, n INT, PRIMARY KEY (id)) MAPPED BY ($t, COLS=[v=f.v, n=f.n])")
+      val again = start(input, t, dir)
+      try {
+        input.addData((2, "b"))
+        failure(again.processAllAvailable()) should include(
+          s"HBase table '$t': the checkpoint asks for batch 1, but HBase has no batch"
+        )
+        rows(t) shouldBe empty
+      } finally again.stop()
+    }
   }
 }

@@ -39,7 +39,9 @@ case class CreateHBaseTableCommand(
   /** Creates the table; false when it exists already and IF NOT EXISTS was given. */
   def create(session: SparkSession): Boolean = {
     val catalog = HBaseTableIdent(catalogName, definition.name).store(session, s"CREATE TABLE ${definition.name}")
-    val stored = HBaseConnections.withConnection(catalog.cluster)(asStored)
+    // IF NOT EXISTS on a name taken already does nothing, whatever HBase table it names.
+    val checked = !(ifNotExists && catalog.entry(definition.name).isDefined)
+    val stored = HBaseConnections.withConnection(catalog.cluster)(asStored(_, checked))
     if (!catalog.create(stored)) {
       if (ifNotExists) return false
       throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
@@ -62,15 +64,24 @@ case class CreateHBaseTableCommand(
   }
 
   /** The definition to store: whether CREATE TABLE makes the HBase table, and a key-only table's marker family. */
-  private def asStored(connection: Connection): HBaseTableDef = {
+  private def asStored(connection: Connection, checked: Boolean): HBaseTableDef = {
     val name = TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name)
     val admin = connection.getAdmin
     try {
       if (!admin.tableExists(name)) definition.copy(ownsHBaseTable = true)
-      else if (!definition.isKeyOnly) definition
-      else definition.copy(markerFamily =
-        admin.getDescriptor(name).getColumnFamilyNames.asScala.toSeq.map(Utf8.string).sorted.headOption
-      )
+      else {
+        // Before the name is claimed: a claim withdrawn after another session altered it would stay.
+        if (checked) checkExisting(admin)
+        if (splitKeys.nonEmpty) {
+          logWarning(
+            s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; SPLIT ON is ignored"
+          )
+        }
+        if (!definition.isKeyOnly) definition
+        else definition.copy(markerFamily =
+          admin.getDescriptor(name).getColumnFamilyNames.asScala.toSeq.map(Utf8.string).sorted.headOption
+        )
+      }
     } finally admin.close()
   }
 
@@ -109,25 +120,24 @@ case class CreateHBaseTableCommand(
       }
       create(withAggregator = aggregator)
     }
-    if (!created) {
-      if (familyOptions.nonEmpty) {
-        throw new HBaseSqlException(
-          s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; " +
-            "FAMILIES sets up the families of a table CREATE TABLE makes. Change an existing table's families with the HBase shell's alter"
-        )
-      }
-      if (splitKeys.nonEmpty) {
-        logWarning(
-          s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; SPLIT ON is ignored"
-        )
-      }
-      MappedFamilies.requirePresent(
-        admin,
-        definition.hbaseTable,
-        definition.families,
-        s"CREATE TABLE ${definition.name}"
+    // Checked before the name was claimed too; again, as another session may have made it since.
+    if (!created) checkExisting(admin)
+    created
+  }
+
+  /** Refuses an existing HBase table this definition cannot map as it is. */
+  private def checkExisting(admin: Admin): Unit = {
+    if (familyOptions.nonEmpty) {
+      throw new HBaseSqlException(
+        s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; " +
+          "FAMILIES sets up the families of a table CREATE TABLE makes. Change an existing table's families with the HBase shell's alter"
       )
     }
-    created
+    MappedFamilies.requirePresent(
+      admin,
+      definition.hbaseTable,
+      definition.families,
+      s"CREATE TABLE ${definition.name}"
+    )
   }
 }

@@ -7,12 +7,14 @@ import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
 import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, ReadableEntry, UnreadableEntry}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.facts.FactsCache
+import org.apache.spark.sql.hbase.streaming.SinkCommits
 
 /** What dropping an HBase table does, for DROP TABLE and for Spark's catalog API alike. */
 object TableDrops {
 
   /**
-   * Drops the mapping of `name` and its range indexes; false when `catalog` has no such table.
+   * Drops the mapping of `name`, its range indexes and the streaming sink's commit records of it;
+   * false when `catalog` has no such table.
    * A broken entry is dropped too, since that is how a user gets rid of it; the statistics of its
    * indexes, if it had any, stay behind unread, as a new build never reads an old generation.
    *
@@ -32,6 +34,7 @@ object TableDrops {
       case Some(ReadableEntry(table)) =>
         // The indexes of the definition removed, not of one read before: another session may have added one.
         RangeIndexes.forgetAll(session, catalog, table)
+        new SinkCommits(catalog.cluster, catalog.metaTable.getNameAsString).forgetTable(table.name)
         // As removed: its HBase table cannot have changed, nor who made it.
         if (purge && table.ownsHBaseTable) deleteHBaseTable(catalog, table, statement)
         true

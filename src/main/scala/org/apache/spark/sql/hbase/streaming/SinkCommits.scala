@@ -2,9 +2,12 @@ package org.apache.spark.sql.hbase.streaming
 
 import java.util.Locale
 
+import scala.jdk.CollectionConverters._
+
 import com.fasterxml.jackson.databind.ObjectMapper
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.{CheckAndMutate, Get, Put}
+import org.apache.hadoop.hbase.client.{CheckAndMutate, Delete, Get, Put, Scan}
+import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.catalog.MetadataTables
@@ -46,6 +49,27 @@ final class SinkCommits(cluster: HBaseClusterConf, metaTable: String) {
     }
   }
 
+  /**
+   * Removes every query's record of `table`, as dropping it does: a query that wrote into the
+   * table it named then finds no record, and its next batch fails asking for a new checkpoint,
+   * rather than going on into a new table of the same name as if nothing had happened.
+   */
+  def forgetTable(table: String): Unit = withMeta { t =>
+    val suffix = Utf8.bytes(s"\u0000${table.toLowerCase(Locale.ROOT)}")
+    val scan = new Scan().withStartRow(Prefix).withStopRow(PrefixEnd).addColumn(Family, Qualifier)
+    val scanner = t.getScanner(scan)
+    val rows =
+      try scanner.iterator().asScala.map(_.getRow).filter(endsWith(_, suffix)).toList
+      finally scanner.close()
+    // HTable.delete takes the deletes it made out of the list it is given.
+    if (rows.nonEmpty)
+      t.delete(new java.util.ArrayList(rows.map(row => new Delete(row).addColumns(Family, Qualifier)).asJava))
+  }
+
+  private def endsWith(row: Array[Byte], suffix: Array[Byte]): Boolean =
+    row.length >= suffix.length &&
+      Bytes.equals(row, row.length - suffix.length, suffix.length, suffix, 0, suffix.length)
+
   private def withMeta[T](body: org.apache.hadoop.hbase.client.Table => T): T =
     HBaseConnections.withConnection(cluster) { connection =>
       val name = TableName.valueOf(metaTable)
@@ -68,8 +92,11 @@ object SinkCommits {
   // Meta tables known to exist: every batch reads and writes its record, without asking again.
   private val ensured = java.util.concurrent.ConcurrentHashMap.newKeySet[(HBaseClusterConf, String)]()
 
+  private val Prefix = Utf8.bytes("\u0000sink\u0000")
+  private val PrefixEnd = Utf8.bytes("\u0000sink\u0001") // the first row key past every record
+
   def rowKey(queryId: String, table: String): Array[Byte] =
-    Utf8.bytes(s"\u0000sink\u0000$queryId\u0000${table.toLowerCase(Locale.ROOT)}")
+    Bytes.add(Prefix, Utf8.bytes(s"$queryId\u0000${table.toLowerCase(Locale.ROOT)}"))
 
   private def batchIdOf(bytes: Array[Byte], queryId: String, table: String): Long = {
     val broken = s"Streaming query $queryId into HBase table '$table': its commit record in the catalog"
