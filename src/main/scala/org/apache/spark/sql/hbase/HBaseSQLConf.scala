@@ -147,6 +147,14 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val SortOneTaskMaxBytes: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.sort.oneTaskMaxBytes")
+    .doc("With adaptive execution, an ORDER BY over HBase tables whose input the stages already run " +
+      "measured at most this many bytes (a GROUP BY's few groups, say) sorts it in one task, without " +
+      "Spark's shuffle into key ranges and the job that samples their bounds. 0 turns it off.")
+    .bytesConf(org.apache.spark.network.util.ByteUnit.BYTE)
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(10L * 1024 * 1024)
+
   val TopNPerRegionMaxRows: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.limit.topNPerRegion.maxRows")
     .doc("A query's ORDER BY of table columns with LIMIT n, at most this many, has each region server " +
       "return only the n rows of each region smallest in that order (with the server jar's coprocessor, " +

@@ -8,7 +8,7 @@ import org.apache.spark.sql.hbase.analysis.{
   ResolveRangeIndexStatements,
   ResolveRowLevelStatements
 }
-import org.apache.spark.sql.hbase.planning.{HBaseLimitPushdown, HBaseTopNPushdown}
+import org.apache.spark.sql.hbase.planning.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
 import org.apache.spark.sql.hbase.source.HBaseChangesFunction
 
 /**
@@ -32,6 +32,8 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
     extensions.injectOptimizerRule(_ => HBaseTopNPushdown)
     extensions.injectPlannerStrategy(session => HBaseStrategy(session))
+    // Adaptive execution's re-planning, once stages have run and their sizes are known.
+    extensions.injectRuntimeOptimizerRule(_ => SmallSortsInOneTask)
     // After Spark places its exchanges: among the rules preparing adaptive query stages, and
     // without adaptive execution, before the columnar transitions.
     extensions.injectQueryStagePrepRule(_ => MergeJoinsByKey)

@@ -1,0 +1,104 @@
+package org.apache.spark.sql.hbase
+
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.catalyst.plans.physical.RangePartitioning
+import org.apache.spark.sql.execution.{CoalesceExec, SparkPlan}
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
+
+/**
+ * ORDER BY over a few rows that stages below it produced (a GROUP BY's groups over a join of HBase
+ * tables): sorted in one task once adaptive execution knows their size, without Spark's shuffle
+ * into ranges and its sampling job; the same rows, in the same order, as Spark's own plan gives.
+ */
+class SmallSortsInOneTaskSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
+
+  /** Orders keyed by ok, split at 100, 200 and 300; their lines keyed by (ok, ln), 0 to 3 per order. */
+  private lazy val (orders, lines) = {
+    val (o, l) = (uniqueName("sort_orders"), uniqueName("sort_lines"))
+    sql(
+      s"CREATE TABLE $o (ok BIGINT, d INT, s STRING, PRIMARY KEY (ok)) MAPPED BY ($o, COLS=[d=f.d, s=f.s]) " +
+        "SPLIT ON ((100), (200), (300))"
+    )
+    sql(
+      s"CREATE TABLE $l (ok BIGINT, ln INT, q INT, PRIMARY KEY (ok, ln)) MAPPED BY ($l, COLS=[q=f.q]) " +
+        "SPLIT ON ((150, 2), (250, 0))"
+    )
+    sql(
+      s"INSERT INTO $o SELECT id, IF(id % 9 = 0, NULL, CAST(id % 7 AS INT)), IF(id % 5 = 0, NULL, CAST(id AS STRING)) " +
+        "FROM range(0, 400)"
+    )
+    sql(
+      s"INSERT INTO $l SELECT o, CAST(n AS INT), CAST((o * 3 + n) % 11 AS INT) " +
+        "FROM (SELECT id AS o FROM range(0, 450)) LATERAL VIEW explode(sequence(1, CAST(o % 4 AS INT))) t AS n " +
+        "WHERE o % 4 > 0"
+    )
+    (o, l)
+  }
+
+  private def plan(df: DataFrame): SparkPlan = {
+    df.collect()
+    df.queryExecution.executedPlan
+  }
+
+  private def rangeShuffles(p: SparkPlan): Seq[ShuffleExchangeExec] =
+    collect(p) { case e: ShuffleExchangeExec if e.outputPartitioning.isInstanceOf[RangePartitioning] => e }
+
+  /** The same query on temporary views of the tables' rows: Spark's answer over the same rows. */
+  private def sparkAnswer(query: String): Seq[Row] = {
+    spark.createDataFrame(
+      spark.sparkContext.parallelize(sql(s"SELECT * FROM $orders").collect().toSeq, 3),
+      sql(s"SELECT * FROM $orders").schema
+    ).createOrReplaceTempView("sort_orders_rows")
+    spark.createDataFrame(
+      spark.sparkContext.parallelize(sql(s"SELECT * FROM $lines").collect().toSeq, 3),
+      sql(s"SELECT * FROM $lines").schema
+    ).createOrReplaceTempView("sort_lines_rows")
+    sql(query.replace("{o}", "sort_orders_rows").replace("{l}", "sort_lines_rows")).collect().toSeq
+  }
+
+  private val groupedQueries = Seq(
+    "SELECT o.d, count(*) AS n, sum(l.q) AS q FROM {o} o JOIN {l} l ON o.ok = l.ok GROUP BY o.d ORDER BY o.d",
+    "SELECT o.d, count(*) AS n FROM {o} o JOIN {l} l ON o.ok = l.ok GROUP BY o.d ORDER BY n DESC, o.d DESC NULLS LAST",
+    "SELECT l.q, max(o.s) AS s FROM {o} o LEFT JOIN {l} l ON o.ok = l.ok WHERE o.ok BETWEEN 90 AND 310 " +
+      "GROUP BY l.q ORDER BY s NULLS FIRST, l.q",
+    "SELECT o.d % 3 AS m, count(DISTINCT l.ln) AS lns FROM {o} o JOIN {l} l ON o.ok = l.ok GROUP BY o.d % 3 ORDER BY m"
+  )
+
+  describe("an ORDER BY of a GROUP BY's groups over HBase tables") {
+    for (query <- groupedQueries) {
+      it(s"sorts them in one task, in Spark's order: $query") {
+        val ours = query.replace("{o}", orders).replace("{l}", lines)
+        val df = sql(ours)
+        val p = plan(df)
+        withClue(p.toString) {
+          rangeShuffles(p) shouldBe empty
+          collect(p) { case c: CoalesceExec => c } should have size 1
+        }
+        val expected = sparkAnswer(query)
+        df.collect().toSeq shouldBe expected
+        withConf(HBaseSQLConf.SortOneTaskMaxBytes.key -> "0") {
+          val off = sql(ours)
+          withClue("with the setting 0, Spark's own plan: ")(rangeShuffles(plan(off)) should not be empty)
+          off.collect().toSeq shouldBe expected
+        }
+      }
+    }
+
+    it("keeps Spark's range shuffle when the groups are more bytes than the setting allows") {
+      withConf(HBaseSQLConf.SortOneTaskMaxBytes.key -> "16") {
+        val p = plan(sql(s"SELECT o.d, count(*) FROM $orders o JOIN $lines l ON o.ok = l.ok GROUP BY o.d ORDER BY o.d"))
+        withClue(p.toString)(rangeShuffles(p) should not be empty)
+      }
+    }
+
+    it("leaves a sort with nothing measured below it, and one of no HBase table, as Spark plans them") {
+      val scan = sql(s"SELECT ok, s FROM $orders ORDER BY s, ok")
+      withClue("no stage has run below a sort of the table itself: ")(rangeShuffles(plan(scan)) should not be empty)
+      scan.collect().toSeq shouldBe sparkAnswer("SELECT ok, s FROM {o} ORDER BY s, ok")
+      val noHBase = sql("SELECT id % 5 AS m, count(*) FROM range(0, 1000, 1, 4) GROUP BY id % 5 ORDER BY m")
+      val p = plan(noHBase)
+      withClue(p.toString)(rangeShuffles(p) should not be empty)
+    }
+  }
+}
