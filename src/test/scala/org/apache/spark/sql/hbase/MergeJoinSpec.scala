@@ -8,32 +8,10 @@ import org.apache.spark.sql.execution.joins.SortMergeJoinExec
 import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
 
 /** Joins of HBase tables on their leading key columns, merged by key without a shuffle or a sort. */
-class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
+class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersAndLines {
 
-  /**
-   * Orders keyed by ok in [0, 400), split at 100, 200 and 300; their lines keyed by (ok, ln),
-   * 0 to 3 lines per order (ok % 4), split inside order 150's lines and at order 250: the two
-   * tables' regions are cut at different keys.
-   */
-  private lazy val (orders, lines) = {
-    val (o, l) = (uniqueName("mj_orders"), uniqueName("mj_lines"))
-    sql(
-      s"CREATE TABLE $o (ok BIGINT, d INT, s STRING, PRIMARY KEY (ok)) MAPPED BY ($o, COLS=[d=f.d, s=f.s]) " +
-        "SPLIT ON ((100), (200), (300))"
-    )
-    sql(
-      s"CREATE TABLE $l (ok BIGINT, ln INT, q INT, PRIMARY KEY (ok, ln)) MAPPED BY ($l, COLS=[q=f.q]) " +
-        "SPLIT ON ((150, 2), (250, 0))"
-    )
-    sql(s"INSERT INTO $o SELECT id, CAST(id % 7 AS INT), IF(id % 5 = 0, NULL, CAST(id AS STRING)) FROM range(0, 400)")
-    // Lines of orders 0..449: the last 50 have no order.
-    sql(
-      s"INSERT INTO $l SELECT o, CAST(n AS INT), CAST((o * 3 + n) % 11 AS INT) " +
-        "FROM (SELECT id AS o FROM range(0, 450)) LATERAL VIEW explode(sequence(1, CAST(o % 4 AS INT))) t AS n " +
-        "WHERE o % 4 > 0"
-    )
-    (o, l)
-  }
+  /** Orders and their lines, with regions cut at different keys ([[OrdersAndLines]]). */
+  private lazy val (orders, lines) = ordersAndLines("mj")
 
   private def plan(df: DataFrame): SparkPlan = {
     df.collect()

@@ -11,30 +11,10 @@ import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
  * tables): sorted in one task once adaptive execution knows their size, without Spark's shuffle
  * into ranges and its sampling job; the same rows, in the same order, as Spark's own plan gives.
  */
-class SmallSortsInOneTaskSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
+class SmallSortsInOneTaskSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersAndLines {
 
-  /** Orders keyed by ok, split at 100, 200 and 300; their lines keyed by (ok, ln), 0 to 3 per order. */
-  private lazy val (orders, lines) = {
-    val (o, l) = (uniqueName("sort_orders"), uniqueName("sort_lines"))
-    sql(
-      s"CREATE TABLE $o (ok BIGINT, d INT, s STRING, PRIMARY KEY (ok)) MAPPED BY ($o, COLS=[d=f.d, s=f.s]) " +
-        "SPLIT ON ((100), (200), (300))"
-    )
-    sql(
-      s"CREATE TABLE $l (ok BIGINT, ln INT, q INT, PRIMARY KEY (ok, ln)) MAPPED BY ($l, COLS=[q=f.q]) " +
-        "SPLIT ON ((150, 2), (250, 0))"
-    )
-    sql(
-      s"INSERT INTO $o SELECT id, IF(id % 9 = 0, NULL, CAST(id % 7 AS INT)), IF(id % 5 = 0, NULL, CAST(id AS STRING)) " +
-        "FROM range(0, 400)"
-    )
-    sql(
-      s"INSERT INTO $l SELECT o, CAST(n AS INT), CAST((o * 3 + n) % 11 AS INT) " +
-        "FROM (SELECT id AS o FROM range(0, 450)) LATERAL VIEW explode(sequence(1, CAST(o % 4 AS INT))) t AS n " +
-        "WHERE o % 4 > 0"
-    )
-    (o, l)
-  }
+  /** Orders and their lines, some orders' d NULL ([[OrdersAndLines]]). */
+  private lazy val (orders, lines) = ordersAndLines("sort", nullDays = true)
 
   private def plan(df: DataFrame): SparkPlan = {
     df.collect()
