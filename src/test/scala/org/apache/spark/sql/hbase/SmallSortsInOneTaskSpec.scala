@@ -24,18 +24,18 @@ class SmallSortsInOneTaskSpec extends HBaseSuite with AdaptiveSparkPlanHelper wi
   private def rangeShuffles(p: SparkPlan): Seq[ShuffleExchangeExec] =
     collect(p) { case e: ShuffleExchangeExec if e.outputPartitioning.isInstanceOf[RangePartitioning] => e }
 
-  /** The same query on temporary views of the tables' rows: Spark's answer over the same rows. */
-  private def sparkAnswer(query: String): Seq[Row] = {
-    spark.createDataFrame(
-      spark.sparkContext.parallelize(sql(s"SELECT * FROM $orders").collect().toSeq, 3),
-      sql(s"SELECT * FROM $orders").schema
-    ).createOrReplaceTempView("sort_orders_rows")
-    spark.createDataFrame(
-      spark.sparkContext.parallelize(sql(s"SELECT * FROM $lines").collect().toSeq, 3),
-      sql(s"SELECT * FROM $lines").schema
-    ).createOrReplaceTempView("sort_lines_rows")
-    sql(query.replace("{o}", "sort_orders_rows").replace("{l}", "sort_lines_rows")).collect().toSeq
+  /** Temporary views of the tables' rows, read once: Spark's own tables of the same rows. */
+  private lazy val rowViews: Map[String, String] = Map("{o}" -> orders, "{l}" -> lines).map { case (slot, table) =>
+    val rows = sql(s"SELECT * FROM $table")
+    val view = s"${table}_rows"
+    spark.createDataFrame(spark.sparkContext.parallelize(rows.collect().toSeq, 3), rows.schema)
+      .createOrReplaceTempView(view)
+    slot -> view
   }
+
+  /** The same query on those views: Spark's answer over the same rows. */
+  private def sparkAnswer(query: String): Seq[Row] =
+    sql(rowViews.foldLeft(query) { case (q, (slot, view)) => q.replace(slot, view) }).collect().toSeq
 
   private val groupedQueries = Seq(
     "SELECT o.d, count(*) AS n, sum(l.q) AS q FROM {o} o JOIN {l} l ON o.ok = l.ok GROUP BY o.d ORDER BY o.d",
