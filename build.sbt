@@ -172,6 +172,18 @@ lazy val kerberosLocal = (project in file("kerberos-local"))
     writeClasspath := writeClasspathTo("kerberos-local.classpath").value
   )
 
+lazy val forgetStoppedTestHBase =
+  taskKey[Unit]("Deletes the data of the embedded test HBase (target/test-hbase); fails if it runs")
+lazy val checkNoTestHBaseStarted =
+  taskKey[Unit]("Fails if the embedded test HBase runs or ran since forgetStoppedTestHBase")
+
+// `sbt pureLoopCheck`: a pure spec run alone starts no HBase process (./bin/test runs it first). An
+// HBase started and stopped by the run would leave its data directory behind, so that is checked too.
+addCommandAlias(
+  "pureLoopCheck",
+  "; forgetStoppedTestHBase ; testOnly org.apache.spark.sql.hbase.planning.KeyRangePlannerSpec ; checkNoTestHBaseStarted"
+)
+
 /** The Spark plugin: one jar with the shaded HBase client inside, Spark and Scala left out. */
 lazy val core = (project in file("."))
   .dependsOn(server)
@@ -197,16 +209,32 @@ lazy val core = (project in file("."))
     ),
     Test / envVars ++= sys.env.filter(_._1.startsWith("SPARK_HBASE")) +
       ("HBASE_CONF_DIR" -> TestHBase.confDir(baseDirectory.value).getAbsolutePath),
-    // The embedded HBase runs once per test run, with our server jar's classes on its classpath.
-    // Pure suites alone (SPARK_HBASE_TESTS=pure) need neither HBase nor its classpath.
+    // The test JVM starts the embedded HBase when the first suite that needs it runs (see
+    // project/TestHBase.scala), with our server jar's classes on its classpath, written here.
+    Test / javaOptions ++= TestHBase.javaOptions(baseDirectory.value),
     Test / testOptions ++= Def.taskDyn {
-      if (TestHBase.pureOnly) Def.task(TestHBase.testOptions(baseDirectory.value, streams.value.log))
+      if (TestHBase.pureOnly) Def.task(TestHBase.testOptions)
       else Def.task {
         (hbaseLocal / writeClasspath).value
-        TestHBase.testOptions(baseDirectory.value, streams.value.log)
+        TestHBase.testOptions
       }
     }.value,
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+    forgetStoppedTestHBase := {
+      val running = TestHBase.processes(baseDirectory.value)
+      if (running.nonEmpty)
+        sys.error(s"The embedded test HBase runs (pids ${running.mkString(", ")}): stop it " +
+          "(.venv/bin/spark-hbase local stop --data-dir target/test-hbase) to check that pure specs start none")
+      IO.delete(TestHBase.dataDir(baseDirectory.value))
+    },
+    checkNoTestHBaseStarted := {
+      val dir = TestHBase.dataDir(baseDirectory.value)
+      val running = TestHBase.processes(baseDirectory.value)
+      if (running.nonEmpty || dir.exists)
+        sys.error(s"The pure specs started the embedded HBase: ${if (running.nonEmpty) s"pids ${running.mkString(", ")} run"
+          else s"$dir was made"}")
+      streams.value.log.info(s"The pure specs started no HBase: no process runs and $dir was not made")
+    },
     // Scaladoc's own warnings (a link it cannot resolve) are no reason to stop a release.
     Compile / doc / scalacOptions ~= (_.filterNot(_ == "-Werror")),
     assembly / aggregate := false,

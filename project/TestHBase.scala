@@ -1,41 +1,45 @@
-import scala.sys.process._
-
 import sbt._
 
 /**
- * Starts the embedded HBase once for a test run and stops it afterwards, through the project's own
- * launcher (`spark-hbase local`). With HBASE_CONF_DIR set, tests use that HBase instead.
+ * Where the tests find HBase. With HBASE_CONF_DIR set, that HBase. Otherwise the embedded HBase in
+ * target/test-hbase, which the test JVM starts through the project's own launcher
+ * (`spark-hbase local`) when the first suite that needs HBase runs, and stops when it exits; one
+ * already running there is reused. A run of pure specs alone starts nothing (see the tests'
+ * TestHBase).
  */
 object TestHBase {
   def dataDir(root: File): File = root / "target" / "test-hbase"
 
-  def confDir(root: File): File = sys.env.get("HBASE_CONF_DIR").map(file).getOrElse(dataDir(root) / "conf")
+  def external: Option[File] = sys.env.get("HBASE_CONF_DIR").map(file)
 
-  private def launcher(root: File): String = {
-    val cli = root / ".venv" / "bin" / "spark-hbase"
-    if (!cli.canExecute) sys.error(s"$cli is missing: run ./bin/setup first, it creates .venv with the launcher")
-    cli.getAbsolutePath
-  }
+  def confDir(root: File): File = external.getOrElse(dataDir(root) / "conf")
 
-  def start(root: File, log: Logger): Unit = {
-    IO.delete(dataDir(root))
-    log.info(s"Starting the embedded HBase for tests in ${dataDir(root)}")
-    // Three region servers, so that every suite meets regions spread over several, as on a cluster.
-    val exit =
-      Seq(launcher(root), "local", "start", "--data-dir", dataDir(root).getAbsolutePath, "--region-servers", "3").!
-    if (exit != 0) sys.error(s"The embedded HBase did not start (exit $exit); see ${dataDir(root) / "logs"}")
-  }
+  def launcher(root: File): File = root / ".venv" / "bin" / "spark-hbase"
 
-  def stop(root: File, log: Logger): Unit = {
-    log.info("Stopping the embedded HBase for tests")
-    Seq(launcher(root), "local", "stop", "--data-dir", dataDir(root).getAbsolutePath).!
-  }
+  /** System properties of the test JVM: where the embedded HBase lives and how to start it. */
+  def javaOptions(root: File): Seq[String] =
+    if (external.isDefined) Nil
+    else Seq(
+      s"-Dspark.hbase.test.dataDir=${dataDir(root).getAbsolutePath}",
+      s"-Dspark.hbase.test.launcher=${launcher(root).getAbsolutePath}"
+    )
 
-  /** With SPARK_HBASE_TESTS=pure, only the suites that need no HBase run, and none is started. */
+  /** With SPARK_HBASE_TESTS=pure, only the suites that need no HBase run. */
   def pureOnly: Boolean = sys.env.get("SPARK_HBASE_TESTS").contains("pure")
 
-  def testOptions(root: File, log: Logger): Seq[TestOption] =
+  def testOptions: Seq[TestOption] =
     if (pureOnly) Seq(Tests.Argument(TestFrameworks.ScalaTest, "-l", "org.apache.spark.sql.hbase.RequiresHBase"))
-    else if (sys.env.contains("HBASE_CONF_DIR")) Nil
-    else Seq(Tests.Setup(() => start(root, log)), Tests.Cleanup(() => stop(root, log)))
+    else Nil
+
+  /** The processes of the embedded test HBase now running, by the marker its launcher puts on their command lines. */
+  def processes(root: File): Seq[String] = {
+    val marker = s"-Dspark.hbase.local.dir=${dataDir(root).getAbsolutePath}"
+    val proc = file("/proc")
+    val pids = Option(proc.listFiles()).toSeq.flatten.filter(_.getName.forall(_.isDigit))
+    pids.flatMap { p =>
+      val cmdline = p / "cmdline"
+      val args = scala.util.Try(IO.readBytes(cmdline)).toOption.map(new String(_, "UTF-8").split('\u0000').toSeq)
+      args.filter(_.exists(a => a == marker || a.startsWith(marker + "/"))).map(_ => p.getName)
+    }
+  }
 }

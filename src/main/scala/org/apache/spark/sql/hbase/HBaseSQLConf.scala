@@ -25,8 +25,8 @@ object HBaseSQLConf {
     .createWithDefault(true)
 
   val IndexMarkLease: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.index.markLeaseMillis")
-    .doc("How long one write mark covers writes to a region, in milliseconds; CREATE INDEX gives it to the " +
-      "table's write-marking coprocessor. Chunks built less than this long after an outside write are not trusted.")
+    .doc("How long one write mark covers writes to a region, in milliseconds; CREATE INDEX and ANALYZE TABLE give it " +
+      "to the table's write-marking coprocessor. Chunks built less than this long after an outside write are not trusted.")
     .longConf
     .checkValue(_ > 0, "must be positive")
     .createWithDefault(300000L)
@@ -45,7 +45,8 @@ object HBaseSQLConf {
     .createWithDefault(1000)
 
   val PartitionExpiration: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.partition.expiration")
-    .doc("Seconds a table's cached region locations stay valid before they are looked up again.")
+    .doc("Seconds a table's cached region locations stay valid before they are looked up again; stale " +
+      "ones cost balance, never rows.")
     .longConf
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(600L)
@@ -84,7 +85,8 @@ object HBaseSQLConf {
   val CoprocessorMaxGroupBytes: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.coprocessor.maxGroupBytes")
     .doc("Most memory, in estimated bytes, that a region server holds in partial groups for one " +
       "region of a query; at this much it sends them to Spark and starts again. 0 leaves only the " +
-      "region server's own budget (spark.hbase.server.aggregation.memory.share of its heap, shared by all queries).")
+      "region server's own budget (spark.hbase.server.aggregation.memory.share of its heap, shared by all queries). " +
+      "Batches sent early count in the scan metric memoryFlushes.")
     .bytesConf(org.apache.spark.network.util.ByteUnit.BYTE)
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(0L)

@@ -154,6 +154,7 @@ class ChangeStreamSpec extends HBaseSuite {
       withConf(HBaseSQLConf.ChangesLag.key -> "300") {
         var query = run()
         val writing = new AtomicBoolean(true)
+        val written = new java.util.concurrent.atomic.AtomicInteger(0)
         val writer = new Thread(() => {
           var i = 0
           while (writing.get()) {
@@ -161,16 +162,23 @@ class ChangeStreamSpec extends HBaseSuite {
             if (i % 2 == 0) put(t, None, (i, i), (i + 1000, i)) else sql(s"INSERT INTO $t VALUES ($i, 's', $i)")
             if (i % 5 == 0) sql(s"DELETE FROM $t WHERE k = ${i - 3}")
             if (i % 7 == 0) sql(s"UPDATE $t SET v = -v WHERE k = ${i - 1}")
-            Thread.sleep(20)
+            written.set(i)
           }
         })
+        // Batches of the query that ran, and writes made, by each step: what the steps wait for.
+        def batchesWithRows = delivered.asScala.count(_._2.nonEmpty)
         writer.start()
         try {
-          Thread.sleep(2500)
+          Waits.until("two batches delivered rows before the stop")(batchesWithRows >= 2)
           query.stop()
-          Thread.sleep(500) // writes while the query is down
+          val whileDown = written.get()
+          Waits.until("writes made while the query was down")(written.get() >= whileDown + 10)
           query = run()
-          Thread.sleep(2500)
+          val before = batchesWithRows
+          val wroteBefore = written.get()
+          Waits.until("two more batches delivered rows after the restart") {
+            batchesWithRows >= before + 2 && written.get() >= wroteBefore + 10
+          }
         } finally {
           writing.set(false)
           writer.join()

@@ -181,7 +181,7 @@ class ChangesSpec extends HBaseSuite {
         sql(s"DELETE FROM $t WHERE k % 5 = 0")
         if (!mapping.startsWith(")")) sql(s"UPDATE $t SET s = 'new' WHERE k % 3 = 0")
         withConf(HBaseSQLConf.ChangesLag.key -> "0") {
-          Thread.sleep(2)
+          Waits.clockPast(System.currentTimeMillis())
           val found = spark.read.format("hbase").option("table", t).option("changesSince", before.toString).load()
           val upserts = found.where("_change_type = 'upsert'").drop("_change_type", "_commit_timestamp")
           withClue(t) {
@@ -218,7 +218,7 @@ class ChangesSpec extends HBaseSuite {
         rows(since("1970-01-01 00:00:00.5")).map(_.getInt(0)) shouldBe Seq(1, 2)
       }
       withConf(HBaseSQLConf.ChangesLag.key -> "0") {
-        Thread.sleep(5)
+        Waits.clockPast(System.currentTimeMillis())
         rows(since("1500")).map(_.getInt(0)) shouldBe Seq(2, 3)
       }
     }

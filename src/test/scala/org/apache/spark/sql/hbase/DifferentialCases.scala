@@ -28,12 +28,13 @@ trait DifferentialCases { self: HBaseSuite =>
    * How many of `cases` must show something the random cases should often show: more than
    * `share` of them, as in the suite's own run of `inTheSuite` cases and in longer runs. A shorter
    * run (`./benchmarks/run differential --cases 300`) is a smaller sample: its floor is lowered by
-   * three standard deviations of a binomial count, so that chance alone does not fail it.
+   * three standard deviations of a binomial count, so that chance alone does not fail it. In a
+   * sample too small to demand anything that floor is below zero, so it holds at every case count
+   * (the answers of every case are still compared with Spark's); clamping it at zero would demand
+   * one case where chance may give none.
    */
-  protected def floorOf(cases: Int, share: Double, inTheSuite: Int): Double = {
-    val expected = cases * share
-    if (cases >= inTheSuite) expected else math.max(0.0, expected - 3 * math.sqrt(expected * (1 - share)))
-  }
+  protected def floorOf(cases: Int, share: Double, inTheSuite: Int): Double =
+    DifferentialCases.floorOf(cases, share, inTheSuite)
 
   /**
    * How many sessions run cases at once (SPARK_HBASE_DIFFERENTIAL_SESSIONS, 2 by default). Most of
@@ -93,5 +94,14 @@ trait DifferentialCases { self: HBaseSuite =>
     // A local relation: Spark's optimizer filters it on the driver, without a job.
     spark.createDataFrame(rows.asJava, schema).createOrReplaceGlobalTempView(name)
     s"global_temp.$name"
+  }
+}
+
+object DifferentialCases {
+
+  /** See the trait's `floorOf`. */
+  def floorOf(cases: Int, share: Double, inTheSuite: Int): Double = {
+    val expected = cases * share
+    if (cases >= inTheSuite) expected else expected - 3 * math.sqrt(expected * (1 - share))
   }
 }

@@ -19,7 +19,7 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
       val t = table()
       sql(s"INSERT INTO $t VALUES ${(1 to 99).map(k => s"($k, 'x', $k)").mkString(", ")}")
       val before = System.currentTimeMillis()
-      Thread.sleep(5)
+      Waits.clockPast(before)
       sql(s"UPDATE hbase.$t SET v = -v WHERE k = 7")
       for (name <- Seq(s"hbase.$t", s"hbase.hbase.$t", s"hbase.default.$t", s"`hbase`.`default`.`$t`")) withClue(name) {
         val keyed = sql(s"SELECT k, v FROM $name WHERE k IN (7, 70) AND s = 'x'")

@@ -3,14 +3,16 @@ package org.apache.spark.sql.hbase
 import org.apache.spark.sql.SparkSession
 
 /**
- * The Spark session the HBase-backed suites share, wired to the HBase that the build started for
- * this test run (its HBASE_CONF_DIR), or to an external one named the same way.
+ * The Spark session the HBase-backed suites share, wired to the HBase of this test run (see
+ * [[TestHBase]]): the embedded one in the directory whose conf/ the build names as HBASE_CONF_DIR,
+ * or an external one named the same way.
  */
 object HBaseSparkSession {
   lazy val session: SparkSession = {
+    TestHBase.ensureRunning()
     require(
       sys.env.contains("HBASE_CONF_DIR"),
-      "HBASE_CONF_DIR is not set: run the tests through sbt, which starts the embedded HBase"
+      "HBASE_CONF_DIR is not set: run the tests through sbt, which names the embedded HBase"
     )
     SparkSession.builder()
       .master("local[2]")

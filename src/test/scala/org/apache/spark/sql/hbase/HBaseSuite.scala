@@ -13,6 +13,13 @@ import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections
 /** Base of the suites that run SQL against the real HBase. */
 @RequiresHBase
 abstract class HBaseSuite extends AnyFunSpec with Matchers {
+
+  // The HBase is made ready when a suite that needs it runs, never when a pure spec alone does.
+  override def run(testName: Option[String], args: org.scalatest.Args): org.scalatest.Status = {
+    TestHBase.ensureRunning()
+    super.run(testName, args)
+  }
+
   protected lazy val spark: SparkSession = HBaseSparkSession.session
 
   protected def sql(text: String): DataFrame = spark.sql(text)
@@ -43,18 +50,7 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
   }
 
   /** Runs `check` until it passes, every 50 ms, failing as it last failed after `seconds`. */
-  protected def eventually(seconds: Int)(check: => Unit): Unit = {
-    val deadline = System.nanoTime() + seconds * 1000000000L
-    var passed = false
-    while (!passed) {
-      try { check; passed = true }
-      catch {
-        case e: org.scalatest.exceptions.TestFailedException =>
-          if (System.nanoTime() > deadline) throw e
-          Thread.sleep(50)
-      }
-    }
-  }
+  protected def eventually(seconds: Int)(check: => Unit): Unit = Waits.untilPasses(seconds.toDouble)(check)
 
   protected def cluster: HBaseClusterConf = HBaseClusterConf.fromSession(spark)
 

@@ -445,11 +445,8 @@ class LoadDataSpec extends HBaseSuite {
               spark
             ).get(t).get).keyCodec.encode(Seq(50))
           )
-          val deadline = System.currentTimeMillis() + 60000
-          while (
-            (admin.getRegions(name).size < 2 || !admin.isTableAvailable(name)) && System.currentTimeMillis() < deadline
-          ) {
-            Thread.sleep(200)
+          Waits.until(s"$t split in two regions, both available") {
+            admin.getRegions(name).size >= 2 && admin.isTableAvailable(name)
           }
           admin.getRegions(name).size shouldBe 2
         }

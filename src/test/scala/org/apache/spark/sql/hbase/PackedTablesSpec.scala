@@ -135,14 +135,13 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       sql(s"ALTER TABLE $t ADD COLUMN wn TIMESTAMP MAPPED BY (wn = WRITETIME(f.n))")
       sql(s"ALTER TABLE $t ADD COLUMN wx TIMESTAMP MAPPED BY (wx = WRITETIME(g.x))")
       val before = System.currentTimeMillis()
-      Thread.sleep(20)
+      Waits.clockPast(before)
       sql(s"INSERT INTO $t (k, s, n, p, x, t) VALUES (5000, 'late', 1, 2.5, 3.0, NULL)")
       sql(s"SELECT k FROM $t WHERE wt > TIMESTAMP_MILLIS($before)").collect().map(_.getInt(0)).toSeq shouldBe Seq(5000)
       sql(s"SELECT count(*) FROM $t TIMESTAMP AS OF TIMESTAMP_MILLIS($before)").head().getLong(0) shouldBe 900L
       val unchanged = rowsOf(s"SELECT k, s, n, p FROM $t WHERE k = 211")
-      Thread.sleep(20)
-      val beforeUpdate = System.currentTimeMillis()
-      Thread.sleep(20)
+      val beforeUpdate = Waits.afterNow()
+      Waits.clockPast(beforeUpdate)
       sql(s"UPDATE $t SET s = 'x' WHERE k = 211")
       withClue("a write time is its family's: updating s moves n's, not x's: ") {
         val times = sql(s"SELECT wt > TIMESTAMP_MILLIS($beforeUpdate), wn = wt, wx < TIMESTAMP_MILLIS($beforeUpdate) " +

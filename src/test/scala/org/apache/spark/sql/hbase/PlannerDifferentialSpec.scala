@@ -193,8 +193,7 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
       withAdmin { admin =>
         admin.flush(name)
         admin.split(name, new codec.BinaryKeyCodec(Seq(org.apache.spark.sql.types.IntegerType)).encode(Seq(50)))
-        val deadline = System.currentTimeMillis() + 60000
-        while (admin.getRegions(name).size < 2 && System.currentTimeMillis() < deadline) Thread.sleep(200)
+        Waits.until(s"$t split in two regions")(admin.getRegions(name).size >= 2)
         admin.getRegions(name).size shouldBe 2
       }
       sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 1

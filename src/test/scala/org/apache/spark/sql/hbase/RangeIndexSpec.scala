@@ -16,6 +16,7 @@ import org.apache.spark.sql.hbase.catalog.SessionCatalogs
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec, RowCodec}
 import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, ScanMetrics}
 import org.apache.spark.sql.hbase.execution.load.{FamilyStorage, LoadKey, LoadMetrics, RegionHFiles}
+import org.apache.spark.sql.hbase.index.RangeIndexStore
 import org.apache.spark.sql.hbase.server.{PackedCell, PackedCellWriter, ServerJar, WriteMark}
 import org.apache.spark.sql.types.{IntegerType, LongType}
 import org.apache.spark.unsafe.types.UTF8String
@@ -268,7 +269,7 @@ class RangeIndexSpec extends HBaseSuite {
         sameWithAndWithout(s"SELECT sensor, seq, t FROM $t WHERE t IS NULL").size shouldBe 1
         sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t = 10").size shouldBe 0
 
-        Thread.sleep(1600) // the marks' leases end
+        leasesEnded(t)
         sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
         val rebuilt = showIndexes(t).head
         (rebuilt.getInt(4), rebuilt.getInt(5)) shouldBe ((41, 41)) // sensor 3 now has 501 rows
@@ -309,7 +310,7 @@ class RangeIndexSpec extends HBaseSuite {
         withClue("and sensor 2's region: ")(showIndexes(t).head.getInt(5) shouldBe 20)
         sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").size shouldBe 3
 
-        Thread.sleep(1600) // the marks' leases end
+        leasesEnded(t)
         sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
         showIndexes(t).head.getInt(5) shouldBe 40
         sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").size shouldBe 3
@@ -389,7 +390,7 @@ class RangeIndexSpec extends HBaseSuite {
         ScanMetrics.of(counted)("chunksSkipped") should be > 0L
 
         sql(s"DELETE FROM $t WHERE sensor = 0")
-        Thread.sleep(1600) // the marks' leases end
+        leasesEnded(t)
         sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
         val rebuilt = showIndexes(t).head
         (rebuilt.getInt(4), rebuilt.getInt(5)) shouldBe ((31, 31)) // sensor 0's region is one empty chunk
@@ -430,7 +431,7 @@ class RangeIndexSpec extends HBaseSuite {
         sql(s"DELETE FROM $t WHERE t < 10 AND sensor < 2").collect().toSeq shouldBe Seq(Row(3L))
         sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t < 10").toSet shouldBe Set(Row(2, 8), Row(3, 100))
 
-        Thread.sleep(1600) // the marks' leases end
+        leasesEnded(t)
         sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
         val rebuilt = showIndexes(t).head
         (rebuilt.getInt(4), rebuilt.getInt(5)) shouldBe ((44, 44)) // 548, 549, 550 and 550 rows
@@ -460,7 +461,7 @@ class RangeIndexSpec extends HBaseSuite {
         sameWithAndWithout(s"SELECT sensor, seq FROM $t WHERE t = 3") shouldBe Seq(Row(2, 450))
         showIndexes(t).head.getInt(5) shouldBe 37
 
-        Thread.sleep(1600) // the marks' leases end
+        leasesEnded(t)
         sql(s"ANALYZE TABLE $t COMPUTE STATISTICS")
         val rebuilt = showIndexes(t).head
         (rebuilt.getInt(4), rebuilt.getInt(5)) shouldBe ((41, 41)) // sensor 3 now has 501 rows
@@ -507,13 +508,16 @@ class RangeIndexSpec extends HBaseSuite {
     }
   }
 
-  private def eventually[T](body: => T): T = {
-    val deadline = System.currentTimeMillis() + 60000
-    def attempt(): T = try body
-    catch {
-      case e: org.scalatest.exceptions.TestFailedException if System.currentTimeMillis() < deadline =>
-        Thread.sleep(200); attempt()
-    }
-    attempt()
+  private def eventually[T](body: => T): T = Waits.untilPasses(seconds = 60, everyMs = 200)(body)
+
+  /**
+   * Waits until the leases of the write marks made so far under `shortLease` have ended, by the
+   * clock of the index table's region server, which ANALYZE TABLE judges them by. (Marks of longer
+   * leases, such as the region servers' own for outside writes, are not waited for.)
+   */
+  private def leasesEnded(t: String): Unit = {
+    val store = RangeIndexStore.of(cluster, spark.sessionState.conf.getConf(HBaseSQLConf.IndexTable))
+    val until = store.serverTime() + spark.sessionState.conf.getConf(HBaseSQLConf.IndexMarkLease)
+    Waits.until(s"the short write mark leases over $t ending at $until ms", everyMs = 50)(store.serverTime() > until)
   }
 }

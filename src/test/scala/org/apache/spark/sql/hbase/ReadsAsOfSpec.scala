@@ -88,9 +88,8 @@ class ReadsAsOfSpec extends HBaseSuite {
       for ((families, keeps) <- Seq(history -> true, "" -> false)) withClue(s"families: '$families'") {
         val t = table(families)
         sql(s"INSERT INTO $t VALUES (1, 'a', 10), (2, 'b', 20)")
-        Thread.sleep(5)
-        val before = System.currentTimeMillis()
-        Thread.sleep(5)
+        val before = Waits.afterNow()
+        Waits.clockPast(before)
         sql(s"UPDATE $t SET v = NULL WHERE k = 1")
         sql(s"DELETE FROM $t WHERE k = 2")
         rows(s"SELECT * FROM $t") shouldBe Seq(Row(1, "a", null))

@@ -19,6 +19,8 @@ import org.apache.spark.sql.types.IntegerType
  * column, from Gets, or from partial aggregates computed in the region servers.
  */
 class RegionMovesSpec extends HBaseSuite {
+  import RegionMovesSpec._
+
   private val Rows = 8000
 
   /** k = 0..7999 in four regions, with j = k % 3 the second key column; g = k % 7, v = 3 k. */
@@ -49,15 +51,17 @@ class RegionMovesSpec extends HBaseSuite {
               turn += 1
               admin.move(region.getEncodedNameAsBytes, servers(turn % servers.size))
               moves.incrementAndGet()
+              changesMade.incrementAndGet()
             }
           }
         }
       }
     )
     mover.setDaemon(true)
+    changing = true
     mover.start()
     try (body, moves.get())
-    finally { stop.set(true); mover.join(120000) }
+    finally { changing = false; stop.set(true); mover.join(120000) }
   }
 
   private def expectedRows(keys: Seq[Int]): Seq[Row] = keys.map(k => Row(k, k % 3, k % 7, 3L * k))
@@ -67,11 +71,16 @@ class RegionMovesSpec extends HBaseSuite {
 
   /** Reads `t` every way once, each read checked against the rows as they were written. */
   private def everyWayOfReading(t: String): Unit = {
-    // A pause every 200 rows behind the scan keeps its scanner open while regions change.
-    val slowly = sql(s"SELECT * FROM $t").rdd.mapPartitions(_.zipWithIndex.map { case (row, i) =>
-      if (i % 200 == 0) Thread.sleep(20)
-      row
-    }).collect().toSeq
+    // While regions change, each task's scan waits in the middle of its region for a change, so that
+    // every scan meets one with its scanner open.
+    val slowly = sql(s"SELECT * FROM $t").rdd.mapPartitions { rows =>
+      val before = changesMade.get()
+      scansOpened.incrementAndGet()
+      rows.zipWithIndex.map { case (row, i) =>
+        if (i == 1000) Waits.until("a region change while this scan was open")(!changing || changesMade.get() > before)
+        row
+      }
+    }.collect().toSeq
     slowly.sortBy(_.getInt(0)) shouldBe expectedRows(0 until Rows)
     sql(s"SELECT * FROM $t WHERE k % 1000 < 10 AND k BETWEEN 0 AND 7999").collect().toSeq.sortBy(_.getInt(0)) shouldBe
       expectedRows((0 until Rows).filter(k => k % 1000 < 10))
@@ -119,23 +128,27 @@ class RegionMovesSpec extends HBaseSuite {
         ).asScala.sortBy(_.getStartKey)(Ordering.comparatorToOrdering(Bytes.BYTES_COMPARATOR)).toSeq
       val changed = new AtomicBoolean(false)
       @volatile var failure: Option[Throwable] = None
+      val opened = scansOpened.get()
       val changer = new Thread(() =>
         try withAdmin { admin =>
-            Thread.sleep(500)
+            Waits.until("a scan of the first round under way")(scansOpened.get() > opened)
             admin.split(name, new BinaryKeyCodec(Seq(IntegerType)).encode(Seq(3000)))
-            while (admin.getRegions(name).size < 5) Thread.sleep(100)
+            Waits.until(s"$t split into five regions")(admin.getRegions(name).size >= 5)
+            changesMade.incrementAndGet()
             // The last two regions, never split: a daughter merges only after compaction and the catalog janitor.
             val regions = byStart(admin)
             admin.mergeRegionsAsync(
               Array(regions(3).getEncodedNameAsBytes, regions(4).getEncodedNameAsBytes),
               false
             ).get()
+            changesMade.incrementAndGet()
           }
         catch { case e: Throwable => failure = Some(e) }
-        finally changed.set(true)
+        finally { changing = false; changed.set(true) }
       )
       changer.setDaemon(true)
       withConf(HBaseSQLConf.ScannerFetchSize.key -> "100") {
+        changing = true
         changer.start()
         var rounds = 0
         while (!changed.get() || rounds < 2) { everyWayOfReading(t); rounds += 1 }
@@ -150,4 +163,12 @@ class RegionMovesSpec extends HBaseSuite {
       everyWayOfReading(t)
     }
   }
+}
+
+object RegionMovesSpec {
+
+  /** Region moves, splits and merges made so far; a scan open while more are coming waits for one. */
+  val changesMade = new AtomicInteger(0)
+  @volatile var changing = false
+  val scansOpened = new AtomicInteger(0)
 }

@@ -83,7 +83,7 @@ class WriteTimeColumnsSpec extends HBaseSuite {
       val t = table()
       sql(s"INSERT INTO $t VALUES (1, 10, 'a', 1), (2, 20, 'b', 2)")
       val before = rows(s"SELECT k, v_at, w_ms FROM $t ORDER BY k")
-      Thread.sleep(20)
+      Waits.clockPast(System.currentTimeMillis())
       val start = System.currentTimeMillis()
       sql(s"UPDATE $t SET v = v + 1 WHERE k = 1")
       val end = System.currentTimeMillis()

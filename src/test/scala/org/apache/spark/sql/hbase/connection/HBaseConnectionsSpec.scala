@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.connection
 
-import org.apache.spark.sql.hbase.{HBaseSqlException, HBaseSuite}
+import org.apache.spark.sql.hbase.{HBaseSqlException, HBaseSuite, Waits}
 
 class HBaseConnectionsSpec extends HBaseSuite {
 
@@ -21,8 +21,7 @@ class HBaseConnectionsSpec extends HBaseSuite {
     it("is closed once nobody has used it for the idle timeout, and reopened on demand") {
       val conf = clusterWithIdleTimeout(300)
       val connection = HBaseConnections.withConnection(conf)(identity)
-      val deadline = System.currentTimeMillis() + 10000
-      while (!connection.isClosed && System.currentTimeMillis() < deadline) Thread.sleep(100)
+      Waits.until("the idle connection closed", seconds = 10)(connection.isClosed)
       connection.isClosed shouldBe true
       val reopened = HBaseConnections.withConnection(conf)(identity)
       reopened should not be theSameInstanceAs(connection)
@@ -33,7 +32,10 @@ class HBaseConnectionsSpec extends HBaseSuite {
       val conf = clusterWithIdleTimeout(200)
       val connection = HBaseConnections.borrow(conf)
       try {
-        Thread.sleep(1500)
+        // An idle connection of the same timeout, under another key, closes: the timeout has passed.
+        val idle = HBaseClusterConf(conf.settings + ("spark.hbase.test.twin" -> "idle"))
+        val closing = HBaseConnections.withConnection(idle)(identity)
+        Waits.until("an idle connection of the same timeout closed", seconds = 10)(closing.isClosed)
         connection.isClosed shouldBe false
       } finally HBaseConnections.release(conf)
     }

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
+import org.apache.spark.sql.hbase.Waits
 import org.apache.spark.sql.hbase.catalog.HBaseTableName
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 
@@ -21,7 +22,7 @@ class FactsCacheSpec extends AnyFunSpec with Matchers {
       def size(maxAgeMs: Long) = FactsCache.get(fact, maxAgeMs) { fetches += 1; Some(BigInt(fetches)) }
       size(60000) shouldBe Some(BigInt(1))
       size(60000) shouldBe Some(BigInt(1))
-      Thread.sleep(5)
+      Waits.clockPast(System.currentTimeMillis())
       size(1) shouldBe Some(BigInt(2))
       fetches shouldBe 2
     }

@@ -1,0 +1,63 @@
+package org.apache.spark.sql.hbase
+
+import java.nio.file.{Files, Path, Paths}
+
+import scala.sys.process._
+
+/**
+ * The HBase that HBase-backed suites run against, made ready when the first of them runs, so that
+ * a run of pure specs alone starts none. With HBASE_CONF_DIR given by whoever runs the tests, it is
+ * that HBase. Otherwise it is the embedded HBase in the data directory the build names: one that
+ * already runs there is reused (a loop of `testOnly` pays HBase's start once), and one that does
+ * not is started, with three region servers so that suites meet regions spread over several, and
+ * stopped when the test JVM exits, pass or fail.
+ */
+object TestHBase {
+
+  /** Set by the build when the tests run on the embedded HBase; absent for an external HBase. */
+  private val DataDirProperty = "spark.hbase.test.dataDir"
+  private val LauncherProperty = "spark.hbase.test.launcher"
+
+  private var ready = false
+
+  /** Makes sure the HBase of this run serves; idempotent, and cheap after the first call. */
+  def ensureRunning(): Unit = synchronized {
+    if (!ready) {
+      embedded.foreach { case (dataDir, launcher) => startUnlessRunning(dataDir, launcher) }
+      ready = true
+    }
+  }
+
+  private def embedded: Option[(Path, String)] =
+    for {
+      dir <- sys.props.get(DataDirProperty)
+      launcher <- sys.props.get(LauncherProperty)
+    } yield (Paths.get(dir), launcher)
+
+  private def startUnlessRunning(dataDir: Path, launcher: String): Unit = {
+    if (!Files.isExecutable(Paths.get(launcher)))
+      sys.error(s"$launcher is missing: run ./bin/setup first, it creates .venv with the launcher")
+    val log = ProcessLogger(line => System.err.println(line), line => System.err.println(line))
+    val running = Seq(launcher, "local", "status", "--data-dir", dataDir.toString).!(ProcessLogger(_ => (), _ => ())) == 0
+    if (running) System.err.println(s"Tests reuse the embedded HBase already running in $dataDir")
+    else {
+      // What a stopped HBase left there (a crashed run's tables) is no state to start from.
+      deleteRecursively(dataDir)
+      System.err.println(s"Starting the embedded HBase for tests in $dataDir")
+      val exit =
+        Seq(launcher, "local", "start", "--data-dir", dataDir.toString, "--region-servers", "3").!(log)
+      if (exit != 0) sys.error(s"The embedded HBase did not start (exit $exit); see ${dataDir.resolve("logs")}")
+      Runtime.getRuntime.addShutdownHook(new Thread(() => {
+        System.err.println("Stopping the embedded HBase the tests started")
+        Seq(launcher, "local", "stop", "--data-dir", dataDir.toString).!(log)
+      }))
+    }
+  }
+
+  private def deleteRecursively(path: Path): Unit =
+    if (Files.exists(path)) {
+      val walk = Files.walk(path)
+      try walk.sorted(java.util.Comparator.reverseOrder[Path]()).forEach(p => Files.delete(p))
+      finally walk.close()
+    }
+}
