@@ -181,7 +181,7 @@ lazy val checkNoTestHBaseStarted =
 // HBase started and stopped by the run would leave its data directory behind, so that is checked too.
 addCommandAlias(
   "pureLoopCheck",
-  "; forgetStoppedTestHBase ; testOnly org.apache.spark.sql.hbase.planning.KeyRangePlannerSpec ; checkNoTestHBaseStarted"
+  "; forgetStoppedTestHBase ; testOnly org.apache.spark.sql.hbase.planner.KeyRangePlannerSpec ; checkNoTestHBaseStarted"
 )
 
 /** The Spark plugin: one jar with the shaded HBase client inside, Spark and Scala left out. */
@@ -231,8 +231,10 @@ lazy val core = (project in file("."))
       val dir = TestHBase.dataDir(baseDirectory.value)
       val running = TestHBase.processes(baseDirectory.value)
       if (running.nonEmpty || dir.exists)
-        sys.error(s"The pure specs started the embedded HBase: ${if (running.nonEmpty) s"pids ${running.mkString(", ")} run"
-          else s"$dir was made"}")
+        sys.error(
+          s"The pure specs started the embedded HBase: ${if (running.nonEmpty) s"pids ${running.mkString(", ")} run"
+            else s"$dir was made"}"
+        )
       streams.value.log.info(s"The pure specs started no HBase: no process runs and $dir was not made")
     },
     // Scaladoc's own warnings (a link it cannot resolve) are no reason to stop a release.

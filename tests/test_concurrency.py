@@ -211,7 +211,7 @@ def storm_end(storm, spark, figure):
         chunks = [
             r for r, _ in raw.rows(f"{ns}:range_index") if b"\x00" in r[1:] and r.split(b"\x00", 1)[1][:1] == b"C"
         ]
-        parse = spark._jvm.org.apache.spark.sql.hbase.catalog.TableDefJson.fromJson
+        parse = spark._jvm.org.apache.spark.sql.hbase.metadata.TableDefJson.fromJson
     finally:
         raw.close()
     definitions = {}

@@ -4,12 +4,12 @@ import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.execution.ColumnarRule
 import org.apache.spark.sql.hbase.parser.HBaseSqlParser
 import org.apache.spark.sql.hbase.analysis.{
-  HBaseStrategy, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys, ResolveHBaseCatalogStatements, ResolveHBaseRelations,
-  ResolveRangeIndexStatements,
-  ResolveRowLevelStatements
+  ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveRangeIndexStatements, ResolveRowLevelStatements
 }
-import org.apache.spark.sql.hbase.planning.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
-import org.apache.spark.sql.hbase.source.HBaseChangesFunction
+import org.apache.spark.sql.hbase.physical.{HBaseStrategy, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys}
+import org.apache.spark.sql.hbase.optimizer.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
+import org.apache.spark.sql.hbase.changes.HBaseChangesFunction
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * The entry point: `spark.sql.extensions=org.apache.spark.sql.hbase.HBaseSparkSessionExtension`.

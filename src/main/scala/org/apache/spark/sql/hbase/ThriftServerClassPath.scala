@@ -1,5 +1,7 @@
 package org.apache.spark.sql.hbase
 
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+
 /**
  * In Spark's Thrift server the plugin must be on the driver's own class path, not only in
  * `--jars`. The server runs Hive 2.3's session code, and closing a JDBC session closes every

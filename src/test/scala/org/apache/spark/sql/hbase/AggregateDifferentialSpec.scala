@@ -7,6 +7,7 @@ import scala.util.Random
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * Aggregates computed by the region servers against the truth: random aggregates, groupings and

@@ -12,9 +12,10 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.execution.SimpleMode
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateRDD, HBaseAggregateScan, HBaseScanRDD, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseScanRDD, ScanMetrics}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, RowAggregator, ServerJar}
-import org.apache.spark.sql.hbase.planning.RegionRequests
+import org.apache.spark.sql.hbase.planner.RegionRequests
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /** Partial aggregation in the region servers, against the real HBase. */
 class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {

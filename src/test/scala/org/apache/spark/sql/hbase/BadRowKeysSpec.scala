@@ -13,6 +13,7 @@ import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
 import org.apache.spark.sql.types.{IntegerType, StringType}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
 
 /**
  * Rows another tool wrote, with keys that are not keys of the table, met by SQL over the real

@@ -14,10 +14,11 @@ import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.execution.streaming.runtime.SerializedOffset
 import org.apache.spark.sql.hbase.changes.{ChangePosition, HBaseChangesRelation}
 import org.apache.spark.sql.hbase.codec.RowCodec
-import org.apache.spark.sql.hbase.source.ChangeOptions
-import org.apache.spark.sql.hbase.streaming.{ChangeOffset, HBaseChangeSource}
+import org.apache.spark.sql.hbase.changes.ChangeOptions
+import org.apache.spark.sql.hbase.changes.{ChangeOffset, HBaseChangeSource}
 import org.apache.spark.sql.streaming.Trigger
 import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
 
 /**
  * `spark.readStream.format("hbase")` (issue 37): micro-batches of the rows written since the
@@ -31,7 +32,7 @@ class ChangeStreamSpec extends HBaseSuite {
     t
   }
 
-  private def tableDef(t: String) = catalog.SessionCatalogs.of(spark).get(t).get
+  private def tableDef(t: String) = metadata.TableDefinitionStores.of(spark).get(t).get
 
   private def put(t: String, millis: Option[Long], rows: (Int, Int)*): Unit = {
     val codec = new RowCodec(tableDef(t))

@@ -5,9 +5,10 @@ import org.apache.hadoop.hbase.client.{Delete, Mutation, Put}
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.changes.{ChangePosition, ChangeRead, HBaseChangesRelation}
-import org.apache.spark.sql.hbase.execution.NextChanges
+import org.apache.spark.sql.hbase.changes.NextChanges
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
 
 /**
  * Reading the rows of a table written in a span of time (issue 37): which rows a span holds,
@@ -22,7 +23,7 @@ class ChangesSpec extends HBaseSuite {
     t
   }
 
-  private def tableDef(t: String) = catalog.SessionCatalogs.of(spark).get(t).get
+  private def tableDef(t: String) = metadata.TableDefinitionStores.of(spark).get(t).get
 
   /** Puts as a plain HBase client writes them, at `millis` (None: the region server's clock). */
   private def put(t: String, millis: Option[Long], rows: (Int, String, Int)*): Unit = {
@@ -147,7 +148,9 @@ class ChangesSpec extends HBaseSuite {
       def measured(from: Long) = {
         val df = changes(read(t, at(from), at(now)))
         val count = df.collect().length
-        val scan = df.queryExecution.executedPlan.collectFirst { case s: execution.HBaseChangesScan => s }.get
+        val scan = df.queryExecution.executedPlan.collectFirst {
+          case s: org.apache.spark.sql.hbase.changes.HBaseChangesScan => s
+        }.get
         (count, scan.metrics("blockBytesScanned").value, execution.ScanMetrics.of(df)("rowsScanned"))
       }
       val (recent, recentBytes, recentRows) = measured(now - 60000)

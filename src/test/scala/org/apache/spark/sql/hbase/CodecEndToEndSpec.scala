@@ -3,7 +3,6 @@ package org.apache.spark.sql.hbase
 import scala.jdk.CollectionConverters._
 import scala.util.Random
 
-import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{Get, Put}
 
 import org.apache.spark.sql.Row
@@ -11,6 +10,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, InterpretedOrdering}
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyGenerators}
 import org.apache.spark.sql.types._
+import org.apache.spark.sql.hbase.common.Utf8
 
 /** Every type through real HBase: written by SQL, stored by our codecs, read back in key order. */
 class CodecEndToEndSpec extends HBaseSuite {

@@ -3,7 +3,8 @@ package org.apache.spark.sql.hbase
 import org.apache.hadoop.hbase.client.Put
 
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
+import org.apache.spark.sql.hbase.metadata.{TableDefinitionStore, TableDefinitionStores}
+import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
 
 /**
  * A catalog row broken by hand, by a torn write of another tool, or written by a newer plugin
@@ -21,12 +22,16 @@ class CorruptCatalogSpec extends HBaseSuite {
 
   /** Overwrites the catalog row of `name` as a plain HBase client would. */
   private def storeRaw(name: String, value: String): Unit =
-    withTable(SessionCatalogs.metaTable(spark)) { meta =>
-      meta.put(new Put(HBaseCatalog.rowKey(name)).addColumn(Utf8.bytes("d"), Utf8.bytes("table"), Utf8.bytes(value)))
+    withTable(TableDefinitionStores.metaTable(spark)) { meta =>
+      meta.put(new Put(TableDefinitionStore.rowKey(name)).addColumn(
+        Utf8.bytes("d"),
+        Utf8.bytes("table"),
+        Utf8.bytes(value)
+      ))
     }
 
-  private def storedJson(name: String): String = withTable(SessionCatalogs.metaTable(spark)) { meta =>
-    Utf8.string(meta.get(new org.apache.hadoop.hbase.client.Get(HBaseCatalog.rowKey(name))).value())
+  private def storedJson(name: String): String = withTable(TableDefinitionStores.metaTable(spark)) { meta =>
+    Utf8.string(meta.get(new org.apache.hadoop.hbase.client.Get(TableDefinitionStore.rowKey(name))).value())
   }
 
   private def breakages(json: String, healthy: String): Seq[(String, String, String)] = Seq(
@@ -84,7 +89,7 @@ class CorruptCatalogSpec extends HBaseSuite {
 
       for ((breakage, t, _) <- broken) withClue(s"a catalog row $breakage: ") {
         sql(s"DROP TABLE $t")
-        SessionCatalogs.of(spark).entry(t) shouldBe None
+        TableDefinitionStores.of(spark).entry(t) shouldBe None
       }
       hbaseTableExists(healthy) shouldBe true
       sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($healthy, COLS=[v=f.v])")
@@ -100,7 +105,7 @@ class CorruptCatalogSpec extends HBaseSuite {
           sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($healthy, COLS=[v=f.v])")
           storeRaw(t, "{")
           sql(drop.format(t))
-          SessionCatalogs.of(spark).entry(t) shouldBe None
+          TableDefinitionStores.of(spark).entry(t) shouldBe None
         }
       }
       rows(s"SELECT count(*) FROM $healthy") shouldBe Seq(Row(2L))

@@ -1,11 +1,11 @@
 package org.apache.spark.sql.hbase
 
-import org.apache.spark.SparkException
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
 import org.apache.spark.sql.types.IntegerType
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 
 class EndToEndSpec extends HBaseSuite {
 
@@ -48,9 +48,9 @@ class EndToEndSpec extends HBaseSuite {
       hbaseTableExists(t) shouldBe true
       // Not even claimed and withdrawn: another session could have altered the claim, and a withdrawal
       // of a claim that changed meanwhile fails, leaving a table that was never made.
-      withTable(catalog.SessionCatalogs.metaTable(spark)) { meta =>
-        val raw = new org.apache.hadoop.hbase.client.Scan().withStartRow(catalog.HBaseCatalog.rowKey(t))
-          .withStopRow(catalog.HBaseCatalog.rowKey(t), true).setRaw(true).readAllVersions()
+      withTable(metadata.TableDefinitionStores.metaTable(spark)) { meta =>
+        val raw = new org.apache.hadoop.hbase.client.Scan().withStartRow(metadata.TableDefinitionStore.rowKey(t))
+          .withStopRow(metadata.TableDefinitionStore.rowKey(t), true).setRaw(true).readAllVersions()
         val scanner = meta.getScanner(raw)
         try withClue("cells and delete markers in the catalog row: ")(scanner.next() shouldBe null)
         finally scanner.close()

@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase
 
 import org.apache.spark.sql.{AnalysisException, Row}
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 
 /** HBase tables named through Spark's catalog API: `hbase.t`, `hbase.default.t`, and other catalogs. */
 class HBaseSparkCatalogSpec extends HBaseSuite {

@@ -4,10 +4,11 @@ import org.apache.hadoop.hbase.{NamespaceDescriptor, NamespaceExistException, Ta
 import org.apache.hadoop.hbase.client.Get
 
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.ScanMetrics
 import org.apache.spark.sql.types.IntegerType
+import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
 
 /**
  * Names with spaces, quotes, backticks, unicode and SQL keywords, quoted as Spark quotes them:
@@ -175,7 +176,7 @@ class HostileNamesSpec extends HBaseSuite {
         val t = uniqueName("refused")
         val tablesBefore = withAdmin(_.listTableNames().length)
         intercept[HBaseSqlException](sql(statement(t))).getMessage shouldBe s"CREATE TABLE $t: $why"
-        SessionCatalogs.of(spark).get(t) shouldBe None
+        TableDefinitionStores.of(spark).get(t) shouldBe None
         withAdmin(_.listTableNames().length) shouldBe tablesBefore
       }
     }

@@ -9,6 +9,7 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 
 /** Tables whose every column is in the row key: edge lists, sets, the keys of any HBase table. */
 class KeyOnlyTablesSpec extends HBaseSuite {
@@ -36,7 +37,7 @@ class KeyOnlyTablesSpec extends HBaseSuite {
         val keyed = sql(s"SELECT dst FROM $t WHERE src = 'a' AND dst > 'b'")
         keyed.collect().toSeq shouldBe Seq(Row("c"))
         execution.ScanMetrics.of(keyed)("rowsScanned") shouldBe 1
-        val table = catalog.SessionCatalogs.of(spark).get(t).get
+        val table = metadata.TableDefinitionStores.of(spark).get(t).get
         table.isKeyOnly shouldBe true
         val key = new codec.RowCodec(table).rowKey(InternalRow(UTF8String.fromString("a"), UTF8String.fromString("b")))
         cellsOf(t, key) shouldBe Seq("f" -> "")

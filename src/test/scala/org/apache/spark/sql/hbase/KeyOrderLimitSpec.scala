@@ -1,11 +1,10 @@
 package org.apache.spark.sql.hbase
 
-import scala.util.Random
-
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.TakeOrderedAndProjectExec
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, KeyOrderLimit}
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /** ORDER BY the row key with LIMIT n reads the first n rows, in key order, and no more. */
 class KeyOrderLimitSpec extends HBaseSuite with DifferentialCases with AdaptiveSparkPlanHelper {

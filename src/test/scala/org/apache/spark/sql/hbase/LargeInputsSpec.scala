@@ -1,9 +1,10 @@
 package org.apache.spark.sql.hbase
 
 import org.apache.spark.sql.{DataFrame, Row}
-import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan}
-import org.apache.spark.sql.hbase.planning.RegionRequests
+import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.planner.RegionRequests
 import org.apache.spark.util.SizeEstimator
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * Very large inputs: an IN list of 100,000 keys, a 1,000-term OR and a 200-column table. Each

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path}
 
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 
 /** LOAD DATA into HBase tables as HFiles, against the real HBase. */
 class LoadDataSpec extends HBaseSuite {
@@ -397,7 +398,7 @@ class LoadDataSpec extends HBaseSuite {
   private def withStagedHFiles(t: String, rows: Int)(body: Map[String, org.apache.hadoop.fs.Path] => Unit): Unit = {
     val conf = cluster.toConfiguration
     val staging = new org.apache.hadoop.fs.Path(execution.load.BulkLoad.stagingRoot(conf), s"test-${System.nanoTime()}")
-    val rowCodec = new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(spark).get(t).get)
+    val rowCodec = new org.apache.spark.sql.hbase.codec.RowCodec(metadata.TableDefinitionStores.of(spark).get(t).get)
     val keyed = (1 to rows).map { i =>
       val row = org.apache.spark.sql.catalyst.InternalRow(
         i,
@@ -441,7 +442,7 @@ class LoadDataSpec extends HBaseSuite {
         withAdmin { admin =>
           admin.split(
             name,
-            new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(
+            new org.apache.spark.sql.hbase.codec.RowCodec(metadata.TableDefinitionStores.of(
               spark
             ).get(t).get).keyCodec.encode(Seq(50))
           )

@@ -6,6 +6,7 @@ import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
 import org.apache.spark.sql.execution.joins.SortMergeJoinExec
 import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /** Joins of HBase tables on their leading key columns, merged by key without a shuffle or a sort. */
 class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersAndLines {

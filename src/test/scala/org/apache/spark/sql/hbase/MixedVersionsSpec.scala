@@ -9,6 +9,7 @@ import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan, ScanMetrics}
 import org.apache.spark.sql.hbase.facts.WireRefusal
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.hbase.server.{
   AggregateBatch, AggregateFunction, AggregateSpec, Operand, RawRegionScans, ServerJar, ServerVersions, SkipScanFilter
 }

@@ -9,11 +9,12 @@ import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
 /**
- * The layout shows the pipeline: each package of the plugin uses only packages below it, so the
- * packages form no cycle. A package uses another when one of its main sources imports from it
- * (one name, `{...}` names or `_`) or names something of it fully qualified in code; comments do
- * not count. `execution` and `execution.load` are two packages. The root package, which holds the
- * shared basics and the extension that wires every package into Spark, is left out.
+ * The layout shows the pipeline: each package of the plugin uses only packages below it, in the
+ * order of the layout table in docs/architecture.md (bottom first), so the packages form no cycle.
+ * A package uses another when one of its main sources imports from it (one name, `{...}` names or
+ * `_`) or names something of it fully qualified in code; comments do not count. `execution` and
+ * `execution.load` are two packages. The root package, which holds only the extension that wires
+ * every package into Spark, is `(root)`, at the top.
  */
 class PackageLayoutSpec extends AnyFunSpec with Matchers {
   import PackageLayoutSpec._
@@ -21,22 +22,8 @@ class PackageLayoutSpec extends AnyFunSpec with Matchers {
   private lazy val graph = PackageGraph.of(mainSources)
 
   describe("the packages under org.apache.spark.sql.hbase") {
-    it("are all read from the main sources") {
-      graph.packages should contain allOf
-        (
-          "analysis",
-          "catalog",
-          "codec",
-          "commands",
-          "connector",
-          "execution",
-          "execution.load",
-          "facts",
-          "index",
-          "parser",
-          "planning"
-        )
-      graph.uses("facts", "planning") shouldBe true
+    it("are the packages of the layout table in docs/architecture.md, no more and no fewer") {
+      graph.packages shouldBe layout.toSet
     }
 
     it("are each declared in one package clause, so a file sees another package's names only through imports") {
@@ -45,15 +32,23 @@ class PackageLayoutSpec extends AnyFunSpec with Matchers {
       }.keys shouldBe empty
     }
 
-    it("form no cycle") {
+    it("each use only packages below them in the layout, root included, so they form no cycle") {
+      val rank = layout.zipWithIndex.toMap
+      val upward = graph.files.keys.toSeq.filter { case (from, to) => rank(to) >= rank(from) }.sorted
+      withClue(upward.map { case (f, t) =>
+        s"$f uses $t, which the layout puts above it: ${graph.files((f, t)).toSeq.sorted.mkString(", ")}"
+      }.mkString("\n"))(
+        upward shouldBe empty
+      )
       withClue(graph.cycle.fold("")(PackageGraph.describe(graph, _))) {
         graph.cycle shouldBe empty
       }
     }
 
-    it("keep planning pure: it reads a table's live facts through its TableFacts, which facts implements") {
-      graph.uses("planning", "facts") shouldBe false
-      graph.uses("planning", "execution") shouldBe false
+    it("keep the planner pure: it reads a table's live facts through its TableFacts, which facts implements") {
+      graph.uses("planner", "facts") shouldBe false
+      graph.uses("planner", "execution") shouldBe false
+      graph.uses("facts", "planner") shouldBe true
     }
   }
 
@@ -73,10 +68,10 @@ class PackageLayoutSpec extends AnyFunSpec with Matchers {
       g.cycle shouldBe empty
     }
 
-    it("ignores comments, a package's own names and the root package, and keeps strings") {
+    it("ignores comments and a package's own names, counts the root package, and keeps strings") {
       val g = graphOf(
         "a/A.scala" ->
-          ("package org.apache.spark.sql.hbase.a\n\nimport org.apache.spark.sql.hbase.HBaseSqlException\n" +
+          ("package org.apache.spark.sql.hbase.a\n\nimport org.apache.spark.sql.hbase.Shared\n" +
             "import org.apache.spark.sql.hbase.a.Other\n/** See [[org.apache.spark.sql.hbase.b.B]]. */\n" +
             "object A { val url = \"file://x\" // org.apache.spark.sql.hbase.b.B\n" +
             "  val name = \"org.apache.spark.sql.hbase.c.C\" }\n"),
@@ -84,16 +79,19 @@ class PackageLayoutSpec extends AnyFunSpec with Matchers {
         "c/C.scala" -> "package org.apache.spark.sql.hbase.c\n",
         "Root.scala" -> "package org.apache.spark.sql.hbase\n\nimport org.apache.spark.sql.hbase.a.A\n"
       )
-      g.edges shouldBe Map("a" -> Set("c"), "b" -> Set("a"))
+      g.edges shouldBe
+        Map("a" -> Set("c", PackageGraph.RootPackage), "b" -> Set("a"), PackageGraph.RootPackage -> Set("a"))
     }
 
     it("finds the cycle one import closes, with the files that make it") {
       val g = graphOf(
         "a/A.scala" -> "package org.apache.spark.sql.hbase.a\n\nimport org.apache.spark.sql.hbase.b.B\n",
         "b/B.scala" -> "package org.apache.spark.sql.hbase.b\n\nimport org.apache.spark.sql.hbase.c.C\n",
-        "c/C.scala" -> "package org.apache.spark.sql.hbase.c\n\nimport org.apache.spark.sql.hbase.{a, HBaseSQLConf}\n"
+        "c/C.scala" -> "package org.apache.spark.sql.hbase.c\n\nimport org.apache.spark.sql.hbase.{a, Shared}\n",
+        "Shared.scala" -> "package org.apache.spark.sql.hbase\n\nobject Shared\n"
       )
       g.cycle.map(_.toSet) shouldBe Some(Set("a", "b", "c"))
+      g.uses("c", PackageGraph.RootPackage) shouldBe true
       val said = PackageGraph.describe(g, g.cycle.get)
       Seq("a -> b: a/A.scala", "b -> c: b/B.scala", "c -> a: c/C.scala").foreach(said should include(_))
     }
@@ -117,6 +115,16 @@ object PackageLayoutSpec {
   }
 
   private def read(path: Path) = new String(Files.readAllBytes(path), StandardCharsets.UTF_8)
+
+  /** The packages, bottom first, as the layout table of docs/architecture.md lists them: rows `| \`name\` | ... |`. */
+  def layout: Seq[String] = {
+    val start = Paths.get(sys.props("user.dir")).toAbsolutePath
+    val doc = Iterator.iterate(start)(_.getParent).takeWhile(_ != null).map(_.resolve("docs/architecture.md"))
+      .find(Files.isRegularFile(_)).getOrElse(sys.error(s"no docs/architecture.md above $start"))
+    val table = read(doc).split("<!-- layout -->")
+    require(table.length == 3, s"$doc has no table between two '<!-- layout -->' lines")
+    """(?m)^\| `([^`]+)` \|""".r.findAllMatchIn(table(1)).map(_.group(1)).toSeq
+  }
 
   /** Which package uses which (`files`: the files through which it does); packages are named relative to the root package. */
   final case class PackageGraph(packages: Set[String], files: Map[(String, String), Set[String]]) {
@@ -142,7 +150,10 @@ object PackageLayoutSpec {
 
   object PackageGraph {
     val PackageClause = """(?m)^\s*package\s+([\w.]+)""".r
+    val RootPackage = "(root)"
     private val Qualified = (java.util.regex.Pattern.quote(Root) + """\.((?:[a-z]\w*\.?)+)""").r
+    // A name of the root package itself: org.apache.spark.sql.hbase.HBaseSparkSessionExtension.
+    private val QualifiedInRoot = (java.util.regex.Pattern.quote(Root) + """\.[A-Z]""").r
     private val GroupedRoot = ("""import\s+""" + java.util.regex.Pattern.quote(Root) + """\.\{([^}]*)\}""").r
 
     /** `sources`: the text of each source file, by its path. */
@@ -156,16 +167,21 @@ object PackageLayoutSpec {
         (path, text) <- code.toSeq
         from <- packageOf(path).toSeq
         to <- Qualified.findAllMatchIn(text).flatMap(m => known(m.group(1).split('.').toSeq)) ++
-          GroupedRoot.findAllMatchIn(text).flatMap(_.group(1).split(',').map(_.split("=>").head.trim)).filter(packages)
+          GroupedRoot.findAllMatchIn(text).flatMap(_.group(1).split(',').map(_.split("=>").head.trim)).map { name =>
+            if (name.headOption.exists(_.isUpper)) RootPackage else name
+          }.filter(packages) ++
+          QualifiedInRoot.findAllMatchIn(text).map(_ => RootPackage)
         if to != from
       } yield (from, to) -> path
       PackageGraph(packages, uses.groupMap(_._1)(_._2).map { case (k, v) => k -> v.toSet })
     }
 
-    /** The package of a file, relative to the root package; None for the root package and for files outside it. */
+    /** The package of a file, relative to the root package (itself `(root)`); None for files outside it. */
     private def packageName(code: String): Option[String] = {
       val full = PackageClause.findAllMatchIn(code).map(_.group(1)).mkString(".")
-      if (full.startsWith(Root + ".")) Some(full.stripPrefix(Root + ".")) else None
+      if (full == Root) Some(RootPackage)
+      else if (full.startsWith(Root + ".")) Some(full.stripPrefix(Root + "."))
+      else None
     }
 
     /** The cycle, each use along it with the files that make it. */

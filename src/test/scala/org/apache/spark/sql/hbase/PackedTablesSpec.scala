@@ -12,6 +12,7 @@ import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
 import org.apache.spark.sql.hbase.server.{CellBytes, PackedCell, PackedCellWriter}
 import org.apache.spark.sql.types.IntegerType
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
 
 /**
  * Tables in LAYOUT PACKED against the real HBase: one cell per family per row, every statement
@@ -24,7 +25,7 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
 
   private def rowsOf(query: String): Seq[String] = rowsOf(sql(query))
 
-  private def definitionOf(name: String) = catalog.SessionCatalogs.of(spark).get(name).get
+  private def definitionOf(name: String) = metadata.TableDefinitionStores.of(spark).get(name).get
 
   /** Creates `name` in a layout, with rows whose values are often NULL, two families, 3 regions. */
   private def create(name: String, layout: String): String = {

@@ -6,6 +6,7 @@ import scala.util.Random
 
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * The key range planner against the truth: random WHERE clauses over a pre-split table must

@@ -6,6 +6,7 @@ import scala.util.Random
 
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.hbase.execution.ScanMetrics
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * The range index against the truth: random WHERE clauses over indexed and unindexed columns

@@ -12,14 +12,15 @@ import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec, RowCodec}
 import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, ScanMetrics}
 import org.apache.spark.sql.hbase.execution.load.{FamilyStorage, LoadKey, LoadMetrics, RegionHFiles}
-import org.apache.spark.sql.hbase.index.RangeIndexStore
+import org.apache.spark.sql.hbase.rangeindex.RangeIndexStore
 import org.apache.spark.sql.hbase.server.{PackedCell, PackedCellWriter, ServerJar, WriteMark}
 import org.apache.spark.sql.types.{IntegerType, LongType}
 import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
 
 /**
  * Range indexes end to end: CREATE / SHOW / DROP INDEX and ANALYZE TABLE, scans that skip the
@@ -53,7 +54,7 @@ class RangeIndexSpec extends HBaseSuite {
   }
 
   private def hbaseName(table: String): TableName = {
-    val t = SessionCatalogs.of(spark).get(table).get.hbaseTable
+    val t = TableDefinitionStores.of(spark).get(table).get.hbaseTable
     TableName.valueOf(t.namespace, t.name)
   }
 
@@ -166,13 +167,13 @@ class RangeIndexSpec extends HBaseSuite {
       failure(s"CREATE INDEX i ON $t (t) OPTIONS (chunkRows = 0)") should
         include("chunkRows must be a positive whole number")
       failure(s"CREATE INDEX i ON $t (t) OPTIONS (size = 5)") should include("unknown option 'size'")
-      SessionCatalogs.of(spark).get(t).get.indexes shouldBe empty
+      TableDefinitionStores.of(spark).get(t).get.indexes shouldBe empty
       withAdmin(_.getDescriptor(hbaseName(t)).hasCoprocessor(ServerJar.WRITE_MARK_OBSERVER)) shouldBe false
 
       sql(s"CREATE INDEX i ON $t (t)")
       failure(s"CREATE INDEX i ON $t (r)") should include(s"table '$t' already has an index 'i'")
       sql(s"CREATE INDEX IF NOT EXISTS i ON $t (r)")
-      SessionCatalogs.of(spark).get(t).get.indexes.map(_.columns) shouldBe Seq(Seq("t"))
+      TableDefinitionStores.of(spark).get(t).get.indexes.map(_.columns) shouldBe Seq(Seq("t"))
       failure(s"DROP INDEX j ON $t") should include(s"table '$t' has no index 'j'")
       failure(s"ALTER TABLE $t DROP COLUMN t") should include("'t' is in range index 'i'")
       sql(s"DROP INDEX IF EXISTS j ON $t")
@@ -286,7 +287,7 @@ class RangeIndexSpec extends HBaseSuite {
       withConf(shortLease: _*) {
         sql(s"CREATE INDEX ${t}_time ON $t (t) OPTIONS (chunkRows = 10)")
         showIndexes(t).head.getInt(5) shouldBe 40
-        val table = SessionCatalogs.of(spark).get(t).get
+        val table = TableDefinitionStores.of(spark).get(t).get
         val codec = new RowCodec(table)
         def bulkLoad(fileName: String, sensor: Int, seq: Int, time: Long): Unit = {
           val row = InternalRow(sensor, seq, time, 3, UTF8String.fromString("outside"))
@@ -492,9 +493,9 @@ class RangeIndexSpec extends HBaseSuite {
       showIndexes(t).head.getInt(5) shouldBe 0
       sameWithAndWithout(s"SELECT * FROM $t WHERE t < 100").size shouldBe 10
       intercept[HBaseSqlException](sql(s"CREATE INDEX j ON $t (r)")).getMessage should include(
-        s"column family 'f' of HBase table '${SessionCatalogs.of(spark).get(t).get.hbaseTable}' has a TTL"
+        s"column family 'f' of HBase table '${TableDefinitionStores.of(spark).get(t).get.hbaseTable}' has a TTL"
       )
-      SessionCatalogs.of(spark).get(t).get.indexes.map(_.name) shouldBe Seq("i")
+      TableDefinitionStores.of(spark).get(t).get.indexes.map(_.name) shouldBe Seq("i")
     }
   }
 

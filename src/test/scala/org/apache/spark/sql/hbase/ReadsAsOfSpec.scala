@@ -7,6 +7,7 @@ import org.apache.hadoop.hbase.client.{Delete, Mutation, Put}
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
 
 /** Reading a table as it was: TIMESTAMP AS OF and option asOfTimestamp, against cells written at known times. */
 class ReadsAsOfSpec extends HBaseSuite {
@@ -26,7 +27,7 @@ class ReadsAsOfSpec extends HBaseSuite {
    * NULL is a delete of the cell's versions up to then, and the row keeps an empty marker cell.
    */
   private def writeAt(t: String, millis: Long, rows: (Int, String, Integer)*): Unit = {
-    val codec = new org.apache.spark.sql.hbase.codec.RowCodec(catalog.SessionCatalogs.of(spark).get(t).get)
+    val codec = new org.apache.spark.sql.hbase.codec.RowCodec(metadata.TableDefinitionStores.of(spark).get(t).get)
     val mutations: Seq[Mutation] = rows.flatMap { case (k, s, v) =>
       val row = InternalRow(k, UTF8String.fromString(s), v)
       val key = codec.rowKey(row)

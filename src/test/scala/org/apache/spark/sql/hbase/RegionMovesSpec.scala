@@ -8,9 +8,10 @@ import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.types.IntegerType
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * Regions moving between region servers (`Admin.move`, as the balancer does), splitting and
@@ -37,7 +38,7 @@ class RegionMovesSpec extends HBaseSuite {
    * one after the other; returns what `body` returned and how many moves completed meanwhile.
    */
   private def whileRegionsMove[T](t: String)(body: => T): (T, Int) = {
-    val table = SessionCatalogs.of(spark).get(t).get.hbaseTable
+    val table = TableDefinitionStores.of(spark).get(t).get.hbaseTable
     val name = TableName.valueOf(table.namespace, table.name)
     val stop = new AtomicBoolean(false)
     val moves = new AtomicInteger(0)
@@ -120,7 +121,7 @@ class RegionMovesSpec extends HBaseSuite {
   describe("a region split, and two regions merged, while queries read them") {
     it("leaves every scan, filtered scan, skip scan, Get and pushed-down aggregate exact") {
       val t = readings()
-      val table = SessionCatalogs.of(spark).get(t).get.hbaseTable
+      val table = TableDefinitionStores.of(spark).get(t).get.hbaseTable
       val name = TableName.valueOf(table.namespace, table.name)
       def byStart(admin: org.apache.hadoop.hbase.client.Admin) =
         admin.getRegions(

@@ -10,6 +10,7 @@ import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan, RegionScanners}
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * How regions are read, against the real HBase: whatever a read opens is given back on every

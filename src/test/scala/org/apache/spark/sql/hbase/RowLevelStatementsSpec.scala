@@ -7,6 +7,7 @@ import org.apache.hadoop.hbase.client.{Get, Put}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
 
 class RowLevelStatementsSpec extends HBaseSuite {
 

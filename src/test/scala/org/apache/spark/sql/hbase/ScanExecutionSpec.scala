@@ -9,10 +9,11 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan, ScanMetrics}
-import org.apache.spark.sql.hbase.planning.{RegionRequests, RegionScan, ScanLimits, ScanRequest, ServerFilter}
+import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, HBaseScanRDD, ScanMetrics}
+import org.apache.spark.sql.hbase.planner.{RegionRequests, RegionScan, ScanLimits, ScanRequest, ServerFilter}
 import org.apache.spark.sql.catalyst.expressions.And
 import org.apache.spark.sql.types.IntegerType
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /** What a scan reads from HBase, and what it reports, against the real HBase. */
 class ScanExecutionSpec extends HBaseSuite {
@@ -148,7 +149,7 @@ class ScanExecutionSpec extends HBaseSuite {
       val nobody =
         HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "127.0.0.1", "hbase.zookeeper.property.clientPort" -> "1"))
       val started = System.nanoTime()
-      facts.HBaseTableSizes.cached(nobody, catalog.HBaseTableName("default", uniqueName("absent"))) shouldBe None
+      facts.HBaseTableSizes.cached(nobody, metadata.HBaseTableName("default", uniqueName("absent"))) shouldBe None
       (System.nanoTime() - started) / 1000000000L should be < 10L
     }
   }
@@ -222,7 +223,7 @@ class ScanExecutionSpec extends HBaseSuite {
       // What HBase sends back for row 1 (cells f:v, f:w, g:d) when only w is needed: its first
       // cell f:v, proof that the row exists, and w; not g:d. The server jar's filter also drops
       // the first cell's value.
-      val definition = catalog.SessionCatalogs.of(spark).get(t).get
+      val definition = metadata.TableDefinitionStores.of(spark).get(t).get
       val onlyW = Seq(definition.columns(2))
       val everyRow = Seq(RowRange(Array.emptyByteArray, Array.emptyByteArray))
       val request = ScanRequest(

@@ -5,6 +5,7 @@ import java.nio.file.{Files, Paths}
 import org.apache.spark.internal.config.ConfigEntry
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * docs/settings.md's table of the plugin's settings is HBaseSQLConf's entries: their keys, defaults

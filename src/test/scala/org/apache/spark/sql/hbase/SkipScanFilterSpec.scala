@@ -8,10 +8,10 @@ import org.apache.hadoop.hbase.exceptions.DeserializationException
 import org.apache.hadoop.hbase.filter.{Filter, FilterBase}
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.metadata.HBaseTableName
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, RowRange}
 import org.apache.spark.sql.hbase.facts.ServerFilterSupport
-import org.apache.spark.sql.hbase.planning.{ColumnRange, KeyBoxes, KeyBoxPlan}
+import org.apache.spark.sql.hbase.planner.{ColumnRange, KeyBoxPlan, KeyBoxes}
 import org.apache.spark.sql.hbase.server.{CellType, KeyBox, Operand, RowPredicate, ServerJar, SkipScanFilter}
 import org.apache.spark.sql.types.IntegerType
 
@@ -80,7 +80,7 @@ class SkipScanFilterSpec extends HBaseSuite {
         filter(boxes(
           Some(Seq(
             ColumnRange.point(10),
-            ColumnRange(Some(planning.Bound(20, true)), Some(planning.Bound(22, false)))
+            ColumnRange(Some(planner.Bound(20, true)), Some(planner.Bound(22, false)))
           )),
           Some(Seq(ColumnRange.point(1), ColumnRange.point(7)))
         ))

@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.plans.physical.RangePartitioning
 import org.apache.spark.sql.execution.{CoalesceExec, SparkPlan}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * ORDER BY over a few rows that stages below it produced (a GROUP BY's groups over a join of HBase

@@ -7,6 +7,7 @@ import scala.util.Try
 import org.apache.hadoop.hbase.TableName
 
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 
 class SqlSurfaceSpec extends HBaseSuite {
 
@@ -74,7 +75,7 @@ class SqlSurfaceSpec extends HBaseSuite {
       ))
       error.getMessage should
         include(s"HBase table '$t' exists; FAMILIES sets up the families of a table CREATE TABLE makes")
-      catalog.SessionCatalogs.of(spark).get(t) shouldBe None
+      metadata.TableDefinitionStores.of(spark).get(t) shouldBe None
       withAdmin(
         _.getDescriptor(TableName.valueOf(t))
       ).getColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("f")).getMaxVersions shouldBe 1

@@ -7,9 +7,10 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.{Encoders, Row}
 import org.apache.spark.sql.execution.datasources.v2.WriteToDataSourceV2Exec
 import org.apache.spark.sql.execution.streaming.runtime.{MemoryStream, StreamingQueryWrapper}
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
-import org.apache.spark.sql.hbase.streaming.{RowsWrittenMetric, SinkCommits}
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
+import org.apache.spark.sql.hbase.execution.write.{RowsWrittenMetric, SinkCommits}
 import org.apache.spark.sql.streaming.StreamingQuery
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * The streaming sink, `writeStream.format("hbase")` and `toTable("hbase.t")`: each batch's rows
@@ -123,10 +124,11 @@ class StreamingSinkSpec extends HBaseSuite {
         query.processAllAvailable()
         input.addData((2, "b"))
         query.processAllAvailable()
-        val commits = new SinkCommits(cluster, SessionCatalogs.metaTable(spark))
+        val commits = new SinkCommits(cluster, TableDefinitionStores.metaTable(spark))
         commits.last(query.id.toString, t).map(_._2) shouldBe Some(1L)
         commits.last(query.id.toString, "other").map(_._2) shouldBe None
-        withClue("the catalog lists tables only: ")(SessionCatalogs.of(spark).entries().map(_.name) should contain(t))
+        withClue("the catalog lists tables only: ")(TableDefinitionStores.of(spark).entries().map(_.name) should
+          contain(t))
       } finally query.stop()
     }
 
@@ -145,7 +147,7 @@ class StreamingSinkSpec extends HBaseSuite {
         query.processAllAvailable()
       } finally query.stop()
       rows(t) shouldBe Seq((1, "A", 10), (2, "b", 20))
-      val hbaseTable = SessionCatalogs.of(spark).get(t).get.hbaseTable
+      val hbaseTable = TableDefinitionStores.of(spark).get(t).get.hbaseTable
       withClue("one cell per family per row (v and n in one): ")(
         withTable(s"${hbaseTable.namespace}:${hbaseTable.name}") { table =>
           val scanner = table.getScanner(new org.apache.hadoop.hbase.client.Scan())
@@ -267,7 +269,7 @@ class StreamingSinkSpec extends HBaseSuite {
           first.processAllAvailable()
           first.id.toString
         } finally first.stop()
-      val commits = new SinkCommits(cluster, SessionCatalogs.metaTable(spark))
+      val commits = new SinkCommits(cluster, TableDefinitionStores.metaTable(spark))
       commits.last(queryId, t).map(_._2) shouldBe Some(0L)
       sql(s"DROP TABLE $t PURGE")
       withClue("the record went with the table: ")(commits.last(queryId, t) shouldBe None)

@@ -4,7 +4,7 @@ import org.apache.hadoop.hbase.client.{Delete, Get, Put}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
+import org.apache.spark.sql.hbase.metadata.{TableDefinitionStore, TableDefinitionStores}
 import org.apache.spark.sql.hbase.facts.{FactsCache, HBaseRegions}
 
 /**
@@ -17,7 +17,7 @@ class TableFactsSpec extends HBaseSuite {
   private val Definition = Bytes.toBytes("table")
   private val Tag = Bytes.toBytes("tag")
 
-  private def catalogTable: String = SessionCatalogs.metaTable(spark)
+  private def catalogTable: String = TableDefinitionStores.metaTable(spark)
 
   private def create(t: String): Unit = {
     sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
@@ -25,17 +25,17 @@ class TableFactsSpec extends HBaseSuite {
   }
 
   private def catalogRow(t: String): (Array[Byte], Option[Array[Byte]]) = withTable(catalogTable) { table =>
-    val r = table.get(new Get(HBaseCatalog.rowKey(t)))
+    val r = table.get(new Get(TableDefinitionStore.rowKey(t)))
     (r.getValue(Family, Definition), Option(r.getValue(Family, Tag)))
   }
 
   /** Writes the catalog row's cells as another application (or an older plugin) would. */
   private def writeRow(t: String, definition: Array[Byte], tag: Option[Array[Byte]]): Unit =
     withTable(catalogTable) { table =>
-      val put = new Put(HBaseCatalog.rowKey(t)).addColumn(Family, Definition, definition)
+      val put = new Put(TableDefinitionStore.rowKey(t)).addColumn(Family, Definition, definition)
       tag.foreach(put.addColumn(Family, Tag, _))
       table.put(put)
-      if (tag.isEmpty) table.delete(new Delete(HBaseCatalog.rowKey(t)).addColumns(Family, Tag))
+      if (tag.isEmpty) table.delete(new Delete(TableDefinitionStore.rowKey(t)).addColumns(Family, Tag))
     }
 
   describe("a table's definition") {
@@ -116,7 +116,7 @@ class TableFactsSpec extends HBaseSuite {
       val t = uniqueName("facts_purge")
       sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((10))")
       sql(s"SELECT * FROM $t WHERE k > 0").collect()
-      val hbaseTable = catalog.HBaseTableName("default", t)
+      val hbaseTable = metadata.HBaseTableName("default", t)
       val regions = FactsCache.Regions(cluster, hbaseTable)
       eventually(20) {
         HBaseRegions.cached(cluster, hbaseTable, 3600) should have size 2

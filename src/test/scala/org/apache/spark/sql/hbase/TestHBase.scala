@@ -38,7 +38,8 @@ object TestHBase {
     if (!Files.isExecutable(Paths.get(launcher)))
       sys.error(s"$launcher is missing: run ./bin/setup first, it creates .venv with the launcher")
     val log = ProcessLogger(line => System.err.println(line), line => System.err.println(line))
-    val running = Seq(launcher, "local", "status", "--data-dir", dataDir.toString).!(ProcessLogger(_ => (), _ => ())) == 0
+    val running = Seq(launcher, "local", "status", "--data-dir", dataDir.toString).!(ProcessLogger(_ => (), _ => ())) ==
+      0
     if (running) System.err.println(s"Tests reuse the embedded HBase already running in $dataDir")
     else {
       // What a stopped HBase left there (a crashed run's tables) is no state to start from.

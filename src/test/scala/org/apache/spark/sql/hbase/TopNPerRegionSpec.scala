@@ -9,8 +9,9 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.execution.TakeOrderedAndProjectExec
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
-import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, HBaseSQLTableScan, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, HBaseScanRDD, ScanMetrics}
 import org.apache.spark.sql.hbase.server.{ServerJar, TopNSpec}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
 
 /**
  * ORDER BY columns other than the leading key with LIMIT n: each region server returns at most

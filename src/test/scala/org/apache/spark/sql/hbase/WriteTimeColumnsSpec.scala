@@ -11,6 +11,7 @@ import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
 
 /** Columns that hold the time a cell was written: WRITETIME(family.qualifier) in COLS. */
 class WriteTimeColumnsSpec extends HBaseSuite {
@@ -24,7 +25,7 @@ class WriteTimeColumnsSpec extends HBaseSuite {
     t
   }
 
-  private def codec(t: String) = new RowCodec(catalog.SessionCatalogs.of(spark).get(t).get)
+  private def codec(t: String) = new RowCodec(metadata.TableDefinitionStores.of(spark).get(t).get)
 
   /** Writes `column`'s cell of row `k` at `millis` as our writers encode it; NULL deletes its versions up to then. */
   private def writeAt(t: String, millis: Long, cells: (Int, String, Any)*): Unit = {

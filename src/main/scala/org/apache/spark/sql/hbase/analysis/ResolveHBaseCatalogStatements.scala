@@ -1,6 +1,5 @@
 package org.apache.spark.sql.hbase.analysis
 
-import org.apache.spark.sql.hbase.planning._
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.TableIdentifier
 import org.apache.spark.sql.catalyst.analysis.{
@@ -12,8 +11,8 @@ import org.apache.spark.sql.catalyst.plans.logical.{
 }
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.connector.catalog.CatalogManager
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.commands.{
   CreateHBaseTableAsSelectCommand, CreateHBaseTableCommand, DescribeMappedTableCommand, DropHBaseTableCommand,
   ShowCreateMappedTableCommand
@@ -37,17 +36,17 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
     case DescribeRelation(ResolvedTable(_, _, table: HBaseCatalogTable, _), _, _) =>
       DescribeMappedTableCommand(table.definition, table.cluster)
     case describe @ DescribeRelation(UnresolvedTableOrView(Seq(name), _, _, _), _, _) =>
-      val catalog = SessionCatalogs.of(session)
+      val catalog = TableDefinitionStores.of(session)
       TableDefinitions.get(catalog, name).map(DescribeMappedTableCommand(_, catalog.cluster)).getOrElse(describe)
     case ShowCreateTable(ResolvedTable(_, _, table: HBaseCatalogTable, _), _, _) =>
       ShowCreateMappedTableCommand(table.definition)
     case show @ ShowCreateTable(UnresolvedTableOrView(Seq(name), _, _, _), _, _) =>
-      TableDefinitions.get(SessionCatalogs.of(session), name).map(ShowCreateMappedTableCommand(_)).getOrElse(show)
+      TableDefinitions.get(TableDefinitionStores.of(session), name).map(ShowCreateMappedTableCommand(_)).getOrElse(show)
     case drop @ DropTable(ResolvedIdentifier(catalog, ident), ifExists, purge)
         if catalog.name() == CatalogManager.SESSION_CATALOG_NAME && ident.namespace().toSeq == currentDatabase &&
           !session.sessionState.catalog.tableExists(TableIdentifier(ident.name(), Some(ident.namespace().head))) =>
       // A broken entry too, so that DROP TABLE can remove it.
-      if (TableDefinitions.entry(SessionCatalogs.of(session), ident.name()).isDefined)
+      if (TableDefinitions.entry(TableDefinitionStores.of(session), ident.name()).isDefined)
         DropHBaseTableCommand(ident.name(), ifExists, purge)
       else drop
     case CreateTable(

@@ -1,25 +1,23 @@
 package org.apache.spark.sql.hbase.analysis
 
-import org.apache.spark.sql.hbase.planning._
+import org.apache.spark.sql.hbase.logical._
 import org.apache.spark.sql.hbase.source.HBaseSourceRelation
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{
-  AsOfTimestamp, RelationTimeTravel, TableOutputResolver, TimeTravelSpec, UnresolvedRelation
-}
-import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Expression, Literal}
+import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, RelationTimeTravel, TimeTravelSpec, UnresolvedRelation}
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression}
 import org.apache.spark.sql.catalyst.plans.logical.{
-  AppendData, InsertIntoStatement, LogicalPlan, OverwriteByExpression, OverwritePartitionsDynamic, Project,
+  AppendData, InsertIntoStatement, LogicalPlan, OverwriteByExpression, OverwritePartitionsDynamic,
   V2WriteCommand
 }
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.commands.InsertIntoHBaseTableCommand
 import org.apache.spark.sql.hbase.connector.HBaseCatalogTable
 import org.apache.spark.sql.hbase.facts.{HBaseTableSizes, IndexBuilds, TableDefinitions}
-import org.apache.spark.sql.hbase.index.{RangeIndexStore, TableStatistics}
+import org.apache.spark.sql.hbase.rangeindex.{RangeIndexStore, TableStatistics}
 
 /**
  * Resolves single-part table names that Spark's own catalog did not know to our HBase tables,
@@ -84,7 +82,7 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
   /** HBase tables have one-part names. */
   private def lookup(u: UnresolvedRelation): Option[HBaseRelation] = u.multipartIdentifier match {
     case Seq(name) =>
-      val catalog = SessionCatalogs.of(session)
+      val catalog = TableDefinitionStores.of(session)
       TableDefinitions.get(catalog, name).map(t => sized(HBaseRelation(t, catalog.cluster)))
     case _ => None
   }

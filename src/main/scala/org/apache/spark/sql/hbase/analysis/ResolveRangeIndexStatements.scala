@@ -1,12 +1,11 @@
 package org.apache.spark.sql.hbase.analysis
 
-import org.apache.spark.sql.hbase.planning._
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{ResolvedTable, UnresolvedTable, UnresolvedTableOrView}
 import org.apache.spark.sql.catalyst.plans.logical.{AnalyzeColumn, AnalyzeTable, CreateIndex, DropIndex, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.commands.{AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand}
 import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableIdent}
 import org.apache.spark.sql.hbase.facts.TableDefinitions
@@ -52,6 +51,6 @@ case class ResolveRangeIndexStatements(session: SparkSession) extends Rule[Logic
     }
 
     private def known(name: String): Option[HBaseTableIdent] =
-      TableDefinitions.get(SessionCatalogs.of(session), name).map(table => HBaseTableIdent(None, table.name))
+      TableDefinitions.get(TableDefinitionStores.of(session), name).map(table => HBaseTableIdent(None, table.name))
   }
 }

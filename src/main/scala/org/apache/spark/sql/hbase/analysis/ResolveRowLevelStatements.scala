@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.analysis
 
-import org.apache.spark.sql.hbase.planning._
+import org.apache.spark.sql.hbase.logical._
 import org.apache.spark.sql.catalyst.analysis.TableOutputResolver
 import org.apache.spark.sql.catalyst.expressions.{
   Alias, AttributeReference, Cast, Expression, Generator, Literal, WindowExpression
@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{
   UpdateTable, View
 }
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 import org.apache.spark.sql.hbase.commands.{DeleteFromHBaseTableCommand, UpdateHBaseTableCommand}
 
 /**

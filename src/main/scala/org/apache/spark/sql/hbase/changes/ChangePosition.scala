@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 
 /**
  * A place in the order in which changes are delivered: writes are ordered by their timestamp

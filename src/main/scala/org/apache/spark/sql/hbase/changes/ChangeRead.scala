@@ -1,10 +1,10 @@
 package org.apache.spark.sql.hbase.changes
 
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.HBaseTableDef
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.planning.{ScanLimits, ScanRequest}
+import org.apache.spark.sql.hbase.planner.{ScanLimits, ScanRequest}
 import org.apache.spark.sql.types.{StringType, StructField, StructType, TimestampType}
 
 /**

@@ -2,8 +2,8 @@ package org.apache.spark.sql.hbase.codec
 
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.HBaseTableDef
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 
 /** The error for a row whose key is not a key of its table, such as a row another tool wrote. */
 object BadRowKey {

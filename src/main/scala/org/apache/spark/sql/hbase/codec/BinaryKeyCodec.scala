@@ -3,8 +3,8 @@ package org.apache.spark.sql.hbase.codec
 import java.io.ByteArrayOutputStream
 import java.nio.ByteBuffer
 
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.SupportedTypes
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.SupportedTypes
 import org.apache.spark.sql.hbase.server.{KeyCheck, KeyLayout, OrderedBytes}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String

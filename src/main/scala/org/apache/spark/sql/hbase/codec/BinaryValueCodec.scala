@@ -1,7 +1,7 @@
 package org.apache.spark.sql.hbase.codec
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 import org.apache.spark.sql.hbase.server.CellBytes
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String

@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.codec
 
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, TableFormat}
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableFormat}
 import org.apache.spark.sql.hbase.server.{KeyCheck, KeyLayout}
 import org.apache.spark.sql.types.DataType
 

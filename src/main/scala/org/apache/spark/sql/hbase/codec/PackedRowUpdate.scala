@@ -7,8 +7,8 @@ import org.apache.hadoop.hbase.client.{CheckAndMutate, Get, Put, Result}
 import org.apache.hadoop.hbase.filter.{BinaryComparator, Filter, FilterList, SingleColumnValueFilter}
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.hbase.Utf8
-import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.common.Utf8
+import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.server.{PackedCell, PackedCellWriter}
 
 /**

@@ -7,8 +7,8 @@ import org.apache.hadoop.hbase.client.{Delete, Mutation, Put, Result}
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
-import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
-import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.server.{ColumnOrder, PackedCell, PackedCellWriter}
 import org.apache.spark.sql.types.{DataType, TimestampType}
 

@@ -3,8 +3,8 @@ package org.apache.spark.sql.hbase.codec
 import scala.util.control.NonFatal
 
 import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Expression}
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.HBaseTableDef
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 
 /** `SPLIT ON ((v1[, v2 ...]), ...)`: region boundaries given as key prefixes, made row keys. */
 object SplitPoints {

@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.codec
 
-import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
 import org.apache.spark.sql.hbase.server.{CellType, KeyCheck, KeyLayout}
 import org.apache.spark.sql.types.{BinaryType, DataType, StringType}
 

@@ -1,7 +1,7 @@
 package org.apache.spark.sql.hbase.codec
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.hbase.catalog.TableFormat
+import org.apache.spark.sql.hbase.metadata.TableFormat
 import org.apache.spark.sql.types.DataType
 
 /** Turns one non-key value into cell bytes and back. NULL is never encoded: it is no cell. */

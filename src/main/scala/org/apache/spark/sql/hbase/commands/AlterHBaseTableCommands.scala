@@ -3,14 +3,14 @@ package org.apache.spark.sql.hbase.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef, TableDefinitionStore}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, SparkFallback}
 
 /** Changes a table definition atomically: it fails, changing nothing, if another session got there first. */
 private[commands] object AlterDefinition {
-  def apply(catalog: HBaseCatalog, current: HBaseTableDef, updated: HBaseTableDef, statement: String): Unit =
+  def apply(catalog: TableDefinitionStore, current: HBaseTableDef, updated: HBaseTableDef, statement: String): Unit =
     if (!catalog.replace(current, updated)) {
       throw new HBaseSqlException(s"$statement: table '${current.name}' was changed by another session; run it again")
     }

@@ -10,8 +10,8 @@ import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, Con
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException, Utf8}
-import org.apache.spark.sql.hbase.catalog.{FamilyOptions, HBaseTableDef}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.metadata.{FamilyOptions, HBaseTableDef}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.server.ServerJar

@@ -4,10 +4,11 @@ import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.hbase.catalog.HBaseTableDef
+import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.{HBaseMutations, ReadsHBaseRows}
+import org.apache.spark.sql.hbase.execution.ReadsHBaseRows
+import org.apache.spark.sql.hbase.execution.write.HBaseMutations
 import org.apache.spark.sql.types.LongType
 
 /**

@@ -6,8 +6,8 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.Utf8
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, TableFormat}
+import org.apache.spark.sql.hbase.common.Utf8
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableFormat}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.types.StringType

@@ -2,8 +2,8 @@ package org.apache.spark.sql.hbase.commands
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.SessionCatalogs
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.connector.TableDrops
 
 /**
@@ -14,7 +14,7 @@ import org.apache.spark.sql.hbase.connector.TableDrops
 case class DropHBaseTableCommand(name: String, ifExists: Boolean, purge: Boolean = false) extends LeafRunnableCommand {
 
   override def run(session: SparkSession): Seq[Row] = {
-    if (!TableDrops.drop(session, SessionCatalogs.of(session), name, purge) && !ifExists) {
+    if (!TableDrops.drop(session, TableDefinitionStores.of(session), name, purge) && !ifExists) {
       throw new HBaseSqlException(s"DROP TABLE $name: HBase table '$name' does not exist")
     }
     Seq.empty

@@ -6,7 +6,7 @@ import org.apache.hadoop.hbase.io.compress.Compression
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding
 import org.apache.hadoop.hbase.regionserver.BloomType
 
-import org.apache.spark.sql.hbase.catalog.FamilyOptions
+import org.apache.spark.sql.hbase.metadata.FamilyOptions
 
 /** Checked [[FamilyOptions]] onto HBase's family descriptor, and back as DESCRIBE shows them. */
 object FamilySettings {

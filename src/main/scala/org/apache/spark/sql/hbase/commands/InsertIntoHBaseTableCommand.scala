@@ -4,9 +4,9 @@ import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.execution.{HBaseMutations, TableRowWriter}
-import org.apache.spark.sql.hbase.index.WriteRecording
-import org.apache.spark.sql.hbase.planning.HBaseRelation
+import org.apache.spark.sql.hbase.execution.write.{HBaseMutations, TableRowWriter}
+import org.apache.spark.sql.hbase.rangeindex.WriteRecording
+import org.apache.spark.sql.hbase.logical.HBaseRelation
 
 /**
  * Writes the rows of `query`, already aligned with the table's columns, as batched mutations.

@@ -8,11 +8,11 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.execution.metric.SQLMetric
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, SparkFallback}
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput, LoadMetrics}
 import org.apache.spark.sql.hbase.facts.HBaseTableSizes
-import org.apache.spark.sql.hbase.index.WriteRecording
+import org.apache.spark.sql.hbase.rangeindex.WriteRecording
 import org.apache.spark.sql.types.LongType
 
 /**

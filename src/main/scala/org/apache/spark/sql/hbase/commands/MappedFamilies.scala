@@ -5,8 +5,8 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.hbase.{TableName, TableNotFoundException}
 import org.apache.hadoop.hbase.client.Admin
 
-import org.apache.spark.sql.hbase.{HBaseSqlException, Utf8}
-import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.metadata.HBaseTableName
 
 /** A mapping may only name column families that the HBase table has. */
 private[commands] object MappedFamilies {

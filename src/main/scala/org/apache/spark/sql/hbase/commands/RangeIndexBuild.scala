@@ -8,13 +8,13 @@ import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.Scan
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException, Utf8}
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, RangeIndexDef}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, RangeIndexDef, TableDefinitionStore}
 import org.apache.spark.sql.hbase.codec.{RowCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.execution.HBaseScanRDD
 import org.apache.spark.sql.hbase.facts.HBaseRegions
-import org.apache.spark.sql.hbase.index.{ChunkStats, ColumnStatsBuilder, RangeIndexStore, WriteGuard}
+import org.apache.spark.sql.hbase.rangeindex.{ChunkStats, ColumnStatsBuilder, RangeIndexStore, WriteGuard}
 
 /**
  * Builds a range index with one Spark job: a task per region reads the region's rows in key
@@ -27,7 +27,7 @@ object RangeIndexBuild {
   /** Builds `indexName` of `tableName` anew and publishes it; returns the published definition. */
   def rebuild(
       session: SparkSession,
-      catalog: HBaseCatalog,
+      catalog: TableDefinitionStore,
       store: RangeIndexStore,
       tableName: String,
       indexName: String,
@@ -104,7 +104,7 @@ object RangeIndexBuild {
 
   /** Marks whose lease ended before every index over the HBase table was built tell nothing any more. */
   private def forgetOldMarks(
-      catalog: HBaseCatalog,
+      catalog: TableDefinitionStore,
       store: RangeIndexStore,
       table: HBaseTableDef,
       session: SparkSession

@@ -3,8 +3,8 @@ package org.apache.spark.sql.hbase.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, RangeIndexDef}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, RangeIndexDef}
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, RangeIndexes}
 import org.apache.spark.sql.hbase.facts.IndexBuilds
 import org.apache.spark.sql.types.{IntegerType, StringType}

@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, TableFormat, TableLayout}
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableFormat, TableLayout}
 import org.apache.spark.sql.types.StringType
 
 /**

@@ -4,10 +4,11 @@ import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.QueryPlan
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{PackedRowUpdate, RowCodec}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.{HBaseMutations, PackedUpdates, ReadsHBaseRows}
+import org.apache.spark.sql.hbase.execution.ReadsHBaseRows
+import org.apache.spark.sql.hbase.execution.write.{HBaseMutations, PackedUpdates}
 import org.apache.spark.sql.types.LongType
 
 /**

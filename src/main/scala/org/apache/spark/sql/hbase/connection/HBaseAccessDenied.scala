@@ -1,6 +1,6 @@
 package org.apache.spark.sql.hbase.connection
 
-import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSqlException}
 
 /**
  * HBase's AccessController refusing the user an action (read, write, create, ...) on a table or

@@ -7,7 +7,7 @@ import scala.collection.mutable
 import org.apache.hadoop.hbase.client.{Connection, ConnectionFactory}
 
 import org.apache.spark.internal.Logging
-import org.apache.spark.sql.hbase.HBaseSQLConf
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * One shared HBase Connection per JVM and cluster configuration. Connections are heavyweight and

@@ -7,7 +7,7 @@ import scala.util.Try
 
 import org.apache.hadoop.hbase.{MasterNotRunningException, ZooKeeperConnectionException}
 
-import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSqlException}
 
 /**
  * HBase that cannot be reached at all (ZooKeeper, the master or a region server refuse or never

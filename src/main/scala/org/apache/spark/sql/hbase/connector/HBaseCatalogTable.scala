@@ -4,9 +4,9 @@ import java.util
 
 import org.apache.spark.sql.connector.catalog.{SupportsWrite, Table, TableCapability}
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, WriteBuilder}
-import org.apache.spark.sql.hbase.catalog.HBaseTableDef
+import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.streaming.HBaseSinkWriteBuilder
+import org.apache.spark.sql.hbase.execution.write.HBaseSinkWriteBuilder
 import org.apache.spark.sql.types.StructType
 
 /**

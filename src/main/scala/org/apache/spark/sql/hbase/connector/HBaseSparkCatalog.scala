@@ -8,8 +8,8 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{NoSuchNamespaceException, NoSuchTableException}
 import org.apache.spark.sql.connector.catalog._
 import org.apache.spark.sql.connector.expressions.Transform
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, SessionCatalogs}
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.{TableDefinitionStore, TableDefinitionStores}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 import org.apache.spark.sql.types.StructType
@@ -44,10 +44,10 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
   override def name(): String = catalogName
 
   /** The definitions of this catalog's cluster; the session's settings, overlaid with the catalog's own. */
-  def store: HBaseCatalog = {
+  def store: TableDefinitionStore = {
     val session = SparkSession.active
     val cluster = HBaseClusterConf(HBaseClusterConf.fromSession(session).settings ++ clusterSettings)
-    SessionCatalogs.of(cluster, catalogTable.getOrElse(SessionCatalogs.metaTable(session)))
+    TableDefinitionStores.of(cluster, catalogTable.getOrElse(TableDefinitionStores.metaTable(session)))
   }
 
   /** Does `namespace` name the one namespace: by its name, by its old name `default`, or left out? */
@@ -163,7 +163,7 @@ object HBaseSparkCatalog {
   }
 
   /** The definitions of the HBase catalog registered as `name`; `statement` leads the error when there is none. */
-  def storeOf(session: SparkSession, name: String, statement: String): HBaseCatalog =
+  def storeOf(session: SparkSession, name: String, statement: String): TableDefinitionStore =
     named(
       session,
       name

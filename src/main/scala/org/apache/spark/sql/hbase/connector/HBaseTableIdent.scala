@@ -1,8 +1,8 @@
 package org.apache.spark.sql.hbase.connector
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableDefinitionStore, TableDefinitionStores}
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 
 /**
@@ -12,8 +12,8 @@ import org.apache.spark.sql.hbase.facts.TableDefinitions
 final case class HBaseTableIdent(catalog: Option[String], name: String) {
 
   /** The definitions this table is in; `statement` leads the error when `catalog` is not an HBase catalog. */
-  def store(session: SparkSession, statement: String): HBaseCatalog =
-    catalog.fold(SessionCatalogs.of(session))(HBaseSparkCatalog.storeOf(session, _, statement))
+  def store(session: SparkSession, statement: String): TableDefinitionStore =
+    catalog.fold(TableDefinitionStores.of(session))(HBaseSparkCatalog.storeOf(session, _, statement))
 
   override def toString: String = (catalog.toSeq :+ name).mkString(".")
 }
@@ -37,11 +37,15 @@ object HBaseTableIdent {
    * or no HBase table has, or a name whose first part is not an HBase catalog (`db.t`,
    * `spark_catalog.db.t`). A table missing from an HBase catalog named first is an error.
    */
-  def sparkFirst(session: SparkSession, parts: Seq[String], statement: String): Option[(HBaseCatalog, HBaseTableDef)] =
+  def sparkFirst(
+      session: SparkSession,
+      parts: Seq[String],
+      statement: String
+  ): Option[(TableDefinitionStore, HBaseTableDef)] =
     parts match {
       case Seq(name) if SparkFallback.ownsName(session, name) => None
       case Seq(name) =>
-        val store = SessionCatalogs.of(session)
+        val store = TableDefinitionStores.of(session)
         TableDefinitions.get(store, name).map(store -> _)
       case catalog +: _ if HBaseSparkCatalog.named(session, catalog).isDefined =>
         val ident = parse(parts, statement).fold(message => throw new HBaseSqlException(message), identity)

@@ -4,8 +4,8 @@ import java.util.Locale
 
 import org.apache.spark.sql.catalyst.plans.logical.TableSpec
 import org.apache.spark.sql.connector.expressions.Transform
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.{
   CellMapping, CellRef, HBaseTableDef, HBaseTableName, TableFormat, TableLayout
 }
 import org.apache.spark.sql.types.DataType

@@ -1,25 +1,25 @@
 package org.apache.spark.sql.hbase.connector
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.{HBaseSQLConf, HBaseSqlException}
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableDefinitionStore}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.index.{RangeIndexStore, WriteGuard}
+import org.apache.spark.sql.hbase.rangeindex.{RangeIndexStore, WriteGuard}
 
 /** The range indexes of a table as statements change them: its definition, their statistics store, the write guard. */
 private[hbase] object RangeIndexes {
-  def table(catalog: HBaseCatalog, name: String, statement: String): HBaseTableDef =
+  def table(catalog: TableDefinitionStore, name: String, statement: String): HBaseTableDef =
     table(catalog, HBaseTableIdent(None, name), statement)
 
-  def table(catalog: HBaseCatalog, ident: HBaseTableIdent, statement: String): HBaseTableDef =
+  def table(catalog: TableDefinitionStore, ident: HBaseTableIdent, statement: String): HBaseTableDef =
     catalog.get(ident.name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$ident' does not exist"))
 
   /** The range index statistics of the tables of `catalog`, kept in its cluster. */
-  def store(session: SparkSession, catalog: HBaseCatalog): RangeIndexStore =
+  def store(session: SparkSession, catalog: TableDefinitionStore): RangeIndexStore =
     RangeIndexStore.of(catalog.cluster, session.sessionState.conf.getConf(HBaseSQLConf.IndexTable))
 
   /** Forgets every range index of a dropped table. */
-  def forgetAll(session: SparkSession, catalog: HBaseCatalog, table: HBaseTableDef): Unit =
+  def forgetAll(session: SparkSession, catalog: TableDefinitionStore, table: HBaseTableDef): Unit =
     if (table.indexes.nonEmpty) {
       val statistics = store(session, catalog)
       // The published builds only: a build still running removes its own chunks when it cannot
@@ -29,7 +29,7 @@ private[hbase] object RangeIndexes {
     }
 
   /** Takes the write guard off the HBase table once no SQL table over it has a range index. */
-  def releaseGuardIfUnused(catalog: HBaseCatalog, table: HBaseTableDef): Unit =
+  def releaseGuardIfUnused(catalog: TableDefinitionStore, table: HBaseTableDef): Unit =
     if (catalog.over(table.hbaseTable).exists(_.forall(_.indexes.isEmpty))) {
       HBaseConnections.withConnection(catalog.cluster) { connection =>
         val admin = connection.getAdmin
@@ -40,7 +40,7 @@ private[hbase] object RangeIndexes {
 
   /** Swaps the table's definition for `change` of it, retrying when another session changed it first. */
   def update(
-      catalog: HBaseCatalog,
+      catalog: TableDefinitionStore,
       name: String,
       statement: String
   )(change: HBaseTableDef => HBaseTableDef): HBaseTableDef = {

@@ -3,11 +3,11 @@ package org.apache.spark.sql.hbase.connector
 import org.apache.hadoop.hbase.TableName
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
-import org.apache.spark.sql.hbase.catalog.{HBaseCatalog, HBaseTableDef, ReadableEntry, UnreadableEntry}
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSqlException}
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, ReadableEntry, TableDefinitionStore, UnreadableEntry}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.facts.FactsCache
-import org.apache.spark.sql.hbase.streaming.SinkCommits
+import org.apache.spark.sql.hbase.execution.write.SinkCommits
 
 /** What dropping an HBase table does, for DROP TABLE and for Spark's catalog API alike. */
 object TableDrops {
@@ -22,7 +22,7 @@ object TableDrops {
    * CREATE TABLE made and no other table maps: PURGE never deletes data other tools wrote into a
    * table that existed before, nor a table another mapping reads. Otherwise nothing is dropped.
    */
-  def drop(session: SparkSession, catalog: HBaseCatalog, name: String, purge: Boolean = false): Boolean = {
+  def drop(session: SparkSession, catalog: TableDefinitionStore, name: String, purge: Boolean = false): Boolean = {
     val statement = s"DROP TABLE $name PURGE"
     if (purge) catalog.entry(name).foreach {
       case ReadableEntry(table) => requirePurgeable(catalog, table, statement)
@@ -43,7 +43,7 @@ object TableDrops {
     }
   }
 
-  private def requirePurgeable(catalog: HBaseCatalog, table: HBaseTableDef, statement: String): Unit = {
+  private def requirePurgeable(catalog: TableDefinitionStore, table: HBaseTableDef, statement: String): Unit = {
     if (!table.ownsHBaseTable) {
       throw new HBaseSqlException(s"$statement: HBase table '${table.hbaseTable}' existed before CREATE TABLE " +
         s"${table.name} mapped it, so PURGE does not delete it; DROP TABLE ${table.name} removes the mapping and " +
@@ -61,7 +61,7 @@ object TableDrops {
     }
   }
 
-  private def deleteHBaseTable(catalog: HBaseCatalog, table: HBaseTableDef, statement: String): Unit =
+  private def deleteHBaseTable(catalog: TableDefinitionStore, table: HBaseTableDef, statement: String): Unit =
     try HBaseConnections.withConnection(catalog.cluster) { connection =>
         val admin = connection.getAdmin
         try {

@@ -17,7 +17,7 @@ import org.apache.spark.sql.errors.{DataTypeErrors, QueryExecutionErrors}
 import org.apache.spark.sql.execution.LeafExecNode
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.codec.{BadRowKey, BinaryKeyCodec, RowCodec}
-import org.apache.spark.sql.hbase.planning.{AggregateRequest, AggregateScanPlan, BufferSlot, RegionRequests, RegionScan}
+import org.apache.spark.sql.hbase.planner.{AggregateRequest, AggregateScanPlan, BufferSlot, RegionRequests, RegionScan}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, RowAggregator, ValueExpression}
 import org.apache.spark.sql.types._
 
@@ -28,7 +28,8 @@ import org.apache.spark.sql.types._
  * buffers). Rows a region server returns unaggregated (it lacks the coprocessor, or reads another
  * wire version) are folded in here by the same aggregator.
  */
-case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) extends LeafExecNode {
+case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) extends LeafExecNode
+    with ScansHBase {
 
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "partial groups read from HBase")
 

@@ -12,7 +12,7 @@ import org.apache.spark.sql.catalyst.plans.physical.{
 }
 import org.apache.spark.sql.execution.{InSubqueryExec, LeafExecNode}
 import org.apache.spark.sql.execution.metric.SQLMetric
-import org.apache.spark.sql.hbase.planning.{JoinKeys, RegionScan, TableScanPlan}
+import org.apache.spark.sql.hbase.planner.{JoinKeys, RegionScan, TableScanPlan}
 
 /**
  * Carries out a finished [[TableScanPlan]]: one Spark partition per region it reads (or per
@@ -31,7 +31,8 @@ case class HBaseSQLTableScan(
     plan: TableScanPlan,
     keysFromJoin: Option[Expression] = None,
     maxJoinKeys: Int = 0
-) extends LeafExecNode {
+) extends LeafExecNode
+    with ScansHBase {
 
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "rows read from HBase")
 

@@ -12,10 +12,10 @@ import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Predicate
-import org.apache.spark.sql.hbase.Utf8
-import org.apache.spark.sql.hbase.catalog.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.common.Utf8
+import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{BadRowKey, RowCodec, RowRange}
-import org.apache.spark.sql.hbase.planning.{RegionScan, ScanLimits, ScanRequest}
+import org.apache.spark.sql.hbase.planner.{RegionScan, ScanRequest}
 import org.apache.spark.sql.hbase.server.TopNSpec
 
 /** The regions one partition reads, one after another: one region, or an aligned key range's regions. */

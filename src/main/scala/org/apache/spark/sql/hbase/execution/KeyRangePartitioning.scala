@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.{Ascending, Expression, Unevalu
 import org.apache.spark.sql.catalyst.plans.physical.{
   ClusteredDistribution, Distribution, OrderedDistribution, Partitioning, ShuffleSpec
 }
-import org.apache.spark.sql.hbase.planning.KeyAlignment
+import org.apache.spark.sql.hbase.planner.KeyAlignment
 import org.apache.spark.sql.types.{DataType, IntegerType}
 
 /**

@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.execution
 import org.apache.spark.SparkContext
 import org.apache.spark.sql.execution.SQLExecution
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
-import org.apache.spark.sql.hbase.planning.ScanPlan
+import org.apache.spark.sql.hbase.planner.ScanPlan
 
 /**
  * What reading regions counts: rows HBase returned to Spark, rows the region servers looked at

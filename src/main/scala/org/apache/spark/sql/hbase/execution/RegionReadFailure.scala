@@ -3,10 +3,10 @@ package org.apache.spark.sql.hbase.execution
 import java.io.{InterruptedIOException, IOException, UncheckedIOException}
 import java.net.SocketTimeoutException
 
-import org.apache.spark.sql.hbase.{Causes, HBaseSqlException}
-import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSqlException}
+import org.apache.spark.sql.hbase.metadata.HBaseTableName
 import org.apache.spark.sql.hbase.connection.HBaseAccessDenied
-import org.apache.spark.sql.hbase.planning.RegionInfo
+import org.apache.spark.sql.hbase.planner.RegionInfo
 
 /**
  * A region's read that HBase gave up on (its region server down longer than the client's

@@ -4,7 +4,7 @@ import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{ResultScanner, Scan, Table}
 
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.planning.ScanRequest
+import org.apache.spark.sql.hbase.planner.ScanRequest
 
 /**
  * What every region read opens, on the cluster's shared connection, and how it is closed: what a

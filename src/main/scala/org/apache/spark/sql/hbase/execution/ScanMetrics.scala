@@ -33,9 +33,7 @@ object ScanMetrics extends AdaptiveSparkPlanHelper {
       case other => other
     }
     val measured = collectWithSubqueries(plan) {
-      case s: HBaseSQLTableScan => s.metrics
-      case s: HBaseAggregateScan => s.metrics
-      case s: HBaseChangesScan => s.metrics
+      case s: ScansHBase => s.metrics
       case ExecutedCommandExec(c: ReadsHBaseRows) => c.metrics
     }
     Names.map(name => name -> measured.map(_(name).value).sum).toMap
@@ -62,3 +60,6 @@ trait ReadsHBaseRows extends LeafRunnableCommand {
   protected def recordScanMetrics(query: Dataset[_]): Unit =
     ScanMetrics.of(query).foreach { case (name, value) => metrics(name).set(value) }
 }
+
+/** A physical node that reads HBase rows: its metrics are what [[ScanMetrics]] sums. */
+trait ScansHBase extends org.apache.spark.sql.execution.SparkPlan

@@ -3,9 +3,9 @@ package org.apache.spark.sql.hbase.execution
 import org.apache.hadoop.hbase.client.Result
 
 import org.apache.spark.internal.Logging
-import org.apache.spark.sql.hbase.Causes
-import org.apache.spark.sql.hbase.catalog.HBaseTableName
-import org.apache.spark.sql.hbase.planning.RegionScan
+import org.apache.spark.sql.hbase.common.Causes
+import org.apache.spark.sql.hbase.metadata.HBaseTableName
+import org.apache.spark.sql.hbase.planner.RegionScan
 import org.apache.spark.sql.hbase.facts.WireRefusal
 
 /**

@@ -2,10 +2,10 @@ package org.apache.spark.sql.hbase.facts
 
 import com.google.common.cache.{Cache, CacheBuilder}
 
-import org.apache.spark.sql.hbase.catalog.{CatalogEntry, HBaseTableName}
+import org.apache.spark.sql.hbase.metadata.{CatalogEntry, HBaseTableName}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.index.ChunkStats
-import org.apache.spark.sql.hbase.planning.RegionInfo
+import org.apache.spark.sql.hbase.rangeindex.ChunkStats
+import org.apache.spark.sql.hbase.planner.RegionInfo
 
 /**
  * The one cache of what HBase said about tables: regions, sizes, which wire versions their region

@@ -5,9 +5,9 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.metadata.HBaseTableName
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.planning.RegionInfo
+import org.apache.spark.sql.hbase.planner.RegionInfo
 
 object HBaseRegions {
 

@@ -10,7 +10,7 @@ import scala.util.control.NonFatal
 import org.apache.hadoop.hbase.{ServerName, Size, TableName}
 
 import org.apache.spark.internal.Logging
-import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.metadata.HBaseTableName
 import org.apache.spark.sql.hbase.connection.{DaemonThreads, HBaseClusterConf, HBaseConnections}
 
 /**

@@ -1,7 +1,7 @@
 package org.apache.spark.sql.hbase.facts
 
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, RangeIndexDef}
-import org.apache.spark.sql.hbase.index.{ChunkStats, IndexChunks, RangeIndexStore}
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, RangeIndexDef}
+import org.apache.spark.sql.hbase.rangeindex.{ChunkStats, IndexChunks, RangeIndexStore}
 
 /**
  * The range index builds statements use: a build's chunks are read once and kept, as they never

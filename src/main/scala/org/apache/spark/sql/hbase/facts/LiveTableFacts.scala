@@ -1,9 +1,10 @@
 package org.apache.spark.sql.hbase.facts
 
-import org.apache.spark.sql.hbase.HBaseSQLConf
-import org.apache.spark.sql.hbase.catalog.RangeIndexDef
-import org.apache.spark.sql.hbase.index.{IndexChunks, RangeIndexStore}
-import org.apache.spark.sql.hbase.planning.{HBaseRelation, RegionInfo, TableFacts}
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
+import org.apache.spark.sql.hbase.metadata.RangeIndexDef
+import org.apache.spark.sql.hbase.rangeindex.{IndexChunks, RangeIndexStore}
+import org.apache.spark.sql.hbase.logical.HBaseRelation
+import org.apache.spark.sql.hbase.planner.{RegionInfo, TableFacts}
 import org.apache.spark.sql.internal.SQLConf
 
 /**

@@ -7,8 +7,8 @@ import org.apache.hadoop.hbase.client.Scan
 import org.apache.hadoop.hbase.filter.Filter
 
 import org.apache.spark.internal.Logging
-import org.apache.spark.sql.hbase.Causes
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, HBaseTableName}
+import org.apache.spark.sql.hbase.common.Causes
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, HBaseTableName}
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.server.{KeyBox, Operand, ServerJar, SkipScanFilter}

@@ -1,7 +1,7 @@
 package org.apache.spark.sql.hbase.facts
 
-import org.apache.spark.sql.hbase.Utf8
-import org.apache.spark.sql.hbase.catalog.{CatalogEntry, HBaseCatalog, HBaseTableDef, RowSince}
+import org.apache.spark.sql.hbase.common.Utf8
+import org.apache.spark.sql.hbase.metadata.{CatalogEntry, HBaseTableDef, RowSince, TableDefinitionStore}
 
 /**
  * Table definitions as statements resolve them: always the stored one, parsed only when it
@@ -12,9 +12,13 @@ import org.apache.spark.sql.hbase.catalog.{CatalogEntry, HBaseCatalog, HBaseTabl
 object TableDefinitions {
 
   /** The catalog row of `name` as stored now, readable or not. */
-  def entry(catalog: HBaseCatalog, name: String): Option[CatalogEntry] = {
+  def entry(catalog: TableDefinitionStore, name: String): Option[CatalogEntry] = {
     val fact =
-      FactsCache.Definition(catalog.cluster, catalog.metaTable.getNameAsString, Utf8.string(HBaseCatalog.rowKey(name)))
+      FactsCache.Definition(
+        catalog.cluster,
+        catalog.metaTable.getNameAsString,
+        Utf8.string(TableDefinitionStore.rowKey(name))
+      )
     val known = FactsCache.cached(fact, Long.MaxValue)
     def stored(since: RowSince): Option[CatalogEntry] = since match {
       case RowSince.Unchanged => known.map(_._2)
@@ -29,5 +33,5 @@ object TableDefinitions {
   }
 
   /** The definition of `name` as stored now; fails, naming the table, when its entry is broken. */
-  def get(catalog: HBaseCatalog, name: String): Option[HBaseTableDef] = entry(catalog, name).map(_.definition)
+  def get(catalog: TableDefinitionStore, name: String): Option[HBaseTableDef] = entry(catalog, name).map(_.definition)
 }

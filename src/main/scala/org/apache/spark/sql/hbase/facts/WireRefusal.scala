@@ -2,7 +2,7 @@ package org.apache.spark.sql.hbase.facts
 
 import org.apache.hadoop.ipc.RemoteException
 
-import org.apache.spark.sql.hbase.Causes
+import org.apache.spark.sql.hbase.common.Causes
 import org.apache.spark.sql.hbase.server.WireVersionRefused
 
 /**

@@ -8,8 +8,8 @@ import org.antlr.v4.runtime.misc.Interval
 
 import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.{
   CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat, TableLayout
 }
 import org.apache.spark.sql.hbase.codec.SplitPoints

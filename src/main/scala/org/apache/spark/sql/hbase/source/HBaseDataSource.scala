@@ -1,26 +1,23 @@
 package org.apache.spark.sql.hbase.source
 
-import scala.jdk.CollectionConverters._
-
 import org.apache.spark.sql.{DataFrame, SaveMode, SQLContext}
 import org.apache.spark.sql.functions.lit
-import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, TimeTravelSpec}
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{HBaseTableDef, SessionCatalogs}
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, LoadMetrics}
-import org.apache.spark.sql.hbase.index.WriteRecording
-import org.apache.spark.sql.hbase.facts.TableDefinitions
+import org.apache.spark.sql.hbase.rangeindex.WriteRecording
 import org.apache.spark.sql.execution.streaming.{Sink, Source}
 import org.apache.spark.sql.hbase.changes.ChangeRead
-import org.apache.spark.sql.hbase.streaming.{HBaseSinkWrite, HBaseStreamingSink}
+import org.apache.spark.sql.hbase.execution.write.{HBaseSinkWrite, HBaseStreamingSink}
 import org.apache.spark.sql.sources.{
   BaseRelation, CreatableRelationProvider, DataSourceRegister, RelationProvider, StreamSinkProvider,
   StreamSourceProvider
 }
 import org.apache.spark.sql.streaming.OutputMode
 import org.apache.spark.sql.types.StructType
-import org.apache.spark.sql.util.CaseInsensitiveStringMap
+import org.apache.spark.sql.hbase.changes.ChangeOptions
+import org.apache.spark.sql.hbase.connector.DataSourceOptions
 
 /**
  * `spark.read.format("hbase").option("table", "t").load()`,
@@ -39,9 +36,9 @@ class HBaseDataSource
   override def shortName(): String = "hbase"
 
   override def createRelation(sqlContext: SQLContext, parameters: Map[String, String]): BaseRelation = {
-    val (table, cluster) = HBaseDataSource.table(sqlContext, parameters)
+    val (table, cluster) = DataSourceOptions.table(sqlContext, parameters)
     ChangeOptions.batchRead(sqlContext, table, cluster, parameters).getOrElse(
-      HBaseSourceRelation(table, cluster, HBaseDataSource.asOfMillis(sqlContext, parameters))(sqlContext)
+      HBaseSourceRelation(table, cluster, DataSourceOptions.asOfMillis(sqlContext, parameters))(sqlContext)
     )
   }
 
@@ -51,7 +48,7 @@ class HBaseDataSource
       providerName: String,
       parameters: Map[String, String]
   ): (String, StructType) = {
-    val (table, cluster) = HBaseDataSource.table(sqlContext, parameters)
+    val (table, cluster) = DataSourceOptions.table(sqlContext, parameters)
     // Bad options fail when the stream is defined, not only once it starts.
     ChangeOptions.source(sqlContext, table, cluster, parameters)
     if (schema.isDefined) {
@@ -68,7 +65,7 @@ class HBaseDataSource
       providerName: String,
       parameters: Map[String, String]
   ): Source = {
-    val (table, cluster) = HBaseDataSource.table(sqlContext, parameters)
+    val (table, cluster) = DataSourceOptions.table(sqlContext, parameters)
     ChangeOptions.source(sqlContext, table, cluster, parameters)
   }
 
@@ -118,13 +115,13 @@ class HBaseDataSource
     val relation = createRelation(sqlContext, parameters) match {
       case r: HBaseSourceRelation => r
       case _ => throw new HBaseSqlException(
-          s"$write HBase table '${HBaseDataSource.tableOption(parameters)}': option ${ChangeOptions.ChangesSince} " +
+          s"$write HBase table '${DataSourceOptions.tableOption(parameters)}': option ${ChangeOptions.ChangesSince} " +
             "applies to reads only"
         )
     }
     if (relation.asOfMillis.isDefined) {
       throw new HBaseSqlException(
-        s"$write HBase table '${relation.table.name}': option ${HBaseDataSource.AsOfTimestampOption} applies to reads only"
+        s"$write HBase table '${relation.table.name}': option ${DataSourceOptions.AsOfTimestampOption} applies to reads only"
       )
     }
     relation
@@ -152,43 +149,6 @@ class HBaseDataSource
       s"Bulk load into ${table.name}"
     )
   }
-}
-
-object HBaseDataSource {
-  val AsOfTimestampOption = "asOfTimestamp"
-
-  /** The table the options name, and its cluster; a clear error when there is no such table. */
-  def table(sqlContext: SQLContext, parameters: Map[String, String]): (HBaseTableDef, HBaseClusterConf) = {
-    val catalog = SessionCatalogs.of(sqlContext.sparkSession)
-    val name = tableOption(parameters)
-    val table = TableDefinitions.get(catalog, name).getOrElse(throw new HBaseSqlException(
-      s"HBase table '$name' does not exist; create it with CREATE TABLE $name (...) MAPPED BY (...)"
-    ))
-    (table, catalog.cluster)
-  }
-
-  /** The option's timestamp, read as Spark reads TIMESTAMP '...' in the session's time zone, as epoch milliseconds. */
-  def asOfMillis(sqlContext: SQLContext, parameters: Map[String, String]): Option[Long] = {
-    val options = new CaseInsensitiveStringMap(parameters.asJava)
-    if (options.containsKey("asOfVersion") || options.containsKey("versionAsOf")) {
-      throw new HBaseSqlException(s"HBase table '${tableOption(parameters)}': reading a version is not supported; " +
-        s"HBase keeps the versions of each cell by time, so use option $AsOfTimestampOption")
-    }
-    TimeTravelSpec.fromOptions(
-      options,
-      AsOfTimestampOption,
-      "asOfVersion",
-      sqlContext.sparkSession.sessionState.conf.sessionLocalTimeZone
-    ).map {
-      case AsOfTimestamp(micros) => Math.floorDiv(micros, 1000L)
-      case other => throw new IllegalStateException(s"$AsOfTimestampOption gave $other")
-    }
-  }
-
-  def tableOption(parameters: Map[String, String]): String =
-    parameters.get("table").orElse(parameters.get("path")).filter(_.nonEmpty).getOrElse(
-      throw new HBaseSqlException("format(\"hbase\") needs the table: .option(\"table\", \"name\") or .load(\"name\")")
-    )
 }
 
 /** What Spark's data source resolution yields; our resolution rule swaps it for `HBaseRelation`. */

@@ -2,10 +2,11 @@ package org.apache.spark.sql.hbase.bench
 
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.{And, Expression, In, InSet, Literal, Or}
-import org.apache.spark.sql.hbase.catalog.HBaseTableDef
+import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.planning._
+import org.apache.spark.sql.hbase.logical._
+import org.apache.spark.sql.hbase.planner._
 import org.apache.spark.sql.hbase.server.ServerJar
 import org.apache.spark.sql.types.LongType
 

@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.bench
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
-import org.apache.spark.sql.hbase.planning.{KeyRangePlanner, RegionInfo, ScanPlan}
+import org.apache.spark.sql.hbase.planner.{KeyRangePlanner, RegionInfo, ScanPlan}
 import org.apache.spark.sql.types.{DoubleType, IntegerType, LongType}
 
 /**

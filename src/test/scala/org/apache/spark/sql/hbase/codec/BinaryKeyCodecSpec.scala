@@ -3,7 +3,7 @@ package org.apache.spark.sql.hbase.codec
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 

@@ -8,7 +8,7 @@ import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 import org.scalatestplus.scalacheck.ScalaCheckPropertyChecks
 
-import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.metadata.{CellRef, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.types._
 
 /** Reading table rows out of HBase Results, checked against HBase's own lookup of each column. */

@@ -11,9 +11,9 @@ import org.scalatestplus.scalacheck.ScalaCheckPropertyChecks
 
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
-import org.apache.spark.sql.hbase.Utf8
-import org.apache.spark.sql.hbase.catalog._
-import org.apache.spark.sql.hbase.planning.ServerPredicates
+import org.apache.spark.sql.hbase.common.Utf8
+import org.apache.spark.sql.hbase.metadata._
+import org.apache.spark.sql.hbase.planner.ServerPredicates
 import org.apache.spark.sql.hbase.server.{KeyLayout, SkipScanFilter}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String

@@ -5,7 +5,7 @@ import org.apache.hadoop.hbase.security.AccessDeniedException
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 
 class HBaseAccessDeniedSpec extends AnyFunSpec with Matchers {
   private val createDenied = new AccessDeniedException(

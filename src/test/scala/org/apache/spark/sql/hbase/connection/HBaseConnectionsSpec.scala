@@ -1,6 +1,7 @@
 package org.apache.spark.sql.hbase.connection
 
-import org.apache.spark.sql.hbase.{HBaseSqlException, HBaseSuite, Waits}
+import org.apache.spark.sql.hbase.{HBaseSuite, Waits}
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 
 class HBaseConnectionsSpec extends HBaseSuite {
 

@@ -9,7 +9,7 @@ import org.apache.hadoop.security.token.Token
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.hbase.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSqlException
 
 class KerberosCredentialsSpec extends AnyFunSpec with Matchers {
   private val secured = Map("hbase.zookeeper.quorum" -> "zk1", "hbase.security.authentication" -> "kerberos")

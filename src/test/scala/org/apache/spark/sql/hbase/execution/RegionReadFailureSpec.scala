@@ -5,9 +5,9 @@ import java.io.{InterruptedIOException, IOException, UncheckedIOException}
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.HBaseTableName
-import org.apache.spark.sql.hbase.planning.RegionInfo
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.HBaseTableName
+import org.apache.spark.sql.hbase.planner.RegionInfo
 
 class RegionReadFailureSpec extends AnyFunSpec with Matchers {
   private val table = HBaseTableName("default", "readings")

@@ -7,7 +7,7 @@ import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.hbase.Waits
-import org.apache.spark.sql.hbase.catalog.HBaseTableName
+import org.apache.spark.sql.hbase.metadata.HBaseTableName
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 
 /** The one cache of table facts, alone: ages, what is kept, what is forgotten, and that no fetch waits on another. */

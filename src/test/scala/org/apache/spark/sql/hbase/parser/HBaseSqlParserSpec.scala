@@ -6,8 +6,8 @@ import org.scalatest.matchers.should.Matchers
 import org.apache.spark.sql.catalyst.parser.ParseException
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.SparkSqlParser
-import org.apache.spark.sql.hbase.HBaseSqlException
-import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseTableName, TableFormat}
+import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.metadata.{CellRef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.hbase.commands._
 import org.apache.spark.sql.types._
 

@@ -11,10 +11,10 @@ import org.apache.spark.sql.catalyst.expressions.{
   Add, AttributeReference, BindReferences, Cast, EvalMode, Expression, Literal, Multiply, NumericEvalContext, Subtract,
   UnaryMinus
 }
-import org.apache.spark.sql.hbase.catalog.{CellRef, HBaseColumn}
+import org.apache.spark.sql.hbase.metadata.{CellRef, HBaseColumn}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateRDD, HBaseAggregateRows}
-import org.apache.spark.sql.hbase.planning.{RegionRequests, ServerValue}
+import org.apache.spark.sql.hbase.execution.HBaseAggregateRows
+import org.apache.spark.sql.hbase.planner.{RegionRequests, ServerValue}
 import org.apache.spark.sql.types._
 
 /**

@@ -13,8 +13,8 @@ import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.HBaseSuite
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateRDD, HBaseAggregateScan, HBaseScanRDD, HBaseSQLTableScan}
-import org.apache.spark.sql.hbase.planning.RegionRequests
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.planner.RegionRequests
 
 /**
  * The server jar's wire formats under hostile bytes, in a real region server: the filter's

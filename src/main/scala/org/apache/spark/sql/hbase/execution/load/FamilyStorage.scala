@@ -8,7 +8,7 @@ import org.apache.hadoop.hbase.io.hfile.{HFileContext, HFileContextBuilder}
 import org.apache.hadoop.hbase.regionserver.BloomType
 import org.apache.hadoop.hbase.util.ChecksumType
 
-import org.apache.spark.sql.hbase.Utf8
+import org.apache.spark.sql.hbase.common.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
 /**

@@ -13,9 +13,9 @@ import org.apache.hadoop.hbase.tool.BulkLoadHFiles
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.execution.metric.SQLMetrics
-import org.apache.spark.sql.hbase.Utf8
+import org.apache.spark.sql.hbase.common.Utf8
 import org.apache.spark.sql.hbase.codec.RowCodec
-import org.apache.spark.sql.hbase.index.RecordedWrites
+import org.apache.spark.sql.hbase.rangeindex.RecordedWrites
 import org.apache.spark.sql.hbase.server.PackedCell
 
 /**

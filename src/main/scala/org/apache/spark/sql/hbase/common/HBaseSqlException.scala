@@ -1,0 +1,26 @@
+package org.apache.spark.sql.hbase.common
+
+import org.apache.spark.sql.AnalysisException
+
+/**
+ * A user-facing error: the message names the statement part, table or column at fault, and,
+ * for statement text, the line and position.
+ */
+class HBaseSqlException(
+    message: String,
+    cause: Option[Throwable] = None,
+    line: Option[Int] = None,
+    position: Option[Int] = None
+) extends AnalysisException(message, line, position, cause, None, Map.empty[String, String], Array.empty) {
+
+  /** A SQLSTATE of class 42 (statement error) tells clients such as spark-sql that this is the
+   *  user's mistake, to report as a message rather than an internal error with a stack trace. */
+  override def getSqlState: String = "42000"
+}
+
+object HBaseSqlException {
+
+  /** Our error inside `e`, e.g. thrown by a task and wrapped by the job that ran it. */
+  def causeOf(e: Throwable): Option[HBaseSqlException] =
+    Causes.of(e).collectFirst { case h: HBaseSqlException => h }
+}

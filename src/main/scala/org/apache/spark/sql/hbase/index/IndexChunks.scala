@@ -1,9 +1,0 @@
-package org.apache.spark.sql.hbase.index
-
-import org.apache.spark.sql.hbase.catalog.RangeIndexDef
-
-/** The chunks of a build of `index`, and those the planner may prune by (`trusted`, widened by recorded writes). */
-final case class IndexChunks(index: RangeIndexDef, chunks: Seq[ChunkStats], trusted: Seq[ChunkStats]) {
-  def total: Int = chunks.size
-  def untrusted: Int = chunks.size - trusted.size
-}

@@ -1,0 +1,190 @@
+package org.apache.spark.sql.hbase.planner
+
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression}
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
+import org.apache.spark.sql.hbase.codec.KeyCodec
+import org.apache.spark.sql.hbase.server.ServerJar
+import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.hbase.logical.HBaseRelation
+
+/** The session settings that shape a scan plan. */
+final case class ScanSettings(
+    pushdown: Boolean,
+    customFilter: Boolean,
+    maxKeyRanges: Int,
+    fetchSize: Int,
+    driverReadMaxKeyRanges: Int,
+    rangeIndex: Boolean = true,
+    driverReadMaxRows: Long = 0,
+    skipBadRowKeys: Boolean = false,
+    wireVersion: Int = ServerJar.WIRE_VERSION,
+    topNMaxRows: Int = 0
+)
+
+object ScanSettings {
+  def of(conf: SQLConf): ScanSettings = ScanSettings(
+    pushdown = conf.getConf(HBaseSQLConf.Pushdown),
+    customFilter = conf.getConf(HBaseSQLConf.CustomFilter),
+    maxKeyRanges = conf.getConf(HBaseSQLConf.MaxKeyRanges),
+    fetchSize = conf.getConf(HBaseSQLConf.ScannerFetchSize),
+    driverReadMaxKeyRanges = conf.getConf(HBaseSQLConf.DriverReadMaxKeyRanges),
+    rangeIndex = conf.getConf(HBaseSQLConf.IndexEnabled),
+    driverReadMaxRows = conf.getConf(HBaseSQLConf.DriverReadMaxRows),
+    skipBadRowKeys = conf.getConf(HBaseSQLConf.BadRowKeys) == "skip",
+    wireVersion = conf.getConf(HBaseSQLConf.WireVersion),
+    topNMaxRows = conf.getConf(HBaseSQLConf.TopNPerRegionMaxRows)
+  )
+}
+
+/**
+ * Plans a read of one HBase table from start to finish, as pure functions of the query, the
+ * settings and the table's facts:
+ *  1. key ranges: the WHERE clause partially evaluated over the row key ([[KeyRangePlanner]]);
+ *  2. range indexes: the chunks of the key ranges whose statistics rule the clause out are cut
+ *     out of them ([[ChunkPruning]]);
+ *  3. regions: those the ranges touch, each with the residual its own ranges leave ([[ScanPlan]]);
+ *  4. region servers: key boxes for the skip scan and the conjuncts they check ([[KeyBoxes]],
+ *     [[ServerPredicates]]), when the table's region servers run the server jar;
+ *  5. where a collect reads: on the driver for lookups, single regions, and the few rows a
+ *     range index leaves;
+ *  6. how much each region returns: a LIMIT with no filter below it caps every region, and an
+ *     ORDER BY ... LIMIT has each region server return only its region's top rows ([[TopNPerRegion]]);
+ *  7. the order rows come in: by the row key, as far as the output holds its leading columns;
+ *  8. the families read only from a time on, by lower bounds on write times ([[WrittenSince]]).
+ */
+object HBaseScanPlanner {
+
+  /**
+   * The finished plan of a scan, with the bytes of each region's server filter.
+   *
+   * @param read      the attributes decoded from HBase, in this order
+   * @param output    those of them that leave the scan
+   * @param condition the WHERE clause the scan applies
+   */
+  def plan(
+      relation: HBaseRelation,
+      read: Seq[Attribute],
+      output: Seq[Attribute],
+      condition: Option[Expression],
+      settings: ScanSettings,
+      facts: TableFacts
+  ): TableScanPlan = {
+    val shaped = shape(relation, read, output, condition, settings, facts)
+    shaped.copy(scan = RegionRequests.withFilters(shaped.request, shaped.scan))
+  }
+
+  /**
+   * The plan of a scan without the bytes its regions would be sent: what a pushed aggregate
+   * starts from, which sends bytes of its own ([[AggregatePushdown]]).
+   */
+  def shape(
+      relation: HBaseRelation,
+      read: Seq[Attribute],
+      output: Seq[Attribute],
+      condition: Option[Expression],
+      settings: ScanSettings,
+      facts: TableFacts
+  ): TableScanPlan = {
+    val table = relation.table
+    val codec = KeyCodec.forTable(table)
+    val keyRanges = condition.filter(_ => settings.pushdown).fold[KeyRanges](KeyRanges.FullScan) { where =>
+      KeyRangePlanner.plan(
+        relation.prunableKeys,
+        codec.prunableKeyColumns,
+        codec.canRange,
+        where,
+        settings.maxKeyRanges
+      )
+    }
+    val keys = if (settings.pushdown) relation.prunableKeys else Nil
+    val keyRows = ScanRanges(keyRanges, codec)
+    // An index describes the rows as they are now, not as they were.
+    val (rows, indexUses) = condition.filter(_ => settings.pushdown && settings.rangeIndex && relation.asOf.isEmpty)
+      .fold((keyRows, Seq.empty[RangeIndexUse]))(where => byRangeIndexes(relation, where, keyRows, facts))
+    val narrowed = if (indexUses.isEmpty) None else Some(rows)
+    val regions = ScanPlan(facts.regions, keyRanges, keys, codec, condition, narrowed).copy(rangeIndexes = indexUses)
+    // Asked only when region servers would filter: a plan that prunes every region probes nothing.
+    val wireVersion =
+      if (!settings.pushdown || !settings.customFilter || regions.regions.isEmpty) None
+      else facts.serverFilter.map(_ min settings.wireVersion)
+    val scan =
+      if (wireVersion.isEmpty) regions
+      else {
+        val boxes = KeyBoxes(keyRanges, condition, relation.keyAttributes, codec, settings.maxKeyRanges)
+        regions.withServerFilters(
+          narrowed.fold(boxes)(KeyBoxes.within(boxes, _)),
+          new ServerPredicates(table, codec, relation.columnOf, wireVersion.get).pushable
+        )
+      }
+    val max = settings.driverReadMaxKeyRanges
+    val driverRead = max > 0 &&
+      (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max) ||
+        indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
+    val columns = read.map(relation.columnOf)
+    val writtenSince = condition.filter(_ => settings.pushdown).fold(Map.empty[String, Long]) { where =>
+      def columnOf(a: Attribute) = relation.output.find(_.exprId == a.exprId).map(relation.columnOf)
+      WrittenSince.plan(where, (columns ++ where.references.toSeq.flatMap(columnOf)).distinct, columnOf)
+    }
+    val request = ScanRequest(
+      table,
+      relation.cluster,
+      read,
+      columns,
+      output,
+      ScanLimits(settings.fetchSize, relation.limit),
+      relation.asOf,
+      writtenSince,
+      settings.skipBadRowKeys,
+      wireVersion.getOrElse(ServerJar.WIRE_VERSION)
+    )
+    val topN = relation.topN.flatMap { wanted =>
+      TopNPerRegion.plan(
+        wanted,
+        relation,
+        request,
+        scan,
+        settings.topNMaxRows,
+        AggregatePushdown.sliceMillis(relation.cluster.settings),
+        facts
+      )
+    }
+    val keyOrder =
+      if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
+    TableScanPlan(
+      request.copy(topN = topN),
+      keyRanges,
+      scan,
+      driverRead,
+      keyOrder,
+      wholeKey = keyOrder.size == relation.keyAttributes.size
+    )
+  }
+
+  /** The rows left once each built range index over a column of the clause has cut out its ruled-out chunks. */
+  private def byRangeIndexes(
+      relation: HBaseRelation,
+      where: Expression,
+      rows: ScanRanges,
+      facts: TableFacts
+  ): (ScanRanges, Seq[RangeIndexUse]) = {
+    def nameOf(a: Attribute) = relation.output.find(_.exprId == a.exprId).map(relation.columnOf(_).name)
+    val referenced = where.references.toSeq.flatMap(nameOf).toSet
+    relation.table.indexes.filter(i => i.isReady && i.columns.exists(referenced)).foldLeft((
+      rows,
+      Seq.empty[RangeIndexUse]
+    )) {
+      case ((current, uses), index) =>
+        val chunks = facts.rangeIndex(index)
+        val pruned = ChunkPruning.prune(current, chunks.trusted, where, a => nameOf(a).filter(index.columns.contains))
+        def touching(ranges: ScanRanges) = chunks.chunks.count(c => ranges.overlaps(c.range))
+        val read = touching(pruned.ranges)
+        // Chunks tile the key space: when every one the ranges meet is trusted, their rows bound the read.
+        val readTrusted = chunks.trusted.filter(c => pruned.ranges.overlaps(c.range))
+        val rowsAtMost = if (readTrusted.size == read) Some(readTrusted.map(_.rowCount).sum) else None
+        (
+          pruned.ranges,
+          uses :+ RangeIndexUse(index.name, read, chunks.total, touching(current) - read, chunks.untrusted, rowsAtMost)
+        )
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package org.apache.spark.sql.hbase.planner
+
+import org.apache.spark.sql.hbase.metadata.RangeIndexDef
+import org.apache.spark.sql.hbase.rangeindex.IndexChunks
+
+/**
+ * What planning needs to know of a live HBase table. Looking it up is I/O, so it happens outside
+ * `planning/` (see `facts.LiveTableFacts`); the planner only reads the answers, and a test
+ * can hand it any it likes.
+ */
+trait TableFacts {
+
+  /** The table's regions, in key order. */
+  def regions: Seq[RegionInfo]
+
+  /** The wire version in which the table's region servers run the server jar's filter, or None when they cannot. */
+  def serverFilter: Option[Int]
+
+  /** The wire version in which the table's region servers run the server jar's aggregation coprocessor, or None. */
+  def aggregator: Option[Int]
+
+  /** The chunks of a built range index that the planner may prune by now; asked only for an index the WHERE clause uses. */
+  def rangeIndex(index: RangeIndexDef): IndexChunks = IndexChunks(index, Nil, Nil)
+}

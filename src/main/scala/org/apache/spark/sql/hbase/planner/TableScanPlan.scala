@@ -1,0 +1,146 @@
+package org.apache.spark.sql.hbase.planner
+
+import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression}
+import org.apache.spark.sql.hbase.logical.HBaseRelation
+import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.server.ServerJar
+
+/** How much one region's scanner fetches per round trip, and at most in all. */
+final case class ScanLimits(caching: Int, maxRows: Option[Int])
+
+/**
+ * What every region of one scan reads: the attributes `read`, stored as table `columns`, of
+ * which `emitted` leave the scan; with `asOf` (epoch milliseconds), each cell's newest version
+ * written at or before that time. The families in `writtenSince` are read only from the epoch
+ * milliseconds given, up to `asOf`. A row whose key is not a key of the table (another tool's)
+ * fails the read, or with `skipBadRowKeys` is left out and counted. What region servers are
+ * sent is written in `wireVersion`, the newest their jar and this client share. A `reversed`
+ * read returns each region's rows from the highest key down. With `topN`, each region scanned
+ * through the server jar returns only its top rows in the query's order.
+ */
+final case class ScanRequest(
+    table: HBaseTableDef,
+    cluster: HBaseClusterConf,
+    read: Seq[Attribute],
+    columns: Seq[HBaseColumn],
+    emitted: Seq[Attribute],
+    limits: ScanLimits,
+    asOf: Option[Long] = None,
+    writtenSince: Map[String, Long] = Map.empty,
+    skipBadRowKeys: Boolean = false,
+    wireVersion: Int = ServerJar.WIRE_VERSION,
+    reversed: Boolean = false,
+    topN: Option[TopNPerRegion] = None
+) {
+
+  def columnOf(attribute: Attribute): HBaseColumn = columns(read.indexWhere(_.exprId == attribute.exprId))
+
+  /** The columns whose cells a region server sends back: the output's, and those Spark still checks. */
+  def returnedColumns(residual: Option[Expression]): Seq[HBaseColumn] =
+    (emitted ++ residual.toSeq.flatMap(_.references)).map(columnOf).distinct
+}
+
+/**
+ * A finished scan of one HBase table: which regions it reads, what each region reads and checks
+ * (in the region server and in Spark), and whether a collect reads it on the driver. Execution
+ * carries it out as it stands; nothing is looked up or decided after planning.
+ *
+ * @param keyRanges  the critical key ranges the WHERE clause allows, as planned
+ * @param driverRead a collect or take reads the regions on the driver, without a Spark job
+ * @param keyOrder   the output's leading key attributes, by which each region's rows come sorted
+ *                   (its regions come in key order too): ascending, or descending when the
+ *                   request is reversed
+ * @param wholeKey   whether `keyOrder` is the whole key, so that no two regions share a value of it
+ * @param alignment  when the scan is read beside another's in ranges of the leading key
+ *                   column, which regions each partition reads
+ */
+final case class TableScanPlan(
+    request: ScanRequest,
+    keyRanges: KeyRanges,
+    scan: ScanPlan,
+    driverRead: Boolean,
+    keyOrder: Seq[Attribute] = Nil,
+    wholeKey: Boolean = false,
+    alignment: Option[KeyAlignment] = None
+) {
+
+  def regions: Seq[RegionScan] = scan.regions
+
+  /** The plan with no region returning more than `n` rows. */
+  def limitedTo(n: Int): TableScanPlan =
+    copy(request = request.copy(limits = request.limits.copy(maxRows = Some(request.limits.maxRows.fold(n)(_ min n)))))
+
+  /** The regions in the order their rows come: the key's, or the reverse for a reversed read. */
+  def readOrder: Seq[RegionScan] = if (request.reversed) regions.reverse else regions
+
+  /** What each Spark partition reads, in read order: a region each, unless aligned with another scan. */
+  def partitions: Seq[Seq[RegionScan]] = alignment.fold(readOrder.map(Seq(_)))(_.partitions(regions))
+
+  /**
+   * Whether the plan can be read from the highest key down: each region reads one range, or
+   * whole keys, and its region server does not seek between key boxes (which it does upwards).
+   */
+  def reversible: Boolean = alignment.isEmpty &&
+    regions.forall(r => (r.ranges.size == 1 || r.byGets) && r.server.forall(_.boxes.isEmpty))
+
+  /** The plan read from the highest key down; a region server's top-n comes in key order, so it goes. */
+  def reversedRead: TableScanPlan = copy(request = request.copy(reversed = true, topN = None))
+
+  /** The plan on one line, as EXPLAIN shows it. */
+  def describe: String = {
+    val (read, output) = (request.read, request.emitted)
+    s"HBaseSQLTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
+      (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
+      request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "") +
+      request.topN.fold("")(t => s", ${t.describe}")
+  }
+
+  /** How the partitions are cut, when aligned with another scan. */
+  def describeAlignment: String = alignment.fold("") { a =>
+    s", aligned by ${a.key.name} in ${a.ranges.size} key ranges"
+  }
+
+  /** The table, the regions, ranges and HBase calls, and where the WHERE clause is checked. */
+  def describeReads: String = {
+    val table = request.table
+    val ranges = keyRanges match {
+      case KeyRanges.FullScan => "full scan"
+      case KeyRanges.Ranges(rs) =>
+        s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
+    }
+    // Regions share their conjuncts: each distinct one is written once, and cut short when long.
+    def perRegion(parts: Seq[Seq[Expression]]): String = parts.distinct.map(conjunction) match {
+      case Seq() => "none"
+      case Seq(one) => one
+      case many => s"per region: ${many.take(3).mkString("; ")}${if (many.size > 3) "; ..." else ""}"
+    }
+    def conjunction(parts: Seq[Expression]) =
+      parts.reduceOption(And).fold("none")(e => TableScanPlan.abbreviated(e.sql))
+    val residual = perRegion(regions.map(r => r.server.toSeq.flatMap(_.pushed) ++ r.residual))
+    val server = regions.flatMap(_.server)
+    val serverPart = if (server.isEmpty) ""
+    else {
+      val boxes = server.flatMap(_.boxes).flatten.distinct
+      val skip =
+        if (boxes.isEmpty) "" else s", skip scan ${boxes.take(3).mkString(", ")}${if (boxes.size > 3) ", ..." else ""}"
+      s"$skip, in region servers ${perRegion(server.map(_.pushed))}"
+    }
+    val indexes = scan.rangeIndexes.map(u => s", $u").mkString
+    val asOf = request.asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}")
+    val since = request.writtenSince.toSeq.sortBy(_._1)
+      .map { case (family, millis) => s", family $family written since ${HBaseRelation.describeAsOf(millis)}" }.mkString
+    s"${table.name} [${table.hbaseTable}]$asOf regions ${regions.size} of ${scan.regionsTotal}, $ranges$indexes, " +
+      s"${scan.gets} Gets and ${scan.scans} scans$since, residual $residual$serverPart"
+  }
+}
+
+object TableScanPlan {
+
+  /** EXPLAIN shows this much of a condition: an IN list of 100,000 keys would fill pages. */
+  val MaxConditionText = 1000
+
+  def abbreviated(text: String): String =
+    if (text.length <= MaxConditionText) text
+    else s"${text.take(MaxConditionText)}... (${text.length - MaxConditionText} more characters)"
+}
