@@ -32,16 +32,15 @@ Writes benchmarks/results/groups.json, .md and .png.
 """
 
 import argparse
-import os
 import statistics
 import time
 
 from harness.charts import bar_chart
-from harness.common import log
+from harness.common import log, machine, today
 from harness.results import write_results
 from harness.server_sampling import heap_after_gc_mb, region_server_peak
-from harness.sessions import start_session
-from harness.timing import timed_runs
+from harness.sessions import start_session, with_settings
+from harness.timing import in_jvm, timed_runs
 
 QUERY = "SELECT g, count(*) AS n, sum(v) AS s FROM {table} GROUP BY g"
 MODES = [
@@ -61,6 +60,47 @@ def rows_sql(groups):
     )
 
 
+def write_rows(spark, table, groups, regions):
+    """The table, and its rows with INSERT; how many."""
+    total = groups + groups // 10
+    splits = ", ".join(f"({total * i // regions})" for i in range(1, regions))
+    spark.sql(
+        f"CREATE TABLE {table} (k BIGINT, g STRING, v BIGINT, PRIMARY KEY (k)) "
+        f"MAPPED BY ({table}, COLS=[g=f.g, v=f.v])" + (f" SPLIT ON ({splits})" if splits else "")
+    )
+    began = time.perf_counter()
+    spark.sql(f"INSERT INTO {table} {rows_sql(groups)}")
+    log(f"wrote {total} rows in {time.perf_counter() - began:.0f} s")
+    return total
+
+
+def run_mode(spark, hbase, query, mode, settings, repeat):
+    """The query's runs in this mode, with the region server's peak heap; its answer checked against Spark's."""
+    with region_server_peak(hbase) as peak:
+        times, _, metrics = timed_runs(spark, query, settings, repeat, action=in_jvm)
+    differ, missing = with_settings(
+        spark,
+        settings,
+        lambda: (
+            spark.sql(f"SELECT count(*) FROM (({query}) EXCEPT ALL (SELECT * FROM truth))").first()[0],
+            spark.sql(f"SELECT count(*) FROM ((SELECT * FROM truth) EXCEPT ALL ({query}))").first()[0],
+        ),
+    )
+    if differ or missing:
+        raise RuntimeError(f"{mode}: {differ} groups differ from Spark's, {missing} of Spark's missing")
+    found = {
+        "seconds": statistics.median(times),
+        "runs": times,
+        "peakHeapMb": None if peak.peak_mb is None else round(peak.peak_mb, 1),
+        **metrics,
+    }
+    log(
+        f"{mode}: {found['seconds']:.1f} s, rowsRead {metrics['rowsRead']}, "
+        f"memoryFlushes {metrics['memoryFlushes']}, peak heap {found['peakHeapMb']} MB; answer exact"
+    )
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--groups", type=int, default=2_000_000)
@@ -71,46 +111,15 @@ def main():
         "groups", {"spark.sql.shuffle.partitions": "8", "spark.ui.showConsoleProgress": "false"}, fresh_hbase=True
     )
     table = "groups_strings"
-    total = args.groups + args.groups // 10
-    splits = ", ".join(f"({total * i // args.regions})" for i in range(1, args.regions))
-    spark.sql(
-        f"CREATE TABLE {table} (k BIGINT, g STRING, v BIGINT, PRIMARY KEY (k)) "
-        f"MAPPED BY ({table}, COLS=[g=f.g, v=f.v])" + (f" SPLIT ON ({splits})" if splits else "")
-    )
-    began = time.perf_counter()
-    spark.sql(f"INSERT INTO {table} {rows_sql(args.groups)}")
-    log(f"wrote {total} rows in {time.perf_counter() - began:.0f} s")
+    total = write_rows(spark, table, args.groups, args.regions)
     truth = f"SELECT g, count(*) AS n, sum(v) AS s FROM ({rows_sql(args.groups)}) GROUP BY g"
     spark.sql(truth).cache().createOrReplaceTempView("truth")
     query = QUERY.format(table=table)
-    modes = {}
-    for mode, settings in MODES:
-        with region_server_peak(hbase) as peak:
-            times, _, metrics = timed_runs(
-                spark, query, settings, args.repeat, action=lambda df: df._jdf.queryExecution().toRdd().count()
-            )
-        for key, value in settings.items():
-            spark.conf.set(key, value)
-        differ = spark.sql(f"SELECT count(*) FROM (({query}) EXCEPT ALL (SELECT * FROM truth))").first()[0]
-        missing = spark.sql(f"SELECT count(*) FROM ((SELECT * FROM truth) EXCEPT ALL ({query}))").first()[0]
-        for key in settings:
-            spark.conf.unset(key)
-        if differ or missing:
-            raise RuntimeError(f"{mode}: {differ} groups differ from Spark's, {missing} of Spark's missing")
-        modes[mode] = {
-            "seconds": statistics.median(times),
-            "runs": times,
-            "peakHeapMb": None if peak.peak_mb is None else round(peak.peak_mb, 1),
-            **metrics,
-        }
-        log(
-            f"{mode}: {modes[mode]['seconds']:.1f} s, rowsRead {metrics['rowsRead']}, "
-            f"memoryFlushes {metrics['memoryFlushes']}, peak heap {modes[mode]['peakHeapMb']} MB; answer exact"
-        )
+    modes = {mode: run_mode(spark, hbase, query, mode, settings, args.repeat) for mode, settings in MODES}
     report = {
         "command": f"./benchmarks/run groups --groups {args.groups} --regions {args.regions} --repeat {args.repeat}",
-        "date": time.strftime("%Y-%m-%d"),
-        "machine": f"{os.cpu_count()} cores",
+        "date": today(),
+        "machine": machine(),
         "groups": args.groups,
         "rows": total,
         "regions": args.regions,

@@ -30,11 +30,10 @@ Writes benchmarks/results/heap.json, .md and .png.
 """
 
 import argparse
-import os
 import time
 
 from harness.charts import line_chart
-from harness.common import log
+from harness.common import log, machine, today, tpch_scale
 from harness.data import LINEITEM_COLUMNS, create_table, generate_csv, in_file_order, tables_made_and_dropped
 from harness.results import write_results
 from harness.server_sampling import PeakHeap, heap_after_gc_mb
@@ -56,66 +55,80 @@ def tables_step(spark, pid, count, purge, samples, label):
     return tables_made_and_dropped(spark, count, purge, label, sample=sample)
 
 
+def sampled_step(report, pid, step, call):
+    """call() under jstat, then the live heap after a full GC: its seconds and peak heap into the report."""
+    with PeakHeap(pid) as peak:
+        began = time.perf_counter()
+        result = call()
+        report["seconds"][step] = time.perf_counter() - began
+    report["peakHeapMb"][step] = round(peak.peak_mb, 1)
+    report["samples"].append({"step": step, "tables": None, "heapAfterGcMb": heap_after_gc_mb(pid)})
+    log(f"{step}: peak {report['peakHeapMb'][step]} MB, after GC {report['samples'][-1]['heapAfterGcMb']} MB")
+    return result
+
+
+def lineitem_steps(spark, pid, scale, report):
+    """Two LOAD DATA of lineitem into a 6-region table, then the aggregate three times: the rows it loaded."""
+    csv = generate_csv(scale) / "lineitem.csv"
+    table = f"heap_lineitem_sf{str(scale).replace('.', '_')}"
+    columns = in_file_order(csv, LINEITEM_COLUMNS)  # LOAD DATA maps fields by position
+    max_key = int(6_000_000 * scale)
+    create_table(spark, table, columns, ["l_orderkey", "l_linenumber"], [max_key * i // 6 for i in range(1, 6)])
+    for n in (1, 2):
+        sampled_step(
+            report,
+            pid,
+            f"LOAD DATA {n}",
+            lambda: spark.sql(f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE {table} OPTIONS (header 'true')").collect(),
+        )
+    answers = [
+        sampled_step(report, pid, f"aggregate {n}", lambda: tuple(spark.sql(AGGREGATE.format(table=table)).first()))
+        for n in (1, 2, 3)
+    ]
+    rows = sum(1 for _ in csv.open()) - 1  # the header
+    assert len(set(answers)) == 1 and answers[0][0] == rows, (answers, rows)
+    return rows
+
+
+def per_table_mb(samples, tables, kept_tables):
+    """The live heap each table created and dropped left behind, with PURGE and without."""
+    purged = [s for s in samples if s["step"] == "purged"]
+    kept = [s for s in samples if s["step"] == "kept"]
+    base = samples[0]["heapAfterGcMb"]
+    return {
+        "purged": round((purged[-1]["heapAfterGcMb"] - base) / tables, 3) if purged else None,
+        "kept": round(
+            (kept[-1]["heapAfterGcMb"] - (purged[-1] if purged else samples[0])["heapAfterGcMb"]) / kept_tables, 3
+        )
+        if kept
+        else None,
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=1000, help="tables created and dropped with PURGE")
     parser.add_argument("--kept", type=int, default=100, help="tables created and dropped without PURGE")
     parser.add_argument("--scale", type=float, default=0.1, help="TPC-H scale of the lineitem loads")
     args = parser.parse_args()
-    scale = int(args.scale) if args.scale == int(args.scale) else args.scale
+    scale = tpch_scale(args.scale)
     spark, hbase = start_session("heap", {}, fresh_hbase=True)
     pid = hbase.pid
     report = {
         "command": f"./benchmarks/run heap --tables {args.tables} --kept {args.kept} --scale {scale}",
-        "date": time.strftime("%Y-%m-%d"),
-        "machine": f"{os.cpu_count()} cores",
+        "date": today(),
+        "machine": machine(),
         "hbase": {"heap": hbase.heap, "blockCache": hbase.block_cache, "memstore": hbase.memstore},
         "samples": [{"step": "start", "tables": 0, "heapAfterGcMb": heap_after_gc_mb(pid)}],
         "seconds": {},
+        "peakHeapMb": {},
     }
     samples = report["samples"]
     report["seconds"]["purged tables"] = tables_step(spark, pid, args.tables, True, samples, "purged")
     report["seconds"]["kept tables"] = tables_step(spark, pid, args.kept, False, samples, "kept")
-
-    csv = generate_csv(scale) / "lineitem.csv"
-    table = f"heap_lineitem_sf{str(scale).replace('.', '_')}"
-    columns = in_file_order(csv, LINEITEM_COLUMNS)  # LOAD DATA maps fields by position
-    max_key = int(6_000_000 * args.scale)
-    create_table(spark, table, columns, ["l_orderkey", "l_linenumber"], [max_key * i // 6 for i in range(1, 6)])
-    peaks = {}
-    for n in (1, 2):
-        with PeakHeap(pid) as peak:
-            began = time.perf_counter()
-            spark.sql(f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE {table} OPTIONS (header 'true')").collect()
-            report["seconds"][f"LOAD DATA {n}"] = time.perf_counter() - began
-        peaks[f"LOAD DATA {n}"] = round(peak.peak_mb, 1)
-        samples.append({"step": f"LOAD DATA {n}", "tables": None, "heapAfterGcMb": heap_after_gc_mb(pid)})
-        log(f"LOAD DATA {n}: peak {peaks[f'LOAD DATA {n}']} MB, after GC {samples[-1]['heapAfterGcMb']} MB")
-    answers = []
-    for n in (1, 2, 3):
-        with PeakHeap(pid) as peak:
-            began = time.perf_counter()
-            answers.append(tuple(spark.sql(AGGREGATE.format(table=table)).first()))
-            report["seconds"][f"aggregate {n}"] = time.perf_counter() - began
-        peaks[f"aggregate {n}"] = round(peak.peak_mb, 1)
-        samples.append({"step": f"aggregate {n}", "tables": None, "heapAfterGcMb": heap_after_gc_mb(pid)})
-        log(f"aggregate {n}: peak {peaks[f'aggregate {n}']} MB, after GC {samples[-1]['heapAfterGcMb']} MB")
-    rows = sum(1 for _ in csv.open()) - 1  # the header
-    assert len(set(answers)) == 1 and answers[0][0] == rows, (answers, rows)
-    report["peakHeapMb"] = peaks
-    report["lineitemRows"] = rows
+    report["lineitemRows"] = lineitem_steps(spark, pid, scale, report)
     report["regionServerAlive"] = hbase.is_running()
-    purged = [s for s in samples if s["step"] == "purged"]
-    kept = [s for s in samples if s["step"] == "kept"]
-    base = samples[0]["heapAfterGcMb"]
-    report["perTableMb"] = {
-        "purged": round((purged[-1]["heapAfterGcMb"] - base) / args.tables, 3) if purged else None,
-        "kept": round(
-            (kept[-1]["heapAfterGcMb"] - (purged[-1] if purged else samples[0])["heapAfterGcMb"]) / args.kept, 3
-        )
-        if kept
-        else None,
-    }
+    report["perTableMb"] = per_table_mb(samples, args.tables, args.kept)
     write_results("heap", report, markdown, chart)
     spark.stop()
     hbase.stop()

@@ -165,6 +165,27 @@ def judge(report):
     report["regionMb"], report["restMarginMb"] = REGION_MB, REST_MARGIN_MB
 
 
+def run_step(hbase, name, argv, env):
+    """One step as a process of its own, its log under benchmarks/work, with the region server's peak heap during
+    it and its heap after."""
+    log(f"step {name}: {' '.join(argv[1:] if argv[0] == sys.executable else argv)}")
+    began = time.perf_counter()
+    with PeakHeap(hbase.pid) as peak:
+        with open(WORK / f"sequence-{name.replace(' ', '_').replace('/', '_')}.log", "w") as out:
+            code = subprocess.run(argv, cwd=BENCHMARKS, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
+    alive = hbase.is_running()
+    step = {
+        "step": name,
+        "exitCode": code,
+        "seconds": round(time.perf_counter() - began, 1),
+        "peakHeapMb": round(peak.peak_mb, 1),
+        "regionServerAlive": alive,
+        **(heap_of(hbase.pid) if alive else {"heapAfterGcMb": None}),
+    }
+    log(f"step {name}: {step}")
+    return step
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200, help="tables created and dropped in the first step")
@@ -202,23 +223,9 @@ def main():
         "steps": [{"step": "start", **heap_of(hbase.pid)}],
     }
     for name, argv in steps(args):
-        log(f"step {name}: {' '.join(argv[1:] if argv[0] == sys.executable else argv)}")
-        began = time.perf_counter()
-        with PeakHeap(hbase.pid) as peak:
-            with open(WORK / f"sequence-{name.replace(' ', '_').replace('/', '_')}.log", "w") as out:
-                code = subprocess.run(argv, cwd=BENCHMARKS, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
-        alive = hbase.is_running()
-        step = {
-            "step": name,
-            "exitCode": code,
-            "seconds": round(time.perf_counter() - began, 1),
-            "peakHeapMb": round(peak.peak_mb, 1),
-            "regionServerAlive": alive,
-            **(heap_of(hbase.pid) if alive else {"heapAfterGcMb": None}),
-        }
+        step = run_step(hbase, name, argv, env)
         report["steps"].append(step)
-        log(f"step {name}: {step}")
-        if not alive:
+        if not step["regionServerAlive"]:
             break
     report["regionServerAlive"] = hbase.is_running()
     judge(report)

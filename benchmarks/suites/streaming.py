@@ -295,19 +295,9 @@ def chart(report, path):
     )
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--files", type=int, default=20)
-    parser.add_argument("--regions", type=int, default=4)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--puts", type=int, default=200)
-    parser.add_argument("--idle-rows", type=int, default=5_000_000)
-    parser.add_argument("--idle-seconds", type=int, default=15)
-    args = parser.parse_args()
-    began = time.perf_counter()
-    spark, hbase = start_session("streaming", {"spark.sql.shuffle.partitions": "2"})
-    source = input_files(spark, args.rows, args.files)
+def sink_half(spark, hbase, source, args):
+    """The plain client, the sink and foreachBatch, each --repeat runs after one untimed run of each streaming way:
+    every writer's runs, median and rows/s against the plain client's, and the streaming runs."""
     threads = spark.sparkContext.defaultParallelism
     raw = raw_put(hbase, spark, args.rows, args.regions, threads, args.repeat)
     log(f"plain client: {raw}")
@@ -327,6 +317,23 @@ def main():
         w["seconds"] = statistics.median(w["runs"])
         w["rowsPerSecond"] = args.rows / w["seconds"]
         w["ofRawPut"] = w["rowsPerSecond"] / raw_rate
+    return writers, runs
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--files", type=int, default=20)
+    parser.add_argument("--regions", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--puts", type=int, default=200)
+    parser.add_argument("--idle-rows", type=int, default=5_000_000)
+    parser.add_argument("--idle-seconds", type=int, default=15)
+    args = parser.parse_args()
+    began = time.perf_counter()
+    spark, hbase = start_session("streaming", {"spark.sql.shuffle.partitions": "2"})
+    source = input_files(spark, args.rows, args.files)
+    writers, runs = sink_half(spark, hbase, source, args)
     changes = source_half(spark, args.puts, args.idle_rows, args.idle_seconds)
     spark.stop()
     sink = next(w for w in writers if w["writer"].startswith("sink") and "addBatch" in w["writer"])
