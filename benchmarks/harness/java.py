@@ -51,7 +51,7 @@ def run(program, *args, classpath=None, flags=(), timeout=None, java=None):
     return subprocess.run(
         command(program, *args, classpath=classpath, flags=flags, java=java),
         stdin=subprocess.DEVNULL,
-        capture_output=True,
+        stdout=subprocess.PIPE,  # its errors go where ours do
         text=True,
         check=True,
         timeout=timeout,

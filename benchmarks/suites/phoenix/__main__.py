@@ -56,7 +56,9 @@ from .targets import issue20_targets, issue36_targets, targets
 
 
 def arguments():
-    parser = argparse.ArgumentParser(description=DOC, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="./benchmarks/run phoenix", description=DOC, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--scale", type=float, default=0.1)
     parser.add_argument("--regions", type=int, default=16)
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per query and engine (median)")

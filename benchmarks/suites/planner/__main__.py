@@ -33,7 +33,9 @@ from .report import chart, markdown
 
 
 def arguments():
-    parser = argparse.ArgumentParser(description=DOC, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="./benchmarks/run planner", description=DOC, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--scale", type=float, default=0.1)
     parser.add_argument("--regions", type=int, default=16)
     parser.add_argument("--repeat", type=int, default=5, help="runs per query with pushdown on (median)")

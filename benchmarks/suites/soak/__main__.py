@@ -35,7 +35,7 @@ from .workload import READERS, WRITERS, Soak
 
 
 def arguments():
-    parser = argparse.ArgumentParser(description=DOC.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="./benchmarks/run soak", description=DOC.split("\n")[0])
     parser.add_argument("--minutes", type=float, default=30)
     parser.add_argument("--chaos-every", type=float, default=3, help="minutes between splits and restarts")
     parser.add_argument(

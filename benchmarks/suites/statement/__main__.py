@@ -96,7 +96,9 @@ def small_table(spark, hbase, repeat):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=DOC, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="./benchmarks/run statement", description=DOC, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--label", default="now", help="the name of this run's column, e.g. before or after")
     parser.add_argument("--commit", help="the commit the plugin jar was built from, when it is not the checkout's")
