@@ -82,12 +82,6 @@ def queries(keys, max_key):
         GROUP BY o_orderpriority
         ORDER BY o_orderpriority"""
 
-    def spark_date(day):
-        return f"date '{day}'"
-
-    def phoenix_date(day):
-        return f"TO_DATE('{day}', 'yyyy-MM-dd')"
-
     # Q1's date is 1998-12-01 - 90 days; Q6's a year from 1994-01-01: computed, as both dialects spell it otherwise.
     return [(name, sql, sql, kind) for name, sql, kind in same] + [
         ("TPC-H Q1", q1 % spark_date("1998-09-02"), q1 % phoenix_date("1998-09-02"), PARALLEL),
@@ -101,20 +95,16 @@ def queries(keys, max_key):
     ]
 
 
-def join_queries(price):
-    """Issue 36's joins, as queries() gives them, with {c} for customer: `FILTERED_ORDERS` orders picked by
-    o_totalprice > `price` (price_bound) joined with their lines, TPC-H Q3 and Q12.
-    Phoenix builds a hash table of each join's right side and streams its left: its text puts the big table
-    first where TPC-H's does not, as Phoenix's documentation advises (Q3 names lineitem first; Q12's orders and
-    the filtered lineitem stay in TPC-H's order, the lineitem rows the smaller side); ours keeps TPC-H's text.
-    Q3's ORDER BY breaks TPC-H's ties on revenue and date by l_orderkey, so that its LIMIT keeps the same rows
-    on both engines."""
-    filtered = f"""
-        SELECT l_shipmode, count(*) AS line_count, sum(l_extendedprice * (1 - l_discount)) AS revenue
-        FROM {{l}} JOIN {{o}} ON l_orderkey = o_orderkey
-        WHERE o_totalprice > {price}
-        GROUP BY l_shipmode
-        ORDER BY l_shipmode"""
+def spark_date(day):
+    return f"date '{day}'"
+
+
+def phoenix_date(day):
+    return f"TO_DATE('{day}', 'yyyy-MM-dd')"
+
+
+def q3_and_q12():
+    """TPC-H Q3 and Q12 with a %s per date: (Q3 as Spark's, as Phoenix's, Q12 as Spark's, as Phoenix's)."""
     q3_select = """
         SELECT l_orderkey, sum(l_extendedprice * (1 - l_discount)) AS revenue, o_orderdate, o_shippriority"""
     q3_rest = """
@@ -158,12 +148,24 @@ def join_queries(price):
         WHERE"""
     )
 
-    def spark_date(day):
-        return f"date '{day}'"
+    return q3_spark + q3_rest, q3_phoenix + q3_rest, q12_spark + q12_rest, q12_phoenix + q12_rest
 
-    def phoenix_date(day):
-        return f"TO_DATE('{day}', 'yyyy-MM-dd')"
 
+def join_queries(price):
+    """Issue 36's joins, as queries() gives them, with {c} for customer: `FILTERED_ORDERS` orders picked by
+    o_totalprice > `price` (price_bound) joined with their lines, TPC-H Q3 and Q12.
+    Phoenix builds a hash table of each join's right side and streams its left: its text puts the big table
+    first where TPC-H's does not, as Phoenix's documentation advises (Q3 names lineitem first; Q12's orders and
+    the filtered lineitem stay in TPC-H's order, the lineitem rows the smaller side); ours keeps TPC-H's text.
+    Q3's ORDER BY breaks TPC-H's ties on revenue and date by l_orderkey, so that its LIMIT keeps the same rows
+    on both engines."""
+    filtered = f"""
+        SELECT l_shipmode, count(*) AS line_count, sum(l_extendedprice * (1 - l_discount)) AS revenue
+        FROM {{l}} JOIN {{o}} ON l_orderkey = o_orderkey
+        WHERE o_totalprice > {price}
+        GROUP BY l_shipmode
+        ORDER BY l_shipmode"""
+    q3_spark, q3_phoenix, q12_spark, q12_phoenix = q3_and_q12()
     # Q3's day is 1995-03-15; Q12's year is from 1994-01-01.
     q3_days = ("1995-03-15", "1995-03-15")
     q12_days = ("1994-01-01", "1995-01-01")
@@ -171,14 +173,14 @@ def join_queries(price):
         (f"join with {FILTERED_ORDERS} orders by o_totalprice", filtered, filtered, FILTERED_JOIN),
         (
             "TPC-H Q3",
-            q3_spark + q3_rest % tuple(map(spark_date, q3_days)),
-            q3_phoenix + q3_rest % tuple(map(phoenix_date, q3_days)),
+            q3_spark % tuple(map(spark_date, q3_days)),
+            q3_phoenix % tuple(map(phoenix_date, q3_days)),
             TPCH_JOIN,
         ),
         (
             "TPC-H Q12",
-            q12_spark + q12_rest % tuple(map(spark_date, q12_days)),
-            q12_phoenix + q12_rest % tuple(map(phoenix_date, q12_days)),
+            q12_spark % tuple(map(spark_date, q12_days)),
+            q12_phoenix % tuple(map(phoenix_date, q12_days)),
             TPCH_JOIN,
         ),
     ]
