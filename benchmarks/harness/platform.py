@@ -1,0 +1,65 @@
+# Licensed to the Apache Software Foundation (ASF) under one or more
+# contributor license agreements.  See the NOTICE file distributed with
+# this work for additional information regarding copyright ownership.
+# The ASF licenses this file to You under the Apache License, Version 2.0
+# (the "License"); you may not use this file except in compliance with
+# the License.  You may obtain a copy of the License at
+#
+#    http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Everything the benchmarks use of the pyspark_hbase package, in one place.
+
+The package is being reorganised; when a module moves, this is the file to fix. Nothing else under benchmarks/
+imports pyspark_hbase (tests/test_benchmarks_layout.py checks it).
+"""
+
+from pathlib import Path
+
+from pyspark_hbase import _paths, enable_hbase, scan_metrics
+from pyspark_hbase.local import JAVA17_FLAGS, LocalHBase
+from pyspark_hbase.thriftserver import ThriftServer
+
+__all__ = [
+    "JAVA17_FLAGS",
+    "LocalHBase",
+    "ThriftServer",
+    "enable_hbase",
+    "hbase_classpath",
+    "java_executable",
+    "kill_region_server",
+    "plugin_jars",
+    "scan_metrics",
+    "use_plugin_jar",
+]
+
+
+def plugin_jars():
+    """The Spark plugin jar(s) of the checkout (or the one use_plugin_jar chose)."""
+    return _paths.plugin_jars()
+
+
+def java_executable():
+    return _paths.java_executable()
+
+
+def hbase_classpath():
+    """The embedded HBase's classpath entries (the sbt build writes them)."""
+    return _paths.read_classpath()
+
+
+def use_plugin_jar(path: Path):
+    """Runs another build of the plugin: every session and Thrift server started after this takes it."""
+    _paths.plugin_jars = lambda: [path]
+
+
+def kill_region_server(hbase, number):
+    """Kills a region server of the embedded HBase as a crash would (the tests' helper)."""
+    from pyspark_hbase_testing.region_servers import kill_region_server as kill
+
+    return kill(hbase, number)

@@ -1,0 +1,49 @@
+# Licensed to the Apache Software Foundation (ASF) under one or more
+# contributor license agreements.  See the NOTICE file distributed with
+# this work for additional information regarding copyright ownership.
+# The ASF licenses this file to You under the Apache License, Version 2.0
+# (the "License"); you may not use this file except in compliance with
+# the License.  You may obtain a copy of the License at
+#
+#    http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Two engines' answers compared: numbers as Decimal to the precision of the less precise, dates as ISO days."""
+
+from decimal import Decimal
+
+
+def comparable(value):
+    """Numbers as Decimal (the engines type averages differently), dates as ISO days, the rest as it is."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float, Decimal)):
+        return Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def sort_key(row):
+    return tuple((0, float(v), "") if isinstance(v, Decimal) else (1, 0.0, str(v)) for v in row)
+
+
+def same_answer(ours, theirs):
+    """Row for row after sorting, numbers to the precision of the less precise of the two: Phoenix cuts an
+    average of DECIMAL(15,2) to 4 digits (25.5751), Spark rounds it to 6 (25.575155)."""
+    if len(ours) != len(theirs):
+        return False
+    for a, b in zip(sorted(ours, key=sort_key), sorted(theirs, key=sort_key)):
+        for x, y in zip(a, b):
+            if isinstance(x, Decimal) and isinstance(y, Decimal):
+                digits = max(0, min(-x.as_tuple().exponent, -y.as_tuple().exponent, 12))
+                if abs(x - y) >= Decimal(1).scaleb(-digits):
+                    return False
+            elif x != y:
+                return False
+    return True

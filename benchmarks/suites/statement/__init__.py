@@ -1,0 +1,51 @@
+# Licensed to the Apache Software Foundation (ASF) under one or more
+# contributor license agreements.  See the NOTICE file distributed with
+# this work for additional information regarding copyright ownership.
+# The ASF licenses this file to You under the Apache License, Version 2.0
+# (the "License"); you may not use this file except in compliance with
+# the License.  You may obtain a copy of the License at
+#
+#    http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""What one short statement costs: Spark's phases, and the RPCs it makes to HBase for the table's definition, its
+range indexes and its regions, from PySpark and from a JVM JDBC client through our Thrift server.
+
+Run through `./benchmarks/run statement [--repeat 40] [--label now] [--jar PLUGIN_JAR] [--skip small]`. On an
+HBase of its own, started empty, one Spark application (local[2]) creates a 4-region table of 20,000 rows with a
+built range index, then runs each statement below once untimed and --repeat times timed, each planned anew
+(spark.sql() included in the time):
+- a point lookup on the key;
+- an IN list of 10 keys;
+- a count over a key range;
+- a count filtered by the range-indexed column.
+Per statement it reports the median milliseconds of each of Spark's phases (parsing, analysis, optimization,
+planning; execution is the rest, returning the rows to Python included) and, per run, the rows the region server
+read in the catalog table, the range index table and hbase:meta (its per-region readRequestCount over JMX,
+TableReads.java; a Get reads one row). Every answer is checked.
+
+Then the lookups of the Phoenix benchmark, on a table of lineitem's 16 columns and key (l_orderkey, l_linenumber),
+16 regions, 600,000 rows made by Spark SQL (150,000 orders of 1 to 7 lines, order keys 4 apart, as TPC-H's are
+sparse; no tpchgen needed): the point lookup, the 0.1 % range on the leading key and the IN list of 100 order keys,
+with Spark's floor `SELECT 1` beside them, each timed two ways, alternating statement by statement:
+- from PySpark, as above (spark.sql(...).collect(), rows to Python);
+- from a JVM JDBC client (JdbcClient.java, Hive's JDBC driver as pyspark ships it for beeline) through our Thrift
+  server (`spark-hbase thriftserver`, on the same HBase), every row read through the ResultSet. Spark's phases are
+  the server's own, written by a QueryExecutionListener (PhaseListener.java, compiled into a jar of its own and
+  put on the server's class path); what is left of the client's time is the execution, the Thrift round trips
+  and the rows' conversion on both sides.
+The answers of both paths are checked against each other.
+
+--jar runs another build of the plugin (the session and the Thrift server both use it), for a before and after
+in one sitting. The results of each --label are kept beside the earlier labels' in results/statement.json, so
+that one file shows a change's before and after; a label run again replaces its own.
+"""
+
+from . import report
+
+CHARTS = {"statement": report.chart}

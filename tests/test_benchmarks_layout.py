@@ -1,0 +1,167 @@
+# Licensed to the Apache Software Foundation (ASF) under one or more
+# contributor license agreements.  See the NOTICE file distributed with
+# this work for additional information regarding copyright ownership.
+# The ASF licenses this file to You under the Apache License, Version 2.0
+# (the "License"); you may not use this file except in compliance with
+# the License.  You may obtain a copy of the License at
+#
+#    http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The benchmark harness's layout, without HBase: every benchmark module and the harness import, no benchmark imports
+another, no module is over 400 lines, only harness/platform.py imports pyspark_hbase, and the differential run's
+verdict tells a statistical floor from a wrong answer."""
+
+import ast
+import importlib
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+MAX_LINES = 400
+
+
+@pytest.fixture(autouse=True)
+def benchmarks_on_path(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+
+
+def python_files():
+    return sorted(p for d in ("harness", "suites") for p in (BENCHMARKS / d).rglob("*.py"))
+
+
+def module_name(path):
+    parts = path.relative_to(BENCHMARKS).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def benchmark_of(module):
+    """suites.phoenix.measure -> phoenix; suites.skipscan -> skipscan; harness.x -> None."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "suites" and len(parts) > 1 else None
+
+
+def imported_modules(path):
+    """Every module the file imports, absolute (relative imports resolved against its package)."""
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join([*base, node.module] if node.module else base)
+            found += [module] + [f"{module}.{a.name}" for a in node.names]
+    return found
+
+
+def test_no_python_file_is_left_at_the_top_of_benchmarks():
+    assert sorted(p.name for p in BENCHMARKS.glob("*.py")) == []
+
+
+@pytest.mark.parametrize("path", python_files(), ids=lambda p: str(p.relative_to(BENCHMARKS)))
+def test_module_imports(path):
+    name = module_name(path)
+    if name.endswith("__main__"):
+        return  # runs its benchmark when imported; its imports are checked below
+    importlib.import_module(name)
+
+
+@pytest.mark.parametrize("path", python_files(), ids=lambda p: str(p.relative_to(BENCHMARKS)))
+def test_no_benchmark_imports_another(path):
+    own = benchmark_of(module_name(path))
+    for module in imported_modules(path):
+        other = benchmark_of(module)
+        assert other is None or other == own, f"{path.relative_to(BENCHMARKS)} imports {module}"
+        assert module.split(".")[0] != "suites" or own is not None, f"the harness imports a benchmark: {module}"
+
+
+@pytest.mark.parametrize("path", python_files(), ids=lambda p: str(p.relative_to(BENCHMARKS)))
+def test_no_module_is_over_400_lines(path):
+    lines = len(path.read_text().splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(BENCHMARKS)}: {lines} lines"
+
+
+def test_only_the_platform_module_imports_pyspark_hbase():
+    importers = [
+        str(p.relative_to(BENCHMARKS))
+        for p in python_files()
+        if any(m.split(".")[0] in ("pyspark_hbase", "pyspark_hbase_testing") for m in imported_modules(p))
+    ]
+    assert importers == ["harness/platform.py"]
+
+
+def test_every_chart_the_results_need_is_registered():
+    from harness import redraw
+
+    charts = redraw.charts()
+    stems = {p.stem.split("-")[0] for p in (BENCHMARKS / "results").glob("*.png")}
+    assert stems <= set(charts), f"no chart for {sorted(stems - set(charts))}"
+
+
+def test_every_run_name_is_a_benchmark_module():
+    """Each name the header of benchmarks/run lists is a module or package under suites/."""
+    header = "".join(line for line in (BENCHMARKS / "run").read_text().splitlines() if line.startswith("#"))
+    names = {n for group in re.findall(r"\./benchmarks/run ([a-z_|]+)", header) for n in group.split("|")}
+    names -= {"chart"}
+    assert {"planner", "skipscan", "load", "aggregate", "phoenix", "differential", "statement"} <= names
+    for name in names:
+        assert (BENCHMARKS / "suites" / f"{name}.py").is_file() or (BENCHMARKS / "suites" / name).is_dir(), name
+
+
+def differential_report(failures, differ=0, runs=6, sbt_exit=1):
+    return {
+        "differ": differ,
+        "cases": 400,
+        "runs": [{"what": "x", "cases": 1, "differ": 0, "took": ""}] * runs,
+        "failures": failures,
+        "sbtExit": sbt_exit,
+    }
+
+
+def test_differential_passes_when_only_a_statistical_floor_is_missed():
+    from suites import differential
+
+    floor = (
+        "range index, scattered",
+        "scattered: clauses for which the index skipped chunks: 0.0 was not greater than 0.0 (X.scala:140)",
+    )
+    assert differential.verdict(differential_report([floor]))[0] == 0
+    assert differential.verdict(differential_report([], sbt_exit=0))[0] == 0
+
+
+def test_differential_fails_on_a_difference_an_error_or_a_missing_run():
+    from suites import differential
+
+    differs = ("planner", "3 answers of 100 cases differ; the first:")
+    assert differential.verdict(differential_report([differs], differ=3))[0] == 1
+    assert differential.verdict(differential_report([("planner", "NullPointerException")]))[0] == 1
+    assert differential.verdict(differential_report([], sbt_exit=1))[0] == 1
+    assert differential.verdict(differential_report([], runs=4, sbt_exit=0))[0] == 1
+
+
+def test_differential_reads_scalatest_failures():
+    from suites import differential
+
+    lines = [
+        "[info] - scattered table *** FAILED *** (8 seconds, 490 milliseconds)",
+        "[info]   scattered: clauses for which the index skipped chunks: 0.0 was not greater than 0.0 (X.scala:140)",
+    ]
+    assert differential.failures(lines) == [
+        (
+            "scattered table",
+            "scattered: clauses for which the index skipped chunks: 0.0 was not greater than 0.0 (X.scala:140)",
+        )
+    ]
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__]))
