@@ -1,0 +1,69 @@
+package org.apache.spark.sql.hbase.physical
+
+import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.hbase.{HBaseSuite, OrdersAndLines}
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseMergeJoin, HBaseSQLTableScan, KeyOrderLimit}
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * The plan shapes of Spark's that our physical planning hooks into below Spark's public APIs
+ * (docs/architecture.md, "Spark's internal hooks"). Each hook still fires, with adaptive
+ * execution and without; a Spark upgrade that changes a shape fails here, naming the hook, rather
+ * than silently losing the pushdown.
+ */
+class SparkHooksSpec extends HBaseSuite with OrdersAndLines with AdaptiveSparkPlanHelper {
+  private lazy val (orders, lines) = ordersAndLines("hooks")
+
+  private def plan(df: DataFrame) = { df.collect(); df.queryExecution.executedPlan }
+
+  private def withAndWithoutAdaptive(body: => Unit): Unit =
+    for (adaptive <- Seq("true", "false"))
+      withConf(SQLConf.ADAPTIVE_EXECUTION_ENABLED.key -> adaptive)(withClue(s"adaptive execution $adaptive: ")(body))
+
+  describe("Spark's plans our physical planning hooks into") {
+    it("an aggregation planned as a partial BaseAggregateExec over PlanLater: HBaseStrategy swaps the partial") {
+      withAndWithoutAdaptive {
+        val df = sql(s"SELECT d, count(*), sum(ok) FROM $orders GROUP BY d")
+        withClue(
+          "hook HBaseStrategy.planAggregate (sessionState.planner.Aggregation, its partial BaseAggregateExec) " +
+            "found no partial aggregation to replace: "
+        )(collect(plan(df)) { case s: HBaseAggregateScan => s } should not be empty)
+      }
+    }
+
+    it("a sort-merge join, as SortMergeJoinExec: MergeJoinsByKey merges it by key") {
+      withAndWithoutAdaptive {
+        withConf(SQLConf.AUTO_BROADCASTJOIN_THRESHOLD.key -> "-1") {
+          val df = sql(s"SELECT o.ok, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok")
+          withClue("hook MergeJoinsByKey (SortMergeJoinExec, its exchanges and sorts) merged no join: ")(
+            collect(plan(df)) { case j: HBaseMergeJoin => j } should not be empty
+          )
+        }
+      }
+    }
+
+    it("a broadcast hash join, as BroadcastHashJoinExec: PushJoinKeys pushes its keys as an InSubqueryExec") {
+      withAndWithoutAdaptive {
+        withConf(HBaseSQLConf.MergeJoinByKey.key -> "false") {
+          val df = sql(
+            s"SELECT /*+ BROADCAST(o) */ o.ok, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE o.d = 3 AND o.ok < 200"
+          )
+          withClue("hook PushJoinKeys (BroadcastHashJoinExec, InSubqueryExec over SubqueryBroadcastExec) pushed no keys: ")(
+            collect(plan(df)) { case s: HBaseSQLTableScan if s.keysFromJoin.isDefined => s } should not be empty
+          )
+        }
+      }
+    }
+
+    it("ORDER BY the key with LIMIT, as TakeOrderedAndProjectExec: LimitsInKeyOrder reads in key order") {
+      withAndWithoutAdaptive {
+        val df = sql(s"SELECT * FROM $orders ORDER BY ok LIMIT 5")
+        withClue("hook LimitsInKeyOrder (TakeOrderedAndProjectExec) took no limit in key order: ")(
+          collect(plan(df)) { case l: KeyOrderLimit => l } should not be empty
+        )
+      }
+    }
+  }
+}
