@@ -16,6 +16,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def assert_only_the_product(wheel: Path) -> None:
+    """The wheel holds pyspark_hbase (and its dist-info), and neither the test helpers nor the tests."""
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        shipped = "".join(z.read(n).decode() for n in names if n.endswith(".py"))
+    assert "pyspark_hbase/local.py" in names and "pyspark_hbase/readiness.py" in names
+    # Killing and stopping region servers, granting rights and securing it with the tests' KDC are
+    # what tests do to an HBase: pyspark_hbase_testing (region_servers, access, kerberos).
+    assert not [n for n in names if n.startswith("pyspark_hbase_testing")], names
+    assert [n for n in names if not n.startswith(("pyspark_hbase/", "pyspark_hbase-"))] == [], names
+    assert "def kill_region_server" not in shipped and "def grant" not in shipped
+    assert "class Kerberos" not in shipped and "krb5" not in shipped and "class Security" not in shipped
+
+
 def _run(command, timeout=900, **kwargs):
     done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, **kwargs)
     assert done.returncode == 0, f"{command} exited {done.returncode}\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
@@ -78,15 +92,10 @@ def test_the_package_imports_from_the_venv_and_not_the_checkout(installed):
 
 def test_the_wheel_holds_the_product_and_not_the_test_fixtures(installed):  # installed: the wheel is built
     wheel = sorted((ROOT / "dist").glob("pyspark_hbase-*-py3-none-any.whl"))[-1]
+    assert_only_the_product(wheel)
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
-        local = z.read("pyspark_hbase/local.py").decode()
-    assert "pyspark_hbase/local.py" in names and "pyspark_hbase/readiness.py" in names
-    # Killing and stopping region servers, granting rights and securing it with the tests' KDC are
-    # what tests do to an HBase: pyspark_hbase_testing (region_servers, access, kerberos).
-    assert not [n for n in names if n.startswith("pyspark_hbase_testing")], names
-    assert "def kill_region_server" not in local and "def grant" not in local
-    assert "class Kerberos" not in local and "krb5" not in local and "class Security" in local
+    assert any(n.startswith("pyspark_hbase/jars/") for n in names), "./bin/build-wheel packs the jars"
 
 
 def test_server_jar_prints_the_packaged_jar(installed):
