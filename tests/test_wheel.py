@@ -1,9 +1,13 @@
 """The wheel as a user installs it: ./bin/build-wheel, then `pip install` of that file alone into a
 fresh virtualenv, run from a directory outside the checkout with an empty cache, so the embedded
-HBase's jars come from Maven Central. One of the slow tests: it fetches about 120 MB."""
+HBase's jars come from Maven Central. One of the slow tests: it fetches about 120 MB.
+
+What a wheel holds is checked whichever way it is built: by ./bin/build-wheel, and by a plain
+`pip wheel python/` (quick: no jars, no HBase)."""
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -96,6 +100,28 @@ def test_the_wheel_holds_the_product_and_not_the_test_fixtures(installed):  # in
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
     assert any(n.startswith("pyspark_hbase/jars/") for n in names), "./bin/build-wheel packs the jars"
+
+
+def test_a_plain_pip_wheel_of_python_holds_the_product_and_not_the_test_fixtures(tmp_path):
+    # A copy of python/, so that the build leaves nothing (build/, *.egg-info) in the checkout.
+    source = tmp_path / "python"
+    shutil.copytree(ROOT / "python", source, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--wheel-dir",
+            str(tmp_path / "dist"),
+            str(source),
+        ]
+    )
+    wheels = sorted((tmp_path / "dist").glob("pyspark_hbase-*-py3-none-any.whl"))
+    assert len(wheels) == 1, wheels
+    assert_only_the_product(wheels[0])
 
 
 def test_server_jar_prints_the_packaged_jar(installed):
