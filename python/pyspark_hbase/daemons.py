@@ -52,6 +52,47 @@ def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
         return True
 
 
+def _command_lines() -> dict[int, list[bytes]]:
+    """pid -> command line of every live process ({} without /proc); zombies have none."""
+    found = {}
+    for entry in Path("/proc").iterdir() if Path("/proc/self/cmdline").exists() else ():
+        if entry.name.isdigit():
+            try:
+                args = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if args:
+                found[int(entry.name)] = args.split(b"\0")
+    return found
+
+
+def pids_with_arg(arg: str, whole: bool = True) -> list[int]:
+    """Every live process with `arg` on its command line (with `whole` false, in one argument); [] without /proc."""
+    wanted = arg.encode()
+    return sorted(
+        pid for pid, args in _command_lines().items() if (wanted in args if whole else any(wanted in a for a in args))
+    )
+
+
+def end_processes(pids: list[int], timeout: float) -> None:
+    """SIGTERM to the group each one leads, then SIGKILL to those still alive after `timeout` s."""
+    for pid in pids:
+        signal_group(pid, signal.SIGTERM)
+
+    def gone() -> bool:
+        for pid in pids:
+            try:
+                os.waitpid(pid, os.WNOHANG)  # our own dead child would linger as a zombie
+            except (ChildProcessError, OSError):
+                pass
+        return not set(pids) & set(_command_lines())
+
+    if not wait_until(gone, timeout, 0.2):
+        for pid in pids:
+            signal_group(pid, signal.SIGKILL)
+        wait_until(gone, 10, 0.2)
+
+
 def pick_free_ports(n: int) -> list[int]:
     socks = []
     try:

@@ -40,7 +40,7 @@ from pyspark_hbase.local_conf import (
     is_server_jar,
     now_iso,
 )
-from pyspark_hbase.local_state import LocalHBaseState
+from pyspark_hbase.local_state import LocalHBaseState, hbase_client_conf
 from pyspark_hbase.logs import LOG_TAIL_LINES, tail
 from pyspark_hbase.readiness import PROBE_CLASS, PROBE_WAITING, NewLines, WaitReport, zk_ruok
 
@@ -211,29 +211,32 @@ class LocalHBase(LocalHBaseState):
         t0 = time.monotonic()
         self._log(f"starting HBase (ports {ports}, classpath {classpath_file})")
         proc = self._launch(self._server_command(java, classpath))
-        self.pid_file.write_text(f"{proc.pid}\n")
-        # Region servers of their own get their old ports again, where free.
-        servers = {
-            str(n): {"port": rs["port"], "pid": None} for n, rs in self._extra_servers().items() if n <= region_servers
-        }
-        state = {
-            "pid": proc.pid,
-            "zk_port": ports["zookeeper"],
-            "ports": ports,
-            "region_servers": servers,
-            "zk_quorum": HOST,
-            "data_dir": str(self.data_dir),
-            "conf_dir": str(self.conf_dir),
-            "log_file": str(self.log_file),
-            "classpath_file": str(classpath_file),
-            "java": java,
-            "started_at": now_iso(),
-            "ready_at": None,
-            "startup_seconds": None,
-            "additions": state["additions"],
-        }
-        self._write_state(state)
+        # From here on, a failure or an interrupt ends what was started.
         try:
+            self.pid_file.write_text(f"{proc.pid}\n")
+            # Region servers of their own get their old ports again, where free.
+            servers = {
+                str(n): {"port": rs["port"], "pid": None}
+                for n, rs in self._extra_servers().items()
+                if n <= region_servers
+            }
+            state = {
+                "pid": proc.pid,
+                "zk_port": ports["zookeeper"],
+                "ports": ports,
+                "region_servers": servers,
+                "zk_quorum": HOST,
+                "data_dir": str(self.data_dir),
+                "conf_dir": str(self.conf_dir),
+                "log_file": str(self.log_file),
+                "classpath_file": str(classpath_file),
+                "java": java,
+                "started_at": now_iso(),
+                "ready_at": None,
+                "startup_seconds": None,
+                "additions": state["additions"],
+            }
+            self._write_state(state)
             for number in range(2, region_servers + 1):
                 self._start_region_server(java, classpath, number, server_jar=jars.get(number, True))
             self._wait_ready(java, classpath, proc, proc.pid, ports, t0, timeout, region_servers, progress=progress)
@@ -362,15 +365,17 @@ class LocalHBase(LocalHBaseState):
         self._wait_gone(pid, 10)
 
     def stop(self, timeout: float = DEFAULT_STOP_TIMEOUT) -> bool:
-        """SIGTERM, then SIGKILL if HBase is still up after `timeout` s. False if it wasn't running."""
+        """SIGTERM, then SIGKILL if HBase is still up after `timeout` s. False if it wasn't running.
+
+        JVMs of the data dir that its files lost track of are ended too (see `_end_strays`)."""
         if not self.data_dir.is_dir():
-            return False
+            return self._end_strays(timeout)
         with self._lock():
             pid = self.pid
             if pid is None:
                 self.pid_file.unlink(missing_ok=True)
                 self._stop_extra_servers(signal.SIGKILL, 10)  # left without a master
-                return False
+                return self._end_strays(timeout)
             self._log(f"stopping HBase (pid {pid})")
             t0 = time.monotonic()
             # HBase's shutdown hooks close the regions, which flushes the memstores; the region
@@ -387,10 +392,6 @@ class LocalHBase(LocalHBaseState):
             state = self._read_state()
             state.update(pid=None, stopped_at=now_iso())
             self._write_state(state)
+            self._end_strays(10)
             self._log(f"HBase stopped after {time.monotonic() - t0:.1f} s")
             return True
-
-
-def hbase_client_conf(data_dir: Union[str, Path, None] = None) -> dict[str, str]:
-    """{"hbase.zookeeper.quorum": ..., "hbase.zookeeper.property.clientPort": ...} of a running local HBase."""
-    return LocalHBase(data_dir).client_conf()

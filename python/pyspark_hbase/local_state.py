@@ -17,13 +17,16 @@
 and the client settings that reach it."""
 
 import signal
-from typing import Optional
+from pathlib import Path
+from typing import Optional, Union
 
 from pyspark_hbase.daemons import (
     HOST,
     accepts,
+    end_processes,
     locked,
     pick_free_ports,
+    pids_with_arg,
     port_is_free,
     process_has_arg,
     signal_group,
@@ -177,3 +180,18 @@ class LocalHBaseState(LocalHBaseConf):
             if not self._wait_gone_extra(number, pid, timeout):
                 signal_group(pid, signal.SIGKILL)
                 self._wait_gone_extra(number, pid, 10)
+
+    def _end_strays(self, timeout: float) -> bool:
+        """Ends the JVMs of this data dir that its files lost track of (its pid file or the data dir
+        itself gone, say): found by the markers on their command lines. False if there were none."""
+        strays = sorted(
+            set(pids_with_arg(f"{DIR_MARKER}{self.data_dir}"))
+            | set(pids_with_arg(f"{REGION_SERVER_MARKER}{self.data_dir}#", whole=False))
+        )
+        end_processes(strays, timeout)
+        return bool(strays)
+
+
+def hbase_client_conf(data_dir: Union[str, Path, None] = None) -> dict[str, str]:
+    """{"hbase.zookeeper.quorum": ..., "hbase.zookeeper.property.clientPort": ...} of a running local HBase."""
+    return LocalHBaseState(data_dir).client_conf()
