@@ -2,9 +2,17 @@
 
 The embedded HBase starts once per run in a temporary data dir and stops at the end. With
 HBASE_CONF_DIR set, the tests use that HBase instead and start nothing.
+
+A run stops every process it starts, pass or fail: each module's own fixtures stop theirs, which
+`no_process_outlives_its_module` checks (a module that leaves one fails at its last teardown);
+at the end of the run, whatever still names the run's temporary dir on its command line is ended
+and fails the run; and SIGTERM or SIGHUP (a CI timeout, a closed terminal) tear the fixtures down
+as Ctrl-C does.
 """
 
+import atexit
 import os
+import signal
 import subprocess
 import sys
 import uuid
@@ -13,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from pyspark_hbase.local import LocalHBase
+from pyspark_hbase_testing import processes
 
 SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
 
@@ -24,8 +33,10 @@ def hbase(tmp_path_factory):
         yield None
         return
     local = LocalHBase(tmp_path_factory.mktemp("hbase"))
-    local.start()
+    # Its HBase and its Thrift server (`jdbc_url`) serve every module: they outlive each one.
+    _SESSION_OWNERS.update({local.data_dir, local.data_dir / "thriftserver"})
     try:
+        local.start()
         yield local
     finally:
         local.stop()
@@ -120,6 +131,57 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("figures measured")
         for name, value in _FIGURES:
             terminalreporter.write_line(f"{name}: {value}")
+    if _LEFT_AT_THE_END:
+        terminalreporter.section("processes left running at the end of the run (ended now)", red=True)
+        for leftover in _LEFT_AT_THE_END:
+            terminalreporter.write_line(str(leftover))
+
+
+# The run's temporary dir, once a module has run; the dirs of the session fixtures' processes.
+_RUN_ROOT: list[Path] = []
+_SESSION_OWNERS: set[Path] = set()
+_LEFT_AT_THE_END: list[processes.Leftover] = []
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+
+def pytest_configure(config):
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _interrupt)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_process_outlives_its_module(request, tmp_path_factory):
+    """Fails the module (at its last teardown) if a process it started still runs, after ending it."""
+    root = tmp_path_factory.getbasetemp()
+    if not _RUN_ROOT:
+        _RUN_ROOT.append(root)
+        atexit.register(_end_leftovers)
+    before = {p.pid for p in processes.leftovers(root)}
+    yield
+    left = [p for p in processes.leftovers(root) if p.pid not in before and p.owner not in _SESSION_OWNERS]
+    if left:
+        processes.end(left)
+        pytest.fail(
+            f"{request.module.__name__} left {len(left)} process(es) running (ended now):\n"
+            + "\n".join(map(str, left)),
+            pytrace=False,
+        )
+
+
+def _end_leftovers() -> list[processes.Leftover]:
+    left = processes.leftovers(_RUN_ROOT[0]) if _RUN_ROOT else []
+    processes.end(left)
+    return left
+
+
+@pytest.hookimpl(trylast=True)  # after the fixtures' teardown (the runner's own pytest_sessionfinish)
+def pytest_sessionfinish(session, exitstatus):
+    _LEFT_AT_THE_END.extend(_end_leftovers())
+    if _LEFT_AT_THE_END and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture

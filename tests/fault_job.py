@@ -308,7 +308,7 @@ for table in (reads, warm, target):
     admin.disableTable(TableName.valueOf(table))
     admin.deleteTable(TableName.valueOf(table))
 kill_region_server(hbase, 3)
-hbase.start(region_servers=3, without_server_jar=[3])
+hbase.start(region_servers=3, server_jars={3: None})
 seen["servers"] = [{k: rs[k] for k in ("number", "up", "server_jar")} for rs in hbase.region_servers()]
 
 mixed = "f_mixed"
@@ -412,7 +412,7 @@ def drain(number):
 def replace_server_jar(number, jar):
     drain(number)
     stop_region_server(hbase, number)
-    hbase.start(region_servers=3, **({"other_server_jar": {number: jar}} if jar else {}))
+    hbase.start(region_servers=3, **({"server_jars": {number: jar}} if jar else {}))
     for index in (2, 5):
         move(rolling, index, number)
 

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from pyspark_hbase import _paths
+from pyspark_hbase import _paths, hbase_jars
 from pyspark_hbase.local import JAVA17_FLAGS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ class _Server:
         timeout: float = 120,
     ):
         work.mkdir(parents=True, exist_ok=True)
-        classpath = _paths.read_classpath(CLASSPATH_FILE)
+        classpath = hbase_jars.read_classpath(CLASSPATH_FILE)
         self.log = work / f"{main_class.rsplit('.', 1)[-1]}.log"
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(

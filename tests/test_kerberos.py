@@ -57,7 +57,7 @@ def hbase_kerberos(kdc):
 @pytest.fixture(scope="module")
 def secured_hbase(hbase_kerberos, tmp_path_factory):
     local = LocalHBase(tmp_path_factory.mktemp("secured-hbase"))
-    local.start(region_servers=2, security=hbase_kerberos.security())
+    local.start(region_servers=2, additions=hbase_kerberos.security())
     try:
         grant(local, "alice", "@default", "RWXC")
         grant(local, "alice", "@spark_hbase_sql", "RWXC")
@@ -70,7 +70,7 @@ def secured_hbase(hbase_kerberos, tmp_path_factory):
 def test_the_secured_hbase_keeps_its_kerberos_in_its_state_for_every_later_client(secured_hbase, hbase_kerberos):
     # Another LocalHBase of the data dir (a later CLI call, say) reads it back from the state file.
     again = LocalHBase(secured_hbase.data_dir)
-    assert again.security == hbase_kerberos.security()
+    assert again.additions == hbase_kerberos.security()
     site = {
         p.findtext("name"): p.findtext("value")
         for p in ET.parse(secured_hbase.conf_dir / "hbase-site.xml").getroot().iter("property")

@@ -21,7 +21,7 @@ try:
 except ImportError:  # not pip-installed: use the checkout
     sys.path.insert(0, str(REPO / "python"))
 
-from pyspark_hbase import _paths  # noqa: E402
+from pyspark_hbase import _paths, hbase_jars  # noqa: E402
 from pyspark_hbase.local import JAVA17_FLAGS, LocalHBase, LocalHBaseError  # noqa: E402
 
 CLASSPATH_FILE = REPO / "hbase-local" / "target" / "hbase-local.classpath"
@@ -31,7 +31,7 @@ CELL_TOOL = "org.apache.spark.sql.hbase.local.CellTool"
 
 def _classpath():
     """Entries of the classpath file; fails with the sbt command to run if it is missing."""
-    return _paths.read_classpath(CLASSPATH_FILE)
+    return hbase_jars.read_classpath(CLASSPATH_FILE)
 
 
 def _jvms_for(data_dir: Path):
@@ -181,7 +181,7 @@ def cell_tool(launcher_hbase):
     """Runs CellTool (hbase-local) against `launcher_hbase`: plain HBase client, no Spark."""
     java = _paths.java_executable()
     classpath = _classpath()
-    _paths.require_class(classpath, CELL_TOOL, CLASSPATH_FILE)
+    hbase_jars.require_class(classpath, CELL_TOOL, CLASSPATH_FILE)
 
     def run(*args):
         cp = os.pathsep.join([str(launcher_hbase.conf_dir), *classpath])
@@ -234,7 +234,7 @@ def test_generated_conf_and_client_settings(launcher_hbase):
     assert site["hbase.unsafe.stream.capability.enforce"] == "false"
     assert (launcher_hbase.conf_dir / "log4j2.properties").is_file()
     # Not secured: no Hadoop security settings for the clients (test_kerberos.py starts a secured one).
-    assert launcher_hbase.security is None and not (launcher_hbase.conf_dir / "core-site.xml").exists()
+    assert launcher_hbase.additions is None and not (launcher_hbase.conf_dir / "core-site.xml").exists()
     assert "hbase.security.authentication" not in site
     assert launcher_hbase.zk_quorum == "127.0.0.1"
     assert site["hbase.hregion.memstore.mslab.enabled"] == "false"

@@ -1,9 +1,13 @@
 """The wheel as a user installs it: ./bin/build-wheel, then `pip install` of that file alone into a
 fresh virtualenv, run from a directory outside the checkout with an empty cache, so the embedded
-HBase's jars come from Maven Central. One of the slow tests: it fetches about 120 MB."""
+HBase's jars come from Maven Central. One of the slow tests: it fetches about 120 MB.
+
+What a wheel holds is checked whichever way it is built: by ./bin/build-wheel, and by a plain
+`pip wheel python/` (quick: no jars, no HBase)."""
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -14,6 +18,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def assert_only_the_product(wheel: Path) -> None:
+    """The wheel holds pyspark_hbase (and its dist-info), and neither the test helpers nor the tests."""
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        shipped = "".join(z.read(n).decode() for n in names if n.endswith(".py"))
+    assert "pyspark_hbase/local.py" in names and "pyspark_hbase/readiness.py" in names
+    # Killing and stopping region servers, granting rights and securing it with the tests' KDC are
+    # what tests do to an HBase: pyspark_hbase_testing (region_servers, access, kerberos).
+    assert not [n for n in names if n.startswith("pyspark_hbase_testing")], names
+    assert [n for n in names if not n.startswith(("pyspark_hbase/", "pyspark_hbase-"))] == [], names
+    assert "def kill_region_server" not in shipped and "def grant" not in shipped
+    assert "class Kerberos" not in shipped and "krb5" not in shipped and "class Security" not in shipped
 
 
 def _run(command, timeout=900, **kwargs):
@@ -78,15 +96,32 @@ def test_the_package_imports_from_the_venv_and_not_the_checkout(installed):
 
 def test_the_wheel_holds_the_product_and_not_the_test_fixtures(installed):  # installed: the wheel is built
     wheel = sorted((ROOT / "dist").glob("pyspark_hbase-*-py3-none-any.whl"))[-1]
+    assert_only_the_product(wheel)
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
-        local = z.read("pyspark_hbase/local.py").decode()
-    assert "pyspark_hbase/local.py" in names and "pyspark_hbase/readiness.py" in names
-    # Killing and stopping region servers, granting rights and securing it with the tests' KDC are
-    # what tests do to an HBase: pyspark_hbase_testing (region_servers, access, kerberos).
-    assert not [n for n in names if n.startswith("pyspark_hbase_testing")], names
-    assert "def kill_region_server" not in local and "def grant" not in local
-    assert "class Kerberos" not in local and "krb5" not in local and "class Security" in local
+    assert any(n.startswith("pyspark_hbase/jars/") for n in names), "./bin/build-wheel packs the jars"
+
+
+def test_a_plain_pip_wheel_of_python_holds_the_product_and_not_the_test_fixtures(tmp_path):
+    # A copy of python/, so that the build leaves nothing (build/, *.egg-info) in the checkout.
+    source = tmp_path / "python"
+    shutil.copytree(ROOT / "python", source, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--wheel-dir",
+            str(tmp_path / "dist"),
+            str(source),
+        ]
+    )
+    wheels = sorted((tmp_path / "dist").glob("pyspark_hbase-*-py3-none-any.whl"))
+    assert len(wheels) == 1, wheels
+    assert_only_the_product(wheels[0])
 
 
 def test_server_jar_prints_the_packaged_jar(installed):

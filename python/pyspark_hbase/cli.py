@@ -9,9 +9,10 @@ import sys
 import time
 from typing import Callable, Optional
 
-from pyspark_hbase import __version__
-from pyspark_hbase._paths import PathsError
-from pyspark_hbase.daemons import ServerError, SparkServer
+from pyspark_hbase._paths import PathsError, __version__, server_jar
+from pyspark_hbase.connect import ConnectServer
+from pyspark_hbase.daemons import ServerError
+from pyspark_hbase.demo import run_demo
 from pyspark_hbase.local import (
     DEFAULT_BLOCK_CACHE,
     DEFAULT_HEAP,
@@ -22,6 +23,9 @@ from pyspark_hbase.local import (
     LocalHBaseError,
 )
 from pyspark_hbase.session import HBaseSessionError
+from pyspark_hbase.spark_cli import conf_flags, run_spark_sql
+from pyspark_hbase.spark_server import SparkServer
+from pyspark_hbase.thriftserver import ThriftServer
 
 
 class CliError(Exception):
@@ -54,7 +58,7 @@ def _local_start(args: argparse.Namespace) -> int:
     pid = hbase.start(
         timeout=args.timeout,
         region_servers=args.region_servers,
-        without_server_jar=args.without_server_jar,
+        server_jars=dict.fromkeys(args.without_server_jar),
         progress=show_progress,
     )
     if already == pid:
@@ -188,8 +192,6 @@ def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
 
 
 def _conf(args: argparse.Namespace) -> int:
-    from .spark_cli import conf_flags
-
     print(conf_flags(data_dir=args.data_dir))
     return 0
 
@@ -206,8 +208,6 @@ def add_conf_parser(subparsers: "argparse._SubParsersAction") -> None:
 
 
 def _sql(args: argparse.Namespace) -> int:
-    from .spark_cli import run_spark_sql
-
     sql_args = list(args.extra)
     if args.e is not None:
         sql_args = ["-e", args.e] + sql_args
@@ -230,8 +230,6 @@ def add_sql_parser(subparsers: "argparse._SubParsersAction") -> None:
 
 
 def _server_jar(args: argparse.Namespace) -> int:
-    from ._paths import server_jar
-
     print(server_jar())
     return 0
 
@@ -247,8 +245,6 @@ def add_server_jar_parser(subparsers: "argparse._SubParsersAction") -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
-
     run_demo(data_dir=args.data_dir)
     return 0
 
@@ -304,8 +300,6 @@ def _add_server_parser(
 
 
 def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
-    from .thriftserver import ThriftServer
-
     _add_server_parser(
         subparsers,
         "thriftserver",
@@ -319,8 +313,6 @@ def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
 
 
 def add_connect_parser(subparsers: "argparse._SubParsersAction") -> None:
-    from .connect import ConnectServer
-
     _add_server_parser(
         subparsers,
         "connect",

@@ -7,8 +7,9 @@ the server runs the plugin. Its files live under <data dir>/connect/.
 from pathlib import Path
 from typing import Union
 
-from .daemons import HOST, SparkServer
-from .local import LocalHBase
+from pyspark_hbase.daemons import HOST
+from pyspark_hbase.local import LocalHBase
+from pyspark_hbase.spark_server import SparkServer
 
 
 class ConnectServer(SparkServer):

@@ -1,5 +1,5 @@
-"""Supervising background servers: the embedded HBase (`local.py`) and the Spark servers, the
-Thrift JDBC server (`thriftserver.py`) and the Spark Connect server (`connect.py`).
+"""What supervising a background server takes: the embedded HBase (`local.py`) and the Spark
+servers (`spark_server.py`: the Thrift JDBC server and the Spark Connect server).
 
 Each keeps its files in one directory: a lock that serializes start and stop across processes,
 a JSON state file replaced atomically, and a log. Their JVMs carry a marker naming that
@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import socket
-import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,7 +22,6 @@ except ImportError:  # Windows: no lock; the servers are not supported there any
     fcntl = None
 
 HOST = "127.0.0.1"
-LOG_TAIL_LINES = 20
 
 
 def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
@@ -52,6 +50,47 @@ def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
         return False
     except PermissionError:
         return True
+
+
+def _command_lines() -> dict[int, list[bytes]]:
+    """pid -> command line of every live process ({} without /proc); zombies have none."""
+    found = {}
+    for entry in Path("/proc").iterdir() if Path("/proc/self/cmdline").exists() else ():
+        if entry.name.isdigit():
+            try:
+                args = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if args:
+                found[int(entry.name)] = args.split(b"\0")
+    return found
+
+
+def pids_with_arg(arg: str, whole: bool = True) -> list[int]:
+    """Every live process with `arg` on its command line (with `whole` false, in one argument); [] without /proc."""
+    wanted = arg.encode()
+    return sorted(
+        pid for pid, args in _command_lines().items() if (wanted in args if whole else any(wanted in a for a in args))
+    )
+
+
+def end_processes(pids: list[int], timeout: float) -> None:
+    """SIGTERM to the group each one leads, then SIGKILL to those still alive after `timeout` s."""
+    for pid in pids:
+        signal_group(pid, signal.SIGTERM)
+
+    def gone() -> bool:
+        for pid in pids:
+            try:
+                os.waitpid(pid, os.WNOHANG)  # our own dead child would linger as a zombie
+            except (ChildProcessError, OSError):
+                pass
+        return not set(pids) & set(_command_lines())
+
+    if not wait_until(gone, timeout, 0.2):
+        for pid in pids:
+            signal_group(pid, signal.SIGKILL)
+        wait_until(gone, 10, 0.2)
 
 
 def pick_free_ports(n: int) -> list[int]:
@@ -86,17 +125,6 @@ def accepts(port: int, timeout: float = 1.0) -> bool:
             return True
     except OSError:
         return False
-
-
-def tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - 64 * 1024))
-            data = f.read().decode("utf-8", "replace")
-    except OSError:
-        return "(no log written)"
-    return "\n".join(data.splitlines()[-lines:])
 
 
 @contextmanager
@@ -153,129 +181,3 @@ def terminate(pid: int, alive: Callable[[int], bool], timeout: float) -> None:
 
 class ServerError(RuntimeError):
     """A server could not be started or stopped; the message says why."""
-
-
-class SparkServer:
-    """A Spark application that serves clients on one port of 127.0.0.1, run by spark-submit in
-    the background with the plugin. Subclasses name the main class and its arguments."""
-
-    name = "server"
-    main_class = ""
-    default_start_timeout = 240.0
-
-    def __init__(self, directory: Path, hbase_data_dir: Optional[Path]):
-        self.dir = directory
-        self.hbase_data_dir = hbase_data_dir
-        self.state_file = directory / "state.json"
-        self.log_file = directory / "server.log"
-        self._marker = f"-Dspark.hbase.server.dir={directory}"
-
-    def url(self, port: int) -> str:
-        raise NotImplementedError
-
-    def server_args(self, port: int) -> list[str]:
-        """spark-submit's arguments after --class and the plugin's: conf, the jar, then the main's."""
-        raise NotImplementedError
-
-    def _alive(self, pid: Optional[int]) -> bool:
-        # The marker is one word of the driver options, which spark-submit passes as one argument.
-        return process_has_arg(pid, self._marker, whole=False)
-
-    @property
-    def port(self) -> Optional[int]:
-        return read_state(self.state_file).get("port")
-
-    @property
-    def address(self) -> Optional[str]:
-        return self.url(self.port) if self.port else None
-
-    def is_running(self) -> bool:
-        state = read_state(self.state_file)
-        return self._alive(state.get("pid")) and bool(state.get("port")) and accepts(state["port"])
-
-    def start(self, timeout: Optional[float] = None, port: Optional[int] = None) -> str:
-        """Starts the server unless it runs already; returns its URL once it accepts connections.
-
-        It listens on `port` if given, else on the port it had last time in this directory (so
-        that a JDBC URL in a tool's settings outlives a restart), else on a free one.
-        """
-        from .session import submit_args
-        from .spark_cli import spark_home
-
-        timeout = self.default_start_timeout if timeout is None else timeout
-        with locked(self.dir):
-            if self.is_running():
-                if port is not None and port != self.port:
-                    raise ServerError(
-                        f"the {self.name} already runs on port {self.port}, not {port}: stop it first "
-                        f"to move it to port {port}"
-                    )
-                return self.address
-            port = self._port_to_listen_on(port)
-            driver_options = " ".join(
-                [self._marker, f"-Dderby.system.home={self.dir}", f"-Dspark.hbase.log.file={self.log_file}"]
-            )
-            command = [
-                str(spark_home() / "bin" / "spark-submit"),
-                "--class",
-                self.main_class,
-                *submit_args(data_dir=self.hbase_data_dir),
-                "--conf",
-                f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
-                "--conf",
-                "spark.ui.enabled=false",
-                "--driver-java-options",
-                driver_options,
-                *self.server_args(port),
-            ]
-            env = dict(os.environ, SPARK_HOME=str(spark_home()), SPARK_LOCAL_IP=HOST)
-            with open(self.log_file, "ab") as log:
-                proc = subprocess.Popen(
-                    command,
-                    cwd=self.dir,
-                    env=env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            write_state(self.state_file, {"pid": proc.pid, "port": port})
-            deadline = time.monotonic() + timeout
-            while not accepts(port):
-                if proc.poll() is not None:
-                    raise ServerError(
-                        f"the {self.name} exited with code {proc.returncode} during startup\n"
-                        f"log file: {self.log_file}\n{tail(self.log_file)}"
-                    )
-                if time.monotonic() > deadline:
-                    terminate(proc.pid, self._alive, 60)
-                    raise ServerError(
-                        f"the {self.name} did not accept connections within {timeout:g} s\n"
-                        f"log file: {self.log_file}\n{tail(self.log_file)}"
-                    )
-                time.sleep(0.5)
-            return self.url(port)
-
-    def _port_to_listen_on(self, asked: Optional[int]) -> int:
-        if asked is not None:
-            if not 0 < asked < 65536:
-                raise ServerError(f"--port {asked}: a port is a number from 1 to 65535")
-            if not port_is_free(asked):
-                raise ServerError(f"--port {asked}: port {asked} of {HOST} is in use by another program")
-            return asked
-        last = self.port
-        if last and port_is_free(last):
-            return last
-        return pick_free_ports(1)[0]
-
-    def stop(self, timeout: float = 60.0) -> bool:
-        """Stops the server; False if it was not running."""
-        with locked(self.dir):
-            state = read_state(self.state_file)
-            pid = state.get("pid")
-            if not self._alive(pid):
-                return False
-            terminate(pid, self._alive, timeout)
-            state["pid"] = None
-            write_state(self.state_file, state)
-            return True

@@ -2,10 +2,10 @@
 
 import os
 
-from . import _paths
-from .local import LocalHBase
-from .metrics import scan_metrics
-from .session import enable_hbase
+from pyspark_hbase import _paths
+from pyspark_hbase.local import LocalHBase
+from pyspark_hbase.metrics import scan_metrics
+from pyspark_hbase.session import enable_hbase
 
 DEMO_STATEMENTS = [
     "DROP TABLE IF EXISTS demo_orders",
@@ -31,6 +31,7 @@ LOOKUP = "SELECT order_id, customer, amount FROM demo_orders WHERE region = 'eme
 
 
 def run_demo(data_dir=None) -> None:
+    # pyspark.sql only when the demo runs: the CLI imports this module for every command.
     from pyspark.sql import SparkSession
 
     # Loopback like the embedded HBase, and Spark's INFO chatter in a log file, not on screen.

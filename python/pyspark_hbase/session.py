@@ -4,7 +4,8 @@ import logging
 import os
 from typing import Optional, Union
 
-from . import _paths
+from pyspark_hbase import _paths
+from pyspark_hbase.local import LocalHBase, LocalHBaseError
 
 EXTENSION_CLASS = "org.apache.spark.sql.hbase.HBaseSparkSessionExtension"
 CATALOG_CLASS = "org.apache.spark.sql.hbase.connector.HBaseSparkCatalog"
@@ -47,8 +48,6 @@ def hbase_settings(
             settings = {"spark.hbase.conf.dir": os.environ["HBASE_CONF_DIR"]}
             _log.info("HBase SQL uses %s (HBASE_CONF_DIR)", describe_hbase(settings))
             return settings
-    from .local import LocalHBase, LocalHBaseError
-
     local = LocalHBase(data_dir)
     try:
         conf = local.client_conf()
@@ -84,6 +83,7 @@ def spark_defaults() -> dict[str, str]:
     conf_dir = os.environ.get("SPARK_CONF_DIR")
     if not conf_dir:
         try:
+            # pyspark only when asked, not at import: `import pyspark_hbase` stays light for the CLI.
             from pyspark.find_spark_home import _find_spark_home
 
             conf_dir = os.path.join(_find_spark_home(), "conf")
@@ -148,6 +148,7 @@ def enable_hbase(
     `hbase` catalog (unless the builder already names one so) and the HBase address. Given a running session that already has the extension, points it at HBase;
     a running session without it cannot gain a parser, so that raises HBaseSessionError.
     """
+    # pyspark.sql only when asked (it takes a second to import), not at `import pyspark_hbase`.
     from pyspark.sql import SparkSession
 
     if _is_connect_client(builder_or_session):

@@ -6,15 +6,10 @@ import subprocess
 from pathlib import Path
 from typing import Optional
 
-from . import _paths
-from .session import submit_args
-
-
-def spark_home() -> Path:
-    """The Spark distribution inside the pyspark package."""
-    import pyspark
-
-    return Path(pyspark.__file__).resolve().parent
+from pyspark_hbase import _paths
+from pyspark_hbase._paths import spark_home
+from pyspark_hbase.local import LocalHBase
+from pyspark_hbase.session import submit_args
 
 
 def conf_flags(data_dir=None) -> str:
@@ -24,8 +19,6 @@ def conf_flags(data_dir=None) -> str:
 
 def spark_sql_command(sql_args: list[str], data_dir=None, work_dir: Optional[Path] = None) -> list[str]:
     """A spark-sql invocation that talks to HBase; `sql_args` (-e, -f, ...) pass through."""
-    from .local import LocalHBase
-
     work = Path(work_dir) if work_dir else LocalHBase(data_dir).data_dir / "spark"
     work.mkdir(parents=True, exist_ok=True)
     # spark-sql keeps a Derby metastore and a warehouse; keep them out of the user's working dir,

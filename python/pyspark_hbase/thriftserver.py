@@ -7,9 +7,10 @@ the Derby metastore, the warehouse, the log, and the state file with the pid and
 from pathlib import Path
 from typing import Union
 
-from .daemons import HOST, SparkServer
-from .local import LocalHBase
-from .spark_cli import spark_home
+from pyspark_hbase._paths import spark_home
+from pyspark_hbase.daemons import HOST
+from pyspark_hbase.local import LocalHBase
+from pyspark_hbase.spark_server import SparkServer
 
 
 class ThriftServer(SparkServer):

@@ -1,11 +1,11 @@
-"""An embedded HBase secured with Kerberos, for the tests: `LocalHBase.start(security=Kerberos(...).security())`.
+"""An embedded HBase secured with Kerberos, for the tests: `LocalHBase.start(additions=Kerberos(...).security())`.
 
 HBase then authenticates clients with Kerberos and checks their rights (SASL, AccessController,
 TokenProvider for delegation tokens); the KDC is the tests' own (tests/kerberos_fixtures.py)."""
 
 from dataclasses import dataclass
 
-from pyspark_hbase.local import Security
+from pyspark_hbase.local import Additions
 
 ACCESS_CONTROLLER = "org.apache.hadoop.hbase.security.access.AccessController"
 TOKEN_PROVIDER = "org.apache.hadoop.hbase.security.token.TokenProvider"
@@ -45,11 +45,11 @@ class Kerberos:
     def core_settings() -> dict[str, str]:
         return {"hadoop.security.authentication": "kerberos", "hadoop.security.authorization": "true"}
 
-    def security(self) -> Security:
-        """What `LocalHBase.start(security=...)` takes: the site files, the KDC's krb5.conf for every
+    def security(self) -> Additions:
+        """What `LocalHBase.start(additions=...)` takes to run secured: the site files, the KDC's krb5.conf for every
         JVM, and for our client JVMs (the readiness probe, the AccessTool) the login as HBase's
         superuser from the service keytab."""
-        return Security(
+        return Additions(
             hbase_site=self.site_settings(),
             core_site=self.core_settings(),
             jvm_flags=(f"-Djava.security.krb5.conf={self.krb5_conf}",),
