@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """A Spark application that test_cluster.py runs with spark-submit on a `local-cluster` master.
 
 Its executors are JVMs of their own that get the plugin only through --jars, as on a real

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Shared fixtures: one real HBase and one Spark session for the whole pytest run.
 
 The embedded HBase starts once per run in a temporary data dir and stops at the end. With

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """One of the Spark applications that test_concurrency.py runs at once against one HBase: random
 DDL on a few shared names, so that the applications collide.
 

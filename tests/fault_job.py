@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """A Spark application that test_faults.py runs with spark-submit against an HBase of its own
 with three region servers, while it breaks that HBase on purpose.
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """A KDC and a one-node YARN for test_kerberos.py, each a JVM of the sbt project kerberos-local.
 
 Both serve until their stdin closes, so they end with the test process even if it is killed.

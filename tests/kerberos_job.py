@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """A Spark application that test_kerberos.py runs with spark-submit as one user of a secured HBase.
 
 It runs the steps of a JSON file in order and prints what each gave, rows or error, as one JSON

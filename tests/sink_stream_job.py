@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """A streaming pipeline that test_streaming_sink.py runs with spark-submit and kills (SIGKILL) in the
 middle of its batches: JSON files -> a transformation -> the HBase sink, with a checkpoint, one
 file per batch, until the input is all written (trigger availableNow), then it exits.

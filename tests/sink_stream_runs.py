@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Runs of sink_stream_job.py for the tests that kill its driver: input files written here, the
 driver started with spark-submit and killed (SIGKILL) while a batch is in flight, restarted from its
 checkpoint until it finishes, and the rows the table must hold computed here from the input files

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """How the tests that run Spark applications of their own start them: spark-submit from this
 venv, with this checkout's pyspark_hbase, bound to 127.0.0.1."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Bad input: each case gets a clear error naming what is at fault, and changes nothing.
 
 Every case runs through PySpark against the real HBase; afterwards the SQL catalog and the list

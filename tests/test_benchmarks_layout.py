@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The benchmark harness's layout, without HBase: every benchmark module and the harness import, no benchmark imports
 another, no module is over 400 lines, only harness/platform.py imports pyspark_hbase, and the differential run's
 verdict tells a statistical floor from a wrong answer."""

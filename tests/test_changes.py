@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The changes of a table (issue 37) from pyspark: a stream of them, fed by our writes and by a plain HBase
 client's Puts and Deletes through py4j, and the batch forms (option changesSince, hbase_changes)."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Beyond one JVM: HBase with three region servers, Spark with executors in JVMs of their own.
 
 This module starts its own embedded HBase with `region_servers=3` (regions spread over three

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Concurrency: eight Spark applications running DDL on the same names at once, and writers and
 readers sharing one table.
 

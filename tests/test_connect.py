@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Spark Connect: `spark-hbase connect` runs Spark's Connect server with the plugin, and a thin
 pyspark client (no JVM of its own) creates, writes, loads, reads and drops HBase tables."""
 

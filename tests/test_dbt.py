@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """dbt over HBase tables through the Thrift server: tests/dbt_project, run as a dbt user runs it.
 
 dbt-core and dbt-spark (with PyHive) are pinned here and installed into a venv of their own

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Faults during work, on an HBase of three region servers started for this module alone.
 
 `fault_job.py` runs with spark-submit and breaks that HBase while it works: it kills region

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Kerberos: the plugin against a secured HBase, with Spark's own Kerberos support.
 
 This module starts a KDC (Hadoop's MiniKdc), then an embedded HBase with two region servers that

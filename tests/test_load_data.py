@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """LOAD DATA through PySpark: TPC-H lineitem as CSV, loaded as HFiles, read back as Spark reads the file."""
 
 import re

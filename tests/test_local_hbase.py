@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Tests of `spark-hbase local` against a real embedded HBase (no mocks).
 
 Needs Java 17 and `./build/sbt hbaseLocal/writeClasspath` (the classpath file, plus our helper

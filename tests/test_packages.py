@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The plugin by its Maven coordinates, as a Scala or SQL user gets it: `./build/sbt publishM2`
 publishes it as <organization>:spark-hbase-sql_2.13:<version> (one jar, no dependencies to fetch)
 and the server jar as <organization>:spark-hbase-sql-server:<version>; `spark-submit --packages`

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """PySpark through the facade: enable_hbase wires a session, and SQL reads and writes real HBase."""
 
 import logging

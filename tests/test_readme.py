@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The README's example session, run as a newcomer runs it, prints what the README shows."""
 
 import re

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The only region server of an embedded HBase dies while a statement reads: the statement fails
 in bounded time, naming HBase, and never hangs in the HBase client's retries.
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Our aggregations in a region server stay within the server's memory budget
 (`spark.hbase.server.aggregation.memory.share` of its heap): a region whose groups outgrow it sends
 them to Spark and starts again, and the answer stays exact."""

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The spark-sql CLI and the `spark-hbase` command, as a user runs them."""
 
 import subprocess

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Every statement we add, driven the same way through PySpark, spark-sql and beeline (JDBC)."""
 
 import subprocess

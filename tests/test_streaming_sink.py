@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The streaming sink's guarantee under a crashing driver: a pipeline from a file source through a
 transformation into an HBase table, its driver killed (SIGKILL) in the middle of batches at random
 points and restarted from its checkpoint, ends with exactly the rows the input makes, each with its

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Thrift JDBC: `spark-hbase thriftserver` serves HBase SQL to JDBC clients, pyspark's own beeline
 and PyHive (what dbt-spark and Python BI tools use), over many sessions, one after another and
 at the same time, as real clients open and close them."""

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Two HBase clusters in one Spark session: catalog `hbase` names the run's HBase, catalog `prod`
 a second embedded HBase of its own, set up as a user would, with its ZooKeeper in the catalog's
 options. The same HBase table name holds different rows in each, so every answer shows which

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The wheel as a user installs it: ./bin/build-wheel, then `pip install` of that file alone into a
 fresh virtualenv, run from a directory outside the checkout with an empty cache, so the embedded
 HBase's jars come from Maven Central. One of the slow tests: it fetches about 120 MB.

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The benchmark harness: what every benchmark under benchmarks/suites shares.
 
 - platform: the one module that imports pyspark_hbase (sessions, paths, the embedded HBase, the Thrift server)

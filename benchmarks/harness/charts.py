@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Drawing primitives of the benchmarks' charts. matplotlib is imported only when a chart is drawn.
 
 Every benchmark draws benchmarks/results/<name>[-sf<scale>].png with these when it writes its .json and .md, and

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Where the benchmarks keep things, their log lines, the JDK's tools and what every report says of the run."""
 
 import os

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """TPC-H data from tpchgen-cli (Parquet and CSV), our tables of it and their loads, and tables made and dropped
 as a user trying the project does."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The one launcher of the Java helper programs in benchmarks/java: each is a single source file that `java` runs
 as it is (or, for PhaseListener.java, compiles into a jar), and most print JSON lines."""
 

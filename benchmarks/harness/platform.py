@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Everything the benchmarks use of the pyspark_hbase package, in one place.
 
 The package is being reorganised; when a module moves, this is the file to fix. Nothing else under benchmarks/
@@ -6,11 +9,12 @@ imports pyspark_hbase (tests/test_benchmarks_layout.py checks it).
 
 from pathlib import Path
 
-from pyspark_hbase import _paths, enable_hbase, scan_metrics
-from pyspark_hbase.local import JAVA17_FLAGS, LocalHBase
+from pyspark_hbase import _paths, enable_hbase, hbase_jars, scan_metrics
+from pyspark_hbase.local import JAVA17_FLAGS, Additions, LocalHBase
 from pyspark_hbase.thriftserver import ThriftServer
 
 __all__ = [
+    "Additions",
     "JAVA17_FLAGS",
     "LocalHBase",
     "ThriftServer",
@@ -35,7 +39,7 @@ def java_executable():
 
 def hbase_classpath():
     """The embedded HBase's classpath entries (the sbt build writes them)."""
-    return _paths.read_classpath()
+    return hbase_jars.read_classpath()
 
 
 def use_plugin_jar(path: Path):

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """`./benchmarks/run chart [name ...]`: each results/*.png again from its .json, with the chart function of the
 benchmark that wrote it, without running any workload: for a change to how the charts look.
 

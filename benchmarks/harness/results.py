@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """results/<name>.json (every number), .md (the table, also printed) and .png (the chart)."""
 
 import json

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """What the JVMs of a run do, read from outside them: CPU seconds (Linux /proc), heap (the peak with jstat, live
 after a full GC over JMX), flight recordings of the region server by kind of work, and the rows a region server's
 tables read (over JMX).

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The embedded HBase under benchmarks/work and a Spark session on it; HBase's Admin; flush and compaction."""
 
 import os

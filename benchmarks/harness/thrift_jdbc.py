@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Our Thrift server and a JVM JDBC client of it, for the benchmarks' JDBC path.
 
 thrift_server_with_phases is `spark-hbase thriftserver` (the package's ThriftServer) on a given HBase, with

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Timing statements: every run's seconds, their median, and Spark's planning phases."""
 
 import statistics

@@ -1,3 +1,6 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
 import java.io.FileWriter;
 import java.io.IOException;
 import java.io.PrintWriter;

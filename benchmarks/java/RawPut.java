@@ -1,3 +1,6 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

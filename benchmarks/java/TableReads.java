@@ -1,3 +1,6 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
 import com.sun.tools.attach.VirtualMachine;
 import java.util.Map;
 import java.util.TreeMap;

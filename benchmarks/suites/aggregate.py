@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Aggregate benchmark: TPC-H aggregations over lineitem, with partial aggregates in the region servers and without.
 
 Run through benchmarks/run, which installs what this needs. It uses the planner benchmark's lineitem

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The long differential run: the planner (key ranges, skip scans, residuals), aggregate and range
 index differential specs, with --cases random queries in all instead of the test suite's shorter run.
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """GROUP BY over millions of distinct string groups, in the region servers, under their memory budget.
 
 Run through `./benchmarks/run groups [--groups 2000000] [--regions 4] [--repeat 3]`. On an embedded HBase of

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The embedded region server's heap under ordinary work, step after step, on one HBase with its
 default memory settings (`spark-hbase local start`: 1 GB heap, block cache and memstores 0.25 each).
 

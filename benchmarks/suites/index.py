@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Range index benchmark: value-column filters on a time series, with the range index used and unused.
 
 Run through benchmarks/run (./benchmarks/run index [--rows 5000000] [--repeat 3]), which installs what

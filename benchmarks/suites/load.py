@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Load benchmark: TPC-H lineitem from CSV into HBase, LOAD DATA (HFiles) against INSERT ... SELECT (Puts).
 
 Run through benchmarks/run load [--scale 0.1] [--repeat 3]. Every route loads the same CSV file

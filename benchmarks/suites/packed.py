@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Packed rows against one cell per column: the same TPC-H lineitem rows in both layouts, side by side.
 
 Run through benchmarks/run (`./benchmarks/run packed [--scale 0.1] [--regions 16] [--repeat 5]`). It uses the

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The project's own workloads one after another against one embedded HBase with its default memory, as a new
 user's HBase meets them: does the region server survive, and does its heap come back after each step?
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Skip-scan benchmark: predicates on the second key column and on value columns of TPC-H lineitem.
 
 Run through benchmarks/run, which installs what this needs. It uses the tables of the planner

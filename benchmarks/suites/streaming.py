@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Streaming benchmark (issue 37), the sink and the source.
 
 Run through `./benchmarks/run streaming [--rows 1000000] [--files 20] [--regions 4] [--repeat 3] [--puts 200]

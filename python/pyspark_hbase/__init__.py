@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """PySpark helpers for spark-hbase-sql (Spark SQL over HBase)."""
 
 from pyspark_hbase._paths import __version__

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Where things are: the source checkout, its build outputs, jars, Java, the local data dir.
 
 Environment overrides (useful outside a source checkout):

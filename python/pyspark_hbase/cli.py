@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The `spark-hbase` command (also `python -m pyspark_hbase`).
 
 Each subcommand is registered by one `add_*_parser(subparsers)` function listed in SUBCOMMANDS;

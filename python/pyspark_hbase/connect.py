@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Spark Connect server with HBase SQL, on 127.0.0.1: `spark-hbase connect start|stop|status`.
 
 Clients connect with `SparkSession.builder.remote("sc://127.0.0.1:<port>")` and need no JVM;

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """What supervising a background server takes: the embedded HBase (`local.py`) and the Spark
 servers (`spark_server.py`: the Thrift JDBC server and the Spark Connect server).
 

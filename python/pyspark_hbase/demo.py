@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The quickstart demo: a table mapped onto HBase, a few rows, and queries answered from HBase."""
 
 import os

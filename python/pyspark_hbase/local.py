@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """An embedded standalone HBase for development and tests (`spark-hbase local start|stop|status`).
 
 One background JVM runs `HMaster start` with hbase.cluster.distributed=false: master, region

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The HBase scan metrics of a DataFrame, as the Spark UI's SQL tab shows them."""
 
 METRIC_NAMES = (

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """How a start of the embedded HBase tells that it is ready, and what it waits for meanwhile: ZooKeeper's
 health check, then the probe JVM's lines, told to a progress callback at a steady pace."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Wiring a Spark session to HBase: the plugin jar, our Catalyst extension and the HBase address."""
 
 import logging

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Hadoop-style site files (hbase-site.xml, core-site.xml): read into a dict, written from one."""
 
 import os

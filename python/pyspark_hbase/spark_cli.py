@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Spark's own command-line clients (spark-sql, spark-submit, pyspark) wired to HBase."""
 
 import os

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Spark's Thrift JDBC server (HiveThriftServer2) with HBase SQL, on 127.0.0.1.
 
 `spark-hbase thriftserver start|stop|status`. Its files live under <data dir>/thriftserver/:

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """HBase rights granted as HBase's superuser, for the tests of a Kerberos-secured embedded HBase."""
 
 import subprocess

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """An embedded HBase secured with Kerberos, for the tests: `LocalHBase.start(additions=Kerberos(...).security())`.
 
 HBase then authenticates clients with Kerberos and checks their rights (SASL, AccessController,

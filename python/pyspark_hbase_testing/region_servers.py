@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Region servers of an embedded HBase ended on purpose: killed as a crash would, or stopped as an
 operator does before an upgrade. Only the region servers in JVMs of their own (2..N) can be."""
 

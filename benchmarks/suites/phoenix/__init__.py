@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Phoenix benchmark: the same TPC-H rows in Apache Phoenix and in our tables, on one HBase, the same queries.
 
 Run through `benchmarks/run phoenix [--scale 0.1] [--repeat 5]`, which installs what this needs. It installs

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """`./benchmarks/run phoenix`: see the package's docstring."""
 
 import argparse
@@ -8,7 +11,7 @@ from pathlib import Path
 
 from harness.common import WORK, log, machine, today, tpch_scale
 from harness.data import generate_csv
-from harness.platform import LocalHBase, hbase_classpath
+from harness.platform import Additions, LocalHBase, hbase_classpath
 from harness.results import write_results
 from harness.server_sampling import RegionServerProfiler
 from harness.sessions import hbase_admin, spark_session
@@ -61,17 +64,13 @@ def start(log_dir, reuse):
     jars Phoenix added and the client's classpath."""
     classpath = hbase_classpath()
     phoenix_jars = install(WORK, classpath, log)
-    hbase = LocalHBase(
-        WORK / "hbase-phoenix",
-        heap=HBASE_HEAP,
-        extra_classpath=phoenix_jars,
-        site_settings={**PHOENIX_SITE, **MEASURE_SITE},
-    )
+    hbase = LocalHBase(WORK / "hbase-phoenix", heap=HBASE_HEAP, site_settings={**PHOENIX_SITE, **MEASURE_SITE})
     hbase.stop()
     if not reuse:
         shutil.rmtree(hbase.data_dir, ignore_errors=True)  # every run loads anew: the load is measured too
     log(f"starting HBase with Phoenix {PHOENIX_VERSION}'s jars ({len(phoenix_jars)}) after its own")
-    hbase.start(progress=log)
+    # Phoenix's jars after HBase's own on the classpath of every JVM of this HBase.
+    hbase.start(progress=log, additions=Additions(classpath=tuple(str(j) for j in phoenix_jars)))
     spark = spark_session(
         "spark-hbase-sql Phoenix benchmark",
         hbase.data_dir,

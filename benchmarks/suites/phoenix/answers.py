@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Two engines' answers compared: numbers as Decimal to the precision of the less precise, dates as ISO days."""
 
 from decimal import Decimal

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Phoenix's thick JDBC client in a JVM of its own (PhoenixClient.java), driven one JSON line at a time."""
 
 import json

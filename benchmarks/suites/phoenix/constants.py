@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The Phoenix benchmark's settings, the names of its tables and engines, and the issues' targets."""
 
 from harness.data import LINEITEM_COLUMNS, ORDERS_COLUMNS

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Apache Phoenix for the Phoenix benchmark only (its install): its jars from Maven Central under benchmarks/work/phoenix.
 
 Phoenix publishes no server jar for HBase 2.6 on Maven Central, only its modules: phoenix-core-client,

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The lookups on both our tables through our Thrift server from a JVM JDBC client, with the server's phases."""
 
 import os

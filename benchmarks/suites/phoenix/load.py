@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Loading the same CSV files into the four tables of each TPC-H table: LOAD DATA into ours, UPSERT batches into
 Phoenix's default table and UPSERT ... SELECT into its packed one, and Phoenix's own bulk path, CsvBulkLoadTool
 (MapReduce, the local runner, writes HFiles, then HBase loads them), into a table that is checked and dropped."""

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Measuring each query on the four tables: Phoenix's through its JDBC client (PhoenixClient.java), ours through
 Spark (and, for the lookups, through our Thrift server from a JVM JDBC client), the answers checked to be the same;
 then one more run alone under the regions' read counters and every process's CPU counters."""

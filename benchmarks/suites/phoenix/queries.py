@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The query set, in both dialects: lookups, scans and full-scan aggregates (TPC-H Q1 and Q6), and issue 36's joins
 (a keyed join, a join with a few hundred orders picked by price, TPC-H Q3 and Q12)."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The four tables of each TPC-H table (ours, ours packed, Phoenix's default and packed): their names, how Phoenix's
 are created, their regions, and what they store on disk."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The issues' targets (20, 35 and 36), each a ratio measured in the run, with what it must be and whether it is."""
 
 from .constants import (

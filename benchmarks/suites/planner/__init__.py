@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Planner benchmark: TPC-H lineitem and orders in HBase, each query with pushdown on and off.
 
 `./benchmarks/run planner [--scale 0.1] [--regions 16] [--repeat 5] [--repeat-off 3]` generates the data with

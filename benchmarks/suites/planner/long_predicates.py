@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Long predicates (issue 36): planning ORs of key equalities, IN lists and ORs over a composite key of 1,000 and
 10,000 terms. Part of the planner benchmark (`./benchmarks/run planner`, or with --long-predicates-only this part
 alone); the planner benchmark calls these functions.

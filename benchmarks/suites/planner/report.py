@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The planner benchmark's report: its table and its chart."""
 
 from harness.charts import bar_chart, ratio

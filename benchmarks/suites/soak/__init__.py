@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """Soak: mixed reads, writes, LOAD DATA, region splits and region server restarts against an HBase of three
 region servers, for --minutes, with nothing lost.
 

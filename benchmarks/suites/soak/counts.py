@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """What the soak counts in each JVM it watches (the driver, the master's JVM, which holds region server 1, and region
 servers 2 and 3) at the start, every few minutes and at the end: JvmCounts.java over JMX, and the driver's TCP
 connections to HBase."""

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The soak's workload: writers, a loader and readers on one table, every answer checked, and the faults (region
 splits, region server restarts) between them."""
 

@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """What one short statement costs: Spark's phases, and the RPCs it makes to HBase for the table's definition, its
 range indexes and its regions, from PySpark and from a JVM JDBC client through our Thrift server.
 

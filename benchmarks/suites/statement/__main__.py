@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """`./benchmarks/run statement`: see the package's docstring."""
 
 import argparse

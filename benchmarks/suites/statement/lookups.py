@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The Phoenix benchmark's lookups on a lineitem-shaped table, from PySpark and from a JVM JDBC client through our
 Thrift server, run after run alternately."""
 

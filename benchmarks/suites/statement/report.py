@@ -1,3 +1,6 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
 """The statement benchmark's report: its tables and its chart of each statement's phases."""
 
 import textwrap

@@ -1,3 +1,6 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
 /*
  * The statements spark-hbase-sql adds to Spark SQL. Anything else matches #passThrough and is
  * handed, untouched, to Spark's own parser.

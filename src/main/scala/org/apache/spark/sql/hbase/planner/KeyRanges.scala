@@ -1,3 +1,6 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
 package org.apache.spark.sql.hbase.planner
 
 /** One end of a range on a key column: a Catalyst value, included or not. */

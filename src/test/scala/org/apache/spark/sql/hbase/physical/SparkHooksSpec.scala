@@ -1,3 +1,6 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
 package org.apache.spark.sql.hbase.physical
 
 import org.apache.spark.sql.DataFrame
@@ -50,7 +53,9 @@ class SparkHooksSpec extends HBaseSuite with OrdersAndLines with AdaptiveSparkPl
           val df = sql(
             s"SELECT /*+ BROADCAST(o) */ o.ok, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE o.d = 3 AND o.ok < 200"
           )
-          withClue("hook PushJoinKeys (BroadcastHashJoinExec, InSubqueryExec over SubqueryBroadcastExec) pushed no keys: ")(
+          withClue(
+            "hook PushJoinKeys (BroadcastHashJoinExec, InSubqueryExec over SubqueryBroadcastExec) pushed no keys: "
+          )(
             collect(plan(df)) { case s: HBaseSQLTableScan if s.keysFromJoin.isDefined => s } should not be empty
           )
         }
