@@ -27,7 +27,7 @@ from harness.charts import bar_chart
 from harness.common import log, scale_and_regions_arguments
 from harness.data import session_with_twins
 from harness.java import hbase_client_program
-from harness.results import write_results
+from harness.results import target_lines, write_results
 from harness.server_sampling import region_server_peak
 from harness.timing import PUSHDOWN_OFF, timed_runs
 
@@ -346,7 +346,7 @@ def markdown(report):
             f"{read['rowsPerSecond']:,.0f} | {read['rowsRead']} | {read['ofRawScan']:.0%} |"
         )
     lines += ["", "Targets:", ""]
-    lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
+    lines += target_lines(report["targets"])
     return "\n".join(lines) + "\n"
 
 

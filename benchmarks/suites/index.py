@@ -23,7 +23,7 @@ import time
 
 from harness.charts import bar_chart
 from harness.common import WORK, log
-from harness.results import write_results
+from harness.results import target_lines, write_results
 from harness.sessions import start_session
 from harness.timing import timed_runs
 
@@ -317,7 +317,7 @@ def markdown(report):
             f"{w['with index']['seconds']:.2f} | {seconds_list(w['with index']['runs'])} | {w['slowdown']:.2f} |"
         )
     lines += ["", "Targets:", ""]
-    lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
+    lines += target_lines(report["targets"])
     return "\n".join(lines) + "\n"
 
 

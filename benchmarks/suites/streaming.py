@@ -36,7 +36,7 @@ import uuid
 from harness.charts import bar_chart
 from harness.common import WORK, log
 from harness.java import hbase_client_program
-from harness.results import write_results
+from harness.results import target_lines, write_results
 from harness.sessions import compact, hbase_classes, start_session, table_name
 
 TARGET = 0.8  # the sink's rows/s against the plain client's
@@ -269,7 +269,7 @@ def markdown(report):
         "Targets:",
         "",
     ]
-    lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
+    lines += target_lines(report["targets"])
     return "\n".join(lines) + "\n"
 
 

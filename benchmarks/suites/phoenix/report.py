@@ -4,6 +4,7 @@
 """The Phoenix benchmark's report: its tables and its chart."""
 
 from harness.charts import bar_chart
+from harness.results import target_lines
 from harness.server_sampling import CLOCK_TICKS, SAMPLE_KINDS
 
 from .constants import (
@@ -227,18 +228,14 @@ def plan_and_target_lines(report):
                 plan = " / ".join(line.strip() for line in q["engines"][engine]["plan"])
                 lines.append(f"- {q['query']}, {engine}: `{plan}`")
     lines += ["", "Targets (issue 35), each a ratio of this run:", ""]
-    lines += [f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["targets"]]
+    lines += target_lines(report["targets"])
     met = sum(t["met"] for t in report["targets"])
     lines += ["", f"{met} of {len(report['targets'])} met."]
     lines += ["", "Issue 20's targets, ours in today's format against Phoenix's default table:", ""]
-    lines += [
-        f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["issue20Targets"]
-    ]
+    lines += target_lines(report["issue20Targets"])
     if report.get("issue36Targets"):
         lines += ["", "Issue 36's targets (joins), each a ratio of this run:", ""]
-        lines += [
-            f"- {t['target']}: {t['value']}: {'met' if t['met'] else '**not met**'}" for t in report["issue36Targets"]
-        ]
+        lines += target_lines(report["issue36Targets"])
         met = sum(t["met"] for t in report["issue36Targets"])
         lines += ["", f"{met} of {len(report['issue36Targets'])} met."]
     return lines
