@@ -367,6 +367,24 @@ seen["moved_mid_read"] = {
 mover.join()
 seen["moved_mid_read"]["now_on_server_without_jar"] = regions_of(mixed)[4][2] == server_of(3).getPort()
 
+# The first region on the server without the jar. Each region server a plan reads is probed
+# through a region of its own, so only that region is read without the filter (a probe of the
+# first region's server alone once took the whole table's filter away for the cache's lifetime).
+first_jarless = "f_first_jarless"
+spark.conf.set("spark.sql.hbase.scanner.fetchsize", "100")
+make_reads_table(first_jarless)
+for index in range(6):
+    move(first_jarless, index, 3 if index == 0 else 1 + index % 2)
+on_3 = [r[2] == server_of(3).getPort() for r in regions_of(first_jarless)]
+rows, metrics = measured(f"SELECT k, j, v FROM {first_jarless} WHERE j = 3")
+seen["first_region_without_jar"] = {
+    "regions_by_server": on_3,
+    "skip_scan_exact": rows == SKIP_ROWS,
+    "skip_scan_metrics": metrics,
+    "skip_scan_explain": sql(f"EXPLAIN SELECT k, j, v FROM {first_jarless} WHERE j = 3").collect()[0][0],
+    "regions_by_server_after": [r[2] == server_of(3).getPort() for r in regions_of(first_jarless)],
+}
+
 # ---- 4. a rolling upgrade: region server 3's server jar replaced by another version -------
 
 # The server jar of commit 4108602 reads wire version 1 only (tests/server_jars). As an operator

@@ -156,6 +156,18 @@ def test_a_region_moved_to_a_server_without_the_jar_in_the_middle_of_a_read_is_r
     assert 1000 < moved["metrics"]["rowsRead"] < 5000, moved
 
 
+def test_a_first_region_on_a_server_without_the_server_jar_leaves_the_filter_to_the_other_servers_regions(job):
+    first = job["first_region_without_jar"]
+    assert first["regions_by_server"] == [True, False, False, False, False, False], first
+    assert first["regions_by_server_after"] == first["regions_by_server"], first
+    assert first["skip_scan_exact"], first
+    # The plan knows the first region's server refused the filter: that region returns its 5,000
+    # rows for Spark to filter, and the five others are filtered in their region servers.
+    assert "skip scan (*, =3)" in first["skip_scan_explain"], first
+    assert "1 region read without the server jar" in first["skip_scan_explain"], first
+    assert first["skip_scan_metrics"]["rowsRead"] == 5 * 1000 + 5000, first["skip_scan_metrics"]
+
+
 def test_a_rolling_upgrade_of_the_server_jar_while_queries_run_gives_every_answer_exactly(job):
     upgrade = job["rolling_upgrade"]
     phases = {q["phase"] for q in upgrade["queries"]}

@@ -11,9 +11,13 @@ import org.apache.hadoop.hbase.exceptions.DeserializationException
 import org.apache.hadoop.hbase.filter.{Filter, FilterBase}
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.metadata.HBaseTableName
+import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.hbase.metadata.{
+  HBaseColumn, HBaseTableDef, HBaseTableName, TableDefinitionStores, TableFormat
+}
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, RowRange}
-import org.apache.spark.sql.hbase.facts.ServerFilterSupport
+import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.facts.{FactsCache, HBaseRegions, ServerFilterSupport}
 import org.apache.spark.sql.hbase.planner.{ColumnRange, KeyBoxPlan, KeyBoxes}
 import org.apache.spark.sql.hbase.server.{CellType, KeyBox, Operand, RowPredicate, ServerJar, SkipScanFilter}
 import org.apache.spark.sql.types.IntegerType
@@ -154,6 +158,62 @@ class SkipScanFilterSpec extends HBaseSuite {
       val missing = ServerFilterSupport.probe(cluster, name, new ClientOnlyFilter)
       missing shouldBe defined
       missing.get should include("ClientOnlyFilter")
+    }
+
+    it(
+      "keeps each region server's answer under its name and start code; one that refused has only its regions read without the filter"
+    ) {
+      val t = uniqueName("probed")
+      sql(
+        s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((250), (500), (750))"
+      )
+      sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id % 10 AS INT) FROM range(0, 1000)")
+      val hbaseTable = TableDefinitionStores.of(spark).get(t).get.hbaseTable
+      val name = TableName.valueOf(hbaseTable.namespace, hbaseTable.name)
+      // Region i on region server i % 3: the first region's server holds the last one too.
+      val servers = withAdmin(_.getRegionServers.asScala.toSeq.sortBy(_.getServerName))
+      servers should have size 3
+      withAdmin { admin =>
+        admin.getRegions(name).asScala.sortWith((a, b) => Bytes.compareTo(a.getStartKey, b.getStartKey) < 0)
+          .zipWithIndex.foreach { case (r, i) => admin.move(r.getEncodedNameAsBytes, servers(i % 3)) }
+      }
+      val placed = (0 until 4).map(i => servers(i % 3).getServerName)
+      eventually(60)(HBaseRegions.of(cluster, hbaseTable).map(_.serverName) shouldBe placed)
+      FactsCache.forgetTable(cluster, hbaseTable)
+      placed.foreach(s => FactsCache.forget(FactsCache.FilterVersion(cluster, s)))
+
+      val query = s"SELECT k, v FROM $t WHERE v = 3"
+      val expected = (0 until 1000).filter(_ % 10 == 3)
+      def regionsWithFilter(df: DataFrame) = {
+        df.collect().map(_.getInt(0)).sorted.toSeq shouldBe expected
+        df.queryExecution.sparkPlan.collectFirst { case s: HBaseSQLTableScan => s }.get.plan.regions
+          .map(_.server.isDefined)
+      }
+      regionsWithFilter(sql(query)) shouldBe Seq(true, true, true, true)
+      // Each region server was probed through a region of its own, and said so under its name as HBase gives it.
+      placed.distinct.map(s => FactsCache.cached(FactsCache.FilterVersion(cluster, s), Long.MaxValue)) shouldBe
+        Seq.fill(3)(Some(Right(ServerJar.WIRE_VERSION)))
+      try {
+        // The first region's server refused, as one without the jar does: the others' regions keep the filter.
+        FactsCache.put(FactsCache.FilterVersion(cluster, placed.head), Left("no such class (as without the jar)"))
+        regionsWithFilter(sql(query)) shouldBe Seq(false, true, true, false)
+        sql(s"EXPLAIN $query").collect()(0).getString(0) should include(", 2 regions read without the server jar")
+      } finally FactsCache.forget(FactsCache.FilterVersion(cluster, placed.head))
+      sql(s"DROP TABLE $t PURGE")
+    }
+
+    it("learns nothing of a region server from a probe that fails, and keeps nothing") {
+      val region = HBaseRegions.of(cluster, HBaseTableName("default", table)).head
+      FactsCache.forget(FactsCache.FilterVersion(cluster, region.serverName))
+      val missing = HBaseTableDef(
+        "missing",
+        HBaseTableName("default", uniqueName("no_such_table")),
+        Seq(HBaseColumn("k", IntegerType, nullable = false, None)),
+        Seq("k"),
+        TableFormat.Binary
+      )
+      ServerFilterSupport.versions(cluster, missing, Seq(region), 600) shouldBe empty
+      FactsCache.cached(FactsCache.FilterVersion(cluster, region.serverName), Long.MaxValue) shouldBe None
     }
   }
 }

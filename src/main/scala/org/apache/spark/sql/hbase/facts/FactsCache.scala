@@ -11,7 +11,7 @@ import org.apache.spark.sql.hbase.rangeindex.ChunkStats
 import org.apache.spark.sql.hbase.planner.RegionInfo
 
 /**
- * The one cache of what HBase said about tables: regions, sizes, which wire versions their region
+ * The one cache of what HBase said about tables: regions, sizes, which wire versions region
  * servers run, catalog definitions and range index builds. Each answer keeps the time it was
  * fetched, and each reader says how old an answer it accepts, since the facts age differently
  * (a size for seconds, regions for `spark.sql.hbase.partition.expiration`, a finished build
@@ -31,9 +31,11 @@ object FactsCache {
       extends TableFact[Seq[RegionInfo]]
   final case class Size(cluster: HBaseClusterConf, table: HBaseTableName) extends TableFact[Option[BigInt]]
 
-  /** The newest wire version the region servers run the filter in, or why they run none. */
-  final case class FilterVersion(cluster: HBaseClusterConf, table: HBaseTableName)
-      extends TableFact[Either[String, Int]]
+  /**
+   * The newest wire version one region server runs the filter in, or why it runs none: a fact of
+   * the server (`RegionInfo.serverName`, start code included), whatever table it was probed through.
+   */
+  final case class FilterVersion(cluster: HBaseClusterConf, server: String) extends Fact[Either[String, Int]]
   final case class AggregatorVersion(cluster: HBaseClusterConf, table: HBaseTableName) extends TableFact[Option[Int]]
 
   /** A catalog row's definition as last read: its stored bytes, and what they say (see [[TableDefinitions]]). */

@@ -42,7 +42,8 @@ object HBaseRegions {
               l.getRegion.getStartKey,
               l.getRegion.getEndKey,
               Option(l.getServerName).map(_.getHostname),
-              Option(l.getServerName).map(_.getPort)
+              Option(l.getServerName).map(_.getPort),
+              Option(l.getServerName).map(_.getStartCode)
             )
           )
           .sortWith((a, b) => Bytes.compareTo(a.startKey, b.startKey) < 0)

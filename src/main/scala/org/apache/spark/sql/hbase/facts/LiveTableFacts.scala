@@ -13,7 +13,7 @@ import org.apache.spark.sql.internal.SQLConf
 /**
  * A table's facts as HBase gives them, each looked up on first use and kept in [[FactsCache]] for
  * `spark.sql.hbase.partition.expiration` seconds: a plan that prunes every region never probes
- * the region servers. A range index's write marks are read afresh for every plan that uses it.
+ * the region servers, and one that reads a few probes only the servers holding those. A range index's write marks are read afresh for every plan that uses it.
  */
 final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends TableFacts {
   private val expiration = conf.getConf(HBaseSQLConf.PartitionExpiration)
@@ -21,8 +21,8 @@ final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends 
   override lazy val regions: Seq[RegionInfo] =
     HBaseRegions.cached(relation.cluster, relation.table.hbaseTable, expiration)
 
-  override lazy val serverFilter: Option[Int] =
-    ServerFilterSupport.version(relation.cluster, relation.table, expiration)
+  override def serverFilter(regions: Seq[RegionInfo]): Map[String, Option[Int]] =
+    ServerFilterSupport.versions(relation.cluster, relation.table, regions, expiration)
 
   override lazy val aggregator: Option[Int] =
     AggregatorSupport.version(relation.cluster, relation.table, expiration)

@@ -47,7 +47,7 @@ object ScanSettings {
  *     out of them ([[ChunkPruning]]);
  *  3. regions: those the ranges touch, each with the residual its own ranges leave ([[ScanPlan]]);
  *  4. region servers: key boxes for the skip scan and the conjuncts they check ([[KeyBoxes]],
- *     [[ServerPredicates]]), when the table's region servers run the server jar;
+ *     [[ServerPredicates]]), in each region whose region server runs the server jar ([[serverJarUse]]);
  *  5. where a collect reads: on the driver for lookups, single regions, and the few rows a
  *     range index leaves;
  *  6. how much each region returns: a LIMIT with no filter below it caps every region, and an
@@ -73,7 +73,11 @@ object HBaseScanPlanner {
       facts: TableFacts
   ): TableScanPlan = {
     val shaped = shape(relation, read, output, condition, settings, facts)
-    shaped.copy(scan = RegionRequests.withFilters(shaped.request, shaped.scan))
+    // A region whose server cannot run the plan's filter is read without it from the start.
+    val scan = shaped.scan.copy(regions = shaped.scan.regions.map { r =>
+      if (shaped.scan.withoutServerJar(r.region.serverName)) r.withoutServer else r
+    })
+    shaped.copy(scan = RegionRequests.withFilters(shaped.request, scan))
   }
 
   /**
@@ -107,17 +111,20 @@ object HBaseScanPlanner {
     val narrowed = if (indexUses.isEmpty) None else Some(rows)
     val regions = ScanPlan(facts.regions, keyRanges, keys, codec, condition, narrowed).copy(rangeIndexes = indexUses)
     // Asked only when region servers would filter: a plan that prunes every region probes nothing.
-    val wireVersion =
-      if (!settings.pushdown || !settings.customFilter || regions.regions.isEmpty) None
-      else facts.serverFilter.map(_ min settings.wireVersion)
+    val (wireVersion, withoutJar) =
+      if (!settings.pushdown || !settings.customFilter || regions.regions.isEmpty) (None, Set.empty[String])
+      else {
+        val read = regions.regions.map(_.region)
+        serverJarUse(read.map(_.serverName), facts.serverFilter(read), settings.wireVersion)
+      }
     val scan =
-      if (wireVersion.isEmpty) regions
+      if (wireVersion.isEmpty) regions.copy(withoutServerJar = withoutJar)
       else {
         val boxes = KeyBoxes(keyRanges, condition, relation.keyAttributes, codec, settings.maxKeyRanges)
         regions.withServerFilters(
           narrowed.fold(boxes)(KeyBoxes.within(boxes, _)),
           new ServerPredicates(table, codec, relation.columnOf, wireVersion.get).pushable
-        )
+        ).copy(withoutServerJar = withoutJar)
       }
     val max = settings.driverReadMaxKeyRanges
     val driverRead = max > 0 &&
@@ -161,6 +168,22 @@ object HBaseScanPlanner {
       keyOrder,
       wholeKey = keyOrder.size == relation.keyAttributes.size
     )
+  }
+
+  /**
+   * The wire version the region servers are sent, and the servers whose regions are read without
+   * the server jar, given the servers of the regions read and what each said (`versions`, see
+   * [[TableFacts.serverFilter]]): the newest version a server runs, up to `newest`, or the
+   * newest itself when none has said; none when each refused. A server that refused, or runs
+   * only older versions, has its regions read without the jar; one that has not said is tried.
+   */
+  def serverJarUse(servers: Seq[String], versions: Map[String, Option[Int]], newest: Int)
+      : (Option[Int], Set[String]) = {
+    val said = servers.distinct.flatMap(s => versions.get(s).map(s -> _))
+    val version =
+      if (said.nonEmpty && said.size == servers.distinct.size && said.forall(_._2.isEmpty)) None
+      else Some(said.flatMap(_._2).maxOption.fold(newest)(_ min newest))
+    (version, said.collect { case (s, v) if v.forall(n => version.forall(n < _)) => s }.toSet)
   }
 
   /** The rows left once each built range index over a column of the clause has cut out its ruled-out chunks. */

@@ -79,15 +79,20 @@ final case class RangeIndexUse(
 /**
  * The regions a query reads, out of how many the table has. `lookups` says that every key range
  * fixes the leading key column to a value, as point and prefix lookups do. `rangeIndexes` are
- * the range indexes that narrowed the rows read.
+ * the range indexes that narrowed the rows read. The regions of the region servers in
+ * `withoutServerJar` (by `RegionInfo.serverName`) are read without the server jar: those servers
+ * refused it, or read only an older wire version than the plan's.
  */
 final case class ScanPlan(
     regionsTotal: Int,
     regions: Seq[RegionScan],
     lookups: Boolean = false,
-    rangeIndexes: Seq[RangeIndexUse] = Nil
+    rangeIndexes: Seq[RangeIndexUse] = Nil,
+    withoutServerJar: Set[String] = Set.empty
 ) {
   def chunksSkipped: Int = rangeIndexes.map(_.chunksSkipped).sum
+
+  def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
 
   def keyRanges: Int = regions.map(_.ranges.size).sum
   def gets: Int = regions.filter(_.byGets).map(_.ranges.size).sum

@@ -16,8 +16,13 @@ trait TableFacts {
   /** The table's regions, in key order. */
   def regions: Seq[RegionInfo]
 
-  /** The wire version in which the table's region servers run the server jar's filter, or None when they cannot. */
-  def serverFilter: Option[Int]
+  /**
+   * The wire version in which each region server holding one of `regions` runs the server jar's
+   * filter, by [[RegionInfo.serverName]], or None for one that refused it. A server left out is
+   * not known (a region in transition, a probe that failed): its regions are read through the
+   * jar, and without it if the region server refuses.
+   */
+  def serverFilter(regions: Seq[RegionInfo]): Map[String, Option[Int]]
 
   /** The wire version in which the table's region servers run the server jar's aggregation coprocessor, or None. */
   def aggregator: Option[Int]

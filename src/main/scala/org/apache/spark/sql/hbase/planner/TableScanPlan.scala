@@ -130,11 +130,15 @@ final case class TableScanPlan(
       s"$skip, in region servers ${perRegion(server.map(_.pushed))}"
     }
     val indexes = scan.rangeIndexes.map(u => s", $u").mkString
+    val withoutJar = scan.regionsWithoutServerJar match {
+      case 0 => ""
+      case n => s", $n ${if (n == 1) "region" else "regions"} read without the server jar"
+    }
     val asOf = request.asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}")
     val since = request.writtenSince.toSeq.sortBy(_._1)
       .map { case (family, millis) => s", family $family written since ${HBaseRelation.describeAsOf(millis)}" }.mkString
     s"${table.name} [${table.hbaseTable}]$asOf regions ${regions.size} of ${scan.regionsTotal}, $ranges$indexes, " +
-      s"${scan.gets} Gets and ${scan.scans} scans$since, residual $residual$serverPart"
+      s"${scan.gets} Gets and ${scan.scans} scans$since, residual $residual$serverPart$withoutJar"
   }
 }
 

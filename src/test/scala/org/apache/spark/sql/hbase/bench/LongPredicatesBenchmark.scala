@@ -107,7 +107,8 @@ object LongPredicatesBenchmark {
       val where = c.predicate(relation, n)
       val facts = new TableFacts {
         override val regions: Seq[RegionInfo] = regionsUpTo(c.maxKey(n), regionCount)
-        override def serverFilter: Option[Int] = Some(ServerJar.WIRE_VERSION)
+        override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] =
+          read.map(_.serverName -> Some(ServerJar.WIRE_VERSION)).toMap
         override def aggregator: Option[Int] = None
       }
       def keyRanges(): KeyRanges = KeyRangePlanner.plan(

@@ -42,13 +42,13 @@ class FactsCacheSpec extends AnyFunSpec with Matchers {
       val gone = table("gone")
       val kept = table("kept")
       FactsCache.put(FactsCache.Size(cluster, gone), Some(BigInt(1)))
-      FactsCache.put(FactsCache.FilterVersion(cluster, gone), Right(2))
+      FactsCache.put(FactsCache.AggregatorVersion(cluster, gone), Some(2))
       FactsCache.put(FactsCache.Size(cluster, kept), Some(BigInt(3)))
       val otherCluster = HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "elsewhere"))
       FactsCache.put(FactsCache.Size(otherCluster, gone), Some(BigInt(4)))
       FactsCache.forgetTable(cluster, gone)
       FactsCache.cached(FactsCache.Size(cluster, gone), Long.MaxValue) shouldBe None
-      FactsCache.cached(FactsCache.FilterVersion(cluster, gone), Long.MaxValue) shouldBe None
+      FactsCache.cached(FactsCache.AggregatorVersion(cluster, gone), Long.MaxValue) shouldBe None
       FactsCache.cached(FactsCache.Size(cluster, kept), Long.MaxValue) shouldBe Some(Some(BigInt(3)))
       FactsCache.cached(FactsCache.Size(otherCluster, gone), Long.MaxValue) shouldBe Some(Some(BigInt(4)))
     }

@@ -47,7 +47,8 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       aggregatorVersion: Int = ServerJar.WIRE_VERSION
   ) extends TableFacts {
     var asked = false
-    override def serverFilter: Option[Int] = Some(filterVersion)
+    override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] =
+      read.map(_.serverName -> Some(filterVersion)).toMap
     override def aggregator: Option[Int] = { asked = true; Some(aggregatorVersion).filter(_ => coprocessor) }
   }
 

@@ -56,7 +56,21 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
   private class Counting(serverJar: Boolean) extends TableFacts {
     var probes = 0
     override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
-    override def serverFilter: Option[Int] = { probes += 1; Some(ServerJar.WIRE_VERSION).filter(_ => serverJar) }
+    override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] = {
+      probes += 1
+      read.map(_.serverName -> Some(ServerJar.WIRE_VERSION).filter(_ => serverJar)).toMap
+    }
+    override def aggregator: Option[Int] = fail("a scan asked for the aggregation coprocessor")
+  }
+
+  /** Facts in which each region server (named by its host) said what `said` has of it, if anything. */
+  private class Servers(said: Map[String, Option[Int]]) extends TableFacts {
+    var asked = Seq.empty[Seq[String]]
+    override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
+    override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] = {
+      asked :+= read.map(_.serverName)
+      read.flatMap(r => said.get(r.host.get).map(r.serverName -> _)).toMap
+    }
     override def aggregator: Option[Int] = fail("a scan asked for the aggregation coprocessor")
   }
 
@@ -176,7 +190,70 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
     it("caps each region's rows at a LIMIT") {
       val p = plan(None, new Counting(serverJar = true), limit = Some(7))
       p.request.limits shouldBe ScanLimits(1000, Some(7))
-      p.describe should endWith(", limit 7")
+      p.describe should include(", limit 7")
+    }
+
+    it("reads the regions of a region server that refused the server jar without it, and the others' through it") {
+      // The first region's server lacks the jar: the other regions keep their filter.
+      val facts =
+        new Servers(Map("rs1" -> None, "rs2" -> Some(ServerJar.WIRE_VERSION), "rs3" -> Some(ServerJar.WIRE_VERSION)))
+      val p = plan(Some(v === 3), facts)
+      p.regions.map(_.server.map(_.pushed.map(_.sql))) shouldBe Seq(None, Some(Seq("(v = 3)")), Some(Seq("(v = 3)")))
+      p.regions.map(_.residual.map(_.sql)) shouldBe Seq(Some("(v = 3)"), None, None)
+      p.regions.flatMap(_.server).forall(_.wire.isDefined) shouldBe true
+      p.request.wireVersion shouldBe ServerJar.WIRE_VERSION
+      p.describe should include("in region servers (v = 3), 1 region read without the server jar")
+      facts.asked shouldBe Seq(regions.map(_.serverName))
+    }
+
+    it("reads through the server jar the regions of a region server that has not answered, until it refuses") {
+      // rs2's probe failed or timed out: that says nothing of its jar.
+      val p = plan(Some(v === 3), new Servers(Map("rs1" -> Some(ServerJar.WIRE_VERSION), "rs3" -> None)))
+      p.regions.map(_.server.isDefined) shouldBe Seq(true, true, false)
+      p.describe should include(", 1 region read without the server jar")
+      val unknown = plan(Some(v === 3), new Servers(Map.empty))
+      unknown.regions.map(_.server.isDefined) shouldBe Seq(true, true, true)
+      unknown.request.wireVersion shouldBe ServerJar.WIRE_VERSION
+      unknown.describe should not include "without the server jar"
+    }
+
+    it("writes the newest wire version a region server runs, reading without it the regions of older ones") {
+      val older = ServerJar.WIRE_VERSION - 1
+      val facts = new Servers(Map("rs1" -> Some(ServerJar.WIRE_VERSION), "rs2" -> Some(older), "rs3" -> None))
+      val p = plan(Some(v === 3), facts)
+      p.request.wireVersion shouldBe ServerJar.WIRE_VERSION
+      p.regions.map(_.server.isDefined) shouldBe Seq(true, false, false)
+      p.describe should include(", 2 regions read without the server jar")
+      // Capped at the older version, as during a rolling upgrade, both servers with a jar filter.
+      val capped = plan(Some(v === 3), facts, settings.copy(wireVersion = older))
+      capped.request.wireVersion shouldBe older
+      capped.regions.map(_.server.isDefined) shouldBe Seq(true, true, false)
+    }
+
+    it("reads every region without the server jar when each region server refused it, and says so") {
+      val p = plan(Some(v === 3), new Servers(Map("rs1" -> None, "rs2" -> None, "rs3" -> None)))
+      p.regions.flatMap(_.server) shouldBe empty
+      p.regions.map(_.residual.map(_.sql)) shouldBe Seq.fill(3)(Some("(v = 3)"))
+      p.describe should include("residual (v = 3), 3 regions read without the server jar")
+    }
+
+    it("keeps the server filter in the shape an aggregate starts from, whose reads fall back per region") {
+      val facts = new Servers(Map("rs1" -> None, "rs2" -> Some(ServerJar.WIRE_VERSION)))
+      val shaped = HBaseScanPlanner.shape(relation, Seq(k, v), Seq(k, v), Some(v === 3), settings, facts)
+      shaped.regions.map(_.server.isDefined) shouldBe Seq(true, true, true)
+      shaped.scan.regionsWithoutServerJar shouldBe 1
+    }
+
+    it("probes only the region servers of the regions read") {
+      val facts = new Servers(Map.empty)
+      plan(Some(k >= 1500 && v === 3), facts)
+      facts.asked shouldBe Seq(regions.drop(1).map(_.serverName))
+    }
+
+    it("tells a restarted region server from the one before by its start code") {
+      val before = RegionInfo(Array.emptyByteArray, Array.emptyByteArray, Some("Host-1"), Some(16020), Some(100L))
+      before.serverName shouldBe "host-1,16020,100"
+      before.copy(startCode = Some(200L)).serverName should not equal before.serverName
     }
 
     it("does not probe the region servers when no region is read") {
@@ -184,7 +261,8 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
         Some(k === 5 && k === 6),
         new TableFacts {
           override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
-          override def serverFilter: Option[Int] = fail("the planner probed the region servers")
+          override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] =
+            fail("the planner probed the region servers")
           override def aggregator: Option[Int] = fail("a scan asked for the aggregation coprocessor")
         }
       )

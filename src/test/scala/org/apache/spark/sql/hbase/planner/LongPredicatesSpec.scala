@@ -143,7 +143,8 @@ class LongPredicatesSpec extends AnyFunSpec with Matchers {
       override val regions: Seq[RegionInfo] = (Array.emptyByteArray +: bounds).zip(bounds :+ Array.emptyByteArray).map {
         case (s, e) => RegionInfo(s, e, None)
       }
-      override def serverFilter: Option[Int] = Some(ServerJar.WIRE_VERSION)
+      override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] =
+        read.map(_.serverName -> Some(ServerJar.WIRE_VERSION)).toMap
       override def aggregator: Option[Int] = None
     }
     val settings = ScanSettings(
