@@ -116,22 +116,22 @@ lazy val hbaseLocal = (project in file("hbase-local"))
       "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"
     ),
-    // ResolveJars runs on pyspark's own jars (Spark's Ivy resolver, for an installed wheel): compiled
-    // against them, and left out of the embedded HBase's classpath.
-    Compile / unmanagedJars ++= sparkJarsDir.toSeq.flatMap(d =>
-      (d * ("spark-common-utils_*.jar" || "ivy-*.jar" || "scala-library-*.jar")).classpath
-    ),
     excludeDependencies ++= Seq(ExclusionRule("org.slf4j", "slf4j-reload4j"), ExclusionRule("ch.qos.reload4j")),
     writeClasspath := writeClasspathTo("hbase-local.classpath").value,
     writeLock := {
-      // Every Maven jar of the classpath above, pinned, for a wheel to fetch without sbt; not the
-      // platform-specific native netty jars (classifiers), which netty does without.
+      // Every Maven jar of the classpath above, pinned with the SHA-256 of the file the build
+      // resolved, for a wheel to fetch without sbt and check; not the platform-specific native
+      // netty jars (classifiers), which netty does without.
       val ours = organization.value
       val pinned = (Runtime / fullClasspath).value
         .filter(_.get(artifact.key).forall(_.classifier.isEmpty))
-        .flatMap(_.get(moduleID.key))
-        .filter(m => m.organization != ours)
-        .map(m => s"${m.organization}:${m.name}:${m.revision}").distinct.sorted
+        .flatMap(jar => jar.get(moduleID.key).map(m => (m, jar.data)))
+        .filter { case (m, _) => m.organization != ours }
+        .map { case (m, file) =>
+          val sha256 = java.security.MessageDigest.getInstance("SHA-256").digest(IO.readBytes(file))
+          s"${m.organization}:${m.name}:${m.revision}@sha256:${sha256.map("%02x".format(_)).mkString}"
+        }
+        .distinct.sorted
       val out = target.value / "hbase-local.lock"
       IO.write(out, pinned.mkString("", "\n", "\n"))
       out

@@ -32,6 +32,9 @@ from pyspark_hbase.local import LocalHBase
 from pyspark_hbase_testing.access import grant
 from pyspark_hbase_testing.kerberos import Kerberos
 
+# Starts what it needs itself: ./bin/test runs it in a pytest process of its own (see conftest).
+pytestmark = pytest.mark.self_contained
+
 REPO = Path(__file__).resolve().parents[1]
 JOB = REPO / "tests" / "kerberos_job.py"
 

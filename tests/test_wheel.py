@@ -20,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+# Starts what it needs itself: ./bin/test runs it in a pytest process of its own (see conftest).
+pytestmark = pytest.mark.self_contained
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -190,3 +193,42 @@ def test_enable_hbase_conf_sql_and_thriftserver_work_from_the_wheel(installed, s
     ).stdout
     values = [line.rsplit("> ", 1)[-1] for line in read.splitlines()]  # beeline prompts before the first row
     assert values[-3:] == ["a", "b", "c"], read
+
+
+def test_pinned_jars_come_from_the_repository_named_and_a_file_whose_hash_differs_is_refused(tmp_path, monkeypatch):
+    import hashlib
+    import http.server
+    import threading
+
+    from pyspark_hbase import hbase_jars
+    from pyspark_hbase._paths import PathsError
+
+    repository = tmp_path / "mirror"
+    served = repository / "org" / "example" / "tool" / "1.0" / "tool-1.0.jar"
+    served.parent.mkdir(parents=True)
+    served.write_bytes(b"the jar's bytes")
+    digest = hashlib.sha256(b"the jar's bytes").hexdigest()
+
+    handler = lambda *a: http.server.SimpleHTTPRequestHandler(*a, directory=str(repository))  # noqa: E731
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("SPARK_HBASE_MAVEN_REPOSITORY", f"http://127.0.0.1:{server.server_port}/")
+        good = hbase_jars.PinnedJar.parse(f"org.example:tool:1.0@sha256:{digest}")
+        fetched = hbase_jars.fetch_pinned(good, hbase_jars.maven_repository(), tmp_path / "cache")
+        assert fetched.read_bytes() == b"the jar's bytes"
+
+        tampered = good._replace(sha256="0" * 64)
+        with pytest.raises(PathsError, match=r"tool-1\.0\.jar: SHA-256 [0-9a-f]{64} is not the pinned 0{64}"):
+            hbase_jars.fetch_pinned(tampered, hbase_jars.maven_repository(), tmp_path / "other-cache")
+        assert [p for p in (tmp_path / "other-cache").rglob("*") if p.is_file()] == []  # nothing kept
+
+        missing = good._replace(version="2.0")
+        with pytest.raises(PathsError, match=r"tool/2\.0/tool-2\.0\.jar: could not be downloaded"):
+            hbase_jars.fetch_pinned(missing, hbase_jars.maven_repository(), tmp_path / "cache")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    with pytest.raises(PathsError, match="org.example:tool:1.0' is not group:artifact:version@sha256:<hex>"):
+        hbase_jars.PinnedJar.parse("org.example:tool:1.0")

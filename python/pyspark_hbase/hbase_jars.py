@@ -20,25 +20,29 @@
 which has no build, one made from the wheel's pinned jars.
 
 The wheel carries a lock file: every Maven jar of the build's embedded HBase classpath, pinned
-(`group:artifact:version`). On first use, `ResolveJars` (in the wheel's hbase-local jar, run on
-pyspark's own jars) fetches exactly those with Spark's Ivy resolver from Maven Central into the
-cache, checking the repository's checksums, and writes the classpath file. Later starts reuse it.
+with the SHA-256 of the file the build used (`group:artifact:version@sha256:<hex>`). On first use
+those files are fetched from Maven Central (or the Maven repository `SPARK_HBASE_MAVEN_REPOSITORY`
+names, a mirror), several at a time, each checked against its pinned hash, into the cache; then
+the classpath file is written. Later starts reuse it.
 """
 
 import hashlib
 import os
-import subprocess
 import sys
 import time
+import urllib.request
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from pyspark_hbase import _paths
 from pyspark_hbase._paths import BUILD_CLASSPATH_COMMAND, PathsError, repo_root
-from pyspark_hbase.logs import tail
 
-RESOLVER_CLASS = "org.apache.spark.sql.hbase.local.ResolveJars"
+MAVEN_CENTRAL = "https://repo1.maven.org/maven2/"
+# Downloads at once: most of the first start's time is round trips, not bandwidth.
+PARALLEL_DOWNLOADS = 8
+DOWNLOAD_TIMEOUT_S = 120
 
 
 def hbase_classpath_file() -> Path:
@@ -101,6 +105,74 @@ def require_class(entries: list[str], class_name: str, path: Optional[Path] = No
     )
 
 
+class PinnedJar(NamedTuple):
+    """One line of the lock file: a Maven jar and the SHA-256 of its file."""
+
+    group: str
+    artifact: str
+    version: str
+    sha256: str
+
+    @classmethod
+    def parse(cls, line: str) -> "PinnedJar":
+        coordinates, sep, digest = line.strip().partition("@sha256:")
+        parts = coordinates.split(":")
+        if not sep or len(parts) != 3 or len(digest) != 64:
+            raise PathsError(f"the lock file's line {line.strip()!r} is not group:artifact:version@sha256:<hex>")
+        return cls(*parts, digest.lower())
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.artifact}-{self.version}.jar"
+
+    def url(self, repository: str) -> str:
+        return (
+            f"{repository.rstrip('/')}/{self.group.replace('.', '/')}/{self.artifact}/{self.version}/{self.file_name}"
+        )
+
+
+def read_lock(lock: Path) -> list[PinnedJar]:
+    return [
+        PinnedJar.parse(line) for line in lock.read_text().splitlines() if line.strip() and not line.startswith("#")
+    ]
+
+
+def maven_repository() -> str:
+    """Where pinned jars come from: Maven Central, or the mirror SPARK_HBASE_MAVEN_REPOSITORY names."""
+    return os.environ.get("SPARK_HBASE_MAVEN_REPOSITORY") or MAVEN_CENTRAL
+
+
+def fetch_pinned(jar: PinnedJar, repository: str, into: Path) -> Path:
+    """The jar's file in `into`, downloaded unless already there, and checked against its pinned hash."""
+    target = into / jar.group / jar.file_name
+    if target.is_file() and _sha256(target) == jar.sha256:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    url = jar.url(repository)
+    tmp = target.with_name(target.name + f".{os.getpid()}.part")
+    try:
+        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as response, open(tmp, "wb") as out:
+            while chunk := response.read(1 << 20):
+                out.write(chunk)
+        actual = _sha256(tmp)
+        if actual != jar.sha256:
+            raise PathsError(f"{url}: SHA-256 {actual} is not the pinned {jar.sha256}; refusing the file")
+        os.replace(tmp, target)
+    except OSError as e:
+        raise PathsError(f"{url}: could not be downloaded ({e})") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def packaged_hbase_classpath() -> Path:
     """The classpath file of the wheel's embedded HBase, fetching its jars first if needed."""
     packaged = _packaged_hbase_local()
@@ -115,42 +187,26 @@ def packaged_hbase_classpath() -> Path:
     if classpath.is_file():
         return classpath
     cache.mkdir(parents=True, exist_ok=True)
-    fetched = cache / f"hbase-local-{key}.jars"
-    pinned = [line for line in lock.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    pinned = read_lock(lock)
+    repository = maven_repository()
     print(
-        f"Fetching the {len(pinned)} pinned jars of the embedded HBase from Maven Central into {cache} "
+        f"Fetching the {len(pinned)} pinned jars of the embedded HBase from {repository} into {cache} "
         "(first start only)",
         file=sys.stderr,
         flush=True,
     )
-    log = cache / "resolve.log"
-    command = [
-        _paths.java_executable(),
-        "-cp",
-        os.pathsep.join([str(_paths.spark_home() / "jars" / "*"), str(own[-1])]),
-        RESOLVER_CLASS,
-        str(lock),
-        str(cache / "ivy"),
-        str(fetched),
-    ]
     started = time.monotonic()
-    with open(log, "w") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True)
-        done = 0
-        for line in proc.stderr:
-            out.write(line)
-            if "[SUCCESSFUL ]" in line:
-                done += 1
-                if done % 20 == 0 or done == len(pinned):
-                    print(
-                        f"  {done}/{len(pinned)} jars downloaded ({time.monotonic() - started:.0f} s)",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-        code = proc.wait()
-    if code != 0 or not fetched.is_file():
-        raise PathsError(f"fetching the embedded HBase's jars failed (exit code {code}); see {log}:\n{tail(log)}")
-    jars = [j for j in fetched.read_text().split(os.pathsep) if j]
+    jars_dir = cache / "maven"
+    jars = []
+    with ThreadPoolExecutor(PARALLEL_DOWNLOADS) as pool:
+        for done, path in enumerate(pool.map(lambda jar: fetch_pinned(jar, repository, jars_dir), pinned), 1):
+            jars.append(str(path))
+            if done % 20 == 0 or done == len(pinned):
+                print(
+                    f"  {done}/{len(pinned)} jars downloaded ({time.monotonic() - started:.0f} s)",
+                    file=sys.stderr,
+                    flush=True,
+                )
     entries = jars + [str(_paths.server_jar()), str(own[-1])]
     tmp = classpath.with_suffix(".tmp")
     tmp.write_text(os.pathsep.join(entries))
