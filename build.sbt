@@ -86,9 +86,7 @@ lazy val server = (project in file("server"))
     libraryDependencies ++= Seq(
       "org.apache.hbase" % "hbase-client" % hbaseVersion % Provided,
       // RegionObserver and RegionScanner, for the aggregation coprocessor.
-      "org.apache.hbase" % "hbase-server" % hbaseVersion % Provided,
-      "junit" % "junit" % "4.13.2" % Test,
-      "com.github.sbt" % "junit-interface" % "0.13.3" % Test
+      "org.apache.hbase" % "hbase-server" % hbaseVersion % Provided
     )
   )
 
@@ -198,7 +196,10 @@ lazy val core = (project in file("."))
       "io.opentelemetry" % "opentelemetry-context" % "1.49.0",
       "io.opentelemetry.semconv" % "opentelemetry-semconv" % "1.29.0-alpha",
       "org.scalatest" %% "scalatest" % scalatestVersion % Test,
-      "org.scalatestplus" %% "scalacheck-1-18" % s"$scalatestVersion.0" % Test
+      "org.scalatestplus" %% "scalacheck-1-18" % s"$scalatestVersion.0" % Test,
+      // The server jar's JUnit tests, beside the specs that compare its code with Spark's (src/test/java/…/server).
+      "junit" % "junit" % "4.13.2" % Test,
+      "com.github.sbt" % "junit-interface" % "0.13.3" % Test
     ),
     Test / fork := true,
     Test / parallelExecution := false,

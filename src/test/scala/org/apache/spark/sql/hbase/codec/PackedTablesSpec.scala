@@ -1,0 +1,327 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.codec
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.client.{Delete, Put, Scan}
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.hbase.{HBaseSuite, Waits, codec, metadata}
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
+import org.apache.spark.sql.hbase.server.{CellBytes, PackedCell, PackedCellWriter}
+import org.apache.spark.sql.types.IntegerType
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+
+/**
+ * Tables in LAYOUT PACKED against the real HBase: one cell per family per row, every statement
+ * that takes them giving what the same statements give over a table of one cell per column.
+ */
+class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
+  private val keys = new BinaryKeyCodec(Seq(IntegerType))
+
+  private def rowsOf(df: DataFrame): Seq[String] = df.collect().toSeq.map(_.toString).sorted
+
+  private def rowsOf(query: String): Seq[String] = rowsOf(sql(query))
+
+  private def definitionOf(name: String) = metadata.TableDefinitionStores.of(spark).get(name).get
+
+  /** Creates `name` in a layout, with rows whose values are often NULL, two families, 3 regions. */
+  private def create(name: String, layout: String): String = {
+    sql(
+      s"""CREATE TABLE $name (k INT, s STRING, n BIGINT, p DECIMAL(12,2), x DOUBLE, t TIMESTAMP, PRIMARY KEY (k))
+         |MAPPED BY ($name, COLS=[s=f.s, n=f.n, p=f.p, x=g.x, t=g.t]) LAYOUT $layout SPLIT ON ((300), (600))""".stripMargin
+    )
+    sql(
+      s"""INSERT INTO $name SELECT CAST(id AS INT), IF(id % 3 = 0, NULL, concat('s', id % 17)), IF(id % 5 = 0, NULL, id * 7),
+         |IF(id % 4 = 1, NULL, CAST(id / 8 AS DECIMAL(12,2))), IF(id % 6 = 2, NULL, id / 3.0),
+         |IF(id % 7 = 3, NULL, TIMESTAMP '2026-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, id))
+         |FROM range(0, 900)""".stripMargin
+    )
+    name
+  }
+
+  private lazy val (cells, packed) = {
+    val t = uniqueName("packed")
+    (create(s"${t}_cells", "CELLS"), create(t, "PACKED"))
+  }
+
+  describe("a table created with LAYOUT PACKED") {
+    it("stores one cell per family per row, with an empty qualifier, holding the row's values") {
+      withTable(packed) { table =>
+        val results = table.getScanner(new Scan()).iterator().asScala.toSeq
+        results should have size 900
+        results.foreach(r =>
+          r.rawCells().map(c =>
+            (
+              Bytes.toString(c.getFamilyArray, c.getFamilyOffset, c.getFamilyLength),
+              c.getQualifierLength
+            )
+          ).toSeq shouldBe Seq(("f", 0), ("g", 0))
+        )
+        val row = results.find(r => Bytes.equals(r.getRow, keys.encode(Seq(11)))).get
+        val f = row.getValue(Bytes.toBytes("f"), Array.emptyByteArray)
+        val cell = PackedCell.read(f, 0, f.length)
+        // s, n, p in COLS order
+        Bytes.toString(cell.value(0)) shouldBe "s11"
+        Bytes.toLong(cell.value(1)) shouldBe 77L
+        Bytes.toBigDecimal(cell.value(2)) shouldBe sql(s"SELECT p FROM $cells WHERE k = 11").head().getDecimal(0)
+      }
+    }
+
+    it("says so in DESCRIBE, and SHOW CREATE TABLE gives a statement that maps it again") {
+      val described = sql(s"DESCRIBE TABLE $packed").collect().map(r => r.getString(0) -> r.getString(1)).toMap
+      described("Layout") shouldBe "PACKED"
+      sql(s"DESCRIBE TABLE $cells").collect().map(r => r.getString(0) -> r.getString(1)).toMap.apply("Layout") shouldBe
+        "CELLS"
+      val statement = sql(s"SHOW CREATE TABLE $packed").head().getString(0)
+      statement should include("LAYOUT PACKED")
+      statement should include("PRIMARY KEY (`k`)")
+      val again = uniqueName("again")
+      sql(statement.replace(s"CREATE TABLE `$packed`", s"CREATE TABLE `$again`"))
+      rowsOf(s"SELECT * FROM $again") shouldBe rowsOf(s"SELECT * FROM $packed")
+      sql(s"DROP TABLE $again")
+    }
+
+    it("answers every kind of read as the same table of one cell per column does") {
+      val queries = Seq(
+        "SELECT * FROM %s",
+        "SELECT k, p FROM %s WHERE k BETWEEN 250 AND 320",
+        "SELECT * FROM %s WHERE k IN (0, 1, 299, 300, 899, 5000)",
+        "SELECT k, s FROM %s WHERE s = 's3' AND n > 100",
+        "SELECT x, t FROM %s WHERE p IS NULL AND k < 100",
+        "SELECT count(*), count(s), sum(n), min(p), max(x), avg(n) FROM %s",
+        "SELECT s, count(*), sum(p) FROM %s WHERE k >= 450 GROUP BY s",
+        "SELECT k FROM %s WHERE t < TIMESTAMP '2026-01-01 00:05:00' ORDER BY k LIMIT 7"
+      )
+      for (q <- queries) withClue(q + ": ")(rowsOf(q.format(packed)) shouldBe rowsOf(q.format(cells)))
+    }
+
+    it("has the region servers read its values from the packed cells: predicates and aggregates run there") {
+      val filtered = sql(s"SELECT k, s FROM $packed WHERE s = 's3' AND n > 100 AND p < 90")
+      rowsOf(filtered) shouldBe rowsOf(sql(s"SELECT k, s FROM $cells WHERE s = 's3' AND n > 100 AND p < 90"))
+      val metrics = ScanMetrics.of(filtered)
+      withClue("the whole WHERE clause is checked in the region servers, so only matching rows come back: ")(
+        metrics("rowsRead") shouldBe filtered.count()
+      )
+      val grouped = s"SELECT s, count(*), count(p), sum(n), min(p), max(x), avg(n) FROM %s WHERE k >= 100 GROUP BY s"
+      val aggregate = sql(grouped.format(packed))
+      collectWithSubqueries(aggregate.queryExecution.executedPlan) { case a: HBaseAggregateScan => a } should
+        have size 1
+      rowsOf(aggregate) shouldBe rowsOf(grouped.format(cells))
+      ScanMetrics.of(aggregate)("rowsRead") should be <= 18L * 3
+    }
+
+    it("reads rows for their keys alone with HBase's own filters, as with the server jar's, and DELETE finds them so") {
+      val queries = Seq(
+        "SELECT k FROM %s WHERE k < 40",
+        "SELECT k FROM %s WHERE k IN (1, 2, 650, 5000)",
+        "SELECT count(*), max(k) FROM %s WHERE k >= 850"
+      )
+      // Without the server jar's filter, then without the aggregation coprocessor as well.
+      val withoutFilter = Seq(HBaseSQLConf.CustomFilter.key -> "false")
+      for (q <- queries; settings <- Seq(withoutFilter, withoutFilter :+ (HBaseSQLConf.Coprocessor.key -> "false")))
+        withConf(settings: _*)(withClue(s"$q, $settings: ")(rowsOf(q.format(packed)) shouldBe rowsOf(q.format(cells))))
+      val t = create(uniqueName("packeddel"), "PACKED")
+      withConf(HBaseSQLConf.CustomFilter.key -> "false") {
+        sql(s"DELETE FROM $t WHERE k >= 100").head() shouldBe Row(800L)
+      }
+      sql(s"SELECT count(*), max(k) FROM $t").head() shouldBe Row(100L, 99)
+    }
+
+    it("takes DELETE, write-time columns (one per family) and TIMESTAMP AS OF") {
+      val t = create(uniqueName("packedrw"), "PACKED")
+      sql(s"ALTER TABLE $t ADD COLUMN wt TIMESTAMP MAPPED BY (wt = WRITETIME(f.s))")
+      sql(s"ALTER TABLE $t ADD COLUMN wn TIMESTAMP MAPPED BY (wn = WRITETIME(f.n))")
+      sql(s"ALTER TABLE $t ADD COLUMN wx TIMESTAMP MAPPED BY (wx = WRITETIME(g.x))")
+      val before = System.currentTimeMillis()
+      Waits.clockPast(before)
+      sql(s"INSERT INTO $t (k, s, n, p, x, t) VALUES (5000, 'late', 1, 2.5, 3.0, NULL)")
+      sql(s"SELECT k FROM $t WHERE wt > TIMESTAMP_MILLIS($before)").collect().map(_.getInt(0)).toSeq shouldBe Seq(5000)
+      sql(s"SELECT count(*) FROM $t TIMESTAMP AS OF TIMESTAMP_MILLIS($before)").head().getLong(0) shouldBe 900L
+      val unchanged = rowsOf(s"SELECT k, s, n, p FROM $t WHERE k = 211")
+      val beforeUpdate = Waits.afterNow()
+      Waits.clockPast(beforeUpdate)
+      sql(s"UPDATE $t SET s = 'x' WHERE k = 211")
+      withClue("a write time is its family's: updating s moves n's, not x's: ") {
+        val times = sql(s"SELECT wt > TIMESTAMP_MILLIS($beforeUpdate), wn = wt, wx < TIMESTAMP_MILLIS($beforeUpdate) " +
+          s"FROM $t WHERE k = 211").head()
+        times shouldBe Row(true, true, true)
+      }
+      rowsOf(s"SELECT k, s, n, p FROM $t WHERE k = 211") shouldBe unchanged.map(_.replace(",s7,", ",x,"))
+      rowsOf(s"SELECT k, s, n, p FROM $t TIMESTAMP AS OF TIMESTAMP_MILLIS($beforeUpdate) WHERE k = 211") shouldBe
+        unchanged
+      sql(s"DELETE FROM $t WHERE k < 100 OR s = 'late'")
+      sql(s"SELECT count(*), min(k) FROM $t").head() shouldBe Row(800L, 100)
+    }
+
+    it("reads rows written before ALTER TABLE ADD COLUMN with NULL in it, and keeps a dropped column's slot") {
+      val t = create(uniqueName("packedalter"), "PACKED")
+      sql(s"ALTER TABLE $t ADD COLUMN later INT MAPPED BY (later = f.later)")
+      sql(s"INSERT INTO $t (k, s, n, p, x, t, later) VALUES (1000, 'new', 2, 1.5, 0.5, NULL, 42)")
+      rowsOf(s"SELECT k, later FROM $t WHERE k IN (1, 1000)") shouldBe Seq("[1,null]", "[1000,42]")
+      sql(s"ALTER TABLE $t DROP COLUMN n")
+      rowsOf(s"SELECT k, s, p, later FROM $t WHERE k IN (1, 1000)") shouldBe
+        Seq("[1,s1,null,null]", "[1000,new,1.50,42]")
+      sql(s"INSERT INTO $t (k, s, p, x, t, later) VALUES (1001, 'after', 3.25, NULL, NULL, 7)")
+      rowsOf(s"SELECT k, s, p, later FROM $t WHERE k > 999") shouldBe Seq("[1000,new,1.50,42]", "[1001,after,3.25,7]")
+      val slots = sql(s"DESCRIBE TABLE $t").collect().find(_.getString(0) == "Layout").get.getString(2)
+      slots should include("f: s, n, p, later")
+    }
+
+    it("loads with LOAD DATA the rows a table of one cell per column loads from the same file") {
+      val t = uniqueName("packedload")
+      val (packedLoad, cellsLoad) = (create(t, "PACKED"), create(s"${t}_cells", "CELLS"))
+      val csv = java.nio.file.Files.createTempDirectory("packedload").resolve("rows.csv")
+      java.nio.file.Files.writeString(csv, "2000,a,1,1.5,2.5,2026-02-01 00:00:00\n2001,,,,,\n1,b,2,0.25,,\n")
+      for (table <- Seq(packedLoad, cellsLoad)) sql(s"LOAD DATA LOCAL INPATH '$csv' INTO TABLE $table")
+      rowsOf(s"SELECT * FROM $packedLoad") shouldBe rowsOf(s"SELECT * FROM $cellsLoad")
+      rowsOf(s"SELECT k, s, n FROM $packedLoad WHERE k IN (1, 2000)") shouldBe Seq("[1,b,2]", "[2000,a,1]")
+    }
+  }
+
+  describe("UPDATE of a packed table") {
+    it("changes what the same UPDATE changes in a table of one cell per column") {
+      val t = uniqueName("packedupd")
+      val (packedUpd, cellsUpd) = (create(t, "PACKED"), create(s"${t}_cells", "CELLS"))
+      val updates = Seq(
+        "UPDATE %s SET s = concat(s, '!') WHERE k %% 10 = 1",
+        "UPDATE %s SET n = NULL, p = p * 2 WHERE k BETWEEN 290 AND 610",
+        "UPDATE %s SET x = n / 4, s = NULL, t = TIMESTAMP '2030-01-01 00:00:00' WHERE s = 's5' OR n IS NULL",
+        "UPDATE %s SET p = 1.25 WHERE k IN (0, 1, 2, 899, 4000)",
+        "UPDATE %s SET s = 'all', n = NULL, p = NULL WHERE k = 7"
+      )
+      for (u <- updates) {
+        withClue(u + ": ")(sql(u.format(packedUpd)).head() shouldBe sql(u.format(cellsUpd)).head())
+        withClue(u + ": ")(rowsOf(s"SELECT * FROM $packedUpd") shouldBe rowsOf(s"SELECT * FROM $cellsUpd"))
+      }
+      withClue("a row whose values all became NULL stays a row: ") {
+        sql(s"UPDATE $packedUpd SET s = NULL, n = NULL, p = NULL, x = NULL, t = NULL WHERE k = 8")
+        rowsOf(s"SELECT * FROM $packedUpd WHERE k = 8") shouldBe Seq("[8,null,null,null,null,null]")
+      }
+    }
+
+    it("writes a packed cell only if it is still the one read, and reads and merges again if not") {
+      val t = create(uniqueName("packedcas"), "PACKED")
+      val update = new codec.PackedRowUpdate(new codec.RowCodec(definitionOf(t)), Seq(definitionOf(t).column("n")))
+      val key = keys.encode(Seq(11))
+      val staleWrite = withTable(t) { table =>
+        update.write(InternalRow(11, 1L), table.get(update.read(key))).get
+      }
+      sql(s"UPDATE $t SET p = 99.5 WHERE k = 11") // another statement rewrites family f meanwhile
+      withTable(t)(_.checkAndMutate(staleWrite).isSuccess) shouldBe false
+      rowsOf(s"SELECT n, p FROM $t WHERE k = 11") shouldBe Seq("[77,99.50]")
+      sql(s"UPDATE $t SET n = 1 WHERE k = 11")
+      rowsOf(s"SELECT n, p FROM $t WHERE k = 11") shouldBe Seq("[1,99.50]")
+      withClue("a family the row has no cell of yet, written meanwhile by another: ") {
+        withTable(t)(_.delete(new Delete(key).addFamily(Bytes.toBytes("g"))))
+        val xUpdate = new codec.PackedRowUpdate(new codec.RowCodec(definitionOf(t)), Seq(definitionOf(t).column("x")))
+        val stale = withTable(t)(table => xUpdate.write(InternalRow(11, 2.0), table.get(xUpdate.read(key))).get)
+        sql(s"UPDATE $t SET t = TIMESTAMP '2031-01-01 00:00:00' WHERE k = 11")
+        withTable(t)(_.checkAndMutate(stale).isSuccess) shouldBe false
+        val fresh = withTable(t)(table => xUpdate.write(InternalRow(11, 2.0), table.get(xUpdate.read(key))).get)
+        withTable(t)(_.checkAndMutate(fresh).isSuccess) shouldBe true
+        rowsOf(s"SELECT x, t FROM $t WHERE k = 11") shouldBe Seq("[2.0,2031-01-01 00:00:00.0]")
+      }
+      withClue("a row deleted since the statement read it is not brought back: ") {
+        withTable(t)(table =>
+          update.write(InternalRow(12, 1L), table.get(update.read(keys.encode(Seq(123456)))))
+        ) shouldBe
+          None
+      }
+    }
+
+    it("loses none of three statements that update different columns of the same rows at the same time") {
+      val t = create(uniqueName("packedrace"), "PACKED")
+      val rounds = 8
+      val whole = "n IS NOT NULL AND p IS NOT NULL AND s IS NOT NULL"
+      val expected = rowsOf(s"SELECT k, n + $rounds, p + $rounds, concat(s, repeat('+', $rounds)) FROM $t WHERE $whole")
+      // s, n and p share family f, so each statement rewrites the packed cells the others do.
+      val statements =
+        Seq(s"UPDATE $t SET n = n + 1", s"UPDATE $t SET p = p + 1", s"UPDATE $t SET s = concat(s, '+')")
+      val pool = java.util.concurrent.Executors.newFixedThreadPool(statements.size)
+      try {
+        val runs = statements.map { statement =>
+          pool.submit(new java.util.concurrent.Callable[Long] {
+            override def call(): Long = (1 to rounds).map(_ => sql(statement).head().getLong(0)).sum
+          })
+        }
+        runs.map(_.get(5, java.util.concurrent.TimeUnit.MINUTES)) shouldBe statements.map(_ => 900L * rounds)
+      } finally pool.shutdownNow()
+      rowsOf(s"SELECT k, n, p, s FROM $t WHERE $whole") shouldBe expected
+    }
+  }
+
+  describe("a packed table that other tools write to") {
+    it("reads a packed cell they wrote, and reports a cell of one column, or a malformed packed cell, naming the row") {
+      val t = uniqueName("packedforeign")
+      sql(
+        s"CREATE TABLE $t (k INT, s STRING, n INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[s=f.s, n=f.n]) LAYOUT PACKED"
+      )
+      sql(s"INSERT INTO $t VALUES (1, 'ours', 1)")
+      val f = Bytes.toBytes("f")
+      withTable(t)(_.put(Seq(
+        new Put(keys.encode(Seq(2)))
+          .addColumn(
+            f,
+            Array.emptyByteArray,
+            PackedCellWriter.write(Array(Bytes.toBytes("theirs"), CellBytes.ofIntegral(2, 4)))
+          ),
+        new Put(keys.encode(Seq(3))).addColumn(f, Bytes.toBytes("s"), Bytes.toBytes("one cell"))
+      ).asJava))
+      rowsOf(s"SELECT * FROM $t WHERE k <= 2") shouldBe Seq("[1,ours,1]", "[2,theirs,2]")
+      val error = intercept[Exception](sql(s"SELECT * FROM $t").collect())
+      val message = HBaseSqlException.causeOf(error).map(_.getMessage).getOrElse(error.getMessage)
+      message should include(s"Table '$t'")
+      message should include("its cell f:s is not a packed cell")
+      withTable(t)(_.put(new Put(keys.encode(Seq(4))).addColumn(f, Array.emptyByteArray, Array[Byte](1, 1, 9, 0))))
+      withConf(HBaseSQLConf.BadRowKeys.key -> "skip") {
+        val df = sql(s"SELECT * FROM $t")
+        rowsOf(df) shouldBe Seq("[1,ours,1]", "[2,theirs,2]")
+        ScanMetrics.of(df)("badRowKeys") shouldBe 2
+        withClue("in the region servers, as in Spark: ") {
+          val counted = sql(s"SELECT count(*), sum(n) FROM $t")
+          collectWithSubqueries(counted.queryExecution.executedPlan) { case a: HBaseAggregateScan => a } should
+            have size 1
+          counted.collect().head shouldBe Row(2L, 3L)
+          ScanMetrics.of(counted)("badRowKeys") shouldBe 2
+          rowsOf(sql(s"SELECT k FROM $t WHERE n >= 1")) shouldBe Seq("[1]", "[2]")
+        }
+      }
+      val aggregated = intercept[Exception](sql(s"SELECT count(*) FROM $t").collect())
+      HBaseSqlException.causeOf(aggregated).map(_.getMessage).getOrElse(aggregated.getMessage) should
+        include("is not a row of the table: a cell in one of its packed families is not a well-formed packed cell")
+      val malformed = intercept[Exception](sql(s"SELECT * FROM $t WHERE k = 4").collect())
+      HBaseSqlException.causeOf(malformed).map(_.getMessage).getOrElse("") should include("malformed")
+      withClue("a region server passes such a row to Spark rather than judge it by values it cannot read: ") {
+        val filtered = intercept[Exception](sql(s"SELECT k FROM $t WHERE n >= 1 AND k >= 4").collect())
+        HBaseSqlException.causeOf(filtered).map(_.getMessage).getOrElse("") should include("malformed")
+      }
+    }
+  }
+
+  describe("LAYOUT in CREATE TABLE") {
+    it("is refused with a clear error where it cannot apply") {
+      def failure(statement: String) = intercept[HBaseSqlException](sql(statement)).getMessage
+      failure(s"CREATE TABLE ${uniqueName("bad")} (k STRING, v STRING, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v]) " +
+        "IN StringFormat LAYOUT PACKED") should include("LAYOUT PACKED stores values in the Binary format")
+      failure(s"CREATE TABLE ${uniqueName("bad")} (k INT, PRIMARY KEY (k)) MAPPED BY (x) LAYOUT PACKED") should
+        include("the table maps none")
+      failure(s"CREATE TABLE ${uniqueName("bad")} (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v]) " +
+        "LAYOUT ROWS") should include("Unknown table layout 'ROWS'")
+    }
+
+    it("is the layout option of Spark's own CREATE TABLE USING hbase") {
+      val t = uniqueName("usingpacked")
+      sql(s"CREATE TABLE hbase.$t (k INT, v STRING) USING hbase OPTIONS (primaryKey 'k', layout 'packed')")
+      sql(s"INSERT INTO hbase.$t VALUES (1, 'a'), (2, NULL)")
+      rowsOf(s"SELECT * FROM hbase.$t") shouldBe Seq("[1,a]", "[2,null]")
+      sql(s"SHOW CREATE TABLE hbase.$t").head().getString(0) should include("LAYOUT PACKED")
+    }
+  }
+}
