@@ -10,7 +10,7 @@ import scala.util.Random
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
-import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseTableScan}
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
@@ -122,7 +122,7 @@ class JoinDifferentialSpec extends HBaseSuite with DifferentialCases with Adapti
               merged.incrementAndGet()
               joins.foreach(j => collect(j) { case e: ShuffleExchangeExec => e } shouldBe empty)
             }
-            if (collect(plan) { case s: HBaseSQLTableScan if s.keysFromJoin.isDefined => s }.nonEmpty)
+            if (collect(plan) { case s: HBaseTableScan if s.keysFromJoin.isDefined => s }.nonEmpty)
               pushed.incrementAndGet()
           }
         }

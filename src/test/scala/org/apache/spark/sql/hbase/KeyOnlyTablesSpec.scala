@@ -12,7 +12,7 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.unsafe.types.UTF8String
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 /** Tables whose every column is in the row key: edge lists, sets, the keys of any HBase table. */
 class KeyOnlyTablesSpec extends HBaseSuite {
@@ -65,7 +65,7 @@ class KeyOnlyTablesSpec extends HBaseSuite {
 
     it("refuses UPDATE, whose every column is a key column") {
       val t = edges("")
-      intercept[HBaseSqlException](sql(s"UPDATE $t SET dst = 'x'")).getMessage should
+      intercept[HBaseSQLException](sql(s"UPDATE $t SET dst = 'x'")).getMessage should
         startWith(s"UPDATE $t SET dst: 'dst' is a key column")
     }
   }

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import scala.util.Random
 
 import org.apache.spark.sql.{DataFrame, Row}
-import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.execution.HBaseTableScan
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
@@ -84,8 +84,8 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
   }
 
   /** The scan, unless Spark proved the predicate false and planned no scan at all. */
-  private def scanOf(df: DataFrame): Option[HBaseSQLTableScan] =
-    df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }
+  private def scanOf(df: DataFrame): Option[HBaseTableScan] =
+    df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s }
 
   /** Key order, in which the scan returns rows. */
   private val keyOrder: Ordering[Row] =

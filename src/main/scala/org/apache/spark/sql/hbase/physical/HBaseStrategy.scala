@@ -17,13 +17,13 @@ import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.hbase.changes.HBaseChangesRelation
 import org.apache.spark.sql.hbase.changes.HBaseChangesScan
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseTableScan}
 import org.apache.spark.sql.hbase.facts.LiveTableFacts
 import org.apache.spark.sql.internal.SQLConf
 
 /**
  * Plans reads of HBase tables:
- *  - a projection and filter over a table as an `HBaseSQLTableScan` of a finished
+ *  - a projection and filter over a table as an `HBaseTableScan` of a finished
  *    [[TableScanPlan]]; conjuncts with subqueries stay in a Filter above the scan, where Spark
  *    runs their subqueries first;
  *  - an aggregation over such a scan as Spark plans it, except that its partial aggregation,
@@ -82,7 +82,7 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
       facts: TableFacts
   ): SparkPlan = {
     val shape = ScanShape(projects, filters, relation)
-    val scan = HBaseSQLTableScan(
+    val scan = HBaseTableScan(
       shape.output,
       HBaseScanPlanner.plan(relation, shape.columns, shape.output, shape.condition, ScanSettings.of(SQLConf.get), facts)
     )

@@ -93,7 +93,7 @@ final case class TableScanPlan(
   /** The plan on one line, as EXPLAIN shows it. */
   def describe: String = {
     val (read, output) = (request.read, request.emitted)
-    s"HBaseSQLTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
+    s"HBaseTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
       request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "") +
       request.topN.fold("")(t => s", ${t.describe}")

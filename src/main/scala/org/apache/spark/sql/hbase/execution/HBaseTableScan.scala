@@ -29,7 +29,7 @@ import org.apache.spark.sql.hbase.planner.{JoinKeys, RegionScan, TableScanPlan}
  * column that the other side of a join holds: at most `maxJoinKeys` of them narrow the read to
  * their rows ([[JoinKeys]]).
  */
-case class HBaseSQLTableScan(
+case class HBaseTableScan(
     output: Seq[Attribute],
     plan: TableScanPlan,
     keysFromJoin: Option[Expression] = None,
@@ -95,7 +95,7 @@ case class HBaseSQLTableScan(
     }
     val rows =
       if (maxRows == Int.MaxValue && regions.size > 1) {
-        HBaseSQLTableScan.driverReads.all(regions.zipWithIndex.map { case (r, i) => () => readRegion(r, i, maxRows) })
+        HBaseTableScan.driverReads.all(regions.zipWithIndex.map { case (r, i) => () => readRegion(r, i, maxRows) })
           .flatten.toArray
       } else {
         val out = Array.newBuilder[InternalRow]
@@ -132,7 +132,7 @@ case class HBaseSQLTableScan(
   override def simpleString(maxFields: Int): String = described
 }
 
-object HBaseSQLTableScan {
+object HBaseTableScan {
 
   /** Threads that read regions for lookups collected on the driver; idle ones end after a minute. */
   private val driverReads = new ParallelReads("hbase-driver-read", 8)
