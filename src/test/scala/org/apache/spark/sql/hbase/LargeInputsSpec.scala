@@ -63,7 +63,7 @@ class LargeInputsSpec extends HBaseSuite {
     planBytes should be < PlanBound
     filterBytes should be < FilterBound
     val figures = s"planned in $planningMs ms (parse included): ${scan.plan.regions.size} regions, " +
-      s"${scan.plan.scan.keyRanges} row ranges, plan $planBytes bytes, server filter $filterBytes bytes per RPC"
+      s"${scan.plan.rowRanges} row ranges, plan $planBytes bytes, server filter $filterBytes bytes per RPC"
     info(figures)
     figures
   }

@@ -37,7 +37,7 @@ case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) e
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "partial groups read from HBase")
 
   override protected def doExecute(): RDD[InternalRow] = {
-    ReadMetrics.reportPlan(sparkContext, metrics, plan.scan.scan)
+    ReadMetrics.reportPlan(sparkContext, metrics, plan.scan)
     val rows = new HBaseAggregateRDD(sparkContext, plan, ReadMetrics.of(metrics))
     // Interpreted: a region's few partial groups do not repay generating code in every task.
     val bound = BindReferences.bindReferences(output, output)

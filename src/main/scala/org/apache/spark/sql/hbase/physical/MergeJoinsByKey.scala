@@ -57,8 +57,10 @@ object MergeJoinsByKey extends Rule[SparkPlan] {
           else SortExec(ordering, global = false, replaced)
         }
         val (leftKeys, rightKeys) = keysFromOtherSide(join, left, leftScan, right, rightScan)
-        def aligned(scan: HBaseTableScan, plan: TableScanPlan, keys: Option[Expression]) =
-          scan.copy(plan = KeyAlignment.readIn(plan, ranges), keysFromJoin = keys, maxJoinKeys = maxJoinKeys)
+        def aligned(scan: HBaseTableScan, plan: TableScanPlan, keys: Option[Expression]) = {
+          val read = scan.copy(plan = KeyAlignment.readIn(plan, ranges))
+          keys.fold(read)(read.withKeysFromJoin(_, maxJoinKeys))
+        }
         HBaseMergeJoin(
           join.copy(
             left = side(left, leftScan, aligned(leftScan, leftPlan, leftKeys), join.leftKeys),

@@ -49,7 +49,7 @@ object PushJoinKeys extends Rule[SparkPlan] {
           NamedExpression.newExprId
         )
         val narrowed =
-          streamed.transformUp { case s if s eq scan => scan.copy(keysFromJoin = Some(keys), maxJoinKeys = maxKeys) }
+          streamed.transformUp { case s if s eq scan => scan.withKeysFromJoin(keys, maxKeys) }
         join.buildSide match {
           case BuildRight => join.copy(left = narrowed)
           case BuildLeft => join.copy(right = narrowed)
