@@ -12,7 +12,7 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.{HBaseTableScan, HBaseScanRDD, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{HBaseCalls, HBaseTableScan, HBaseScanRDD, ScanMetrics}
 import org.apache.spark.sql.hbase.planner.{RegionRequests, RegionScan, ScanLimits, ScanRequest, ServerFilter}
 import org.apache.spark.sql.catalyst.expressions.And
 import org.apache.spark.sql.types.IntegerType
@@ -237,8 +237,8 @@ class ScanExecutionSpec extends HBaseSuite {
         Nil,
         ScanLimits(100, None)
       )
-      val withHBaseFilters = HBaseScanRDD.scanFor(request, everyRow, HBaseScanRDD.cellFilter(definition, onlyW).toSeq)
-      val withServerJar = HBaseScanRDD.scanFor(
+      val withHBaseFilters = HBaseCalls.scanFor(request, everyRow, HBaseCalls.cellFilter(definition, onlyW).toSeq)
+      val withServerJar = HBaseCalls.scanFor(
         request,
         everyRow,
         Seq(RegionRequests.scanFilter(request, ServerFilter(None, Nil), onlyW))

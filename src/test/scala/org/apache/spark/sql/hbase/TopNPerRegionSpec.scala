@@ -12,7 +12,7 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.execution.TakeOrderedAndProjectExec
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
-import org.apache.spark.sql.hbase.execution.{HBaseTableScan, HBaseScanRDD, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{HBaseCalls, HBaseTableScan, ScanMetrics}
 import org.apache.spark.sql.hbase.server.{ServerJar, TopNSpec}
 import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
@@ -190,7 +190,7 @@ class TopNPerRegionSpec extends HBaseSuite with DifferentialCases with AdaptiveS
       val scan = scansOf(df).head.plan
       val region = scan.regions.head
       def rows(topN: Option[Array[Byte]]): Seq[Result] = withTable(table) { htable =>
-        val s = HBaseScanRDD.scanFor(scan.request, region.ranges, Seq(region.server.get.filter))
+        val s = HBaseCalls.scanFor(scan.request, region.ranges, Seq(region.server.get.filter))
         topN.foreach(s.setAttribute(TopNSpec.ATTRIBUTE, _))
         val scanner = htable.getScanner(s)
         try scanner.iterator().asScala.toSeq

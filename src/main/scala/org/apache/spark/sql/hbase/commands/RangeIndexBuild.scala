@@ -15,7 +15,7 @@ import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, RangeIndexDef, TableDefinitionStore}
 import org.apache.spark.sql.hbase.codec.{RowCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.execution.HBaseScanRDD
+import org.apache.spark.sql.hbase.execution.HBaseCalls
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.hbase.rangeindex.{ChunkStats, ColumnStatsBuilder, RangeIndexStore, WriteGuard}
 
@@ -164,7 +164,7 @@ object RangeIndexBuild {
       try {
         val scan = new Scan().withStartRow(region.start).withStopRow(region.stop).setCaching(1000)
         table.rowFamilies.foreach(f => scan.addFamily(Utf8.bytes(f)))
-        HBaseScanRDD.cellFilter(table, columns).foreach(scan.setFilter)
+        HBaseCalls.cellFilter(table, columns).foreach(scan.setFilter)
         val scanner = htable.getScanner(scan)
         try scanner.iterator().asScala.foreach { result =>
             if (rows == index.chunkRows) cut(result.getRow)

@@ -302,7 +302,8 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
       plain.server shouldBe None
       plain.ranges shouldBe region.ranges
       plain.residual.map(_.sql) shouldBe Some("((c = 3L) AND ((c + 1L) = 4L))")
-      RegionsRead(regions, KeyRanges.FullScan, keys, codec, None, None).regions.head.withoutServer.residual shouldBe None
+      RegionsRead(regions, KeyRanges.FullScan, keys, codec, None, None).regions.head.withoutServer.residual shouldBe
+        None
     }
 
     it("resumes a region's read after the last row it returned, its ranges cut there") {
