@@ -122,7 +122,7 @@ def test_spark_submit_packages_resolves_the_plugin_and_runs_keyed_sql_on_hbase(r
     assert done.returncode == 0 and result, done.stdout[-4000:] + done.stderr[-6000:]
     seen = json.loads(result[-1][len("RESULT ") :])
     assert seen["rows"] == [[60, "v60"], [61, "v61"], [62, "v62"]]
-    assert "HBaseSQLTableScan" in seen["plan"] and "regions 1 of 2" in seen["plan"], seen["plan"]
+    assert "HBaseTableScan" in seen["plan"] and "regions 1 of 2" in seen["plan"], seen["plan"]
     # Only our jar was fetched, from the published repository.
     fetched = sorted(p.name for p in (ivy / "jars").iterdir())
     assert fetched == [f"{ORGANIZATION}_spark-hbase-sql_2.13-{VERSION}.jar"], fetched

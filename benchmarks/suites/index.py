@@ -131,7 +131,7 @@ def run_queries(spark, table, rows, repeat):
 
 def explain_line(spark, query):
     plan = spark.sql(query)._jdf.queryExecution().executedPlan().toString()
-    return next((line.strip() for line in plan.splitlines() if "HBaseSQLTableScan" in line), "")
+    return next((line.strip() for line in plan.splitlines() if "HBaseTableScan" in line), "")
 
 
 def join(spark, repeat):

@@ -50,7 +50,7 @@ def _connect_scan_metrics(df):
     except AssertionError:  # no plan metrics were sent
         return counts
     for node in nodes.values():
-        if node.name.startswith("HBase"):  # HBaseSQLTableScan, HBaseAggregateScan
+        if node.name.startswith("HBase"):  # HBaseTableScan, HBaseAggregateScan
             for metric in node.metrics:
                 if metric.name in counts:
                     counts[metric.name] += int(metric.value)

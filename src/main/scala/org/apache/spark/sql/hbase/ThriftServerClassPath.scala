@@ -3,7 +3,7 @@
 
 package org.apache.spark.sql.hbase
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 /**
  * In Spark's Thrift server the plugin must be on the driver's own class path, not only in
@@ -18,7 +18,7 @@ object ThriftServerClassPath {
 
   def check(): Unit =
     if (inThriftServer && !onJvmClassPath) {
-      throw new HBaseSqlException(
+      throw new HBaseSQLException(
         s"spark-hbase-sql is loaded from --jars (or spark.jars) in Spark's Thrift server, which closes " +
           "that class loader when the first JDBC session closes (HIVE-22989): every HBase statement after " +
           s"it would fail with NoClassDefFoundError. Put the jar on the driver's class path too: " +

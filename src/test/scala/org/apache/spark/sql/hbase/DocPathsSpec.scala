@@ -11,7 +11,7 @@ import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
 /**
- * Every file and directory the docs name in code spans exists: a path (`planner/ScanPlan.scala`,
+ * Every file and directory the docs name in code spans exists: a path (`planner/TableScanPlan.scala`,
  * `src/main/scala/…/hbase/planner`, `tests/test_faults.py`) or a source file's bare name
  * (`SkipScanFilter.java`). Scala paths are read from the plugin's source root, Java ones from
  * the server jar's as well.
@@ -95,9 +95,9 @@ class DocPathsSpec extends AnyFunSpec with Matchers {
     }
 
     it("are read for paths in code spans, not in code blocks or addresses") {
-      namedPaths("`planner/ScanPlan.scala` and `a.b` and ```\n`x/y.scala`\n``` and `http://h/x.py`") shouldBe
-        Seq("planner/ScanPlan.scala")
-      exists("planner/ScanPlan.scala") shouldBe true
+      namedPaths("`planner/TableScanPlan.scala` and `a.b` and ```\n`x/y.scala`\n``` and `http://h/x.py`") shouldBe
+        Seq("planner/TableScanPlan.scala")
+      exists("planner/TableScanPlan.scala") shouldBe true
       exists("planner/NoSuchPlan.scala") shouldBe false
     }
   }

@@ -6,9 +6,9 @@ package org.apache.spark.sql.hbase
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.execution.HBaseTableScan
 import org.apache.spark.sql.types.IntegerType
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 class EndToEndSpec extends HBaseSuite {
 
@@ -35,7 +35,7 @@ class EndToEndSpec extends HBaseSuite {
       val t = uniqueName("dup")
       val ddl = s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])"
       sql(ddl)
-      intercept[HBaseSqlException](sql(ddl)).getMessage should include(s"table '$t' already exists")
+      intercept[HBaseSQLException](sql(ddl)).getMessage should include(s"table '$t' already exists")
       sql(ddl.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
       tableNames.count(_ == t) shouldBe 1
     }
@@ -43,7 +43,7 @@ class EndToEndSpec extends HBaseSuite {
     it("fails on an existing HBase table that lacks a mapped family, leaving no metadata behind") {
       val t = uniqueName("nofamily")
       createHBaseTable(t, Seq("present"))
-      val e = intercept[HBaseSqlException](
+      val e = intercept[HBaseSQLException](
         sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=absent.v])")
       )
       e.getMessage should include("no column family 'absent'")
@@ -120,7 +120,7 @@ class EndToEndSpec extends HBaseSuite {
       sql(s"INSERT INTO $t SELECT * FROM ${t}_src")
 
       val df = sql(s"SELECT k, v FROM $t")
-      df.queryExecution.executedPlan.collect { case s: HBaseSQLTableScan => s } should have size 1
+      df.queryExecution.executedPlan.collect { case s: HBaseTableScan => s } should have size 1
       df.rdd.getNumPartitions shouldBe 3
       val byPartition = df.rdd.mapPartitionsWithIndex((i, rows) => rows.map(r => (i, r.getInt(0)))).collect()
       byPartition.map(_._2).toSeq shouldBe (-50 until 250)
@@ -173,9 +173,9 @@ class EndToEndSpec extends HBaseSuite {
       sql(s"INSERT INTO $t VALUES ('a', 1)")
       val other = uniqueName("other")
       sql(s"CREATE TABLE $other (k STRING, v INT, PRIMARY KEY (k)) MAPPED BY (${t}_raw, COLS=[v=f.v])")
-      intercept[HBaseSqlException](sql(s"DROP TABLE $t PURGE")).getMessage shouldBe
+      intercept[HBaseSQLException](sql(s"DROP TABLE $t PURGE")).getMessage shouldBe
         s"DROP TABLE $t PURGE: HBase table '${t}_raw' is mapped by '$other' too; drop it first"
-      intercept[HBaseSqlException](sql(s"DROP TABLE $other PURGE")).getMessage shouldBe
+      intercept[HBaseSQLException](sql(s"DROP TABLE $other PURGE")).getMessage shouldBe
         s"DROP TABLE $other PURGE: HBase table '${t}_raw' existed before CREATE TABLE $other mapped it, so PURGE " +
         s"does not delete it; DROP TABLE $other removes the mapping and keeps the HBase table (delete it with the " +
         "HBase shell if you mean to)"
@@ -183,7 +183,7 @@ class EndToEndSpec extends HBaseSuite {
       sql(s"SELECT k, v FROM $other").collect().toSeq shouldBe Seq(Row("a", 1))
       sql(s"DROP TABLE $t")
       sql(ddl) // over the table it made before: now it did not make it
-      intercept[HBaseSqlException](sql(s"DROP TABLE $t PURGE")).getMessage should include("existed before CREATE TABLE")
+      intercept[HBaseSQLException](sql(s"DROP TABLE $t PURGE")).getMessage should include("existed before CREATE TABLE")
       sql(s"DROP TABLE $other")
       sql(s"DROP TABLE $t")
       hbaseTableExists(s"${t}_raw") shouldBe true

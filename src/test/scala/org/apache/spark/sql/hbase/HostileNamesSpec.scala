@@ -11,7 +11,7 @@ import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.ScanMetrics
 import org.apache.spark.sql.types.IntegerType
-import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
 
 /**
  * Names with spaces, quotes, backticks, unicode and SQL keywords, quoted as Spark quotes them:
@@ -178,7 +178,7 @@ class HostileNamesSpec extends HBaseSuite {
       it(s"is refused at CREATE TABLE, naming it and why, leaving nothing behind: $what") {
         val t = uniqueName("refused")
         val tablesBefore = withAdmin(_.listTableNames().length)
-        intercept[HBaseSqlException](sql(statement(t))).getMessage shouldBe s"CREATE TABLE $t: $why"
+        intercept[HBaseSQLException](sql(statement(t))).getMessage shouldBe s"CREATE TABLE $t: $why"
         TableDefinitionStores.of(spark).get(t) shouldBe None
         withAdmin(_.listTableNames().length) shouldBe tablesBefore
       }
@@ -187,7 +187,7 @@ class HostileNamesSpec extends HBaseSuite {
     it("is refused at ALTER TABLE ADD COLUMN too") {
       val t = uniqueName("refused")
       sql(mapping(t, t))
-      intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = `f:g`.w)"))
+      intercept[HBaseSQLException](sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = `f:g`.w)"))
         .getMessage shouldBe
         s"ALTER TABLE $t ADD COLUMN w: 'f:g' is not a legal HBase column family name: " +
         "HBase forbids ':', '\\', '/' and control characters; it has ':'"

@@ -10,7 +10,7 @@ import scala.util.Try
 import org.apache.hadoop.hbase.TableName
 
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 class SqlSurfaceSpec extends HBaseSuite {
 
@@ -37,7 +37,7 @@ class SqlSurfaceSpec extends HBaseSuite {
 
     it("refuses points that are not key prefixes, of the wrong type, or out of order, and creates nothing") {
       val t = uniqueName("badsplit")
-      def failure(splits: String) = intercept[HBaseSqlException](sql(
+      def failure(splits: String) = intercept[HBaseSQLException](sql(
         s"CREATE TABLE $t (a INT, b STRING, v INT, PRIMARY KEY (a, b)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON $splits"
       )).getMessage
       failure("((1, 'x', 3))") should
@@ -73,7 +73,7 @@ class SqlSurfaceSpec extends HBaseSuite {
     it("is refused for an HBase table that exists, leaving no mapping") {
       val t = uniqueName("familiesexisting")
       createHBaseTable(t, Seq("f"))
-      val error = intercept[HBaseSqlException](sql(
+      val error = intercept[HBaseSQLException](sql(
         s"CREATE TABLE $t (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a]) FAMILIES (f (VERSIONS = 3))"
       ))
       error.getMessage should
@@ -103,13 +103,13 @@ class SqlSurfaceSpec extends HBaseSuite {
       val t = uniqueName("alterbad")
       sql(s"CREATE TABLE $t (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[a=f.a])")
       val before = described(t)
-      intercept[HBaseSqlException](sql(s"ALTER TABLE $t DROP COLUMN k")).getMessage should
+      intercept[HBaseSQLException](sql(s"ALTER TABLE $t DROP COLUMN k")).getMessage should
         include("'k' is a key column")
-      intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN b INT MAPPED BY (b = nofam.b)")).getMessage should
+      intercept[HBaseSQLException](sql(s"ALTER TABLE $t ADD COLUMN b INT MAPPED BY (b = nofam.b)")).getMessage should
         include("has no column family 'nofam'")
-      intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN b INT MAPPED BY (b = f.a)")).getMessage should
+      intercept[HBaseSQLException](sql(s"ALTER TABLE $t ADD COLUMN b INT MAPPED BY (b = f.a)")).getMessage should
         include("cell f.a is already mapped to column 'a'")
-      intercept[HBaseSqlException](sql(s"ALTER TABLE $t ADD COLUMN a INT MAPPED BY (a = f.z)")).getMessage should
+      intercept[HBaseSQLException](sql(s"ALTER TABLE $t ADD COLUMN a INT MAPPED BY (a = f.z)")).getMessage should
         include("already has a column 'a'")
       described(t) shouldBe before
     }
@@ -181,15 +181,15 @@ class SqlSurfaceSpec extends HBaseSuite {
       spark.range(0, 10).selectExpr("id AS k", "CAST(id * 3 AS STRING) AS v")
         .write.format("hbase").option("table", t).mode("append").save()
       val read = spark.read.format("hbase").option("table", t).load()
-      read.queryExecution.executedPlan.collect { case s: execution.HBaseSQLTableScan => s } should have size 1
+      read.queryExecution.executedPlan.collect { case s: execution.HBaseTableScan => s } should have size 1
       read.filter("k >= 8").collect().toSeq shouldBe Seq(Row(8L, "24"), Row(9L, "27"))
       spark.read.format("hbase").load(t).count() shouldBe 10
-      val e = intercept[HBaseSqlException](spark.range(1).selectExpr(
+      val e = intercept[HBaseSQLException](spark.range(1).selectExpr(
         "id AS k",
         "'x' AS v"
       ).write.format("hbase").option("table", t).save())
       e.getMessage should include("mode(\"append\")")
-      intercept[HBaseSqlException](spark.read.format("hbase").option("table", "no_such_table").load()).getMessage should
+      intercept[HBaseSQLException](spark.read.format("hbase").option("table", "no_such_table").load()).getMessage should
         include("HBase table 'no_such_table' does not exist")
     }
   }

@@ -14,7 +14,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{
 }
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.connector.catalog.CatalogManager
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.commands.{
   CreateHBaseTableAsSelectCommand, CreateHBaseTableCommand, DescribeMappedTableCommand, DropHBaseTableCommand,
@@ -87,7 +87,7 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
     case CreateNamespace(ResolvedNamespace(catalog: HBaseSparkCatalog, namespace, _), ifNotExists, _)
         if catalog.isOwnNamespace(namespace) =>
       if (!ifNotExists) {
-        throw new HBaseSqlException(s"CREATE NAMESPACE ${(catalog.name() +: namespace).mkString(".")}: it exists: " +
+        throw new HBaseSQLException(s"CREATE NAMESPACE ${(catalog.name() +: namespace).mkString(".")}: it exists: " +
           s"it is the one namespace of HBase catalog '${catalog.name()}'")
       }
       LocalRelation()

@@ -15,7 +15,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.commands.InsertIntoHBaseTableCommand
 import org.apache.spark.sql.hbase.connector.HBaseCatalogTable
@@ -37,9 +37,9 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
         case r: HBaseRelation if insert.query.resolved =>
           val table = r.table.name
           if (insert.overwrite)
-            throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
+            throw new HBaseSQLException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
           if (insert.partitionSpec.nonEmpty)
-            throw new HBaseSqlException(s"HBase table '$table' has no partitions; remove PARTITION (...)")
+            throw new HBaseSQLException(s"HBase table '$table' has no partitions; remove PARTITION (...)")
           InsertIntoHBaseTableCommand(r, alignQuery(r, insert.query, insert.userSpecifiedCols))
         case _ => insert
       }
@@ -53,13 +53,13 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
       )
     case overwrite: V2WriteCommand if isOverwrite(overwrite) && isCatalogTable(overwrite.table) =>
       val table = overwrite.table.asInstanceOf[DataSourceV2Relation].table.name()
-      throw new HBaseSqlException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
+      throw new HBaseSQLException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
     case v2: DataSourceV2Relation if isCatalogTable(v2) => catalogTableRelation(v2)
     case u: UnresolvedRelation => lookup(u).getOrElse(u)
     case travel @ RelationTimeTravel(u: UnresolvedRelation, timestamp, version) if timestamp.forall(_.resolved) =>
       lookup(u).map { relation =>
         if (version.isDefined) {
-          throw new HBaseSqlException(s"VERSION AS OF is not supported on HBase table '${relation.table.name}': " +
+          throw new HBaseSQLException(s"VERSION AS OF is not supported on HBase table '${relation.table.name}': " +
             "HBase keeps the versions of each cell by time; read it as it was with TIMESTAMP AS OF")
         }
         asOf(relation, asOfMillis(timestamp))

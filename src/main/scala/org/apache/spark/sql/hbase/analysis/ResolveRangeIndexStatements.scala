@@ -7,7 +7,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{ResolvedTable, UnresolvedTable, UnresolvedTableOrView}
 import org.apache.spark.sql.catalyst.plans.logical.{AnalyzeColumn, AnalyzeTable, CreateIndex, DropIndex, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.commands.{AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand}
 import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableIdent}
@@ -22,14 +22,14 @@ case class ResolveRangeIndexStatements(session: SparkSession) extends Rule[Logic
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
     case CreateIndex(HBaseTable(table), indexName, indexType, ifNotExists, columns, properties) =>
       columns.collectFirst { case (field, options) if options.nonEmpty => field.name.mkString(".") }.foreach { c =>
-        throw new HBaseSqlException(
+        throw new HBaseSQLException(
           s"CREATE INDEX $indexName ON $table: column '$c' takes no options; give OPTIONS (...) after the column list"
         )
       }
       val names = columns.map { case (field, _) =>
         field.name match {
           case Seq(name) => name
-          case parts => throw new HBaseSqlException(
+          case parts => throw new HBaseSQLException(
               s"CREATE INDEX $indexName ON $table: '${parts.mkString(".")}' is not a column of an HBase table"
             )
         }
@@ -38,7 +38,7 @@ case class ResolveRangeIndexStatements(session: SparkSession) extends Rule[Logic
     case DropIndex(HBaseTable(table), indexName, ifExists) => DropRangeIndexCommand(table, indexName, ifExists)
     case AnalyzeTable(HBaseTable(table), partitionSpec, _) =>
       if (partitionSpec.nonEmpty)
-        throw new HBaseSqlException(s"ANALYZE TABLE $table: HBase tables have no partitions; remove PARTITION (...)")
+        throw new HBaseSQLException(s"ANALYZE TABLE $table: HBase tables have no partitions; remove PARTITION (...)")
       AnalyzeHBaseTableCommand(table)
     case AnalyzeColumn(HBaseTable(table), _, _) => AnalyzeHBaseTableCommand(table)
   }

@@ -14,7 +14,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{
   UpdateTable, View
 }
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.commands.{DeleteFromHBaseTableCommand, UpdateHBaseTableCommand}
 
 /**
@@ -47,20 +47,20 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
     case DeleteFromTable(ViewOverHBase(view, table), _) => throw notOnAView("DELETE FROM", view, table)
     case UpdateTable(ViewOverHBase(view, table), _, _) => throw notOnAView("UPDATE", view, table)
     case MergeIntoTable(HBaseTarget(relation), _, _, _, _, _, _) =>
-      throw new HBaseSqlException(s"MERGE INTO is not supported on HBase table '${relation.table.name}'; " +
+      throw new HBaseSQLException(s"MERGE INTO is not supported on HBase table '${relation.table.name}'; " +
         "INSERT (which replaces rows by key), UPDATE and DELETE are")
   }
 
   private def refuseRepeatedColumns(relation: HBaseRelation, columns: Seq[AttributeReference]): Unit =
     columns.groupBy(_.exprId).values.find(_.size > 1).foreach { repeated =>
-      throw new HBaseSqlException(s"UPDATE ${relation.table.name} SET ${repeated.head.name}: " +
+      throw new HBaseSQLException(s"UPDATE ${relation.table.name} SET ${repeated.head.name}: " +
         s"'${repeated.head.name}' is set more than once")
     }
 
   /** Spark has wrapped each value in a cast to its column's type; one that cannot be done is named here. */
   private def refuseUnstorableValue(relation: HBaseRelation)(assignment: Assignment): Unit = assignment match {
     case Assignment(column: AttributeReference, cast: Cast) if cast.childrenResolved && !cast.resolved =>
-      throw new HBaseSqlException(s"UPDATE ${relation.table.name} SET ${column.name}: a value of type " +
+      throw new HBaseSQLException(s"UPDATE ${relation.table.name} SET ${column.name}: a value of type " +
         s"${cast.child.dataType.sql} cannot be stored in column '${column.name}' of type ${column.dataType.sql}")
     case _ =>
   }
@@ -71,7 +71,7 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
   }
 
   private def notOnAView(statement: String, view: String, table: String) =
-    new HBaseSqlException(s"$statement $view: '$view' is a view over HBase table '$table'; " +
+    new HBaseSQLException(s"$statement $view: '$view' is a view over HBase table '$table'; " +
       s"$statement names the table itself")
 
   private def matching(relation: HBaseRelation, condition: Option[Expression]): LogicalPlan =
@@ -97,24 +97,24 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
       case a: AttributeReference if relation.output.exists(_.exprId == a.exprId) =>
         val column = relation.columnOf(a)
         if (column.isKey) {
-          throw new HBaseSqlException(
+          throw new HBaseSQLException(
             s"UPDATE $table SET ${column.name}: '${column.name}' is a key column, and a row's key " +
               "is its identity in HBase; DELETE the row and INSERT it with the new key instead"
           )
         }
         column.writeTimeOf.foreach { cell =>
-          throw new HBaseSqlException(
+          throw new HBaseSQLException(
             s"UPDATE $table SET ${column.name}: '${column.name}' is the write time of cell $cell, " +
               "which HBase sets when the cell is written; it is read-only"
           )
         }
         if (assignment.value.exists(computedAcrossRows)) {
-          throw new HBaseSqlException(s"UPDATE $table SET ${column.name}: the new value ${assignment.value.sql} is " +
+          throw new HBaseSQLException(s"UPDATE $table SET ${column.name}: the new value ${assignment.value.sql} is " +
             "computed across rows (an aggregate, window or generator); a scalar subquery can give such a value")
         }
         a -> assignment.value
       case other =>
-        throw new HBaseSqlException(s"UPDATE $table SET ${other.sql}: only whole columns of the table can be set")
+        throw new HBaseSQLException(s"UPDATE $table SET ${other.sql}: only whole columns of the table can be set")
     }
   }
 

@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.changes
 
 import org.apache.spark.sql.SQLContext
 import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Literal}
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.types.TimestampType
@@ -29,7 +29,7 @@ object ChangeOptions {
   ): Option[HBaseChangesRelation] =
     timestamp(sqlContext, table, parameters, ChangesSince).map { since =>
       if (DataSourceOptions.asOfMillis(sqlContext, parameters).isDefined) {
-        throw new HBaseSqlException(s"Reading HBase table '${table.name}': options $ChangesSince and " +
+        throw new HBaseSQLException(s"Reading HBase table '${table.name}': options $ChangesSince and " +
           s"${DataSourceOptions.AsOfTimestampOption} cannot be combined; the changes are read with the rows' current values")
       }
       HBaseChangesRelation(read(sqlContext, table, cluster, since, ChangesSince))(sqlContext)
@@ -43,7 +43,7 @@ object ChangeOptions {
       : ChangeRead = {
     val now = System.currentTimeMillis()
     if (since > now) {
-      throw new HBaseSqlException(s"Reading the changes of HBase table '${table.name}': $what " +
+      throw new HBaseSQLException(s"Reading the changes of HBase table '${table.name}': $what " +
         s"${java.time.Instant.ofEpochMilli(since)} is in the future (now is ${java.time.Instant.ofEpochMilli(now)})")
     }
     val until = math.max(since, now - conf(sqlContext, HBaseSQLConf.ChangesLag))
@@ -60,11 +60,11 @@ object ChangeOptions {
     val now = System.currentTimeMillis()
     val start = timestamp(sqlContext, table, parameters, StartingTimestamp).getOrElse(now)
     if (start > now) {
-      throw new HBaseSqlException(s"Stream of changes of HBase table '${table.name}': option $StartingTimestamp " +
+      throw new HBaseSQLException(s"Stream of changes of HBase table '${table.name}': option $StartingTimestamp " +
         s"${java.time.Instant.ofEpochMilli(start)} is in the future (now is ${java.time.Instant.ofEpochMilli(now)})")
     }
     val maxRows = option(parameters, MaxRowsPerTrigger).map { text =>
-      text.trim.toIntOption.filter(_ > 0).getOrElse(throw new HBaseSqlException(
+      text.trim.toIntOption.filter(_ > 0).getOrElse(throw new HBaseSQLException(
         s"Stream of changes of HBase table '${table.name}': option $MaxRowsPerTrigger '$text' is not a positive whole number"
       ))
     }
@@ -105,7 +105,7 @@ object ChangeOptions {
       val zone = sqlContext.sparkSession.sessionState.conf.sessionLocalTimeZone
       Option(Cast(Literal(text), TimestampType, Some(zone), EvalMode.TRY).eval()) match {
         case Some(micros: Long) => Math.floorDiv(micros, 1000L)
-        case _ => throw new HBaseSqlException(
+        case _ => throw new HBaseSQLException(
             s"Reading the changes of HBase table '${table.name}': option $name '$text' is not a timestamp " +
               "(such as '2026-11-24 10:00:00') or epoch milliseconds"
           )

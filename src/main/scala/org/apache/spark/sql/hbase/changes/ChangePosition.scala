@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 /**
  * A place in the order in which changes are delivered: writes are ordered by their timestamp
@@ -76,16 +76,16 @@ object ChangePosition {
   def fromJson(text: String, what: String): ChangePosition = {
     val node =
       try mapper.readTree(text)
-      catch { case NonFatal(e) => throw new HBaseSqlException(s"$what is not JSON: $text (${e.getMessage})") }
+      catch { case NonFatal(e) => throw new HBaseSQLException(s"$what is not JSON: $text (${e.getMessage})") }
     node match {
       case o: ObjectNode if o.path("version").asInt(-1) == Version && o.path("timestamp").canConvertToLong =>
         val key = Option(o.get("key")).map(k => Bytes.fromHex(k.asText()))
         ChangePosition(o.get("timestamp").asLong(), key)
       case o: ObjectNode if o.has("version") && o.path("version").asInt(-1) > Version =>
-        throw new HBaseSqlException(
+        throw new HBaseSQLException(
           s"$what was written by a newer version (${o.get("version")}) of spark-hbase-sql: $text; this one reads version $Version"
         )
-      case _ => throw new HBaseSqlException(
+      case _ => throw new HBaseSQLException(
           s"$what is not a change position {\"version\": $Version, \"timestamp\": ..., \"key\": ...}: $text"
         )
     }

@@ -4,7 +4,7 @@
 package org.apache.spark.sql.hbase.changes
 
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.planner.{ScanLimits, ScanRequest}
@@ -56,7 +56,7 @@ object ChangeRead {
   /** The table's columns, then the kind of change and the time of the row's latest write in the read. */
   def schema(table: HBaseTableDef): StructType = {
     table.columns.find(c => Seq(ChangeType, CommitTimestamp).exists(_.equalsIgnoreCase(c.name))).foreach { c =>
-      throw new HBaseSqlException(
+      throw new HBaseSQLException(
         s"Reading the changes of HBase table '${table.name}': its column '${c.name}' has the name of a column " +
           s"the changes add ($ChangeType, $CommitTimestamp)"
       )

@@ -19,7 +19,7 @@ import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.hbase.planner.{RegionInfo, RegionScan}
 import org.apache.spark.unsafe.types.UTF8String
-import org.apache.spark.sql.hbase.execution.{HBaseScanRDD, ReadMetrics, RegionReadFailure, RegionScanners}
+import org.apache.spark.sql.hbase.execution.{HBaseCalls, HBaseScanRDD, ReadMetrics, RegionReadFailure, RegionScanners}
 
 /**
  * Reads a [[ChangeRead]], a region a partition: which rows have a write in its span (a raw
@@ -70,7 +70,7 @@ object ChangedRows {
   ): Iterator[(Array[Byte], Long)] = if (!read.from.precedes(read.to)) Iterator.empty
   else {
     val request = read.request
-    val scan = HBaseScanRDD.writesScan(request, range, read.from.millis, read.to.timeRangeEnd)
+    val scan = HBaseCalls.writesScan(request, range, read.from.millis, read.to.timeRangeEnd)
     val scanner = RegionScanners.open(
       request,
       scan,
@@ -106,7 +106,7 @@ object ChangedRows {
   ): Iterator[ChangePosition] = {
     val request = read.request
     val scan =
-      HBaseScanRDD.writesScan(request, RowRange(Array.empty, Array.empty), read.from.millis, read.to.timeRangeEnd)
+      HBaseCalls.writesScan(request, RowRange(Array.empty, Array.empty), read.from.millis, read.to.timeRangeEnd)
     val scanner = RegionScanners.open(request, scan, onClose, measured(_, metrics, blockBytesScanned))
     scanner.iterator().asScala.flatMap { result =>
       val row = result.getRow

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Expression, Ex
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.classic.SparkSession
 import org.apache.spark.sql.execution.datasources.LogicalRelation
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.types.{StringType, TimestampType}
 import org.apache.spark.sql.hbase.connector.DataSourceOptions
 
@@ -40,14 +40,14 @@ object HBaseChangesFunction {
     val session = SparkSession.active
     val (tableArg, sinceArg) = arguments match {
       case Seq(table, since) => (table, since)
-      case _ => throw new HBaseSqlException(
+      case _ => throw new HBaseSQLException(
           s"$Name takes 2 arguments, the table's name and a TIMESTAMP, as in $Name('t', TIMESTAMP '2026-11-24 10:00:00'); " +
             s"it was given ${arguments.size}"
         )
     }
     val name = constant(tableArg, "its first argument, the table's name") match {
       case s if s != null && tableArg.dataType == StringType => s.toString
-      case _ => throw new HBaseSqlException(s"$Name: its first argument must be the table's name as a string, " +
+      case _ => throw new HBaseSQLException(s"$Name: its first argument must be the table's name as a string, " +
           s"not ${tableArg.sql}")
     }
     val parameters = Map("table" -> name)
@@ -56,7 +56,7 @@ object HBaseChangesFunction {
     val micros = constant(Cast(sinceArg, TimestampType, Some(zone), EvalMode.TRY), "its second argument") match {
       case m: Long => m
       case _ =>
-        throw new HBaseSqlException(s"$Name('$name', ...): its second argument ${sinceArg.sql} is not a TIMESTAMP")
+        throw new HBaseSQLException(s"$Name('$name', ...): its second argument ${sinceArg.sql} is not a TIMESTAMP")
     }
     val read =
       ChangeOptions.read(session.sqlContext, table, cluster, Math.floorDiv(micros, 1000L), s"$Name's TIMESTAMP")
@@ -65,5 +65,5 @@ object HBaseChangesFunction {
 
   private def constant(e: Expression, what: String): Any =
     if (e.foldable) e.eval()
-    else throw new HBaseSqlException(s"$Name: $what must be a constant, not ${e.sql}")
+    else throw new HBaseSQLException(s"$Name: $what must be a constant, not ${e.sql}")
 }

@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.codec
 import java.io.ByteArrayOutputStream
 import java.nio.ByteBuffer
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.SupportedTypes
 import org.apache.spark.sql.hbase.server.{KeyCheck, KeyLayout, OrderedBytes}
 import org.apache.spark.sql.types._
@@ -24,7 +24,7 @@ final class BinaryKeyCodec(val keyTypes: Seq[DataType]) extends KeyCodec {
 
   keyTypes.foreach(t =>
     if (!BinaryKeyCodec.supports(t)) {
-      throw new HBaseSqlException(s"Type ${t.sql} cannot be used in a row key")
+      throw new HBaseSQLException(s"Type ${t.sql} cannot be used in a row key")
     }
   )
 
@@ -134,7 +134,7 @@ object BinaryKeyCodec {
 
   // The bytes of each type are OrderedBytes' (server jar): one implementation for both sides.
   private def write(out: ByteArrayOutputStream, dataType: DataType, value: Any, isLast: Boolean): Unit = {
-    if (value == null) throw new HBaseSqlException("NULL cannot be encoded in a row key")
+    if (value == null) throw new HBaseSQLException("NULL cannot be encoded in a row key")
     val bytes = dataType match {
       case BooleanType => OrderedBytes.ofBoolean(value.asInstanceOf[Boolean])
       case ByteType => OrderedBytes.ofIntegral(value.asInstanceOf[Byte].toLong, 1)
@@ -147,10 +147,10 @@ object BinaryKeyCodec {
       case BinaryType => OrderedBytes.writeEscaped(out, value.asInstanceOf[Array[Byte]], isLast); null
       case d: DecimalType =>
         val decimal = value.asInstanceOf[Decimal].toPrecision(d.precision, d.scale)
-        if (decimal == null) throw new HBaseSqlException(s"Value $value does not fit ${d.sql}")
+        if (decimal == null) throw new HBaseSQLException(s"Value $value does not fit ${d.sql}")
         if (d.precision <= Decimal.MAX_LONG_DIGITS) OrderedBytes.ofUnscaled(decimal.toUnscaledLong)
         else OrderedBytes.ofWideUnscaled(decimal.toJavaBigDecimal.unscaledValue())
-      case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be used in a row key")
+      case other => throw new HBaseSQLException(s"Type ${other.sql} cannot be used in a row key")
     }
     if (bytes != null) out.write(bytes, 0, bytes.length)
   }
@@ -195,7 +195,7 @@ object BinaryKeyCodec {
       case d: DecimalType =>
         val width = OrderedBytes.WIDE_DECIMAL_BYTES
         Decimal(OrderedBytes.getDecimal(key, take(buf, width), width, d.scale), d.precision, d.scale)
-      case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be used in a row key")
+      case other => throw new HBaseSQLException(s"Type ${other.sql} cannot be used in a row key")
     }
   }
 }

@@ -4,7 +4,7 @@
 package org.apache.spark.sql.hbase.codec
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.server.CellBytes
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
@@ -28,7 +28,7 @@ object BinaryValueCodec extends ValueCodec {
     case StringType => value.asInstanceOf[UTF8String].getBytes
     case BinaryType => value.asInstanceOf[Array[Byte]]
     case _: DecimalType => CellBytes.ofDecimal(value.asInstanceOf[Decimal].toJavaBigDecimal)
-    case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be stored in a cell")
+    case other => throw new HBaseSQLException(s"Type ${other.sql} cannot be stored in a cell")
   }
 
   // The common types without boxing their values; the bytes are those of encode.
@@ -63,7 +63,7 @@ object BinaryValueCodec extends ValueCodec {
       case d: DecimalType =>
         val value = CellBytes.getDecimal(d.precision, d.scale, bytes, offset, length)
         if (value == null) null else Decimal(value, d.precision, d.scale)
-      case other => throw new HBaseSqlException(s"Type ${other.sql} cannot be read from a cell")
+      case other => throw new HBaseSQLException(s"Type ${other.sql} cannot be read from a cell")
     }
   }
 }

@@ -10,7 +10,7 @@ import org.apache.hadoop.hbase.client.{Delete, Mutation, Put, Result}
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
-import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.server.{ColumnOrder, PackedCell, PackedCellWriter}
 import org.apache.spark.sql.types.{DataType, TimestampType}
@@ -41,7 +41,7 @@ final class RowCodec(val table: HBaseTableDef) extends Serializable {
     while (i < keyOrdinals.length) {
       val ordinal = ordinals(i)
       if (row.isNullAt(ordinal)) {
-        throw new HBaseSqlException(
+        throw new HBaseSQLException(
           s"Key column '${table.columns(keyOrdinals(i)).name}' of table '${table.name}' cannot be NULL"
         )
       }

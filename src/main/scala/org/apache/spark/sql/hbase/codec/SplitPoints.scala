@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.codec
 import scala.util.control.NonFatal
 
 import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Expression}
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 
 /** `SPLIT ON ((v1[, v2 ...]), ...)`: region boundaries given as key prefixes, made row keys. */
@@ -17,7 +17,7 @@ object SplitPoints {
    * the points are key prefixes of the right types in strictly ascending key order.
    */
   def encode(table: HBaseTableDef, points: Seq[Seq[String]], parse: String => Expression): Seq[Array[Byte]] = {
-    def fail(msg: String) = throw new HBaseSqlException(s"CREATE TABLE ${table.name} SPLIT ON: $msg")
+    def fail(msg: String) = throw new HBaseSQLException(s"CREATE TABLE ${table.name} SPLIT ON: $msg")
     val codec = KeyCodec.forTable(table)
     val keys = table.keys
     val encoded = points.zipWithIndex.map { case (texts, index) =>

@@ -3,7 +3,7 @@
 
 package org.apache.spark.sql.hbase.codec
 
-import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.server.{CellType, KeyCheck, KeyLayout}
 import org.apache.spark.sql.types.{BinaryType, DataType, StringType}
 
@@ -64,10 +64,10 @@ final class StringKeyCodec(val keyTypes: Seq[DataType], val delimiter: String) e
   private def encodeParts(values: Seq[Any], trailingDelimiter: Boolean): Array[Byte] = {
     val out = new java.io.ByteArrayOutputStream(32)
     values.zipWithIndex.foreach { case (value, i) =>
-      if (value == null) throw new HBaseSqlException("NULL cannot be encoded in a row key")
+      if (value == null) throw new HBaseSQLException("NULL cannot be encoded in a row key")
       val text = conversions(i).format(value)
       if (i < keyTypes.length - 1 && indexOf(text, 0) >= 0) {
-        throw new HBaseSqlException(
+        throw new HBaseSQLException(
           s"Key part ${i + 1} '${Utf8.string(text)}' contains the key delimiter '$delimiter'"
         )
       }
@@ -84,13 +84,13 @@ final class StringKeyCodec(val keyTypes: Seq[DataType], val delimiter: String) e
     while (i < keyTypes.length) {
       val end = if (i == keyTypes.length - 1) key.length else indexOf(key, start)
       if (end < 0) {
-        throw new HBaseSqlException(
+        throw new HBaseSQLException(
           s"Row key '${Utf8.string(key)}' has fewer than ${keyTypes.length} parts separated by '$delimiter'"
         )
       }
       result(i) = conversions(i).parse(key, start, end - start)
       if (result(i) == null) {
-        throw new HBaseSqlException(
+        throw new HBaseSQLException(
           s"Row key '${Utf8.string(key)}': part ${i + 1} '${Utf8.string(java.util.Arrays.copyOfRange(key, start, end))}' " +
             s"is not a valid ${keyTypes(i).sql}"
         )

@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef, TableDefinitionStore}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, SparkFallback}
@@ -15,7 +15,7 @@ import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, SparkFallback}
 private[commands] object AlterDefinition {
   def apply(catalog: TableDefinitionStore, current: HBaseTableDef, updated: HBaseTableDef, statement: String): Unit =
     if (!catalog.replace(current, updated)) {
-      throw new HBaseSqlException(s"$statement: table '${current.name}' was changed by another session; run it again")
+      throw new HBaseSQLException(s"$statement: table '${current.name}' was changed by another session; run it again")
     }
 }
 
@@ -26,7 +26,7 @@ case class AddHBaseColumnCommand(table: HBaseTableIdent, column: HBaseColumn) ex
     val statement = s"ALTER TABLE $table ADD COLUMN ${column.name}"
     val catalog = table.store(session, statement)
     val current =
-      catalog.get(table.name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$table' does not exist"))
+      catalog.get(table.name).getOrElse(throw new HBaseSQLException(s"$statement: HBase table '$table' does not exist"))
     val updated = current.withColumn(column)
     HBaseConnections.withConnection(catalog.cluster) { connection =>
       val admin = connection.getAdmin

@@ -13,7 +13,7 @@ import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, Con
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.metadata.{FamilyOptions, HBaseTableDef}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
@@ -47,7 +47,7 @@ case class CreateHBaseTableCommand(
     val stored = HBaseConnections.withConnection(catalog.cluster)(asStored(_, checked))
     if (!catalog.create(stored)) {
       if (ifNotExists) return false
-      throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
+      throw new HBaseSQLException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
     }
     try {
       val created = HBaseConnections.withConnection(catalog.cluster) { connection =>
@@ -94,7 +94,7 @@ case class CreateHBaseTableCommand(
     val created = !admin.tableExists(name) && {
       val namespace = name.getNamespaceAsString
       if (!admin.listNamespaces().contains(namespace)) {
-        throw new HBaseSqlException(s"CREATE TABLE ${definition.name}: HBase namespace '$namespace' does not exist")
+        throw new HBaseSQLException(s"CREATE TABLE ${definition.name}: HBase namespace '$namespace' does not exist")
       }
       def create(withAggregator: Boolean): Boolean = {
         val builder = TableDescriptorBuilder.newBuilder(name)
@@ -131,7 +131,7 @@ case class CreateHBaseTableCommand(
   /** Refuses an existing HBase table this definition cannot map as it is. */
   private def checkExisting(admin: Admin): Unit = {
     if (familyOptions.nonEmpty) {
-      throw new HBaseSqlException(
+      throw new HBaseSQLException(
         s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; " +
           "FAMILIES sets up the families of a table CREATE TABLE makes. Change an existing table's families with the HBase shell's alter"
       )

@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.commands
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.connector.TableDrops
 
@@ -18,7 +18,7 @@ case class DropHBaseTableCommand(name: String, ifExists: Boolean, purge: Boolean
 
   override def run(session: SparkSession): Seq[Row] = {
     if (!TableDrops.drop(session, TableDefinitionStores.of(session), name, purge) && !ifExists) {
-      throw new HBaseSqlException(s"DROP TABLE $name: HBase table '$name' does not exist")
+      throw new HBaseSQLException(s"DROP TABLE $name: HBase table '$name' does not exist")
     }
     Seq.empty
   }

@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.execution.metric.SQLMetric
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, SparkFallback}
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput, LoadMetrics}
 import org.apache.spark.sql.hbase.facts.HBaseTableSizes
@@ -51,28 +51,28 @@ case class LoadDataCommand(
       case Some(found) => found
       case None => return sparkPlan.filter(_ => !parallel && delimiter.isEmpty && options.isEmpty) match {
           case Some(plan) => SparkFallback.run(session, plan); Seq.empty
-          case None => throw new HBaseSqlException(
+          case None => throw new HBaseSQLException(
               s"LOAD DATA INTO TABLE $name: no HBase table '$name' (PARALLEL, FIELDS TERMINATED BY and OPTIONS are for HBase tables)"
             )
         }
     }
     if (overwrite) {
-      throw new HBaseSqlException(s"LOAD DATA ... OVERWRITE INTO TABLE $name: HBase tables are not overwritten; " +
+      throw new HBaseSQLException(s"LOAD DATA ... OVERWRITE INTO TABLE $name: HBase tables are not overwritten; " +
         "leave OVERWRITE out, and loaded rows replace the rows with the same key")
     }
     val lowered = options.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
     val skipBadRows = lowered.getOrElse("onbadrow", "fail").toLowerCase(Locale.ROOT) match {
       case "fail" => false
       case "skip" => true
-      case other => throw new HBaseSqlException(s"LOAD DATA OPTIONS: onBadRow is 'fail' or 'skip', not '$other'")
+      case other => throw new HBaseSQLException(s"LOAD DATA OPTIONS: onBadRow is 'fail' or 'skip', not '$other'")
     }
     val header = lowered.getOrElse("header", "false").toLowerCase(Locale.ROOT) match {
       case "true" => true
       case "false" => false
-      case other => throw new HBaseSqlException(s"LOAD DATA OPTIONS: header is 'true' or 'false', not '$other'")
+      case other => throw new HBaseSQLException(s"LOAD DATA OPTIONS: header is 'true' or 'false', not '$other'")
     }
     val sep = delimiter.orElse(lowered.get("sep")).orElse(lowered.get("delimiter")).getOrElse(",")
-    if (sep.isEmpty) throw new HBaseSqlException("LOAD DATA FIELDS TERMINATED BY: the delimiter is empty")
+    if (sep.isEmpty) throw new HBaseSQLException("LOAD DATA FIELDS TERMINATED BY: the delimiter is empty")
     val csvOptions = options.filter { case (k, _) =>
       !Set(
         "onbadrow",
@@ -97,7 +97,7 @@ case class LoadDataCommand(
       format,
       CsvInput.OnBadRow(
         skipBadRows,
-        where => new HBaseSqlException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")
+        where => new HBaseSQLException(s"LOAD DATA INTO TABLE $name: $where; $loadedSoFar")
       ),
       counted
     )

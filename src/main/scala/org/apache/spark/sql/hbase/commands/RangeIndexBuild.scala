@@ -11,11 +11,11 @@ import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.Scan
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, RangeIndexDef, TableDefinitionStore}
 import org.apache.spark.sql.hbase.codec.{RowCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.execution.HBaseScanRDD
+import org.apache.spark.sql.hbase.execution.HBaseCalls
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.hbase.rangeindex.{ChunkStats, ColumnStatsBuilder, RangeIndexStore, WriteGuard}
 
@@ -36,11 +36,11 @@ object RangeIndexBuild {
       indexName: String,
       statement: String
   ): RangeIndexDef = {
-    def dropped(cause: Option[Throwable]) = new HBaseSqlException(s"$statement: table '$tableName' was dropped", cause)
+    def dropped(cause: Option[Throwable]) = new HBaseSQLException(s"$statement: table '$tableName' was dropped", cause)
     def current = catalog.get(tableName).getOrElse(throw dropped(None))
     val table = current
     // Another session may drop the index between this statement's catalog change and its build.
-    def replaced = new HBaseSqlException(s"$statement: index '$indexName' was dropped or replaced while it was built")
+    def replaced = new HBaseSQLException(s"$statement: index '$indexName' was dropped or replaced while it was built")
     val index = table.index(indexName).getOrElse(throw replaced)
     HBaseConnections.withConnection(catalog.cluster) { connection =>
       val admin = connection.getAdmin
@@ -61,7 +61,7 @@ object RangeIndexBuild {
       else Try(catalog.get(tableName)) match {
         case Success(None) => dropped(Some(e))
         case Success(Some(now)) if now != table =>
-          new HBaseSqlException(s"$statement: table '$tableName' was changed by another session; run it again", Some(e))
+          new HBaseSQLException(s"$statement: table '$tableName' was changed by another session; run it again", Some(e))
         case _ => e
       }
     try build(session, table, index, store, generation)
@@ -82,7 +82,7 @@ object RangeIndexBuild {
         if (catalog.replace(now, updated)) Some(updated)
         else if (attempt < 5) publish(attempt + 1)
         else
-          throw new HBaseSqlException(s"$statement: table '$tableName' keeps changing in other sessions; run it again")
+          throw new HBaseSQLException(s"$statement: table '$tableName' keeps changing in other sessions; run it again")
       }
     }
     // Whatever stops the publication (the table or index dropped meanwhile), this build's chunks go.
@@ -164,7 +164,7 @@ object RangeIndexBuild {
       try {
         val scan = new Scan().withStartRow(region.start).withStopRow(region.stop).setCaching(1000)
         table.rowFamilies.foreach(f => scan.addFamily(Utf8.bytes(f)))
-        HBaseScanRDD.cellFilter(table, columns).foreach(scan.setFilter)
+        HBaseCalls.cellFilter(table, columns).foreach(scan.setFilter)
         val scanner = htable.getScanner(scan)
         try scanner.iterator().asScala.foreach { result =>
             if (rows == index.chunkRows) cut(result.getRow)

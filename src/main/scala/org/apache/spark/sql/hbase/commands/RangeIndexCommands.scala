@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, RangeIndexDef}
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, RangeIndexes}
 import org.apache.spark.sql.hbase.facts.IndexBuilds
@@ -33,11 +33,11 @@ case class CreateRangeIndexCommand(
     val table = RangeIndexes.table(catalog, tableName, statement)
     if (table.index(indexName).isDefined) {
       if (ifNotExists) return Seq.empty
-      throw new HBaseSqlException(s"$statement: table '${table.name}' already has an index '$indexName'")
+      throw new HBaseSQLException(s"$statement: table '${table.name}' already has an index '$indexName'")
     }
     val index = RangeIndexDef.fromStatement(table, indexName, indexType, columns, options)
     if (!catalog.replace(table, table.withIndex(index))) {
-      throw new HBaseSqlException(s"$statement: table '${table.name}' was changed by another session; run it again")
+      throw new HBaseSQLException(s"$statement: table '${table.name}' was changed by another session; run it again")
     }
     try RangeIndexBuild.rebuild(session, catalog, store, table.name, indexName, statement)
     catch {
@@ -50,7 +50,7 @@ case class CreateRangeIndexCommand(
             ).map(now -> _)
             if (withdrawn.isDefined) now.withoutIndex(indexName) else now
           }
-        catch { case _: HBaseSqlException => } // the table is gone, and our claim with it
+        catch { case _: HBaseSQLException => } // the table is gone, and our claim with it
         withdrawn.foreach { case (was, claimed) =>
           claimed.generation.foreach(g => store.dropChunks(was, claimed)(_ == g))
         }
@@ -77,7 +77,7 @@ case class DropRangeIndexCommand(tableName: HBaseTableIdent, indexName: String, 
     }
     removed match {
       case None if ifExists =>
-      case None => throw new HBaseSqlException(s"$statement: table '$name' has no index '$indexName'")
+      case None => throw new HBaseSQLException(s"$statement: table '$name' has no index '$indexName'")
       case Some((table, index)) =>
         // Its published build only: a build still running removes its own chunks when it cannot publish.
         index.generation.foreach(g => RangeIndexes.store(session, catalog).dropChunks(table, index)(_ == g))

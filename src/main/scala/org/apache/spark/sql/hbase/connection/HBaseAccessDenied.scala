@@ -3,7 +3,7 @@
 
 package org.apache.spark.sql.hbase.connection
 
-import org.apache.spark.sql.hbase.common.{Causes, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLException}
 
 /**
  * HBase's AccessController refusing the user an action (read, write, create, ...) on a table or
@@ -22,8 +22,8 @@ object HBaseAccessDenied {
   }.map { case (c, m) => c -> m.stripPrefix(ClassName + ": ") }
 
   /** `doing` says what was denied when HBase's message may not (its read errors leave out the namespace). */
-  def error(message: String, cause: Throwable, doing: Option[String] = None): HBaseSqlException =
-    new HBaseSqlException(
+  def error(message: String, cause: Throwable, doing: Option[String] = None): HBaseSQLException =
+    new HBaseSQLException(
       s"HBase denied access${doing.fold("")(" " + _)}: $message. An HBase administrator grants rights with HBase's grant command " +
         "(reading and writing a table, creating tables in a namespace, and reading and writing our catalog " +
         "spark_hbase_sql:catalog); see 'Kerberos' in docs/deployment.md.",

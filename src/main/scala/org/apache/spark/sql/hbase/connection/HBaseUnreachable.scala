@@ -10,7 +10,7 @@ import scala.util.Try
 
 import org.apache.hadoop.hbase.{MasterNotRunningException, ZooKeeperConnectionException}
 
-import org.apache.spark.sql.hbase.common.{Causes, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLException}
 
 /**
  * HBase that cannot be reached at all (ZooKeeper, the master or a region server refuse or never
@@ -77,8 +77,8 @@ object HBaseUnreachable {
         m.contains("SASL authentication failed")
     )
 
-  def unauthenticatedError(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSqlException =
-    new HBaseSqlException(
+  def unauthenticatedError(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSQLException =
+    new HBaseSQLException(
       s"HBase at ZooKeeper ${cluster.zookeeperAddress} did not authenticate this client: $reason. A Kerberos-secured " +
         "HBase needs spark.hbase.security.authentication=kerberos, the principals of its servers " +
         "(spark.hbase.master.kerberos.principal, spark.hbase.regionserver.kerberos.principal), and a logged-in user: " +
@@ -90,8 +90,8 @@ object HBaseUnreachable {
       Option(cause)
     )
 
-  def error(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSqlException =
-    new HBaseSqlException(
+  def error(cluster: HBaseClusterConf, reason: String, cause: Throwable): HBaseSQLException =
+    new HBaseSQLException(
       s"HBase could not be reached at ZooKeeper ${cluster.zookeeperAddress}: $reason. Check that HBase is running " +
         "and that hbase.zookeeper.quorum and hbase.zookeeper.property.clientPort (as spark.hbase.* settings, or " +
         "in HBASE_CONF_DIR) name its ZooKeeper; spark.hbase.client.retries.number, spark.hbase.client.operation.timeout " +

@@ -7,7 +7,7 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.SQLContext
 import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, TimeTravelSpec}
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableDefinitionStores}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.facts.TableDefinitions
@@ -24,7 +24,7 @@ object DataSourceOptions {
   def table(sqlContext: SQLContext, parameters: Map[String, String]): (HBaseTableDef, HBaseClusterConf) = {
     val catalog = TableDefinitionStores.of(sqlContext.sparkSession)
     val name = tableOption(parameters)
-    val table = TableDefinitions.get(catalog, name).getOrElse(throw new HBaseSqlException(
+    val table = TableDefinitions.get(catalog, name).getOrElse(throw new HBaseSQLException(
       s"HBase table '$name' does not exist; create it with CREATE TABLE $name (...) MAPPED BY (...)"
     ))
     (table, catalog.cluster)
@@ -34,7 +34,7 @@ object DataSourceOptions {
   def asOfMillis(sqlContext: SQLContext, parameters: Map[String, String]): Option[Long] = {
     val options = new CaseInsensitiveStringMap(parameters.asJava)
     if (options.containsKey("asOfVersion") || options.containsKey("versionAsOf")) {
-      throw new HBaseSqlException(s"HBase table '${tableOption(parameters)}': reading a version is not supported; " +
+      throw new HBaseSQLException(s"HBase table '${tableOption(parameters)}': reading a version is not supported; " +
         s"HBase keeps the versions of each cell by time, so use option $AsOfTimestampOption")
     }
     TimeTravelSpec.fromOptions(
@@ -50,6 +50,6 @@ object DataSourceOptions {
 
   def tableOption(parameters: Map[String, String]): String =
     parameters.get("table").orElse(parameters.get("path")).filter(_.nonEmpty).getOrElse(
-      throw new HBaseSqlException("format(\"hbase\") needs the table: .option(\"table\", \"name\") or .load(\"name\")")
+      throw new HBaseSQLException("format(\"hbase\") needs the table: .option(\"table\", \"name\") or .load(\"name\")")
     )
 }

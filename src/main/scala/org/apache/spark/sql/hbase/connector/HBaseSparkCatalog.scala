@@ -11,7 +11,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{NoSuchNamespaceException, NoSuchTableException}
 import org.apache.spark.sql.connector.catalog._
 import org.apache.spark.sql.connector.expressions.Transform
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{TableDefinitionStore, TableDefinitionStores}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.facts.TableDefinitions
@@ -79,7 +79,7 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
 
   override def loadTable(ident: Identifier, version: String): Table = {
     val table = load(ident, None)
-    throw new HBaseSqlException(s"VERSION AS OF is not supported on HBase table '${table.name()}': " +
+    throw new HBaseSQLException(s"VERSION AS OF is not supported on HBase table '${table.name()}': " +
       "HBase keeps the versions of each cell by time; read it as it was with TIMESTAMP AS OF")
   }
 
@@ -96,12 +96,12 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
       partitions: Array[Transform],
       properties: util.Map[String, String]
   ): Table =
-    throw new HBaseSqlException(s"CREATE TABLE $catalogName.${ident.name()}: an HBase table needs its mapping; " +
+    throw new HBaseSQLException(s"CREATE TABLE $catalogName.${ident.name()}: an HBase table needs its mapping; " +
       s"write CREATE TABLE $catalogName.${ident.name()} (..., PRIMARY KEY (...)) MAPPED BY (htable, COLS=[...]), " +
       s"or CREATE TABLE $catalogName.${ident.name()} ... USING hbase OPTIONS (primaryKey 'k1, k2')")
 
   override def alterTable(ident: Identifier, changes: TableChange*): Table =
-    throw new HBaseSqlException(s"ALTER TABLE $catalogName.${ident.name()}: HBase tables change with " +
+    throw new HBaseSQLException(s"ALTER TABLE $catalogName.${ident.name()}: HBase tables change with " +
       "ALTER TABLE t ADD COLUMN c TYPE MAPPED BY (c = family.qualifier) and ALTER TABLE t DROP COLUMN c")
 
   override def dropTable(ident: Identifier): Boolean =
@@ -112,7 +112,7 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
     isDefault(ident.namespace()) && TableDrops.drop(SparkSession.active, store, ident.name(), purge = true)
 
   override def renameTable(oldIdent: Identifier, newIdent: Identifier): Unit =
-    throw new HBaseSqlException(
+    throw new HBaseSQLException(
       s"ALTER TABLE $catalogName.${oldIdent.name()} RENAME: HBase tables cannot be renamed; " +
         "DROP TABLE (which keeps the HBase data) and CREATE TABLE ... MAPPED BY the same HBase table"
     )
@@ -130,15 +130,15 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
   }
 
   override def createNamespace(namespace: Array[String], metadata: util.Map[String, String]): Unit =
-    throw new HBaseSqlException(s"CREATE NAMESPACE ${(catalogName +: namespace).mkString(".")}: the HBase tables of " +
+    throw new HBaseSQLException(s"CREATE NAMESPACE ${(catalogName +: namespace).mkString(".")}: the HBase tables of " +
       s"catalog '$catalogName' are all in its one namespace, $catalogName")
 
   override def alterNamespace(namespace: Array[String], changes: NamespaceChange*): Unit =
-    throw new HBaseSqlException(s"ALTER NAMESPACE ${(catalogName +: namespace).mkString(".")}: namespaces of catalog " +
+    throw new HBaseSQLException(s"ALTER NAMESPACE ${(catalogName +: namespace).mkString(".")}: namespaces of catalog " +
       s"'$catalogName' have no properties to change")
 
   override def dropNamespace(namespace: Array[String], cascade: Boolean): Boolean =
-    throw new HBaseSqlException(s"DROP NAMESPACE ${(catalogName +: namespace).mkString(".")}: the one namespace of " +
+    throw new HBaseSQLException(s"DROP NAMESPACE ${(catalogName +: namespace).mkString(".")}: the one namespace of " +
       s"catalog '$catalogName' cannot be dropped")
 
   override def defaultNamespace(): Array[String] = ownNamespace
@@ -170,6 +170,6 @@ object HBaseSparkCatalog {
     named(
       session,
       name
-    ).map(_.store).getOrElse(throw new HBaseSqlException(s"$statement: '$name' is not an HBase catalog; " +
+    ).map(_.store).getOrElse(throw new HBaseSQLException(s"$statement: '$name' is not an HBase catalog; " +
       s"register one with spark.sql.catalog.$name=${classOf[HBaseSparkCatalog].getName}"))
 }

@@ -4,7 +4,7 @@
 package org.apache.spark.sql.hbase.connector
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableDefinitionStore, TableDefinitionStores}
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 
@@ -51,12 +51,12 @@ object HBaseTableIdent {
         val store = TableDefinitionStores.of(session)
         TableDefinitions.get(store, name).map(store -> _)
       case catalog +: _ if HBaseSparkCatalog.named(session, catalog).isDefined =>
-        val ident = parse(parts, statement).fold(message => throw new HBaseSqlException(message), identity)
+        val ident = parse(parts, statement).fold(message => throw new HBaseSQLException(message), identity)
         val store = ident.store(session, statement)
         Some(store -> TableDefinitions.get(
           store,
           ident.name
-        ).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$ident' does not exist")))
+        ).getOrElse(throw new HBaseSQLException(s"$statement: HBase table '$ident' does not exist")))
       case _ => None
     }
 }

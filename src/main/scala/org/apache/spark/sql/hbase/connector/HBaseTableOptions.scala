@@ -7,7 +7,7 @@ import java.util.Locale
 
 import org.apache.spark.sql.catalyst.plans.logical.TableSpec
 import org.apache.spark.sql.connector.expressions.Transform
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{
   CellMapping, CellRef, HBaseTableDef, HBaseTableName, TableFormat, TableLayout
 }
@@ -46,7 +46,7 @@ object HBaseTableOptions {
       spec: TableSpec
   ): HBaseTableDef = {
     val statement = s"CREATE TABLE $catalog.$name"
-    def fail(message: String) = throw new HBaseSqlException(s"$statement: $message")
+    def fail(message: String) = throw new HBaseSQLException(s"$statement: $message")
     spec.provider.filterNot(_.equalsIgnoreCase(Provider)).foreach { p =>
       fail(s"an HBase table needs its mapping, so it is USING $Provider, not USING $p: write $statement ... " +
         s"USING $Provider OPTIONS (primaryKey 'k1, k2'), or $statement (..., PRIMARY KEY (...)) MAPPED BY (htable, COLS=[...])")

@@ -4,7 +4,7 @@
 package org.apache.spark.sql.hbase.connector
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableDefinitionStore}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.rangeindex.{RangeIndexStore, WriteGuard}
@@ -15,7 +15,7 @@ private[hbase] object RangeIndexes {
     table(catalog, HBaseTableIdent(None, name), statement)
 
   def table(catalog: TableDefinitionStore, ident: HBaseTableIdent, statement: String): HBaseTableDef =
-    catalog.get(ident.name).getOrElse(throw new HBaseSqlException(s"$statement: HBase table '$ident' does not exist"))
+    catalog.get(ident.name).getOrElse(throw new HBaseSQLException(s"$statement: HBase table '$ident' does not exist"))
 
   /** The range index statistics of the tables of `catalog`, kept in its cluster. */
   def store(session: SparkSession, catalog: TableDefinitionStore): RangeIndexStore =
@@ -52,7 +52,7 @@ private[hbase] object RangeIndexes {
       val updated = change(current)
       if (catalog.replace(current, updated)) updated
       else if (n < 5) attempt(n + 1)
-      else throw new HBaseSqlException(s"$statement: table '$name' keeps changing in other sessions; run it again")
+      else throw new HBaseSQLException(s"$statement: table '$name' keeps changing in other sessions; run it again")
     }
     attempt(0)
   }

@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.connector
 import org.apache.hadoop.hbase.TableName
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.common.{Causes, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLException}
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, ReadableEntry, TableDefinitionStore, UnreadableEntry}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.facts.FactsCache
@@ -30,7 +30,7 @@ object TableDrops {
     if (purge) catalog.entry(name).foreach {
       case ReadableEntry(table) => requirePurgeable(catalog, table, statement)
       case _: UnreadableEntry =>
-        throw new HBaseSqlException(s"$statement: the catalog entry of '$name' cannot be read, so which HBase table " +
+        throw new HBaseSQLException(s"$statement: the catalog entry of '$name' cannot be read, so which HBase table " +
           s"it maps is not known; DROP TABLE $name removes the entry and keeps HBase's data")
     }
     catalog.drop(name) match {
@@ -48,18 +48,18 @@ object TableDrops {
 
   private def requirePurgeable(catalog: TableDefinitionStore, table: HBaseTableDef, statement: String): Unit = {
     if (!table.ownsHBaseTable) {
-      throw new HBaseSqlException(s"$statement: HBase table '${table.hbaseTable}' existed before CREATE TABLE " +
+      throw new HBaseSQLException(s"$statement: HBase table '${table.hbaseTable}' existed before CREATE TABLE " +
         s"${table.name} mapped it, so PURGE does not delete it; DROP TABLE ${table.name} removes the mapping and " +
         "keeps the HBase table (delete it with the HBase shell if you mean to)")
     }
     // None when some entry cannot be read: it might map this HBase table.
-    val mappings = catalog.over(table.hbaseTable).getOrElse(throw new HBaseSqlException(
+    val mappings = catalog.over(table.hbaseTable).getOrElse(throw new HBaseSQLException(
       s"$statement: some catalog entries cannot be read, so whether another table maps HBase table " +
         s"'${table.hbaseTable}' is not known; drop the broken entries first (SHOW TABLES lists them)"
     ))
     val others = mappings.filterNot(_.name.equalsIgnoreCase(table.name))
     if (others.nonEmpty) {
-      throw new HBaseSqlException(s"$statement: HBase table '${table.hbaseTable}' is mapped by " +
+      throw new HBaseSQLException(s"$statement: HBase table '${table.hbaseTable}' is mapped by " +
         s"${others.map(o => s"'${o.name}'").mkString(", ")} too; drop ${if (others.size == 1) "it" else "them"} first")
     }
   }
@@ -81,7 +81,7 @@ object TableDrops {
       }
     catch {
       case e: java.io.IOException =>
-        throw new HBaseSqlException(
+        throw new HBaseSQLException(
           s"$statement: the mapping is dropped, but deleting HBase table " +
             s"'${table.hbaseTable}' failed: ${Causes.rootMessage(e)}; delete it with the HBase shell",
           Some(e)

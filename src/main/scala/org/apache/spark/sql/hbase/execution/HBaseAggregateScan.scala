@@ -37,7 +37,7 @@ case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) e
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "partial groups read from HBase")
 
   override protected def doExecute(): RDD[InternalRow] = {
-    ReadMetrics.reportPlan(sparkContext, metrics, plan.scan.scan)
+    ReadMetrics.reportPlan(sparkContext, metrics, plan.scan)
     val rows = new HBaseAggregateRDD(sparkContext, plan, ReadMetrics.of(metrics))
     // Interpreted: a region's few partial groups do not repay generating code in every task.
     val bound = BindReferences.bindReferences(output, output)
@@ -126,12 +126,12 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
       region,
       "filter",
       taken => {
-        val scan = HBaseScanRDD.scanFor(request, region.ranges, Seq(sent.filterOf))
+        val scan = HBaseCalls.scanFor(request, region.ranges, Seq(sent.filterOf))
         scan.setAttribute(AggregateSpec.ATTRIBUTE, sent.spec.bytes)
         results(scan, taken)
       },
       // Every row of the rest, with the cells the aggregation reads: the aggregator checks the spec's predicate.
-      rest => results(HBaseScanRDD.scanFor(request, rest.ranges, HBaseAggregateRDD.plainFilters(plan, rest)), _ => ())
+      rest => results(HBaseCalls.scanFor(request, rest.ranges, HBaseAggregateRDD.plainFilters(plan, rest)), _ => ())
     )
     val folded = Iterator(()).flatMap { _ =>
       local.endOfRows()
@@ -152,8 +152,8 @@ object HBaseAggregateRDD {
 
   /** A region's read without the server jar: its ranges, and only the cells the aggregation reads. */
   def plainFilters(plan: AggregateScanPlan, region: RegionScan): Seq[Filter] =
-    HBaseScanRDD.rangeFilter(region.ranges).toSeq ++
-      HBaseScanRDD.cellFilter(plan.scan.request.table, RegionRequests.readColumns(plan, region))
+    HBaseCalls.rangeFilter(region.ranges).toSeq ++
+      HBaseCalls.cellFilter(plan.scan.request.table, RegionRequests.readColumns(plan, region))
 
 }
 

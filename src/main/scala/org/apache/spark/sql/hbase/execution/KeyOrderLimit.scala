@@ -30,7 +30,7 @@ case class KeyOrderLimit(limit: Int, sortOrder: Seq[SortOrder], projectList: Seq
    */
   override def executeCollect(): Array[InternalRow] = {
     val taken = child match {
-      case scan: HBaseSQLTableScan if scan.plan.driverRead => scan.executeTake(limit)
+      case scan: HBaseTableScan if scan.plan.driverRead => scan.executeTake(limit)
       case _ =>
         val width = child.output.size
         val rows = child.execute().mapPartitionsWithIndexInternal { (index, iter) =>

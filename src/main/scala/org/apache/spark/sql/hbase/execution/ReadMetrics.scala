@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.execution
 import org.apache.spark.SparkContext
 import org.apache.spark.sql.execution.SQLExecution
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
-import org.apache.spark.sql.hbase.planner.ScanPlan
+import org.apache.spark.sql.hbase.planner.TableScanPlan
 
 /**
  * What reading regions counts: rows HBase returned to Spark, rows the region servers looked at
@@ -55,10 +55,10 @@ object ReadMetrics {
     )
 
   /** Sets what the plan decided (regions, key ranges, chunks skipped), as metrics of the running query. */
-  def reportPlan(sc: SparkContext, metrics: Map[String, SQLMetric], plan: ScanPlan): Unit = {
+  def reportPlan(sc: SparkContext, metrics: Map[String, SQLMetric], plan: TableScanPlan): Unit = {
     metrics("regionsTotal").set(plan.regionsTotal)
     metrics("regionsScanned").set(plan.regions.size)
-    metrics("keyRanges").set(plan.keyRanges)
+    metrics("keyRanges").set(plan.rowRanges)
     metrics("chunksSkipped").set(plan.chunksSkipped)
     postDriverMetrics(sc, metrics, Seq("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped"))
   }

@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.execution
 import java.io.{InterruptedIOException, IOException, UncheckedIOException}
 import java.net.SocketTimeoutException
 
-import org.apache.spark.sql.hbase.common.{Causes, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLException}
 import org.apache.spark.sql.hbase.metadata.HBaseTableName
 import org.apache.spark.sql.hbase.connection.HBaseAccessDenied
 import org.apache.spark.sql.hbase.planner.RegionInfo
@@ -32,8 +32,8 @@ object RegionReadFailure {
         }
   }
 
-  def error(table: HBaseTableName, region: RegionInfo, cause: Throwable): HBaseSqlException =
-    new HBaseSqlException(
+  def error(table: HBaseTableName, region: RegionInfo, cause: Throwable): HBaseSQLException =
+    new HBaseSQLException(
       s"HBase table $table: reading region ${region.rangeString} from region server ${region.server} failed: " +
         s"${Causes.rootMessage(cause)}. If the region server was down, restarting or not answering, run the " +
         "statement again once HBase serves the region; spark.hbase.client.retries.number, spark.hbase.client.pause, " +

@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.logical
 import org.apache.spark.sql.catalyst.analysis.TableOutputResolver
 import org.apache.spark.sql.catalyst.expressions.{Alias, Literal}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.internal.SQLConf
 
 /** How the rows written to a table (by INSERT, or by the streaming sink) line up with its columns. */
@@ -30,16 +30,16 @@ object InsertColumns {
     else {
       val named = userSpecifiedCols.map(table.column)
       named.find(_.isWriteTime).foreach { c =>
-        throw new HBaseSqlException(s"INSERT INTO ${table.name} (${c.name}): '${c.name}' is the write time of cell " +
+        throw new HBaseSQLException(s"INSERT INTO ${table.name} (${c.name}): '${c.name}' is the write time of cell " +
           s"${c.writeTimeOf.get}, which HBase sets when the cell is written; leave it out")
       }
       if (named.size != insertQuery.output.size) {
-        throw new HBaseSqlException(
+        throw new HBaseSQLException(
           s"INSERT INTO ${table.name} names ${named.size} columns but the query gives ${insertQuery.output.size}"
         )
       }
       table.keys.filterNot(named.contains).headOption.foreach { k =>
-        throw new HBaseSqlException(s"INSERT INTO ${table.name} must give key column '${k.name}'")
+        throw new HBaseSQLException(s"INSERT INTO ${table.name} must give key column '${k.name}'")
       }
       val byColumn = named.zip(insertQuery.output).toMap
       Project(

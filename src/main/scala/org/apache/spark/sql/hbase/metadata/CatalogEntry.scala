@@ -3,7 +3,7 @@
 
 package org.apache.spark.sql.hbase.metadata
 
-import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
 
 /**
  * One row of the catalog as read: a definition, or what is wrong with the row. A broken row
@@ -29,7 +29,7 @@ final case class ReadableEntry(definition: HBaseTableDef) extends CatalogEntry {
 final case class UnreadableEntry(name: String, problem: String) extends CatalogEntry {
   override def readable: Option[HBaseTableDef] = None
 
-  override def definition: HBaseTableDef = throw new HBaseSqlException(
+  override def definition: HBaseTableDef = throw new HBaseSQLException(
     s"HBase table '$name' cannot be used: its catalog entry $problem. Other tables are not affected; " +
       s"DROP TABLE $name removes the entry and keeps the HBase table and its data"
   )

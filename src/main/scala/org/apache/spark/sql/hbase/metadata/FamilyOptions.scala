@@ -10,7 +10,7 @@ import org.apache.hadoop.hbase.io.compress.Compression
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding
 import org.apache.hadoop.hbase.regionserver.BloomType
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 /**
  * The HBase settings of one column family, as CREATE TABLE ... FAMILIES (f (VERSIONS = 5, ...))
@@ -44,7 +44,7 @@ object FamilyOptions {
 
   /** Checks the options of `family` in CREATE TABLE `table`, whose families are `families`. */
   def of(table: String, families: Seq[String], family: String, options: Seq[(String, String)]): FamilyOptions = {
-    def fail(msg: String) = throw new HBaseSqlException(s"CREATE TABLE $table FAMILIES $family: $msg")
+    def fail(msg: String) = throw new HBaseSQLException(s"CREATE TABLE $table FAMILIES $family: $msg")
     if (!families.contains(family)) {
       fail(s"'$family' is not a family of the table; its families are ${families.mkString(", ")}")
     }

@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.metadata
 
 import java.util.Locale
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.types._
 
 /** How row keys and cell values are laid out in HBase. */
@@ -32,12 +32,12 @@ object TableFormat {
   /** The format named in `IN <name>`, with its key delimiter when it is StringFormat. */
   def parse(text: String, delimiter: Option[String] = None): TableFormat = text.toLowerCase(Locale.ROOT) match {
     case "binary" if delimiter.isEmpty => Binary
-    case "binary" => throw new HBaseSqlException("DELIMITER applies only to IN StringFormat")
+    case "binary" => throw new HBaseSQLException("DELIMITER applies only to IN StringFormat")
     case "stringformat" =>
       val d = delimiter.getOrElse(StringFormat.DefaultDelimiter)
-      if (d.isEmpty) throw new HBaseSqlException("The DELIMITER of IN StringFormat must not be empty")
+      if (d.isEmpty) throw new HBaseSQLException("The DELIMITER of IN StringFormat must not be empty")
       StringFormat(d)
-    case _ => throw new HBaseSqlException(s"Unknown table format '$text' after IN; expected Binary or StringFormat")
+    case _ => throw new HBaseSQLException(s"Unknown table format '$text' after IN; expected Binary or StringFormat")
   }
 }
 
@@ -62,7 +62,7 @@ object TableLayout {
   def parse(text: String): TableLayout = text.toUpperCase(Locale.ROOT) match {
     case "CELLS" => Cells
     case "PACKED" => Packed
-    case _ => throw new HBaseSqlException(s"Unknown table layout '$text' after LAYOUT; expected CELLS or PACKED")
+    case _ => throw new HBaseSQLException(s"Unknown table layout '$text' after LAYOUT; expected CELLS or PACKED")
   }
 }
 
@@ -76,7 +76,7 @@ object HBaseTableName {
   def parse(text: String): HBaseTableName = text.split(":", -1) match {
     case Array(name) => HBaseTableName("default", name)
     case Array(ns, name) => HBaseTableName(ns, name)
-    case _ => throw new HBaseSqlException(s"Invalid HBase table name '$text' in MAPPED BY")
+    case _ => throw new HBaseSQLException(s"Invalid HBase table name '$text' in MAPPED BY")
   }
 }
 
@@ -146,7 +146,7 @@ final case class HBaseTableDef(
 
   def column(colName: String): HBaseColumn =
     columns.find(_.name.equalsIgnoreCase(colName)).getOrElse(
-      throw new HBaseSqlException(s"Column '$colName' does not exist in table '$name'")
+      throw new HBaseSQLException(s"Column '$colName' does not exist in table '$name'")
     )
 
   def keys: Seq[HBaseColumn] = keyColumns.map(column)
@@ -173,7 +173,7 @@ final case class HBaseTableDef(
 
   /** The table with one more mapped column, checked like the columns of CREATE TABLE. */
   def withColumn(column: HBaseColumn): HBaseTableDef = {
-    def fail(msg: String) = throw new HBaseSqlException(s"ALTER TABLE $name ADD COLUMN ${column.name}: $msg")
+    def fail(msg: String) = throw new HBaseSQLException(s"ALTER TABLE $name ADD COLUMN ${column.name}: $msg")
     if (hasColumn(column.name)) fail(s"table '$name' already has a column '${column.name}'")
     if (!column.nullable) fail("a new column must allow NULL: the rows already stored have no value for it")
     column.readsCell.flatMap(HBaseTableDef.cellProblem).foreach(fail)
@@ -201,17 +201,17 @@ final case class HBaseTableDef(
   def withoutColumn(colName: String): HBaseTableDef = {
     val column = this.column(colName)
     indexes.find(_.columns.contains(column.name)).foreach { i =>
-      throw new HBaseSqlException(
+      throw new HBaseSQLException(
         s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is in range index '${i.name}'; DROP INDEX ${i.name} ON $name first"
       )
     }
     if (column.isKey) {
-      throw new HBaseSqlException(
+      throw new HBaseSQLException(
         s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is a key column; the row key is (${keyColumns.mkString(", ")})"
       )
     }
     writeTimes.find(w => column.cell.isDefined && w.writeTimeOf == column.cell).foreach { w =>
-      throw new HBaseSqlException(s"ALTER TABLE $name DROP COLUMN $colName: column '${w.name}' is the write time of " +
+      throw new HBaseSQLException(s"ALTER TABLE $name DROP COLUMN $colName: column '${w.name}' is the write time of " +
         s"its cell ${column.cell.get}; DROP COLUMN ${w.name} first")
     }
     val dropped = copy(columns = columns.filterNot(_ eq column))
@@ -247,7 +247,7 @@ object HBaseTableDef {
       format: TableFormat,
       layout: TableLayout = TableLayout.Cells
   ): HBaseTableDef = {
-    def fail(msg: String) = throw new HBaseSqlException(s"CREATE TABLE $name: $msg")
+    def fail(msg: String) = throw new HBaseSQLException(s"CREATE TABLE $name: $msg")
     def norm(s: String) = s.toLowerCase(Locale.ROOT)
 
     if (columns.isEmpty) fail("no columns are defined")

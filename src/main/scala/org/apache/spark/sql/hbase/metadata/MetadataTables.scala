@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.metadata
 import org.apache.hadoop.hbase.{NamespaceDescriptor, NamespaceExistException, TableExistsException, TableName}
 import org.apache.hadoop.hbase.client.{ColumnFamilyDescriptorBuilder, Connection, TableDescriptorBuilder}
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseUnreachable}
 
 /** Our own HBase tables (the catalog, the range index table): created with their namespace on first use. */
@@ -26,7 +26,7 @@ object MetadataTables {
       }
     } catch HBaseUnreachable.translate(cluster).orElse[Throwable, Nothing] {
         case e: java.io.IOException =>
-          throw new HBaseSqlException(
+          throw new HBaseSQLException(
             s"Cannot open the table $name on HBase at ${cluster.zookeeperAddress}: ${e.getMessage}",
             Some(e)
           )

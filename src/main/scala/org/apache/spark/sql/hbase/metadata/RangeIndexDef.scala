@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.metadata
 
 import java.util.Locale
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 /**
  * A min/max range index of a table: per chunk of about `chunkRows` rows of the key space, the
@@ -28,7 +28,7 @@ object RangeIndexDef {
       columns: Seq[String],
       options: Map[String, String]
   ): RangeIndexDef = {
-    def fail(msg: String) = throw new HBaseSqlException(s"CREATE INDEX $name ON ${table.name}: $msg")
+    def fail(msg: String) = throw new HBaseSQLException(s"CREATE INDEX $name ON ${table.name}: $msg")
     indexType.filterNot(_.equalsIgnoreCase(Type)).foreach(t =>
       fail(s"index type '$t' is not supported; use USING $Type")
     )

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.core.JsonProcessingException
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import com.fasterxml.jackson.databind.node.ObjectNode
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.types.DataType
 
 /**
@@ -94,7 +94,7 @@ object TableDefJson {
     try parse(json)
     catch {
       case e: UnreadableTableDef => throw e
-      case e: HBaseSqlException => throw new UnreadableTableDef(s"is malformed: ${e.getMessage}")
+      case e: HBaseSQLException => throw new UnreadableTableDef(s"is malformed: ${e.getMessage}")
       case e: JsonProcessingException => throw new UnreadableTableDef(s"is not valid JSON (${e.getOriginalMessage})")
       case NonFatal(e) => throw new UnreadableTableDef(s"is malformed (${e.getClass.getSimpleName}: ${e.getMessage})")
     }
@@ -168,4 +168,4 @@ object TableDefJson {
 }
 
 /** A catalog entry that cannot be read; `problem` says what is wrong with it, as "is not valid JSON (...)". */
-final class UnreadableTableDef(val problem: String) extends HBaseSqlException(s"The catalog entry $problem")
+final class UnreadableTableDef(val problem: String) extends HBaseSQLException(s"The catalog entry $problem")

@@ -12,7 +12,7 @@ import org.apache.hadoop.hbase.client._
 import org.apache.hadoop.hbase.filter.{BinaryComparator, ValueFilter}
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
 /**
@@ -101,7 +101,7 @@ final class TableDefinitionStore(val cluster: HBaseClusterConf, val metaTable: T
         ) Some(CatalogEntry.read(row, current))
         else if (n < 10) attempt(n + 1)
         else
-          throw new HBaseSqlException(s"DROP TABLE $name: table '$name' keeps changing in other sessions; run it again")
+          throw new HBaseSQLException(s"DROP TABLE $name: table '$name' keeps changing in other sessions; run it again")
       }
     attempt(0)
   }

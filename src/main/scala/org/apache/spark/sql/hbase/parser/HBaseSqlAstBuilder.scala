@@ -11,7 +11,7 @@ import org.antlr.v4.runtime.misc.Interval
 
 import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{
   CellMapping, CellRef, FamilyOptions, HBaseColumn, HBaseTableDef, HBaseTableName, TableFormat, TableLayout
 }
@@ -156,8 +156,8 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     if (text.startsWith("'")) body.replace("''", "'").replace("\\'", "'") else body.replace("\\\"", "\"")
   }
 
-  private def error(message: String, ctx: ParserRuleContext): HBaseSqlException =
-    new HBaseSqlException(message, line = Some(ctx.start.getLine), position = Some(ctx.start.getCharPositionInLine))
+  private def error(message: String, ctx: ParserRuleContext): HBaseSQLException =
+    new HBaseSQLException(message, line = Some(ctx.start.getLine), position = Some(ctx.start.getCharPositionInLine))
 
   private def originalText(ctx: ParserRuleContext): String =
     ctx.start.getInputStream.getText(Interval.of(ctx.start.getStartIndex, ctx.stop.getStopIndex))

@@ -17,18 +17,19 @@ import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.execution.datasources.LogicalRelation
 import org.apache.spark.sql.hbase.changes.HBaseChangesRelation
 import org.apache.spark.sql.hbase.changes.HBaseChangesScan
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseTableScan}
 import org.apache.spark.sql.hbase.facts.LiveTableFacts
 import org.apache.spark.sql.internal.SQLConf
 
 /**
  * Plans reads of HBase tables:
- *  - a projection and filter over a table as an `HBaseSQLTableScan` of a finished
+ *  - a projection and filter over a table as an `HBaseTableScan` of a finished
  *    [[TableScanPlan]]; conjuncts with subqueries stay in a Filter above the scan, where Spark
  *    runs their subqueries first;
  *  - an aggregation over such a scan as Spark plans it, except that its partial aggregation,
  *    the part below the first exchange, becomes an `HBaseAggregateScan` computed by the region
- *    servers wherever [[AggregatePushdown]] finds that they compute it exactly;
+ *    servers wherever [[AggregatePushdown]] finds that they compute it exactly; the scan is
+ *    planned once, and where the aggregate stays in Spark, that plan is the scan's;
  *  - the changes of a table (`HBaseChangesRelation`) as an `HBaseChangesScan`.
  */
 case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
@@ -43,7 +44,10 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
     case _ => Nil
   }
 
-  /** Spark's own aggregation plan, with its partial aggregation over `child` pushed; None when it cannot be. */
+  /**
+   * Spark's own aggregation plan, with its partial aggregation over `child` pushed, or else over
+   * the scan of `child`, planned once either way.
+   */
   private def planAggregate(
       aggregate: LogicalPlan,
       child: LogicalPlan,
@@ -55,23 +59,37 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
     val facts = LiveTableFacts(relation, conf)
     val columnOf = (a: Attribute) =>
       Some(relation.output.indexWhere(_.exprId == a.exprId)).filter(_ >= 0).map(relation.table.columns)
-    val scan = ScanShape(projects, filters, relation)
+    val shape = ScanShape(projects, filters, relation)
     for {
       root <- session.sessionState.planner.Aggregation(aggregate).headOption
       partial <- root.collectFirst { case p: BaseAggregateExec if p.child == PlanLater(child) => p }
-      // Only a bare scan: its output is what the partial aggregation reads.
-      if scan.bare
-      pushed <- AggregatePushdown.plan(
-        HBaseScanPlanner.shape(relation, scan.columns, scan.output, scan.condition, ScanSettings.of(conf), facts),
-        partial.groupingExpressions,
-        partial.aggregateExpressions,
-        columnOf,
-        facts,
-        conf.getConf(HBaseSQLConf.CoprocessorMaxGroups),
-        conf.getConf(HBaseSQLConf.CoprocessorSingleTaskMaxRegions),
-        conf.getConf(HBaseSQLConf.CoprocessorMaxGroupBytes)
-      )
-    } yield root.transformUp { case p if p eq partial => HBaseAggregateScan(partial.output, pushed) }
+    } yield {
+      // Without the bytes its regions are sent: a pushed aggregate sends bytes of its own.
+      val scan =
+        HBaseScanPlanner.shape(relation, shape.columns, shape.output, shape.condition, ScanSettings.of(conf), facts)
+      val pushed = Some(scan).filter(_ => shape.bare).flatMap { scan =>
+        // Only a bare scan: its output is what the partial aggregation reads.
+        AggregatePushdown.plan(
+          scan,
+          partial.groupingExpressions,
+          partial.aggregateExpressions,
+          columnOf,
+          facts,
+          conf.getConf(HBaseSQLConf.CoprocessorMaxGroups),
+          conf.getConf(HBaseSQLConf.CoprocessorSingleTaskMaxRegions),
+          conf.getConf(HBaseSQLConf.CoprocessorMaxGroupBytes)
+        )
+      }
+      pushed match {
+        case Some(aggregateScan) =>
+          root.transformUp { case p if p eq partial => HBaseAggregateScan(partial.output, aggregateScan) }
+        case None =>
+          val read = scanOf(projects, shape, HBaseScanPlanner.finish(scan))
+          // As Spark links a child it plans itself, so that the scan's logical plan is the child's.
+          read.setLogicalLink(child)
+          root.transformUp { case later: PlanLater if later == PlanLater(child) => read }
+      }
+    }
   }
 
   /** The physical plan that reads a scan's plan: the scan, under a filter or projection if needed. */
@@ -82,10 +100,16 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
       facts: TableFacts
   ): SparkPlan = {
     val shape = ScanShape(projects, filters, relation)
-    val scan = HBaseSQLTableScan(
-      shape.output,
+    scanOf(
+      projects,
+      shape,
       HBaseScanPlanner.plan(relation, shape.columns, shape.output, shape.condition, ScanSettings.of(SQLConf.get), facts)
     )
+  }
+
+  /** The scan of a finished plan, under the filter with subqueries and the projection its shape leaves to Spark. */
+  private def scanOf(projects: Seq[NamedExpression], shape: ScanShape, plan: TableScanPlan): SparkPlan = {
+    val scan = HBaseTableScan(shape.output, plan)
     val filtered = shape.withSubqueries.map(FilterExec(_, scan)).getOrElse(scan)
     if (projects.map(_.toAttribute) == filtered.output) filtered else ProjectExec(projects, filtered)
   }

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.optimizer.{BuildLeft, BuildRight}
 import org.apache.spark.sql.catalyst.plans.{ExistenceJoin, Inner, LeftAnti, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.execution.{FilterExec, ProjectExec, SparkPlan}
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec
-import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.execution.HBaseTableScan
 
 /** The HBase scans that a join's key columns come from, as the join rules look for them. */
 object KeyedScans {
@@ -18,8 +18,8 @@ object KeyedScans {
    * projections, filters and the streamed side of broadcast joins: operators that keep the
    * scan's partitions and its order.
    */
-  def leadingKeyScan(side: SparkPlan, key: Expression): Option[HBaseSQLTableScan] = (side, key) match {
-    case (scan: HBaseSQLTableScan, a: Attribute) =>
+  def leadingKeyScan(side: SparkPlan, key: Expression): Option[HBaseTableScan] = (side, key) match {
+    case (scan: HBaseTableScan, a: Attribute) =>
       val request = scan.plan.request
       Some(scan).filter(_ =>
         scan.output.exists(o => o.exprId == a.exprId && request.columnOf(o) == request.table.keys.head)

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.SortOrder
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.{FilterExec, ProjectExec, SparkPlan, TakeOrderedAndProjectExec}
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
-import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, KeyOrderLimit}
+import org.apache.spark.sql.hbase.execution.{HBaseTableScan, KeyOrderLimit}
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -33,7 +33,7 @@ object LimitsInKeyOrder extends Rule[SparkPlan] {
 
   /** `child` with the HBase scan under it read from the highest key down, where it can be. */
   private def reversed(child: SparkPlan): Option[SparkPlan] = child match {
-    case scan: HBaseSQLTableScan if scan.keysFromJoin.isEmpty && !scan.plan.request.reversed && scan.plan.reversible =>
+    case scan: HBaseTableScan if scan.keysFromJoin.isEmpty && !scan.plan.request.reversed && scan.plan.reversible =>
       Some(scan.copy(plan = scan.plan.reversedRead))
     case project: ProjectExec => reversed(project.child).map(c => project.copy(child = c))
     case filter: FilterExec => reversed(filter.child).map(c => filter.copy(child = c))
@@ -50,7 +50,7 @@ object LimitsInKeyOrder extends Rule[SparkPlan] {
       (child.outputPartitioning.satisfies(OrderedDistribution(order)) || scanInRegionOrder(child))
 
   private def scanInRegionOrder(plan: SparkPlan): Boolean = plan match {
-    case _: HBaseSQLTableScan => true
+    case _: HBaseTableScan => true
     case project: ProjectExec => scanInRegionOrder(project.child)
     case filter: FilterExec => scanInRegionOrder(filter.child)
     case _ => false
@@ -58,7 +58,7 @@ object LimitsInKeyOrder extends Rule[SparkPlan] {
 
   /** The scan under at most a projection, returning no more than `limit` rows a region, when none is filtered out later. */
   private def capped(child: SparkPlan, limit: Int): SparkPlan = child match {
-    case scan: HBaseSQLTableScan if scan.keysFromJoin.isEmpty && scan.plan.regions.forall(_.residual.isEmpty) =>
+    case scan: HBaseTableScan if scan.keysFromJoin.isEmpty && scan.plan.regions.forall(_.residual.isEmpty) =>
       scan.copy(plan = scan.plan.limitedTo(limit))
     case project: ProjectExec => project.copy(child = capped(project.child, limit))
     case other => other

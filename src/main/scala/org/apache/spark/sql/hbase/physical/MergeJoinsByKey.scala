@@ -10,7 +10,7 @@ import org.apache.spark.sql.execution.{CollectLimitExec, InSubqueryExec, Project
 import org.apache.spark.sql.execution.exchange.{ENSURE_REQUIREMENTS, ShuffleExchangeExec}
 import org.apache.spark.sql.execution.joins.SortMergeJoinExec
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
-import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseTableScan}
 import org.apache.spark.sql.hbase.logical.HBaseRelation
 import org.apache.spark.sql.hbase.planner.{KeyAlignment, TableScanPlan}
 import org.apache.spark.sql.internal.SQLConf
@@ -50,15 +50,17 @@ object MergeJoinsByKey extends Rule[SparkPlan] {
       val cuts = KeyAlignment.cuts(key, Seq(leftScan.plan, rightScan.plan))
       val (leftPlan, rightPlan) = (KeyAlignment.align(leftScan.plan, cuts), KeyAlignment.align(rightScan.plan, cuts))
       KeyAlignment.joined(join.joinType, leftPlan.alignment.get, rightPlan.alignment.get).map { ranges =>
-        def side(child: SparkPlan, scan: HBaseSQLTableScan, aligned: SparkPlan, keys: Seq[Expression]) = {
+        def side(child: SparkPlan, scan: HBaseTableScan, aligned: SparkPlan, keys: Seq[Expression]) = {
           val replaced = child.transformUp { case s if s eq scan => aligned }
           val ordering = keys.map(SortOrder(_, Ascending))
           if (SortOrder.orderingSatisfies(replaced.outputOrdering, ordering)) replaced
           else SortExec(ordering, global = false, replaced)
         }
         val (leftKeys, rightKeys) = keysFromOtherSide(join, left, leftScan, right, rightScan)
-        def aligned(scan: HBaseSQLTableScan, plan: TableScanPlan, keys: Option[Expression]) =
-          scan.copy(plan = KeyAlignment.readIn(plan, ranges), keysFromJoin = keys, maxJoinKeys = maxJoinKeys)
+        def aligned(scan: HBaseTableScan, plan: TableScanPlan, keys: Option[Expression]) = {
+          val read = scan.copy(plan = KeyAlignment.readIn(plan, ranges))
+          keys.fold(read)(read.withKeysFromJoin(_, maxJoinKeys))
+        }
         HBaseMergeJoin(
           join.copy(
             left = side(left, leftScan, aligned(leftScan, leftPlan, leftKeys), join.leftKeys),
@@ -84,13 +86,13 @@ object MergeJoinsByKey extends Rule[SparkPlan] {
   private def keysFromOtherSide(
       join: SortMergeJoinExec,
       left: SparkPlan,
-      leftScan: HBaseSQLTableScan,
+      leftScan: HBaseTableScan,
       right: SparkPlan,
-      rightScan: HBaseSQLTableScan
+      rightScan: HBaseTableScan
   ): (Option[Expression], Option[Expression]) = {
-    def filters(scan: HBaseSQLTableScan) =
+    def filters(scan: HBaseTableScan) =
       scan.plan.regions.exists(r => r.residual.isDefined || r.server.exists(_.pushed.nonEmpty))
-    def keysOf(side: SparkPlan, sideScan: HBaseSQLTableScan, into: HBaseSQLTableScan): Option[Expression] = {
+    def keysOf(side: SparkPlan, sideScan: HBaseTableScan, into: HBaseTableScan): Option[Expression] = {
       val keys = ProjectExec(Seq(sideScan.plan.keyOrder.head), side)
       Some(InSubqueryExec(
         into.plan.keyOrder.head,
@@ -98,7 +100,7 @@ object MergeJoinsByKey extends Rule[SparkPlan] {
         NamedExpression.newExprId
       ))
     }
-    def worthIt(from: HBaseSQLTableScan, into: HBaseSQLTableScan): Boolean = {
+    def worthIt(from: HBaseTableScan, into: HBaseTableScan): Boolean = {
       val ratio = SQLConf.get.getConf(HBaseSQLConf.PushMergeKeysMinTableRatio)
       val bigEnough = (tableBytes(from), tableBytes(into)) match {
         case (Some(f), Some(i)) => BigDecimal(i) >= BigDecimal(f) * ratio
@@ -117,7 +119,7 @@ object MergeJoinsByKey extends Rule[SparkPlan] {
   }
 
   /** The bytes HBase held for a scan's table when its relation was resolved, through the scan's logical link. */
-  private def tableBytes(scan: HBaseSQLTableScan): Option[BigInt] =
+  private def tableBytes(scan: HBaseTableScan): Option[BigInt] =
     scan.logicalLink.flatMap(_.collectFirst {
       case r: HBaseRelation if r.table.name == scan.plan.request.table.name => r.sizeInBytes
     }).flatten
@@ -135,7 +137,7 @@ object MergeJoinsByKey extends Rule[SparkPlan] {
   }
 
   /** The scan `key` is the leading key column of, when its codec keeps the key's order and it is not aligned yet. */
-  private def keyScan(side: SparkPlan, key: Expression): Option[HBaseSQLTableScan] =
+  private def keyScan(side: SparkPlan, key: Expression): Option[HBaseTableScan] =
     KeyedScans.leadingKeyScan(side, key).filter { scan =>
       scan.plan.alignment.isEmpty &&
       scan.plan.keyOrder.headOption.exists(k => key.references.exists(_.exprId == k.exprId))

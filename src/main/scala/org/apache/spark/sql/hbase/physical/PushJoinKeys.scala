@@ -11,7 +11,7 @@ import org.apache.spark.sql.execution.{InSubqueryExec, SparkPlan, SubqueryBroadc
 import org.apache.spark.sql.execution.joins.BroadcastHashJoinExec
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.hbase.codec.KeyCodec
-import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.execution.HBaseTableScan
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -49,7 +49,7 @@ object PushJoinKeys extends Rule[SparkPlan] {
           NamedExpression.newExprId
         )
         val narrowed =
-          streamed.transformUp { case s if s eq scan => scan.copy(keysFromJoin = Some(keys), maxJoinKeys = maxKeys) }
+          streamed.transformUp { case s if s eq scan => scan.withKeysFromJoin(keys, maxKeys) }
         join.buildSide match {
           case BuildRight => join.copy(left = narrowed)
           case BuildLeft => join.copy(right = narrowed)
@@ -58,7 +58,7 @@ object PushJoinKeys extends Rule[SparkPlan] {
   }
 
   /** The scan `key` is the leading key column of, when the planner can range over it and no join narrows it yet. */
-  private def keyScan(side: SparkPlan, key: Expression): Option[HBaseSQLTableScan] =
+  private def keyScan(side: SparkPlan, key: Expression): Option[HBaseTableScan] =
     KeyedScans.leadingKeyScan(side, key).filter { scan =>
       scan.keysFromJoin.isEmpty && KeyCodec.forTable(scan.plan.request.table).prunableKeyColumns > 0
     }

@@ -17,7 +17,7 @@ import org.apache.spark.sql.hbase.rangeindex.ChunkStats
 object ChunkPruning {
 
   /** The ranges left, and how many of the chunks the ranges touched are still read. */
-  final case class Pruned(ranges: ScanRanges, chunksKept: Int, chunksTouched: Int) {
+  final case class Pruned(ranges: RowRanges, chunksKept: Int, chunksTouched: Int) {
     def chunksSkipped: Int = chunksTouched - chunksKept
   }
 
@@ -26,7 +26,7 @@ object ChunkPruning {
    * @param columnName the indexed column an attribute of the condition is, if any
    */
   def prune(
-      ranges: ScanRanges,
+      ranges: RowRanges,
       chunks: Seq[ChunkStats],
       condition: Expression,
       columnName: Attribute => Option[String]
@@ -39,7 +39,7 @@ object ChunkPruning {
   }
 
   /** The ranges without the rows of any of `cuts`, in one sweep over both in key order. */
-  def subtractAll(ranges: ScanRanges, cuts: Seq[RowRange]): ScanRanges = {
+  def subtractAll(ranges: RowRanges, cuts: Seq[RowRange]): RowRanges = {
     val sorted = cuts.filterNot(_.isEmpty).sortWith((a, b) => Bytes.compareTo(a.start, b.start) < 0).toIndexedSeq
     val out = Vector.newBuilder[RowRange]
     var next = 0 // the first cut that may still meet a range
@@ -56,13 +56,13 @@ object ChunkPruning {
       }
       from.map(RowRange(_, r.stop)).filterNot(_.isEmpty).foreach(out += _)
     }
-    ScanRanges(out.result())
+    RowRanges(out.result())
   }
 
   /** The ranges without the rows of `cut`. */
-  def subtract(ranges: ScanRanges, cut: RowRange): ScanRanges =
+  def subtract(ranges: RowRanges, cut: RowRange): RowRanges =
     if (cut.isEmpty) ranges
-    else ScanRanges(ranges.ranges.flatMap { r =>
+    else RowRanges(ranges.ranges.flatMap { r =>
       val before = RowRange(r.start, minStop(r.stop, cut.start))
       val after = if (cut.stop.isEmpty) None else Some(RowRange(maxStart(r.start, cut.stop), r.stop))
       (Seq(before).filter(_ => cut.start.nonEmpty) ++ after).filterNot(_.isEmpty)

@@ -45,7 +45,7 @@ object ScanSettings {
  *  1. key ranges: the WHERE clause partially evaluated over the row key ([[KeyRangePlanner]]);
  *  2. range indexes: the chunks of the key ranges whose statistics rule the clause out are cut
  *     out of them ([[ChunkPruning]]);
- *  3. regions: those the ranges touch, each with the residual its own ranges leave ([[ScanPlan]]);
+ *  3. regions: those the ranges touch, each with the residual its own ranges leave ([[RegionsRead]]);
  *  4. region servers: key boxes for the skip scan and the conjuncts they check ([[KeyBoxes]],
  *     [[ServerPredicates]]), in each region whose region server runs the server jar ([[serverJarUse]]);
  *  5. where a collect reads: on the driver for lookups, single regions, and the few rows a
@@ -71,18 +71,21 @@ object HBaseScanPlanner {
       condition: Option[Expression],
       settings: ScanSettings,
       facts: TableFacts
-  ): TableScanPlan = {
-    val shaped = shape(relation, read, output, condition, settings, facts)
-    // A region whose server cannot run the plan's filter is read without it from the start.
-    val scan = shaped.scan.copy(regions = shaped.scan.regions.map { r =>
-      if (shaped.scan.withoutServerJar(r.region.serverName)) r.withoutServer else r
-    })
-    shaped.copy(scan = RegionRequests.withFilters(shaped.request, scan))
-  }
+  ): TableScanPlan = finish(shape(relation, read, output, condition, settings, facts))
+
+  /**
+   * A shaped plan as a scan reads it: a region whose server cannot run the plan's filter is read
+   * without it from the start, and every other region's filter is written as bytes.
+   */
+  def finish(shaped: TableScanPlan): TableScanPlan =
+    RegionRequests.withFilters(shaped.copy(regions = shaped.regions.map { r =>
+      if (shaped.withoutServerJar(r.region.serverName)) r.withoutServer else r
+    }))
 
   /**
    * The plan of a scan without the bytes its regions would be sent: what a pushed aggregate
-   * starts from, which sends bytes of its own ([[AggregatePushdown]]).
+   * starts from, which sends bytes of its own ([[AggregatePushdown]]); a scan read as it stands
+   * has them written by [[RegionRequests.withFilters]].
    */
   def shape(
       relation: HBaseRelation,
@@ -104,12 +107,12 @@ object HBaseScanPlanner {
       )
     }
     val keys = if (settings.pushdown) relation.prunableKeys else Nil
-    val keyRows = ScanRanges(keyRanges, codec)
+    val keyRows = RowRanges(keyRanges, codec)
     // An index describes the rows as they are now, not as they were.
     val (rows, indexUses) = condition.filter(_ => settings.pushdown && settings.rangeIndex && relation.asOf.isEmpty)
       .fold((keyRows, Seq.empty[RangeIndexUse]))(where => byRangeIndexes(relation, where, keyRows, facts))
     val narrowed = if (indexUses.isEmpty) None else Some(rows)
-    val regions = ScanPlan(facts.regions, keyRanges, keys, codec, condition, narrowed).copy(rangeIndexes = indexUses)
+    val regions = RegionsRead(facts.regions, keyRanges, keys, codec, condition, narrowed)
     // Asked only when region servers would filter: a plan that prunes every region probes nothing.
     val (wireVersion, withoutJar) =
       if (!settings.pushdown || !settings.customFilter || regions.regions.isEmpty) (None, Set.empty[String])
@@ -117,19 +120,15 @@ object HBaseScanPlanner {
         val read = regions.regions.map(_.region)
         serverJarUse(read.map(_.serverName), facts.serverFilter(read), settings.wireVersion)
       }
-    val scan =
-      if (wireVersion.isEmpty) regions.copy(withoutServerJar = withoutJar)
+    val withServers =
+      if (wireVersion.isEmpty) regions
       else {
         val boxes = KeyBoxes(keyRanges, condition, relation.keyAttributes, codec, settings.maxKeyRanges)
         regions.withServerFilters(
           narrowed.fold(boxes)(KeyBoxes.within(boxes, _)),
           new ServerPredicates(table, codec, relation.columnOf, wireVersion.get).pushable
-        ).copy(withoutServerJar = withoutJar)
+        )
       }
-    val max = settings.driverReadMaxKeyRanges
-    val driverRead = max > 0 &&
-      (scan.regions.size <= 1 || (scan.lookups && scan.keyRanges <= max) ||
-        indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
     val columns = read.map(relation.columnOf)
     val writtenSince = condition.filter(_ => settings.pushdown).fold(Map.empty[String, Long]) { where =>
       def columnOf(a: Attribute) = relation.output.find(_.exprId == a.exprId).map(relation.columnOf)
@@ -152,7 +151,7 @@ object HBaseScanPlanner {
         wanted,
         relation,
         request,
-        scan,
+        withServers.regions,
         settings.topNMaxRows,
         AggregatePushdown.sliceMillis(relation.cluster.settings),
         facts
@@ -160,13 +159,20 @@ object HBaseScanPlanner {
     }
     val keyOrder =
       if (codec.preservesOrder) relation.keyAttributes.takeWhile(k => output.exists(_.exprId == k.exprId)) else Nil
+    val max = settings.driverReadMaxKeyRanges
+    val driverRead = max > 0 &&
+      (withServers.regions.size <= 1 || (keyRanges.lookups && withServers.rowRanges <= max) ||
+        indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
     TableScanPlan(
       request.copy(topN = topN),
       keyRanges,
-      scan,
+      withServers.regions,
+      withServers.regionsTotal,
       driverRead,
+      indexUses,
       keyOrder,
-      wholeKey = keyOrder.size == relation.keyAttributes.size
+      wholeKey = keyOrder.size == relation.keyAttributes.size,
+      withoutServerJar = withoutJar
     )
   }
 
@@ -190,9 +196,9 @@ object HBaseScanPlanner {
   private def byRangeIndexes(
       relation: HBaseRelation,
       where: Expression,
-      rows: ScanRanges,
+      rows: RowRanges,
       facts: TableFacts
-  ): (ScanRanges, Seq[RangeIndexUse]) = {
+  ): (RowRanges, Seq[RangeIndexUse]) = {
     def nameOf(a: Attribute) = relation.output.find(_.exprId == a.exprId).map(relation.columnOf(_).name)
     val referenced = where.references.toSeq.flatMap(nameOf).toSet
     relation.table.indexes.filter(i => i.isReady && i.columns.exists(referenced)).foldLeft((
@@ -202,7 +208,7 @@ object HBaseScanPlanner {
       case ((current, uses), index) =>
         val chunks = facts.rangeIndex(index)
         val pruned = ChunkPruning.prune(current, chunks.trusted, where, a => nameOf(a).filter(index.columns.contains))
-        def touching(ranges: ScanRanges) = chunks.chunks.count(c => ranges.overlaps(c.range))
+        def touching(ranges: RowRanges) = chunks.chunks.count(c => ranges.overlaps(c.range))
         val read = touching(pruned.ranges)
         // Chunks tile the key space: when every one the ranges meet is trusted, their rows bound the read.
         val readTrusted = chunks.trusted.filter(c => pruned.ranges.overlaps(c.range))

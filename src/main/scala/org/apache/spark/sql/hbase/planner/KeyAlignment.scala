@@ -71,14 +71,14 @@ object KeyAlignment {
       (first to last).flatMap { range =>
         val start = if (range == first) region.startKey else edges(range - 1)
         val end = if (range == last) region.endKey else edges(range)
-        val ranges = ScanRanges(scan.ranges).clip(start, end)
+        val ranges = RowRanges(scan.ranges).clip(start, end)
         if (ranges.isEmpty) None
         else Some((scan.copy(region = region.copy(startKey = start, endKey = end), ranges = ranges), range))
       }
     }
     val regions = parts.map(_._1)
     val alignment = KeyAlignment(key, cuts, parts.map(_._2).distinct.toVector, parts.map(_._2).toVector)
-    plan.copy(scan = plan.scan.copy(regions = regions), driverRead = false, alignment = Some(alignment))
+    plan.copy(regions = regions, driverRead = false, alignment = Some(alignment))
   }
 
   /**
@@ -103,7 +103,7 @@ object KeyAlignment {
     val keep = ranges.toSet
     val kept = plan.regions.zip(alignment.rangeOf).filter { case (_, r) => keep(r) }
     plan.copy(
-      scan = plan.scan.copy(regions = kept.map(_._1)),
+      regions = kept.map(_._1),
       alignment = Some(alignment.copy(ranges = ranges, rangeOf = kept.map(_._2).toVector))
     )
   }

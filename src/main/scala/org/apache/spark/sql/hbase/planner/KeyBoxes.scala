@@ -63,7 +63,7 @@ object KeyBoxes {
       val later = (fixedColumns.size until keys.size).map(dim => shared.fold(valuesOf(range.prefix, dim))(_(dim)))
       val rows = range match {
         case KeyRange(Seq(), None) => RowRange(KeyBounds.Open, KeyBounds.Open)
-        case r => ScanRanges.rowRangeOf(r, codec)
+        case r => RowRanges.rowRangeOf(r, codec)
       }
       val box = KeyBoxPlan(fixedColumns ++ later, fixedColumns.size, rows)
       if (rows.isEmpty || box.columns.exists(_.exists(_.isEmpty))) None else Some(box)
@@ -71,7 +71,7 @@ object KeyBoxes {
   }
 
   /** The boxes cut to the row ranges a scan reads: a skip scan then also skips what a range index ruled out. */
-  def within(boxes: Seq[KeyBoxPlan], rows: ScanRanges): Seq[KeyBoxPlan] =
+  def within(boxes: Seq[KeyBoxPlan], rows: RowRanges): Seq[KeyBoxPlan] =
     boxes.flatMap(box => rows.clip(box.rows.start, box.rows.stop).map(cut => box.copy(rows = cut)))
 
   /** The box as the region server's filter reads it; None when no key can be in it. */

@@ -33,8 +33,18 @@ final case class KeyRange(prefix: Seq[Any], last: Option[ColumnRange]) {
   override def toString: String = (prefix.map(v => s"=$v") ++ last.map(_.toString)).mkString("(", ", ", ")")
 }
 
-/** Which rows a scan must read: all of them, or only those in the ranges. */
-sealed trait KeyRanges
+/**
+ * The planner's answer over the key's values ([[KeyRangePlanner]]): which rows a scan must read,
+ * all of them, or only those in the ranges.
+ */
+sealed trait KeyRanges {
+
+  /** Every key range fixes the leading key column to a value, as point and prefix lookups do. */
+  def lookups: Boolean = this match {
+    case KeyRanges.Ranges(ranges) => ranges.forall(_.prefix.nonEmpty)
+    case KeyRanges.FullScan => false
+  }
+}
 object KeyRanges {
   case object FullScan extends KeyRanges
   final case class Ranges(ranges: Seq[KeyRange]) extends KeyRanges

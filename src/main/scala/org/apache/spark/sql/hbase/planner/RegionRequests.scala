@@ -36,13 +36,14 @@ final case class AggregateRequest(filter: WireBytes, spec: WireBytes) {
 object RegionRequests {
 
   /**
-   * The scan with each region's server filter written as it is sent. Regions mostly push the same
+   * The plan with each region's server filter written as it is sent. Regions mostly push the same
    * conjuncts, which may be an OR of thousands of terms: each distinct set is translated once.
    */
-  def withFilters(request: ScanRequest, scan: ScanPlan): ScanPlan = {
+  def withFilters(plan: TableScanPlan): TableScanPlan = {
+    val request = plan.request
     val translated = mutable.Map.empty[Seq[Expression], Option[RowPredicatePlan]]
     val predicates = serverPredicates(request)
-    scan.copy(regions = scan.regions.map { region =>
+    plan.copy(regions = plan.regions.map { region =>
       region.copy(server = region.server.map { server =>
         val predicate = translated.getOrElseUpdate(server.pushed, predicates.build(server.pushed))
         val returned = request.returnedColumns(region.residual)

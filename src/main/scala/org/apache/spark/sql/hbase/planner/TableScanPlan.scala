@@ -45,34 +45,58 @@ final case class ScanRequest(
 }
 
 /**
- * A finished scan of one HBase table: which regions it reads, what each region reads and checks
- * (in the region server and in Spark), and whether a collect reads it on the driver. Execution
- * carries it out as it stands; nothing is looked up or decided after planning.
+ * A finished scan of one HBase table: which regions it reads out of the table's, what each
+ * region reads and checks (in the region server and in Spark), and whether a collect reads it
+ * on the driver. Execution carries it out as it stands; nothing is looked up or decided after
+ * planning. The one step left for run time is planned too, and EXPLAIN shows it: with
+ * `joinKeys`, the keys a join's other side holds, once it has run, narrow the rows read
+ * ([[JoinKeys.narrow]]).
  *
- * @param keyRanges  the critical key ranges the WHERE clause allows, as planned
- * @param driverRead a collect or take reads the regions on the driver, without a Spark job
- * @param keyOrder   the output's leading key attributes, by which each region's rows come sorted
- *                   (its regions come in key order too): ascending, or descending when the
- *                   request is reversed
- * @param wholeKey   whether `keyOrder` is the whole key, so that no two regions share a value of it
- * @param alignment  when the scan is read beside another's in ranges of the leading key
- *                   column, which regions each partition reads
+ * @param keyRanges    the critical key ranges the WHERE clause allows, as planned
+ * @param regions      each region read, in key order, with its part of the rows
+ * @param regionsTotal how many regions the table has
+ * @param driverRead   a collect or take reads the regions on the driver, without a Spark job
+ * @param rangeIndexes the range indexes that narrowed the rows read
+ * @param keyOrder     the output's leading key attributes, by which each region's rows come sorted
+ *                     (its regions come in key order too): ascending, or descending when the
+ *                     request is reversed
+ * @param wholeKey     whether `keyOrder` is the whole key, so that no two regions share a value of it
+ * @param alignment    when the scan is read beside another's in ranges of the leading key
+ *                     column, which regions each partition reads
+ * @param joinKeys     when a join's other side narrows the rows read at run time, how
+ * @param withoutServerJar the region servers (by `RegionInfo.serverName`) whose regions are read
+ *                     without the server jar: they refused it, or read only an older wire
+ *                     version than the plan's
  */
 final case class TableScanPlan(
     request: ScanRequest,
     keyRanges: KeyRanges,
-    scan: ScanPlan,
+    regions: Seq[RegionScan],
+    regionsTotal: Int,
     driverRead: Boolean,
+    rangeIndexes: Seq[RangeIndexUse] = Nil,
     keyOrder: Seq[Attribute] = Nil,
     wholeKey: Boolean = false,
-    alignment: Option[KeyAlignment] = None
+    alignment: Option[KeyAlignment] = None,
+    joinKeys: Option[JoinKeys] = None,
+    withoutServerJar: Set[String] = Set.empty
 ) {
 
-  def regions: Seq[RegionScan] = scan.regions
+  def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
+
+  def chunksSkipped: Int = rangeIndexes.map(_.chunksSkipped).sum
+
+  /** Row key ranges read, over all regions. */
+  def rowRanges: Int = regions.map(_.ranges.size).sum
+  def gets: Int = regions.filter(_.byGets).map(_.ranges.size).sum
+  def scans: Int = regions.count(!_.byGets)
 
   /** The plan with no region returning more than `n` rows. */
   def limitedTo(n: Int): TableScanPlan =
     copy(request = request.copy(limits = request.limits.copy(maxRows = Some(request.limits.maxRows.fold(n)(_ min n)))))
+
+  /** The plan whose rows a join's other side narrows at run time to at most `maxKeys` of its keys. */
+  def withJoinKeys(maxKeys: Int): TableScanPlan = copy(joinKeys = Some(JoinKeys(maxKeys)))
 
   /** The regions in the order their rows come: the key's, or the reverse for a reversed read. */
   def readOrder: Seq[RegionScan] = if (request.reversed) regions.reverse else regions
@@ -93,10 +117,10 @@ final case class TableScanPlan(
   /** The plan on one line, as EXPLAIN shows it. */
   def describe: String = {
     val (read, output) = (request.read, request.emitted)
-    s"HBaseSQLTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
+    s"HBaseTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
       request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "") +
-      request.topN.fold("")(t => s", ${t.describe}")
+      request.topN.fold("")(t => s", ${t.describe}") + joinKeys.fold("")(k => s", ${k.describe}")
   }
 
   /** How the partitions are cut, when aligned with another scan. */
@@ -129,16 +153,16 @@ final case class TableScanPlan(
         if (boxes.isEmpty) "" else s", skip scan ${boxes.take(3).mkString(", ")}${if (boxes.size > 3) ", ..." else ""}"
       s"$skip, in region servers ${perRegion(server.map(_.pushed))}"
     }
-    val indexes = scan.rangeIndexes.map(u => s", $u").mkString
-    val withoutJar = scan.regionsWithoutServerJar match {
+    val indexes = rangeIndexes.map(u => s", $u").mkString
+    val withoutJar = regionsWithoutServerJar match {
       case 0 => ""
       case n => s", $n ${if (n == 1) "region" else "regions"} read without the server jar"
     }
     val asOf = request.asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}")
     val since = request.writtenSince.toSeq.sortBy(_._1)
       .map { case (family, millis) => s", family $family written since ${HBaseRelation.describeAsOf(millis)}" }.mkString
-    s"${table.name} [${table.hbaseTable}]$asOf regions ${regions.size} of ${scan.regionsTotal}, $ranges$indexes, " +
-      s"${scan.gets} Gets and ${scan.scans} scans$since, residual $residual$serverPart$withoutJar"
+    s"${table.name} [${table.hbaseTable}]$asOf regions ${regions.size} of $regionsTotal, $ranges$indexes, " +
+      s"$gets Gets and $scans scans$since, residual $residual$serverPart$withoutJar"
   }
 }
 

@@ -34,7 +34,7 @@ object TopNPerRegion {
       wanted: TopNRequest,
       relation: HBaseRelation,
       request: ScanRequest,
-      scan: ScanPlan,
+      regions: Seq[RegionScan],
       maxRows: Int,
       sliceMillis: Int,
       facts: TableFacts
@@ -46,7 +46,7 @@ object TopNPerRegion {
       attributes.forall(a => relation.output.exists(_.exprId == a.exprId))
     if (maxRows <= 0 || wanted.rows > maxRows || wanted.rows <= 0 || !inTable) return None
     if (request.skipBadRowKeys || request.reversed || codec.keyCheck.isEmpty) return None
-    if (scan.regions.isEmpty || !scan.regions.forall(r => r.server.isDefined && r.residual.isEmpty)) return None
+    if (regions.isEmpty || !regions.forall(r => r.server.isDefined && r.residual.isEmpty)) return None
     if (relation.keyAttributes.headOption.exists(_.exprId == attributes.head.exprId)) return None
     val columns = attributes.map(relation.columnOf)
     val readable = new ServerPredicates(table, codec, relation.columnOf, request.wireVersion).readable _

@@ -9,7 +9,7 @@ import scala.jdk.CollectionConverters._
 
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.codec.{BinaryValueCodec, RowRange}
 import org.apache.spark.sql.types.DataType
 
@@ -46,7 +46,7 @@ object ChunkStatsJson {
 
   /** @param typeOf the type of each column the index holds, None for a column it does not know */
   def fromJson(json: String, typeOf: String => Option[DataType]): ChunkStats = {
-    def corrupt(what: String) = new HBaseSqlException(s"Range index statistics $what: $json")
+    def corrupt(what: String) = new HBaseSQLException(s"Range index statistics $what: $json")
     val root = mapper.readTree(json)
     val version = root.path("version").asInt(-1)
     if (version != FormatVersion)

@@ -10,7 +10,7 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.hbase.{HConstants, TableName, TableNotFoundException}
 import org.apache.hadoop.hbase.client.{Admin, CoprocessorDescriptorBuilder, TableDescriptor, TableDescriptorBuilder}
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableName
 import org.apache.spark.sql.hbase.server.{ServerJar, WriteMark}
 
@@ -47,13 +47,13 @@ object WriteGuard {
       catch {
         // A table is in the catalog a moment before CREATE TABLE makes its HBase table.
         case e: TableNotFoundException =>
-          throw new HBaseSqlException(
+          throw new HBaseSQLException(
             s"$statement: HBase table '$table' does not exist; if CREATE TABLE is making it now, run this again",
             Some(e)
           )
       }
     expiringFamily(current).foreach { family =>
-      throw new HBaseSqlException(s"$statement: column family '$family' of HBase table '$table' has a TTL; its cells " +
+      throw new HBaseSQLException(s"$statement: column family '$family' of HBase table '$table' has a TTL; its cells " +
         "vanish without a write, so no range index can follow them")
     }
     val wanted = CoprocessorDescriptorBuilder.newBuilder(ServerJar.WRITE_MARK_OBSERVER)
@@ -69,7 +69,7 @@ object WriteGuard {
         builder.removeCoprocessor(ServerJar.WRITE_MARK_OBSERVER)
       try admin.modifyTable(builder.setCoprocessor(wanted).build())
       catch {
-        case e: IOException => throw new HBaseSqlException(
+        case e: IOException => throw new HBaseSQLException(
             s"$statement: cannot install ${ServerJar.WRITE_MARK_OBSERVER} on HBase table '$table', which keeps the index " +
               s"correct under every writer: ${e.getMessage.linesIterator.next()}. The server jar must be on the region " +
               "servers' and the master's classpath; see 'Deploying the server jar' in docs/deployment.md.",

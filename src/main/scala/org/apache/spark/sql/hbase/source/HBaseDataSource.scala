@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.source
 
 import org.apache.spark.sql.{DataFrame, SaveMode, SQLContext}
 import org.apache.spark.sql.functions.lit
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.load.{BulkLoad, LoadMetrics}
@@ -55,7 +55,7 @@ class HBaseDataSource
     // Bad options fail when the stream is defined, not only once it starts.
     ChangeOptions.source(sqlContext, table, cluster, parameters)
     if (schema.isDefined) {
-      throw new HBaseSqlException(s"Stream of changes of HBase table '${table.name}': the stream has the table's " +
+      throw new HBaseSQLException(s"Stream of changes of HBase table '${table.name}': the stream has the table's " +
         "columns and _change_type, _commit_timestamp; a schema cannot be given")
     }
     (shortName(), ChangeRead.schema(table))
@@ -85,10 +85,10 @@ class HBaseDataSource
         bulkLoad(relation, data)
       case SaveMode.Append => data.write.insertInto(name)
       case SaveMode.Ignore =>
-      case SaveMode.ErrorIfExists => throw new HBaseSqlException(
+      case SaveMode.ErrorIfExists => throw new HBaseSQLException(
           s"HBase table '$name' exists; write to it with .mode(\"append\"), which inserts or replaces rows by key"
         )
-      case SaveMode.Overwrite => throw new HBaseSqlException(
+      case SaveMode.Overwrite => throw new HBaseSQLException(
           s"Overwrite is not supported for HBase table '$name'; use .mode(\"append\"), which inserts or replaces rows by key"
         )
     }
@@ -105,7 +105,7 @@ class HBaseDataSource
     val relation = writeTarget(sqlContext, parameters, "Streaming into")
     val name = relation.table.name
     if (partitionColumns.nonEmpty) {
-      throw new HBaseSqlException(
+      throw new HBaseSQLException(
         s"Streaming into HBase table '$name': HBase tables have no partitions; remove partitionBy"
       )
     }
@@ -117,13 +117,13 @@ class HBaseDataSource
   private def writeTarget(sqlContext: SQLContext, parameters: Map[String, String], write: String) = {
     val relation = createRelation(sqlContext, parameters) match {
       case r: HBaseSourceRelation => r
-      case _ => throw new HBaseSqlException(
+      case _ => throw new HBaseSQLException(
           s"$write HBase table '${DataSourceOptions.tableOption(parameters)}': option ${ChangeOptions.ChangesSince} " +
             "applies to reads only"
         )
     }
     if (relation.asOfMillis.isDefined) {
-      throw new HBaseSqlException(
+      throw new HBaseSQLException(
         s"$write HBase table '${relation.table.name}': option ${DataSourceOptions.AsOfTimestampOption} applies to reads only"
       )
     }
@@ -135,7 +135,7 @@ class HBaseDataSource
     val table = relation.table
     val names = data.columns.map(_.toLowerCase(java.util.Locale.ROOT)).toSet
     table.writable.find(c => !names.contains(c.name.toLowerCase(java.util.Locale.ROOT))).foreach { c =>
-      throw new HBaseSqlException(s"Bulk load into '${table.name}': the DataFrame has no column '${c.name}'")
+      throw new HBaseSQLException(s"Bulk load into '${table.name}': the DataFrame has no column '${c.name}'")
     }
     // HBase sets write times: a DataFrame's column of that name is not loaded.
     val aligned = data.select(table.columns.map { c =>

@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.bench
 import org.apache.spark.sql.catalyst.dsl.expressions._
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
-import org.apache.spark.sql.hbase.planner.{KeyRangePlanner, RegionInfo, ScanPlan}
+import org.apache.spark.sql.hbase.planner.{KeyRangePlanner, RegionInfo, RegionsRead}
 import org.apache.spark.sql.types.{DoubleType, IntegerType, LongType}
 
 /**
@@ -31,9 +31,9 @@ object PlanningBenchmark {
       RegionInfo(s, e, None)
     }
 
-    def planOnce(): ScanPlan = {
+    def planOnce(): RegionsRead = {
       val keyRanges = KeyRangePlanner.plan(keys, keys.size, _ => true, predicate, maxRanges = 10000)
-      ScanPlan(regions, keyRanges, keys, codec, Some(predicate), None)
+      RegionsRead(regions, keyRanges, keys, codec, Some(predicate), None)
     }
     (1 to 30).foreach(_ => planOnce()) // warm up the JIT
     val timesMs = (1 to 50).map { _ =>
@@ -44,7 +44,7 @@ object PlanningBenchmark {
     val plan = planOnce()
     println(
       f"""{"benchmark": "planning", "terms": $terms, "regions": ${regions.size}, "regionsKept": ${plan.regions.size}, """ +
-        f""""keyRanges": ${plan.keyRanges}, "medianMs": ${timesMs(timesMs.size /
+        f""""keyRanges": ${plan.rowRanges}, "medianMs": ${timesMs(timesMs.size /
             2)}%.3f, "maxMs": ${timesMs.last}%.3f}"""
     )
   }

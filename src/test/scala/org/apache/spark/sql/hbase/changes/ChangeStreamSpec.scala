@@ -22,7 +22,7 @@ import org.apache.spark.sql.hbase.changes.ChangeOptions
 import org.apache.spark.sql.hbase.changes.{ChangeOffset, HBaseChangeSource}
 import org.apache.spark.sql.streaming.Trigger
 import org.apache.spark.unsafe.types.UTF8String
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 /**
  * `spark.readStream.format("hbase")` (issue 37): micro-batches of the rows written since the
@@ -135,7 +135,7 @@ class ChangeStreamSpec extends HBaseSuite {
     it("gives clear errors for bad options") {
       val t = table()
       def start(options: (String, String)*) =
-        the[HBaseSqlException] thrownBy spark.readStream.format("hbase").options(options.toMap).load()
+        the[HBaseSQLException] thrownBy spark.readStream.format("hbase").options(options.toMap).load()
       start("table" -> "no_such_table").getMessage should include("HBase table 'no_such_table' does not exist")
       start("table" -> t, "startingTimestamp" -> "2999-01-01 00:00:00").getMessage should include(
         s"Stream of changes of HBase table '$t': option startingTimestamp 2999-01-01"

@@ -12,7 +12,7 @@ import org.apache.spark.sql.hbase.changes.{ChangePosition, ChangeRead, HBaseChan
 import org.apache.spark.sql.hbase.changes.NextChanges
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.unsafe.types.UTF8String
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 /**
  * Reading the rows of a table written in a span of time (issue 37): which rows a span holds,
@@ -233,7 +233,7 @@ class ChangesSpec extends HBaseSuite {
     it("refuses a time in the future, a bad timestamp, asOfTimestamp beside it, and an unknown table") {
       val t = table()
       def load(options: (String, String)*) = spark.read.format("hbase").options(options.toMap).load()
-      def error(options: (String, String)*) = the[HBaseSqlException] thrownBy load(options: _*)
+      def error(options: (String, String)*) = the[HBaseSQLException] thrownBy load(options: _*)
       val future = error("table" -> t, "changesSince" -> "2999-01-01 00:00:00").getMessage
       future should include(s"Reading the changes of HBase table '$t': changesSince 2999-01-01")
       future should include("is in the future")

@@ -17,7 +17,7 @@ import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
 import org.apache.spark.sql.types.{IntegerType, StringType}
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 /**
  * Rows another tool wrote, with keys that are not keys of the table, met by SQL over the real
@@ -49,7 +49,7 @@ class BadRowKeysSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
 
   private def failure(query: String): String = {
     val e = intercept[Exception](sql(query).collect())
-    val ours = HBaseSqlException.causeOf(e)
+    val ours = HBaseSQLException.causeOf(e)
     withClue(s"a clear error, not ${e.getClass.getName}: ${e.getMessage}: ")(ours shouldBe defined)
     ours.get.getMessage
   }

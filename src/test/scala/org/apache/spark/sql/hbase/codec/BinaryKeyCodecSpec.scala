@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.codec
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -108,7 +108,7 @@ class BinaryKeyCodecSpec extends AnyFunSpec with Matchers {
     }
 
     it("rejects a NULL key value with a clear error") {
-      intercept[HBaseSqlException](new BinaryKeyCodec(Seq(IntegerType)).encode(Seq(null))).getMessage should
+      intercept[HBaseSQLException](new BinaryKeyCodec(Seq(IntegerType)).encode(Seq(null))).getMessage should
         include("NULL")
     }
   }

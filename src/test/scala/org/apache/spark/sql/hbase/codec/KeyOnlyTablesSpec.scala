@@ -13,7 +13,7 @@ import org.apache.spark.sql.hbase.{HBaseSuite, codec, execution, metadata}
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.unsafe.types.UTF8String
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 /** Tables whose every column is in the row key: edge lists, sets, the keys of any HBase table. */
 class KeyOnlyTablesSpec extends HBaseSuite {
@@ -66,7 +66,7 @@ class KeyOnlyTablesSpec extends HBaseSuite {
 
     it("refuses UPDATE, whose every column is a key column") {
       val t = edges("")
-      intercept[HBaseSqlException](sql(s"UPDATE $t SET dst = 'x'")).getMessage should
+      intercept[HBaseSQLException](sql(s"UPDATE $t SET dst = 'x'")).getMessage should
         startWith(s"UPDATE $t SET dst: 'dst' is a key column")
     }
   }

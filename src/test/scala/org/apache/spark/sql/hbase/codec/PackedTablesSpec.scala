@@ -16,7 +16,7 @@ import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
 import org.apache.spark.sql.hbase.server.{CellBytes, PackedCell, PackedCellWriter}
 import org.apache.spark.sql.types.IntegerType
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 /**
  * Tables in LAYOUT PACKED against the real HBase: one cell per family per row, every statement
@@ -276,7 +276,7 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       ).asJava))
       rowsOf(s"SELECT * FROM $t WHERE k <= 2") shouldBe Seq("[1,ours,1]", "[2,theirs,2]")
       val error = intercept[Exception](sql(s"SELECT * FROM $t").collect())
-      val message = HBaseSqlException.causeOf(error).map(_.getMessage).getOrElse(error.getMessage)
+      val message = HBaseSQLException.causeOf(error).map(_.getMessage).getOrElse(error.getMessage)
       message should include(s"Table '$t'")
       message should include("its cell f:s is not a packed cell")
       withTable(t)(_.put(new Put(keys.encode(Seq(4))).addColumn(f, Array.emptyByteArray, Array[Byte](1, 1, 9, 0))))
@@ -294,20 +294,20 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         }
       }
       val aggregated = intercept[Exception](sql(s"SELECT count(*) FROM $t").collect())
-      HBaseSqlException.causeOf(aggregated).map(_.getMessage).getOrElse(aggregated.getMessage) should
+      HBaseSQLException.causeOf(aggregated).map(_.getMessage).getOrElse(aggregated.getMessage) should
         include("is not a row of the table: a cell in one of its packed families is not a well-formed packed cell")
       val malformed = intercept[Exception](sql(s"SELECT * FROM $t WHERE k = 4").collect())
-      HBaseSqlException.causeOf(malformed).map(_.getMessage).getOrElse("") should include("malformed")
+      HBaseSQLException.causeOf(malformed).map(_.getMessage).getOrElse("") should include("malformed")
       withClue("a region server passes such a row to Spark rather than judge it by values it cannot read: ") {
         val filtered = intercept[Exception](sql(s"SELECT k FROM $t WHERE n >= 1 AND k >= 4").collect())
-        HBaseSqlException.causeOf(filtered).map(_.getMessage).getOrElse("") should include("malformed")
+        HBaseSQLException.causeOf(filtered).map(_.getMessage).getOrElse("") should include("malformed")
       }
     }
   }
 
   describe("LAYOUT in CREATE TABLE") {
     it("is refused with a clear error where it cannot apply") {
-      def failure(statement: String) = intercept[HBaseSqlException](sql(statement)).getMessage
+      def failure(statement: String) = intercept[HBaseSQLException](sql(statement)).getMessage
       failure(s"CREATE TABLE ${uniqueName("bad")} (k STRING, v STRING, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v]) " +
         "IN StringFormat LAYOUT PACKED") should include("LAYOUT PACKED stores values in the Binary format")
       failure(s"CREATE TABLE ${uniqueName("bad")} (k INT, PRIMARY KEY (k)) MAPPED BY (x) LAYOUT PACKED") should

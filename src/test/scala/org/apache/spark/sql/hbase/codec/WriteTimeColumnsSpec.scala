@@ -15,7 +15,7 @@ import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.unsafe.types.UTF8String
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 /** Columns that hold the time a cell was written: WRITETIME(family.qualifier) in COLS. */
 class WriteTimeColumnsSpec extends HBaseSuite {
@@ -118,12 +118,12 @@ class WriteTimeColumnsSpec extends HBaseSuite {
         Row(5, 50, "e", 5, true, true)
       )
 
-      intercept[HBaseSqlException](sql(s"INSERT INTO $t (k, v_at) VALUES (9, now())")).getMessage shouldBe
+      intercept[HBaseSQLException](sql(s"INSERT INTO $t (k, v_at) VALUES (9, now())")).getMessage shouldBe
         s"INSERT INTO $t (v_at): 'v_at' is the write time of cell f.v, which HBase sets when the cell is written; leave it out"
-      intercept[HBaseSqlException](sql(s"UPDATE $t SET w_ms = 0 WHERE k = 1")).getMessage shouldBe
+      intercept[HBaseSQLException](sql(s"UPDATE $t SET w_ms = 0 WHERE k = 1")).getMessage shouldBe
         s"UPDATE $t SET w_ms: 'w_ms' is the write time of cell f.w, which HBase sets when the cell is written; it is read-only"
       Files.writeString(file, "6,60,f,6,2026-01-01 00:00:00,7\n")
-      intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t")).getMessage should include(
+      intercept[HBaseSQLException](sql(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t")).getMessage should include(
         "6 fields, more than the table's 4 columns (write times, set by HBase, are not loaded)"
       )
     }
@@ -136,9 +136,9 @@ class WriteTimeColumnsSpec extends HBaseSuite {
       described("g_at") shouldBe "write time of cell h.g (read-only)"
       writeAt(t, 3000, (1, "g", 9))
       rows(s"SELECT g, g_at FROM $t") shouldBe Seq(Row(9, ts(3000)))
-      intercept[HBaseSqlException](sql(s"ALTER TABLE $t DROP COLUMN g")).getMessage shouldBe
+      intercept[HBaseSQLException](sql(s"ALTER TABLE $t DROP COLUMN g")).getMessage shouldBe
         s"ALTER TABLE $t DROP COLUMN g: column 'g_at' is the write time of its cell h.g; DROP COLUMN g_at first"
-      intercept[HBaseSqlException](sql(s"CREATE INDEX ${t}_i ON TABLE $t (v_at)")).getMessage should endWith(
+      intercept[HBaseSQLException](sql(s"CREATE INDEX ${t}_i ON TABLE $t (v_at)")).getMessage should endWith(
         "'v_at' is the write time of cell f.v; an index holds values"
       )
       sql(s"ALTER TABLE $t DROP COLUMN g_at")
@@ -147,7 +147,7 @@ class WriteTimeColumnsSpec extends HBaseSuite {
     }
 
     it("is refused at CREATE TABLE and ALTER TABLE when it cannot hold its cell's write time") {
-      def create(types: String, cols: String) = intercept[HBaseSqlException](
+      def create(types: String, cols: String) = intercept[HBaseSQLException](
         sql(s"CREATE TABLE bad_wt (k INT, v INT, $types, PRIMARY KEY (k)) MAPPED BY (bad_wt, COLS=[v=f.v, $cols])")
       ).getMessage
       create("t STRING", "t=WRITETIME(f.v)") shouldBe
@@ -163,7 +163,7 @@ class WriteTimeColumnsSpec extends HBaseSuite {
         "CREATE TABLE bad_wt: key column 'k' is part of the row key and cannot be mapped to 'WRITETIME(f.v)' in COLS"
       hbaseTableExists("bad_wt") shouldBe false
       val t = table()
-      intercept[HBaseSqlException](
+      intercept[HBaseSQLException](
         sql(s"ALTER TABLE $t ADD COLUMN x BIGINT MAPPED BY (x = WRITETIME(f.v))")
       ).getMessage shouldBe
         s"ALTER TABLE $t ADD COLUMN x: the write time of f.v is already column 'v_at'"

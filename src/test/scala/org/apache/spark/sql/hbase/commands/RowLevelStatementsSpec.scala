@@ -11,7 +11,7 @@ import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.{HBaseSuite, RandomClauses, execution}
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 class RowLevelStatementsSpec extends HBaseSuite {
 
@@ -112,7 +112,7 @@ class RowLevelStatementsSpec extends HBaseSuite {
 
     it("refuses to set a key column, and changes nothing") {
       val t = people()
-      val error = intercept[HBaseSqlException](sql(s"UPDATE $t SET id = id + 100 WHERE id = 1"))
+      val error = intercept[HBaseSQLException](sql(s"UPDATE $t SET id = id + 100 WHERE id = 1"))
       error.getMessage should startWith(s"UPDATE $t SET id: 'id' is a key column")
       rows(s"SELECT count(*), min(id), max(id) FROM $t") shouldBe Seq(Row(30, 0, 29))
     }

@@ -8,7 +8,7 @@ import org.apache.hadoop.hbase.security.AccessDeniedException
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 class HBaseAccessDeniedSpec extends AnyFunSpec with Matchers {
   private val createDenied = new AccessDeniedException(
@@ -17,7 +17,7 @@ class HBaseAccessDeniedSpec extends AnyFunSpec with Matchers {
 
   describe("an access HBase's AccessController denies") {
     it("is found among the causes and said in HBase's words, with what to do") {
-      val error = intercept[HBaseSqlException](HBaseAccessDenied.translate()(new java.io.IOException(
+      val error = intercept[HBaseSQLException](HBaseAccessDenied.translate()(new java.io.IOException(
         "call failed",
         createDenied
       )))

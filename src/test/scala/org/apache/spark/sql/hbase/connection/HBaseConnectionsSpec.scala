@@ -4,7 +4,7 @@
 package org.apache.spark.sql.hbase.connection
 
 import org.apache.spark.sql.hbase.{HBaseSuite, Waits}
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 class HBaseConnectionsSpec extends HBaseSuite {
 
@@ -52,7 +52,7 @@ class HBaseConnectionsSpec extends HBaseSuite {
       socket.close()
       val started = System.nanoTime()
       val error = withConf("spark.hbase.zookeeper.property.clientPort" -> deadPort.toString) {
-        intercept[HBaseSqlException](sql("SELECT * FROM no_such_table_anywhere").collect())
+        intercept[HBaseSQLException](sql("SELECT * FROM no_such_table_anywhere").collect())
       }
       val seconds = (System.nanoTime() - started) / 1e9
       error.getMessage should include(
@@ -97,7 +97,7 @@ class HBaseConnectionsSpec extends HBaseSuite {
       val cluster =
         HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "zk1", "hbase.zookeeper.property.clientPort" -> "2181"))
       val error =
-        intercept[HBaseSqlException](HBaseUnreachable.translate(cluster)(new java.io.IOException("x", noCredentials)))
+        intercept[HBaseSQLException](HBaseUnreachable.translate(cluster)(new java.io.IOException("x", noCredentials)))
       error.getMessage should startWith("HBase at ZooKeeper zk1:2181 did not authenticate this client: ")
       error.getMessage should include("spark.hbase.security.authentication=kerberos")
     }

@@ -12,7 +12,7 @@ import org.apache.hadoop.security.token.Token
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 class KerberosCredentialsSpec extends AnyFunSpec with Matchers {
   private val secured = Map("hbase.zookeeper.quorum" -> "zk1", "hbase.security.authentication" -> "kerberos")
@@ -48,7 +48,7 @@ class KerberosCredentialsSpec extends AnyFunSpec with Matchers {
     it("fail a connection before it is opened, with the Kerberos advice and the quorum") {
       val cluster = HBaseClusterConf(secured + ("hbase.zookeeper.property.clientPort" -> "1"))
       // Port 1: were the check not first, the connection would fail on ZooKeeper instead.
-      val error = asUser()(intercept[HBaseSqlException](HBaseConnections.withConnection(cluster)(identity)))
+      val error = asUser()(intercept[HBaseSQLException](HBaseConnections.withConnection(cluster)(identity)))
       error.getMessage should
         startWith("HBase at ZooKeeper zk1:1 did not authenticate this client: user carol has neither")
       error.getMessage should include("spark.security.credentials.hbase.enabled")

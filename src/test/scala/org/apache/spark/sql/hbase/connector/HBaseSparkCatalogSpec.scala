@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.connector
 
 import org.apache.spark.sql.hbase.{HBaseSuite, Waits, connector, execution}
 import org.apache.spark.sql.{AnalysisException, Row}
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 /** HBase tables named through Spark's catalog API: `hbase.t`, `hbase.default.t`, and other catalogs. */
 class HBaseSparkCatalogSpec extends HBaseSuite {
@@ -42,7 +42,7 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
       intercept[AnalysisException](sql(s"SELECT v FROM hbase.$t TIMESTAMP AS OF timestamp_millis($before)"))
         .getCondition shouldBe "UNSUPPORTED_DATASOURCE_FOR_DIRECT_QUERY"
       rows(s"SELECT a.k FROM hbase.$t a JOIN $t b ON a.k = b.k AND a.v <> b.v") shouldBe Nil
-      intercept[HBaseSqlException](sql(s"SELECT * FROM hbase.$t VERSION AS OF 2")).getMessage should startWith(
+      intercept[HBaseSQLException](sql(s"SELECT * FROM hbase.$t VERSION AS OF 2")).getMessage should startWith(
         s"VERSION AS OF is not supported on HBase table '$t'"
       )
     }
@@ -61,9 +61,9 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
       rows(s"DELETE FROM hbase.$t WHERE k = 2") shouldBe Seq(Row(1L))
       rows(s"UPDATE hbase.default.$t SET v = v + 1 WHERE s = 'c'") shouldBe Seq(Row(1L))
       rows(s"SELECT k, v FROM hbase.$t ORDER BY k") shouldBe Seq(Row(1, 10), Row(3, 31), Row(4, 40))
-      intercept[HBaseSqlException](sql(s"INSERT OVERWRITE hbase.$t VALUES (1, 'a', 1)")).getMessage shouldBe
+      intercept[HBaseSQLException](sql(s"INSERT OVERWRITE hbase.$t VALUES (1, 'a', 1)")).getMessage shouldBe
         s"INSERT OVERWRITE is not supported on HBase table '$t'; use INSERT INTO"
-      intercept[HBaseSqlException](sql(s"INSERT INTO hbase.$t (k, s, v_at) VALUES (5, 'e', now())")).getMessage should
+      intercept[HBaseSQLException](sql(s"INSERT INTO hbase.$t (k, s, v_at) VALUES (5, 'e', now())")).getMessage should
         include("'v_at' is the write time of cell f.v")
     }
 
@@ -96,22 +96,22 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
       val t = table()
       intercept[AnalysisException](sql(s"SELECT * FROM hbase.nope.$t")).getCondition shouldBe "TABLE_OR_VIEW_NOT_FOUND"
       intercept[AnalysisException](sql("SHOW TABLES IN hbase.nope")).getCondition shouldBe "SCHEMA_NOT_FOUND"
-      intercept[HBaseSqlException](
+      intercept[HBaseSQLException](
         sql(s"CREATE TABLE nocat.x (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v])")
       )
         .getMessage shouldBe
         "CREATE TABLE x: 'nocat' is not an HBase catalog; register one with " +
         "spark.sql.catalog.nocat=org.apache.spark.sql.hbase.connector.HBaseSparkCatalog"
-      intercept[HBaseSqlException](
+      intercept[HBaseSQLException](
         sql(s"CREATE TABLE hbase.nope.x (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (x, COLS=[v=f.v])")
       )
         .getMessage should startWith("CREATE TABLE: catalog 'hbase' has no namespace 'nope'")
-      intercept[HBaseSqlException](sql("CREATE TABLE hbase.plain (k INT) USING parquet")).getMessage should startWith(
+      intercept[HBaseSQLException](sql("CREATE TABLE hbase.plain (k INT) USING parquet")).getMessage should startWith(
         "CREATE TABLE hbase.plain: an HBase table needs its mapping"
       )
-      intercept[HBaseSqlException](sql("CREATE NAMESPACE hbase.other")).getMessage should
+      intercept[HBaseSQLException](sql("CREATE NAMESPACE hbase.other")).getMessage should
         include("its one namespace, hbase")
-      intercept[HBaseSqlException](sql(s"ALTER TABLE hbase.$t RENAME TO hbase.y")).getMessage should
+      intercept[HBaseSQLException](sql(s"ALTER TABLE hbase.$t RENAME TO hbase.y")).getMessage should
         include("cannot be renamed")
       rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Seq(Row("hbase", t, false))
       hbaseTableExists("x") shouldBe false
@@ -156,14 +156,14 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
         s"CREATE TABLE IF NOT EXISTS hbase.$t USING hbase OPTIONS (primaryKey 'k, s') AS SELECT 99 AS k, 'x' AS s, 1L AS v"
       )
       rows(s"SELECT count(*) FROM hbase.$t") shouldBe Seq(Row(100L))
-      intercept[HBaseSqlException](
+      intercept[HBaseSQLException](
         sql(s"CREATE TABLE hbase.$t USING hbase OPTIONS (primaryKey 'k, s') AS SELECT 99 AS k, 'x' AS s, 1L AS v")
       ).getMessage shouldBe s"CREATE TABLE $t: table '$t' already exists"
     }
 
     it("leaves no mapping and no HBase table behind when the rows of AS SELECT cannot be written") {
       val t = uniqueName("ctasfail")
-      intercept[HBaseSqlException](sql(
+      intercept[HBaseSQLException](sql(
         s"CREATE TABLE hbase.$t USING hbase OPTIONS (primaryKey 'k') AS SELECT IF(id = 5, NULL, id) AS k FROM range(10)"
       )).getMessage should include(s"Key column 'k' of table '$t' cannot be NULL")
       rows(s"SHOW TABLES IN hbase LIKE '$t'") shouldBe Nil
@@ -171,7 +171,7 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
     }
 
     it("refuses what an HBase table cannot be, naming the clause") {
-      def refused(statement: String): String = intercept[HBaseSqlException](sql(statement)).getMessage
+      def refused(statement: String): String = intercept[HBaseSQLException](sql(statement)).getMessage
       val t = uniqueName("bad")
       refused(s"CREATE TABLE hbase.$t (k INT, v INT) USING hbase") shouldBe
         s"CREATE TABLE hbase.$t: an HBase table " +
@@ -201,7 +201,7 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
       for (schema <- Seq("hbase", "hbase.hbase", "hbase.default")) withClue(schema) {
         rows(s"CREATE SCHEMA IF NOT EXISTS $schema") shouldBe Nil
       }
-      intercept[HBaseSqlException](sql("CREATE SCHEMA hbase")).getMessage shouldBe
+      intercept[HBaseSQLException](sql("CREATE SCHEMA hbase")).getMessage shouldBe
         "CREATE NAMESPACE hbase: it exists: it is the one namespace of HBase catalog 'hbase'"
       rows("SHOW NAMESPACES IN hbase") shouldBe Seq(Row("hbase"))
     }
@@ -252,17 +252,17 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
         rows(s"DESCRIBE other.$t").map(_.getString(0)).takeWhile(_.nonEmpty) shouldBe Seq("k", "s", "v")
 
         // The session's own HBase tables and Spark's tables are other names.
-        intercept[HBaseSqlException](sql(s"SHOW INDEXES ON $t")).getMessage shouldBe
+        intercept[HBaseSQLException](sql(s"SHOW INDEXES ON $t")).getMessage shouldBe
           s"SHOW INDEXES ON $t: HBase table '$t' does not exist"
-        intercept[HBaseSqlException](sql(s"ALTER TABLE other.nope DROP COLUMN w")).getMessage shouldBe
+        intercept[HBaseSQLException](sql(s"ALTER TABLE other.nope DROP COLUMN w")).getMessage shouldBe
           "ALTER TABLE other.nope DROP COLUMN w: HBase table 'other.nope' does not exist"
-        intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$dir' INTO TABLE other.nope")).getMessage shouldBe
+        intercept[HBaseSQLException](sql(s"LOAD DATA LOCAL INPATH '$dir' INTO TABLE other.nope")).getMessage shouldBe
           "LOAD DATA INTO TABLE other.nope: HBase table 'other.nope' does not exist"
-        intercept[HBaseSqlException](
+        intercept[HBaseSQLException](
           sql(s"ALTER TABLE other.nope.$t ADD COLUMN w STRING MAPPED BY (w = f.w)")
         ).getMessage should
           startWith("ALTER TABLE: catalog 'other' has no namespace 'nope'")
-        intercept[HBaseSqlException](sql(s"SHOW INDEXES ON nocat.$t")).getMessage should
+        intercept[HBaseSQLException](sql(s"SHOW INDEXES ON nocat.$t")).getMessage should
           startWith(s"SHOW INDEXES ON nocat.$t: 'nocat' is not an HBase catalog")
         intercept[AnalysisException](sql(s"LOAD DATA LOCAL INPATH '$dir' INTO TABLE default.$t")).getCondition shouldBe
           "TABLE_OR_VIEW_NOT_FOUND"

@@ -11,7 +11,7 @@ import org.apache.spark.sql.hbase.{HBaseSuite, Waits, execution, metadata}
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.unsafe.types.UTF8String
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 /** Reading a table as it was: TIMESTAMP AS OF and option asOfTimestamp, against cells written at known times. */
 class ReadsAsOfSpec extends HBaseSuite {
@@ -121,7 +121,7 @@ class ReadsAsOfSpec extends HBaseSuite {
 
     it("refuses VERSION AS OF, naming the table, and a time that is not a timestamp, in Spark's words") {
       val t = table()
-      intercept[HBaseSqlException](sql(s"SELECT * FROM $t VERSION AS OF 3")).getMessage should startWith(
+      intercept[HBaseSQLException](sql(s"SELECT * FROM $t VERSION AS OF 3")).getMessage should startWith(
         s"VERSION AS OF is not supported on HBase table '$t'"
       )
       intercept[org.apache.spark.sql.AnalysisException](sql(s"SELECT * FROM $t TIMESTAMP AS OF 'yesterday'"))
@@ -139,7 +139,7 @@ class ReadsAsOfSpec extends HBaseSuite {
         reader.option("asOfTimestamp", "1970-01-01 00:00:01.5").load().collect().toSeq shouldBe Seq(Row(1, "a", 10))
       }
       reader.load().collect().toSeq shouldBe Seq(Row(1, "a", 11))
-      val error = intercept[HBaseSqlException](spark.range(1).selectExpr("CAST(id AS INT) AS k", "'z' AS s", "1 AS v")
+      val error = intercept[HBaseSQLException](spark.range(1).selectExpr("CAST(id AS INT) AS k", "'z' AS s", "1 AS v")
         .write.format("hbase").option("table", t).option("asOfTimestamp", "1970-01-01 00:00:01").mode("append").save())
       error.getMessage shouldBe s"Writing to HBase table '$t': option asOfTimestamp applies to reads only"
     }

@@ -16,7 +16,7 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.execution.SimpleMode
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseScanRDD, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseCalls, ScanMetrics}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, RowAggregator, ServerJar}
 import org.apache.spark.sql.hbase.planner.RegionRequests
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
@@ -234,7 +234,7 @@ class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       val region = plan.scan.regions.head
       val spec = RegionRequests.aggregateSpec(plan, region)
       def scan(attribute: Array[Byte]): Seq[Result] = withTable(table) { htable =>
-        val s = HBaseScanRDD.scanFor(
+        val s = HBaseCalls.scanFor(
           plan.scan.request,
           region.ranges,
           Seq(RegionRequests.aggregateFilter(plan, region))

@@ -8,7 +8,7 @@ import java.io.{InterruptedIOException, IOException, UncheckedIOException}
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableName
 import org.apache.spark.sql.hbase.planner.RegionInfo
 
@@ -29,7 +29,7 @@ class RegionReadFailureSpec extends AnyFunSpec with Matchers {
       val rows = RegionReadFailure.translating(table, region)(failingAfter(2, new UncheckedIOException(cause)))
       rows.next() shouldBe 0
       rows.next() shouldBe 1
-      val error = intercept[HBaseSqlException](rows.hasNext)
+      val error = intercept[HBaseSQLException](rows.hasNext)
       error.getMessage should startWith(
         "HBase table readings: reading region [\\x01, \\x02) from region server rs3.example.com:16020 failed: " +
           "Connection refused."
@@ -41,7 +41,7 @@ class RegionReadFailureSpec extends AnyFunSpec with Matchers {
     it("fails the same way when the region's scanner cannot even be opened") {
       val cause = new IOException("Failed after attempts=3", new java.net.ConnectException("Connection refused"))
       val rows = RegionReadFailure.translating(table, region)(throw cause)
-      intercept[HBaseSqlException](rows.hasNext).getMessage should
+      intercept[HBaseSQLException](rows.hasNext).getMessage should
         startWith("HBase table readings: reading region [\\x01, \\x02) from region server rs3.example.com:16020 failed")
     }
 
@@ -49,7 +49,7 @@ class RegionReadFailureSpec extends AnyFunSpec with Matchers {
       val denied = new org.apache.hadoop.hbase.security.AccessDeniedException(
         "Insufficient permissions for user 'bob' (table=readings, action=READ)"
       )
-      val error = intercept[HBaseSqlException](
+      val error = intercept[HBaseSQLException](
         RegionReadFailure.translating(table, region)(throw new IOException("Failed after attempts=1", denied)).hasNext
       )
       error.getMessage should startWith("HBase denied access reading table readings: " +
@@ -61,7 +61,7 @@ class RegionReadFailureSpec extends AnyFunSpec with Matchers {
         "Failed after attempts=16",
         new java.net.SocketTimeoutException("callTimeout=60000, callDuration=60163")
       )
-      val error = intercept[HBaseSqlException](
+      val error = intercept[HBaseSQLException](
         RegionReadFailure.translating(table, region)(failingAfter(0, new UncheckedIOException(timedOut))).hasNext
       )
       error.getMessage should startWith(

@@ -13,7 +13,7 @@ import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.SparkPlan
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan, RegionScanners}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseTableScan, RegionScanners}
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
@@ -30,7 +30,7 @@ class RegionReadsSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
 
   private def nodes(df: DataFrame): Seq[SparkPlan] = collectWithSubqueries(df.queryExecution.executedPlan) {
     case s: HBaseAggregateScan => s
-    case s: HBaseSQLTableScan => s
+    case s: HBaseTableScan => s
   }
 
   describe("a region read") {
@@ -46,7 +46,7 @@ class RegionReadsSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       val planned = queries.map { q =>
         val df = sql(q); df.collect(); nodes(df).head
       }
-      planned.map(_.getClass.getSimpleName).toSet shouldBe Set("HBaseSQLTableScan", "HBaseAggregateScan")
+      planned.map(_.getClass.getSimpleName).toSet shouldBe Set("HBaseTableScan", "HBaseAggregateScan")
       withAdmin { admin => admin.disableTable(TableName.valueOf(t)); admin.deleteTable(TableName.valueOf(t)) }
       val before = HBaseConnections.borrowers(cluster)
       planned.zip(queries).foreach { case (node, query) =>

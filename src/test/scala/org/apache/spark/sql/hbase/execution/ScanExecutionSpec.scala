@@ -13,7 +13,7 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, RowRange}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, HBaseScanRDD, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{HBaseCalls, HBaseTableScan, HBaseScanRDD, ScanMetrics}
 import org.apache.spark.sql.hbase.planner.{RegionRequests, RegionScan, ScanLimits, ScanRequest, ServerFilter}
 import org.apache.spark.sql.catalyst.expressions.And
 import org.apache.spark.sql.types.IntegerType
@@ -21,8 +21,8 @@ import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /** What a scan reads from HBase, and what it reports, against the real HBase. */
 class ScanExecutionSpec extends HBaseSuite {
-  private def scanOf(df: DataFrame): HBaseSQLTableScan =
-    df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }.get
+  private def scanOf(df: DataFrame): HBaseTableScan =
+    df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s }.get
 
   /** Key k INT in [0, 3000), split into 3 regions at 1000 and 2000; v = k % 10, w = k * 2. */
   private lazy val table = {
@@ -144,7 +144,7 @@ class ScanExecutionSpec extends HBaseSuite {
         val broadcast = joined.queryExecution.executedPlan.collect {
           case b: org.apache.spark.sql.execution.exchange.BroadcastExchangeExec => b
         }
-        broadcast.flatMap(_.collect { case s: HBaseSQLTableScan => s }) should have size 1
+        broadcast.flatMap(_.collect { case s: HBaseTableScan => s }) should have size 1
         joined.count() shouldBe 3000
       }
     }
@@ -238,8 +238,8 @@ class ScanExecutionSpec extends HBaseSuite {
         Nil,
         ScanLimits(100, None)
       )
-      val withHBaseFilters = HBaseScanRDD.scanFor(request, everyRow, HBaseScanRDD.cellFilter(definition, onlyW).toSeq)
-      val withServerJar = HBaseScanRDD.scanFor(
+      val withHBaseFilters = HBaseCalls.scanFor(request, everyRow, HBaseCalls.cellFilter(definition, onlyW).toSeq)
+      val withServerJar = HBaseCalls.scanFor(
         request,
         everyRow,
         Seq(RegionRequests.scanFilter(request, ServerFilter(None, Nil), onlyW))

@@ -8,7 +8,7 @@ import org.apache.hadoop.hbase.client.Put
 import org.apache.spark.sql.hbase.HBaseSuite
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.hbase.metadata.{TableDefinitionStore, TableDefinitionStores}
-import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
 
 /**
  * A catalog row broken by hand, by a torn write of another tool, or written by a newer plugin
@@ -74,7 +74,7 @@ class CorruptCatalogSpec extends HBaseSuite {
       rows("SHOW TABLES IN hbase").map(_.getString(1)) should contain allElementsOf (healthy +: broken.map(_._2))
 
       def failsNamingIt(statement: String, t: String, problem: String): Unit = withClue(statement) {
-        val error = intercept[HBaseSqlException](sql(statement).collect())
+        val error = intercept[HBaseSQLException](sql(statement).collect())
         error.getMessage should startWith(s"HBase table '$t' cannot be used: its catalog entry ")
         error.getMessage should include(problem)
         error.getMessage should endWith(s"DROP TABLE $t removes the entry and keeps the HBase table and its data")

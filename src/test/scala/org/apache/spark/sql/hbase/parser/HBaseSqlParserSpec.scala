@@ -9,7 +9,7 @@ import org.scalatest.matchers.should.Matchers
 import org.apache.spark.sql.catalyst.parser.ParseException
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.SparkSqlParser
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{CellRef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.hbase.commands._
 import org.apache.spark.sql.types._
@@ -75,7 +75,7 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     }
 
     it("names the column at fault when the definition is inconsistent") {
-      def error(sql: String) = intercept[HBaseSqlException](parser.parsePlan(sql)).getMessage
+      def error(sql: String) = intercept[HBaseSQLException](parser.parsePlan(sql)).getMessage
       error("CREATE TABLE t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[k=f.k, v=f.v])") should
         include("key column 'k'")
       error("CREATE TABLE t (k INT, v INT, w INT, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[v=f.v])") should
@@ -92,7 +92,7 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     }
 
     it("names an unknown column type") {
-      val e = intercept[HBaseSqlException](parser.parsePlan(
+      val e = intercept[HBaseSQLException](parser.parsePlan(
         "CREATE TABLE t (k INT, v NUMBERISH, PRIMARY KEY (k)) MAPPED BY (ht, COLS=[v=f.v])"
       ))
       e.getMessage should include("Unknown type 'NUMBERISH' for column 'v'")
@@ -181,7 +181,7 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     }
 
     it("refuses an option given twice") {
-      intercept[HBaseSqlException](
+      intercept[HBaseSQLException](
         parser.parsePlan("LOAD DATA INPATH 'p' INTO TABLE t OPTIONS (header 'true', HEADER 'false')")
       )
         .getMessage should include("option 'header' is given more than once")

@@ -11,7 +11,7 @@ import org.apache.spark.sql.hbase.{DifferentialCases, HBaseSuite}
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
-import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseTableScan}
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
@@ -123,7 +123,7 @@ class JoinDifferentialSpec extends HBaseSuite with DifferentialCases with Adapti
               merged.incrementAndGet()
               joins.foreach(j => collect(j) { case e: ShuffleExchangeExec => e } shouldBe empty)
             }
-            if (collect(plan) { case s: HBaseSQLTableScan if s.keysFromJoin.isDefined => s }.nonEmpty)
+            if (collect(plan) { case s: HBaseTableScan if s.keysFromJoin.isDefined => s }.nonEmpty)
               pushed.incrementAndGet()
           }
         }

@@ -7,7 +7,7 @@ import org.apache.spark.sql.hbase.{DifferentialCases, HBaseSuite}
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.TakeOrderedAndProjectExec
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
-import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, KeyOrderLimit}
+import org.apache.spark.sql.hbase.execution.{HBaseTableScan, KeyOrderLimit}
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /** ORDER BY the row key with LIMIT n reads the first n rows, in key order, and no more. */
@@ -28,7 +28,7 @@ class KeyOrderLimitSpec extends HBaseSuite with DifferentialCases with AdaptiveS
   }
 
   private def rowsRead(df: DataFrame): Long =
-    collect(df.queryExecution.executedPlan) { case s: HBaseSQLTableScan => s.metrics("rowsRead").value }.sum
+    collect(df.queryExecution.executedPlan) { case s: HBaseTableScan => s.metrics("rowsRead").value }.sum
 
   private def limited(df: DataFrame): Boolean =
     collect(df.queryExecution.executedPlan) { case l: KeyOrderLimit => l }.nonEmpty
@@ -57,7 +57,7 @@ class KeyOrderLimitSpec extends HBaseSuite with DifferentialCases with AdaptiveS
         Seq((499, "y"), (499, "x"), (498, "y"), (498, "x"), (497, "y"))
       limited(df) shouldBe true
       rowsRead(df) shouldBe 5
-      collect(df.queryExecution.executedPlan) { case s: HBaseSQLTableScan => s.simpleString(10) }.head should
+      collect(df.queryExecution.executedPlan) { case s: HBaseTableScan => s.simpleString(10) }.head should
         include("reversed")
     }
 

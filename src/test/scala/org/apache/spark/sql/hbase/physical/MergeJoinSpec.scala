@@ -9,7 +9,7 @@ import org.apache.spark.sql.execution.{SortExec, SparkPlan}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec
 import org.apache.spark.sql.execution.joins.SortMergeJoinExec
-import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.execution.{HBaseMergeJoin, HBaseTableScan}
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /** Joins of HBase tables on their leading key columns, merged by key without a shuffle or a sort. */
@@ -80,7 +80,7 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersA
         val join = merged(df)
         // [120, 150), [150, 200) and [200, 230) of the cuts at 100, 150, 200, 250 and 300.
         join.keyRanges shouldBe 3
-        val scans = collect(df.queryExecution.executedPlan) { case s: HBaseSQLTableScan => s }
+        val scans = collect(df.queryExecution.executedPlan) { case s: HBaseTableScan => s }
         scans.map(_.metrics("rowsRead").value).sum shouldBe 110 + (120 until 230).map(_ % 4).sum
       }
     }
@@ -113,7 +113,7 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersA
             val df = sql(query)
             val join = merged(df)
             df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
-            val scan = collect(join) { case s: HBaseSQLTableScan if s.plan.request.table.name == lines => s }.head
+            val scan = collect(join) { case s: HBaseTableScan if s.plan.request.table.name == lines => s }.head
             scan.keysFromJoin should not be empty
             val read = scan.metrics("rowsRead").value
             withClue(s"at most $maxKeys keys: ") {
@@ -134,7 +134,7 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersA
           val df = sql(query)
           val join = merged(df)
           df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
-          collect(join) { case s: HBaseSQLTableScan => s.keysFromJoin }.flatten shouldBe empty
+          collect(join) { case s: HBaseTableScan => s.keysFromJoin }.flatten shouldBe empty
         }
       }
     }
@@ -163,9 +163,9 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersA
   }
 
   describe("a broadcast join on the leading key of the table it streams") {
-    def scanOf(df: DataFrame, table: String): HBaseSQLTableScan =
+    def scanOf(df: DataFrame, table: String): HBaseTableScan =
       collect(df.queryExecution.executedPlan) {
-        case s: HBaseSQLTableScan if s.plan.request.table.name == table => s
+        case s: HBaseTableScan if s.plan.request.table.name == table => s
       }.head
 
     /** The rows with the keys not pushed. */
@@ -239,7 +239,7 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersA
         rows should contain theSameElementsAs
           withConf(HBaseSQLConf.PushJoinKeysMax.key -> "0")(sql(pushed).collect().toSeq)
         val scan = collect(df.queryExecution.executedPlan) {
-          case s: HBaseSQLTableScan if s.plan.request.table.name == lines => s
+          case s: HBaseTableScan if s.plan.request.table.name == lines => s
         }.head
         scan.keysFromJoin should not be empty
         scan.metrics("rowsRead").value shouldBe rows.size

@@ -7,7 +7,7 @@ import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.{HBaseSuite, OrdersAndLines}
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseMergeJoin, HBaseSQLTableScan, KeyOrderLimit}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseMergeJoin, HBaseTableScan, KeyOrderLimit}
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -56,7 +56,7 @@ class SparkHooksSpec extends HBaseSuite with OrdersAndLines with AdaptiveSparkPl
           withClue(
             "hook PushJoinKeys (BroadcastHashJoinExec, InSubqueryExec over SubqueryBroadcastExec) pushed no keys: "
           )(
-            collect(plan(df)) { case s: HBaseSQLTableScan if s.keysFromJoin.isDefined => s } should not be empty
+            collect(plan(df)) { case s: HBaseTableScan if s.keysFromJoin.isDefined => s } should not be empty
           )
         }
       }

@@ -30,10 +30,10 @@ class ChunkPruningSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyC
 
   private val bound: Gen[Array[Byte]] = Gen.frequency(1 -> Gen.const(open), 6 -> Gen.choose(1, 11).map(key(_)))
 
-  private val rangeSets: Gen[ScanRanges] = Gen.listOf(Gen.choose(1, 11)).map { points =>
+  private val rangeSets: Gen[RowRanges] = Gen.listOf(Gen.choose(1, 11)).map { points =>
     val sorted = points.distinct.sorted
     val pairs = sorted.grouped(2).collect { case Seq(s, e) => RowRange(key(s), key(e)) }.toSeq
-    ScanRanges(if (pairs.isEmpty) Seq(RowRange(open, open)) else pairs)
+    RowRanges(if (pairs.isEmpty) Seq(RowRange(open, open)) else pairs)
   }
 
   describe("subtracting a chunk from row ranges") {
@@ -84,14 +84,14 @@ class ChunkPruningSpec extends AnyFunSpec with Matchers with ScalaCheckPropertyC
     val chunks = Seq(chunk(1, 3, 0, 9), chunk(3, 5, 10, 19), chunk(5, 7, 20, 29), chunk(9, 11, 40, 49))
 
     it("removes the chunks that cannot match and counts those the ranges touched") {
-      val pruned = ChunkPruning.prune(ScanRanges.Everything, chunks, GreaterThan(num, Literal(15)), _ => Some("a"))
+      val pruned = ChunkPruning.prune(RowRanges.Everything, chunks, GreaterThan(num, Literal(15)), _ => Some("a"))
       pruned.ranges.ranges.map(r => (r.start.toSeq, r.stop.toSeq)) shouldBe
         Seq((Seq(), Seq(1)), (Seq(3), Seq())).map { case (s, e) => (s.map(_.toByte), e.map(_.toByte)) }
       (pruned.chunksKept, pruned.chunksTouched, pruned.chunksSkipped) shouldBe ((3, 4, 1))
     }
 
     it("counts only the chunks inside the ranges, and keeps every row when no column is indexed") {
-      val ranges = ScanRanges(Seq(RowRange(key(4), key(6))))
+      val ranges = RowRanges(Seq(RowRange(key(4), key(6))))
       val pruned = ChunkPruning.prune(ranges, chunks, GreaterThan(num, Literal(100)), _ => Some("a"))
       pruned.ranges.ranges shouldBe empty
       (pruned.chunksKept, pruned.chunksTouched) shouldBe ((0, 2))

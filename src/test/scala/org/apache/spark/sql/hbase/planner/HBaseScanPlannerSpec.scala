@@ -110,7 +110,7 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       val p = planIndexed(v >= 3000 && v < 5000, facts)
       p.regions.map(_.region.host) shouldBe Seq(Some("rs1"))
       p.regions.head.ranges.map(bytesOf) shouldBe Seq(bytesOf(RowRange(key(300), key(500))))
-      p.scan.rangeIndexes shouldBe Seq(RangeIndexUse(
+      p.rangeIndexes shouldBe Seq(RangeIndexUse(
         "by_v",
         chunksRead = 2,
         chunksTotal = 10,
@@ -134,9 +134,9 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       val p = planIndexed(v === 7500 || v === 1500, facts)
       p.regions.flatMap(_.ranges).map(bytesOf) shouldBe
         Seq(RowRange(key(100), key(200)), RowRange(key(700), key(800))).map(bytesOf)
-      p.scan.rangeIndexes.map(u => (u.chunksRead, u.untrusted, u.rowsAtMost)) shouldBe Seq((2, 1, None))
-      planIndexed(k > 5, facts).scan.rangeIndexes shouldBe empty
-      planIndexed(v > 5, facts, settings.copy(rangeIndex = false)).scan.rangeIndexes shouldBe empty
+      p.rangeIndexes.map(u => (u.chunksRead, u.untrusted, u.rowsAtMost)) shouldBe Seq((2, 1, None))
+      planIndexed(k > 5, facts).rangeIndexes shouldBe empty
+      planIndexed(v > 5, facts, settings.copy(rangeIndex = false)).rangeIndexes shouldBe empty
       facts.asked shouldBe 1
     }
   }
@@ -183,7 +183,7 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
     it("reads point lookups on the driver, up to the configured number of key ranges") {
       val lookups = Some(k.in(5, 1500, 2500))
       val p = plan(lookups, new Counting(serverJar = true))
-      (p.scan.gets, p.driverRead) shouldBe ((3, true))
+      (p.gets, p.driverRead) shouldBe ((3, true))
       plan(lookups, new Counting(serverJar = true), settings.copy(driverReadMaxKeyRanges = 2)).driverRead shouldBe false
     }
 

@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.planner
 
 import org.apache.spark.sql.hbase.HBaseSuite
 import org.apache.spark.sql.{DataFrame, Row}
-import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.execution.HBaseTableScan
 import org.apache.spark.sql.hbase.planner.RegionRequests
 import org.apache.spark.util.SizeEstimator
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
@@ -48,7 +48,7 @@ class LargeInputsSpec extends HBaseSuite {
     val query = s"SELECT k, s, v FROM %s WHERE $where"
     val started = System.nanoTime()
     val df = sql(query.format(keyed))
-    val scan = df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }.get
+    val scan = df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s }.get
     val planningMs = (System.nanoTime() - started) / 1000000
     val planBytes = SizeEstimator.estimate(scan.plan.regions)
     val filterBytes = scan.plan.regions.flatMap(r => r.server.map(r -> _)).map { case (r, server) =>
@@ -64,7 +64,7 @@ class LargeInputsSpec extends HBaseSuite {
     planBytes should be < PlanBound
     filterBytes should be < FilterBound
     val figures = s"planned in $planningMs ms (parse included): ${scan.plan.regions.size} regions, " +
-      s"${scan.plan.scan.keyRanges} row ranges, plan $planBytes bytes, server filter $filterBytes bytes per RPC"
+      s"${scan.plan.rowRanges} row ranges, plan $planBytes bytes, server filter $filterBytes bytes per RPC"
     info(figures)
     figures
   }

@@ -130,7 +130,7 @@ class LongPredicatesSpec extends AnyFunSpec with Matchers {
         plan.keyRanges shouldBe KeyRanges.Ranges(pairs.distinct.sorted.map { case (a, b) => point(a, b) })
         plan.regions.flatMap(_.residual) shouldBe empty
         plan.regions.flatMap(_.server).map(_.pushed) shouldBe Seq.fill(plan.regions.size)(Seq(where))
-        plan.scan.gets shouldBe pairs.distinct.size
+        plan.gets shouldBe pairs.distinct.size
       }
     }
   }

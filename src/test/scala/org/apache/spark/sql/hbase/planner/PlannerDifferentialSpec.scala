@@ -9,7 +9,7 @@ import scala.util.Random
 
 import org.apache.spark.sql.hbase.{DifferentialCases, HBaseSuite, RandomClauses, Waits, codec}
 import org.apache.spark.sql.{DataFrame, Row}
-import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.execution.HBaseTableScan
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
@@ -85,8 +85,8 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
   }
 
   /** The scan, unless Spark proved the predicate false and planned no scan at all. */
-  private def scanOf(df: DataFrame): Option[HBaseSQLTableScan] =
-    df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }
+  private def scanOf(df: DataFrame): Option[HBaseTableScan] =
+    df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s }
 
   /** Key order, in which the scan returns rows. */
   private val keyOrder: Ordering[Row] =

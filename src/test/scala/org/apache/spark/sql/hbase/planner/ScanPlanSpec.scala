@@ -51,11 +51,11 @@ class ScanPlanSpec extends AnyFunSpec with Matchers {
       where: Expression,
       keys: Seq[AttributeReference],
       regions: Seq[RegionInfo] = wholeTable
-  ): ScanPlan = {
+  ): RegionsRead = {
     val codec = new BinaryKeyCodec(keys.map(_.dataType))
     val condition = db === "db" && tbl === "tbl" && where
     val keyRanges = KeyRangePlanner.plan(keys, keys.size, _ => true, condition, maxRanges = 1000)
-    ScanPlan(regions, keyRanges, keys, codec, Some(condition), None)
+    RegionsRead(regions, keyRanges, keys, codec, Some(condition), None)
   }
 
   private def calls(where: Expression, keys: Seq[AttributeReference] = Seq(db, tbl, p1, p2)): Seq[Call] =
@@ -156,7 +156,7 @@ class ScanPlanSpec extends AnyFunSpec with Matchers {
     }
 
     it("keep everything, and the whole condition, with no key ranges") {
-      val all = ScanPlan(
+      val all = RegionsRead(
         regions,
         KeyRanges.FullScan,
         Nil,

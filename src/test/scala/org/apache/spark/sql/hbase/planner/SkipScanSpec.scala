@@ -128,7 +128,7 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
     val codec = new BinaryKeyCodec(Seq(IntegerType, IntegerType))
     def key(a: Int, b: Int) = int(a) ++ int(b)
     def boxFor(a: Int, bs: Int*) = Seq(Some(Seq(point(a))), Some(bs.map(point(_)))) ->
-      ScanRanges.rowRangeOf(KeyRange(Vector(a), None), codec)
+      RowRanges.rowRangeOf(KeyRange(Vector(a), None), codec)
 
     it("are walked in key order: a key between boxes seeks to the next box's first key") {
       val k = skipper(codec, boxFor(1, 4), boxFor(5, 2, 8))
@@ -275,10 +275,10 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
     val bounds =
       Seq(Array.emptyByteArray, codec.encodePrefix(Seq(0)), codec.encodePrefix(Seq(100)), Array.emptyByteArray)
     val regions = bounds.sliding(2).map { case Seq(start, end) => RegionInfo(start, end, None) }.toSeq
-    def planned(text: String): ScanPlan = {
+    def planned(text: String): RegionsRead = {
       val condition = where(text)
       val ranges = KeyRangePlanner.plan(keys, 3, _ => true, condition, 1000)
-      ScanPlan(regions, ranges, keys, codec, Some(condition), None)
+      RegionsRead(regions, ranges, keys, codec, Some(condition), None)
         .withServerFilters(KeyBoxes(ranges, Some(condition), keys, codec, 1000), !_.exists(_.isInstanceOf[Add]))
     }
 
@@ -302,7 +302,8 @@ class SkipScanSpec extends AnyFunSpec with Matchers {
       plain.server shouldBe None
       plain.ranges shouldBe region.ranges
       plain.residual.map(_.sql) shouldBe Some("((c = 3L) AND ((c + 1L) = 4L))")
-      ScanPlan(regions, KeyRanges.FullScan, keys, codec, None, None).regions.head.withoutServer.residual shouldBe None
+      RegionsRead(regions, KeyRanges.FullScan, keys, codec, None, None).regions.head.withoutServer.residual shouldBe
+        None
     }
 
     it("resumes a region's read after the last row it returned, its ranges cut there") {

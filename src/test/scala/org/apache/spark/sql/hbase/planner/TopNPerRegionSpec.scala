@@ -13,9 +13,9 @@ import org.apache.spark.sql.hbase.{DifferentialCases, HBaseSuite}
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.execution.TakeOrderedAndProjectExec
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
-import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, HBaseScanRDD, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{HBaseCalls, HBaseTableScan, ScanMetrics}
 import org.apache.spark.sql.hbase.server.{ServerJar, TopNSpec}
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 /**
  * ORDER BY columns other than the leading key with LIMIT n: each region server returns at most
@@ -49,8 +49,8 @@ class TopNPerRegionSpec extends HBaseSuite with DifferentialCases with AdaptiveS
     (t, s"${t}_packed")
   }
 
-  private def scansOf(df: DataFrame): Seq[HBaseSQLTableScan] =
-    collect(df.queryExecution.executedPlan) { case s: HBaseSQLTableScan => s }
+  private def scansOf(df: DataFrame): Seq[HBaseTableScan] =
+    collect(df.queryExecution.executedPlan) { case s: HBaseTableScan => s }
 
   private def topNOf(df: DataFrame) = scansOf(df).flatMap(_.plan.request.topN)
 
@@ -182,7 +182,7 @@ class TopNPerRegionSpec extends HBaseSuite with DifferentialCases with AdaptiveS
       val query = s"SELECT * FROM $t ORDER BY v LIMIT 2"
       topNOf(sql(query)).map(_.rows) shouldBe Seq(2)
       val e = intercept[Exception](sql(query).collect())
-      HBaseSqlException.causeOf(e).map(_.getMessage).getOrElse(e.toString) should include("is not a row of the table")
+      HBaseSQLException.causeOf(e).map(_.getMessage).getOrElse(e.toString) should include("is not a row of the table")
     }
 
     it("keep a top-n of a wire version they read, and leave a scan of a newer one alone") {
@@ -191,7 +191,7 @@ class TopNPerRegionSpec extends HBaseSuite with DifferentialCases with AdaptiveS
       val scan = scansOf(df).head.plan
       val region = scan.regions.head
       def rows(topN: Option[Array[Byte]]): Seq[Result] = withTable(table) { htable =>
-        val s = HBaseScanRDD.scanFor(scan.request, region.ranges, Seq(region.server.get.filter))
+        val s = HBaseCalls.scanFor(scan.request, region.ranges, Seq(region.server.get.filter))
         topN.foreach(s.setAttribute(TopNSpec.ATTRIBUTE, _))
         val scanner = htable.getScanner(s)
         try scanner.iterator().asScala.toSeq
@@ -247,7 +247,7 @@ class TopNPerRegionSpec extends HBaseSuite with DifferentialCases with AdaptiveS
           sortValues(rows) shouldBe sortValues(truth)
           rows.map(comparable).toSet.subsetOf(matching) shouldBe true
           rows.map(comparable).distinct should have size rows.size.toLong
-          val topN = collect(df.queryExecution.executedPlan) { case s: HBaseSQLTableScan => s.plan.request.topN }
+          val topN = collect(df.queryExecution.executedPlan) { case s: HBaseTableScan => s.plan.request.topN }
             .flatten
           if (topN.nonEmpty) {
             pushed.incrementAndGet()

@@ -9,7 +9,7 @@ import org.scalatest.matchers.should.Matchers
 import org.scalatestplus.scalacheck.ScalaCheckPropertyChecks
 
 import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, InterpretedOrdering}
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.codec.{KeyGenerators, RowRange}
 import org.apache.spark.sql.types.{DataType, IntegerType}
 
@@ -63,12 +63,12 @@ class ChunkStatsJsonSpec extends AnyFunSpec with Matchers with ScalaCheckPropert
       val chunk = ChunkStats(RowRange(Array[Byte](1), Array[Byte](2)), 5, Map("c" -> ColumnStats(Some(1), Some(9), 0)))
       val json = ChunkStatsJson.toJson(chunk, _ => IntegerType)
       val later = json.replace("\"version\":1", "\"version\":2")
-      (the[HBaseSqlException] thrownBy ChunkStatsJson.fromJson(later, _ => Some(IntegerType))).getMessage shouldBe
+      (the[HBaseSQLException] thrownBy ChunkStatsJson.fromJson(later, _ => Some(IntegerType))).getMessage shouldBe
         s"Range index statistics have format version 2; this build reads version 1: $later"
-      (the[HBaseSqlException] thrownBy ChunkStatsJson.fromJson(json, _ => None)).getMessage should
+      (the[HBaseSQLException] thrownBy ChunkStatsJson.fromJson(json, _ => None)).getMessage should
         include("name column 'c'")
       val wrongWidth = json.replaceAll("\"min\":\"[^\"]*\"", "\"min\":\"AQ==\"")
-      (the[HBaseSqlException] thrownBy ChunkStatsJson.fromJson(wrongWidth, _ => Some(IntegerType))).getMessage should
+      (the[HBaseSQLException] thrownBy ChunkStatsJson.fromJson(wrongWidth, _ => Some(IntegerType))).getMessage should
         include("hold no INT in 'c.min'")
     }
   }

@@ -18,13 +18,13 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec, RowCodec}
-import org.apache.spark.sql.hbase.execution.{HBaseSQLTableScan, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{HBaseTableScan, ScanMetrics}
 import org.apache.spark.sql.hbase.execution.load.{FamilyStorage, LoadKey, LoadMetrics, RegionHFiles}
 import org.apache.spark.sql.hbase.rangeindex.RangeIndexStore
 import org.apache.spark.sql.hbase.server.{PackedCell, PackedCellWriter, ServerJar, WriteMark}
 import org.apache.spark.sql.types.{IntegerType, LongType}
 import org.apache.spark.unsafe.types.UTF8String
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSqlException}
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 /**
  * Range indexes end to end: CREATE / SHOW / DROP INDEX and ANALYZE TABLE, scans that skip the
@@ -46,8 +46,8 @@ class RangeIndexSpec extends HBaseSuite {
     t
   }
 
-  private def scanOf(df: DataFrame): HBaseSQLTableScan =
-    df.queryExecution.executedPlan.collectFirst { case s: HBaseSQLTableScan => s }.get
+  private def scanOf(df: DataFrame): HBaseTableScan =
+    df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s }.get
 
   /** The rows of `query` with the index used and unused; they must be the same. */
   private def sameWithAndWithout(query: String): Seq[Row] = {
@@ -496,7 +496,7 @@ class RangeIndexSpec extends HBaseSuite {
       }
       showIndexes(t).head.getInt(5) shouldBe 0
       sameWithAndWithout(s"SELECT * FROM $t WHERE t < 100").size shouldBe 10
-      intercept[HBaseSqlException](sql(s"CREATE INDEX j ON $t (r)")).getMessage should include(
+      intercept[HBaseSQLException](sql(s"CREATE INDEX j ON $t (r)")).getMessage should include(
         s"column family 'f' of HBase table '${TableDefinitionStores.of(spark).get(t).get.hbaseTable}' has a TTL"
       )
       TableDefinitionStores.of(spark).get(t).get.indexes.map(_.name) shouldBe Seq("i")

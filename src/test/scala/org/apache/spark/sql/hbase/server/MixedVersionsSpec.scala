@@ -11,7 +11,7 @@ import org.apache.spark.sql.hbase.{HBaseSuite, codec}
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseTableScan, ScanMetrics}
 import org.apache.spark.sql.hbase.facts.WireRefusal
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.hbase.server.{
@@ -111,7 +111,7 @@ class MixedVersionsSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
 
   describe("an application pinned to an older wire version") {
     it("plans in it, and gives what the newest gives and what Spark gives without the region servers") {
-      def scanOf(df: DataFrame) = collectWithSubqueries(df.queryExecution.executedPlan) { case s: HBaseSQLTableScan =>
+      def scanOf(df: DataFrame) = collectWithSubqueries(df.queryExecution.executedPlan) { case s: HBaseTableScan =>
         s
       }
       def aggregateOf(df: DataFrame) =

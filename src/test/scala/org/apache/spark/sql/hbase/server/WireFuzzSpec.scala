@@ -16,7 +16,7 @@ import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.HBaseSuite
 import org.apache.spark.sql.hbase.connection.HBaseConnections
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseSQLTableScan}
+import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseTableScan}
 import org.apache.spark.sql.hbase.planner.RegionRequests
 
 /**
@@ -92,7 +92,7 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       s"SELECT a FROM $packedTable WHERE a IN (1, 4) AND d < 20.5 AND s IS NOT NULL"
     )
     queries.flatMap { q =>
-      collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseSQLTableScan => s }.flatMap { s =>
+      collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseTableScan => s }.flatMap { s =>
         s.plan.regions.flatMap(r =>
           r.server.map(server =>
             RegionRequests.scanFilter(s.plan.request, server, s.plan.request.returnedColumns(r.residual))
@@ -131,7 +131,7 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       s"SELECT b, v FROM $packedTable ORDER BY v NULLS LAST LIMIT 1"
     )
     queries.flatMap { q =>
-      collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseSQLTableScan => s }
+      collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseTableScan => s }
         .flatMap(_.plan.request.topN).map(_.spec.bytes)
     }.distinctBy(_.toSeq)
   }

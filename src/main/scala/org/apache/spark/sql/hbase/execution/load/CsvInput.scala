@@ -19,7 +19,7 @@ import org.apache.spark.sql.catalyst.expressions.{BindReferences, Expression, Ge
 import org.apache.spark.sql.catalyst.optimizer.ReplaceExpressions
 import org.apache.spark.sql.catalyst.plans.logical.Project
 import org.apache.spark.sql.functions._
-import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
@@ -88,9 +88,9 @@ object CsvInput {
     val hadoopConf = new Configuration(session.sparkContext.hadoopConfiguration)
     val files = inputFiles(path, hadoopConf)
     if (files.isEmpty)
-      throw new HBaseSqlException(s"LOAD DATA INPATH '$shownPath': no such file or directory, or no files in it")
+      throw new HBaseSQLException(s"LOAD DATA INPATH '$shownPath': no such file or directory, or no files in it")
     if (files.size >= (1 << (63 - OffsetBits)))
-      throw new HBaseSqlException(s"LOAD DATA INPATH '$shownPath': too many files (${files.size})")
+      throw new HBaseSQLException(s"LOAD DATA INPATH '$shownPath': too many files (${files.size})")
     val filePaths = files.map(_.getPath.toString)
     val fileIndex = files.map(_.getPath.toUri.getPath).zipWithIndex.toMap
     val timeZone = session.sessionState.conf.sessionLocalTimeZone

@@ -11,7 +11,7 @@ import org.apache.hadoop.hbase.client.{BufferedMutator, BufferedMutatorParams, C
 import org.apache.spark.SparkException
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.facts.HBaseTableSizes
@@ -66,7 +66,7 @@ object HBaseMutations {
     catch {
       // A bad row fails its task; report the row's problem (a NULL key, HBase refusing), not the job's failure around it.
       case e: SparkException =>
-        throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
+        throw HBaseSQLException.causeOf(e).map(c => new HBaseSQLException(c.getMessage, Some(e))).getOrElse(e)
     } finally HBaseTableSizes.forget(cluster, table.hbaseTable)
     sent.value
   }

@@ -11,7 +11,7 @@ import org.apache.spark.sql.connector.metric.{CustomMetric, CustomSumMetric, Cus
 import org.apache.spark.sql.connector.write.{DataWriter, PhysicalWriteInfo, Write, WriteBuilder, WriterCommitMessage}
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, SupportsTruncate}
 import org.apache.spark.sql.connector.write.streaming.{StreamingDataWriterFactory, StreamingWrite}
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableDefinitionStores}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.rangeindex.WriteRecording
@@ -77,7 +77,7 @@ object HBaseSinkWrite {
       try SinkAlignment(session, table, cluster, schema)
       catch {
         case e: org.apache.spark.sql.AnalysisException =>
-          throw new HBaseSqlException(s"Streaming into HBase table '${table.name}': ${e.getMessage}", Some(e))
+          throw new HBaseSQLException(s"Streaming into HBase table '${table.name}': ${e.getMessage}", Some(e))
       }
     new HBaseSinkWrite(
       table,
@@ -89,7 +89,7 @@ object HBaseSinkWrite {
     )
   }
 
-  def completeModeRefused(table: String): HBaseSqlException = new HBaseSqlException(
+  def completeModeRefused(table: String): HBaseSQLException = new HBaseSQLException(
     s"Streaming into HBase table '$table': output mode 'complete' is not supported (it would replace the whole " +
       "table each batch); use 'append' or 'update', which both write each row of a batch by its key"
   )
@@ -103,7 +103,7 @@ object SinkBatches {
     case None if batchId == 0 => true
     case _ =>
       val recorded = committed.fold("no batch of this query")(last => s"batches up to $last")
-      throw new HBaseSqlException(
+      throw new HBaseSQLException(
         s"Streaming query $queryId into HBase table '$table': the checkpoint asks for batch $batchId, but HBase has " +
           s"$recorded committed into the table, so batches in between never reached it. The checkpoint does not " +
           "belong to this table (or HBase cluster), or the table's commit record was removed; start the query " +
@@ -158,7 +158,7 @@ final class HBaseSinkDataWriter(factory: HBaseSinkWriterFactory, batchId: Long) 
   private def named[T](body: => T): T =
     try body
     catch {
-      case e: HBaseSqlException => throw new HBaseSqlException(
+      case e: HBaseSQLException => throw new HBaseSQLException(
           s"Streaming batch $batchId into HBase table '${table.name}': ${e.getMessage}",
           Some(e)
         )

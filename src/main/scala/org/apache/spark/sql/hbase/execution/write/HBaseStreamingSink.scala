@@ -12,7 +12,7 @@ import org.apache.spark.sql.{classic, DataFrame}
 import org.apache.spark.sql.connector.read.streaming.ReportsSinkMetrics
 import org.apache.spark.sql.execution.streaming.Sink
 import org.apache.spark.sql.execution.streaming.runtime.StreamExecution
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.facts.HBaseTableSizes
@@ -48,7 +48,7 @@ final class HBaseStreamingSink(table: HBaseTableDef, cluster: HBaseClusterConf) 
             }.collect()
           catch {
             case e: SparkException =>
-              throw HBaseSqlException.causeOf(e).map(c => new HBaseSqlException(c.getMessage, Some(e))).getOrElse(e)
+              throw HBaseSQLException.causeOf(e).map(c => new HBaseSQLException(c.getMessage, Some(e))).getOrElse(e)
           } finally HBaseTableSizes.forget(cluster, table.hbaseTable)
         write.commit(batchId, messages)
         sent = messages.collect { case SinkWrote(n) => n }.sum

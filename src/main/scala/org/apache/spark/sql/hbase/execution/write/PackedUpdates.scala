@@ -10,7 +10,7 @@ import org.apache.hadoop.hbase.client.Table
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.{BadRowKey, PackedRowUpdate}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
@@ -47,7 +47,7 @@ object PackedUpdates {
     var attempt = 1
     while (pending.nonEmpty) {
       if (attempt > MaxAttempts) {
-        throw new HBaseSqlException(
+        throw new HBaseSQLException(
           s"UPDATE of table '${table.name}': other writers changed row ${BadRowKey.show(pending.head._2)} " +
             s"$MaxAttempts times while this statement was merging its packed cells, so it stopped. Rows it " +
             "updated before stay updated; run the UPDATE again."

@@ -12,7 +12,7 @@ import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{CheckAndMutate, Delete, Get, Put, Scan}
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.common.{HBaseSqlException, Utf8}
+import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.metadata.MetadataTables
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
@@ -47,7 +47,7 @@ final class SinkCommits(cluster: HBaseClusterConf, metaTable: String) {
       CheckAndMutate.newBuilder(row).ifEquals(Family, Qualifier, _)
     )
     if (!t.checkAndMutate(check.build(put)).isSuccess) {
-      throw new HBaseSqlException(s"Streaming query $queryId into HBase table '$table': another run of the same " +
+      throw new HBaseSQLException(s"Streaming query $queryId into HBase table '$table': another run of the same " +
         s"query (same checkpoint) committed into the table while batch $batchId was written; run one at a time")
     }
   }
@@ -105,14 +105,14 @@ object SinkCommits {
     val broken = s"Streaming query $queryId into HBase table '$table': its commit record in the catalog"
     val node =
       try mapper.readTree(Utf8.string(bytes))
-      catch { case e: Exception => throw new HBaseSqlException(s"$broken is not JSON: ${e.getMessage}", Some(e)) }
+      catch { case e: Exception => throw new HBaseSQLException(s"$broken is not JSON: ${e.getMessage}", Some(e)) }
     val version = Option(node.get("version")).filter(_.canConvertToInt).map(_.asInt).getOrElse(0)
     if (version < 1 || version > FormatVersion) {
-      throw new HBaseSqlException(s"$broken has format version $version; this plugin reads versions 1 to " +
+      throw new HBaseSQLException(s"$broken has format version $version; this plugin reads versions 1 to " +
         s"$FormatVersion (was it written by a newer plugin?)")
     }
     Option(node.get("batchId")).filter(_.canConvertToLong).map(_.asLong).getOrElse(
-      throw new HBaseSqlException(s"$broken has no batchId")
+      throw new HBaseSQLException(s"$broken has no batchId")
     )
   }
 }

@@ -8,7 +8,7 @@ import java.nio.file.{Files, Path}
 
 import org.apache.spark.sql.hbase.{HBaseSuite, Waits, commands, execution, metadata}
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.common.HBaseSqlException
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 
 /** LOAD DATA into HBase tables as HFiles, against the real HBase. */
 class LoadDataSpec extends HBaseSuite {
@@ -153,7 +153,7 @@ class LoadDataSpec extends HBaseSuite {
       Seq(false, true).foreach { parallel =>
         val t = table("SPLIT ON ((5))")
         val file = csv("bad.csv", "1,a,2020-01-01,1", "9,b,2020-01-01,2", "3,c,2020-13-45,3", "4,d,2020-01-01,4")
-        val error = intercept[HBaseSqlException] {
+        val error = intercept[HBaseSQLException] {
           sql(s"LOAD DATA ${if (parallel) "PARALLEL " else ""}LOCAL INPATH '$file' INTO TABLE $t").collect()
         }
         error.getMessage should include(s"$file line 3: column 'born' value '2020-13-45' is not a DATE")
@@ -161,7 +161,7 @@ class LoadDataSpec extends HBaseSuite {
         staged shouldBe empty
         // In key order, the first region's files are written before the bad row shows, and not loaded.
         val inOrder = csv("bad-last.csv", (1 to 7).map(i => s"$i,a,2020-01-01,1") :+ "8,h,2020-02-30,8": _*)
-        intercept[HBaseSqlException] {
+        intercept[HBaseSQLException] {
           sql(s"LOAD DATA ${if (parallel) "PARALLEL " else ""}LOCAL INPATH '$inOrder' INTO TABLE $t").collect()
         }.getMessage should include(s"$inOrder line 8: column 'born' value '2020-02-30' is not a DATE")
         sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 0
@@ -178,7 +178,7 @@ class LoadDataSpec extends HBaseSuite {
       Seq((false, 0L, "nothing was loaded"), (true, 7L, "rows before it may have been loaded")).foreach {
         case (parallel, left, said) =>
           val t = table("SPLIT ON ((5))")
-          intercept[HBaseSqlException] {
+          intercept[HBaseSQLException] {
             sql(s"LOAD DATA ${if (parallel) "PARALLEL " else ""}LOCAL INPATH '$file' INTO TABLE $t").collect()
           }.getMessage should include(s"$file line 9: column 'born' value '2020-02-30' is not a DATE; $said")
           sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe left
@@ -189,15 +189,15 @@ class LoadDataSpec extends HBaseSuite {
     it("fails on a missing key and on a field count other than the table's") {
       val t = table()
       val missing = csv("nokey.csv", "1,a,,", ",b,,")
-      intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$missing' INTO TABLE $t").collect())
+      intercept[HBaseSQLException](sql(s"LOAD DATA LOCAL INPATH '$missing' INTO TABLE $t").collect())
         .getMessage should include("line 2: key column 'id' is empty")
       val wide = csv("wide.csv", "1,a,,,extra")
-      intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$wide' INTO TABLE $t").collect())
+      intercept[HBaseSQLException](sql(s"LOAD DATA LOCAL INPATH '$wide' INTO TABLE $t").collect())
         .getMessage should include("line 1: 5 fields, more than the table's 4 columns")
       val narrow = csv("narrow.csv", "1,a,,", "", "# not a comment without the option", "2,b")
-      intercept[HBaseSqlException](sql(s"LOAD DATA LOCAL INPATH '$narrow' INTO TABLE $t").collect())
+      intercept[HBaseSQLException](sql(s"LOAD DATA LOCAL INPATH '$narrow' INTO TABLE $t").collect())
         .getMessage should include("line 3: 1 field, fewer than the table's 4 columns")
-      intercept[HBaseSqlException](
+      intercept[HBaseSQLException](
         sql(s"LOAD DATA LOCAL INPATH '$narrow' INTO TABLE $t OPTIONS (comment '#')").collect()
       )
         .getMessage should include("line 4: 2 fields, fewer than the table's 4 columns")
@@ -261,7 +261,7 @@ class LoadDataSpec extends HBaseSuite {
     it("or bad options and paths get a message naming them") {
       val t = table()
       val file = csv("ok.csv", "1,a,,1")
-      def message(statement: String): String = intercept[HBaseSqlException](sql(statement).collect()).getMessage
+      def message(statement: String): String = intercept[HBaseSQLException](sql(statement).collect()).getMessage
       message(s"LOAD DATA LOCAL INPATH '/no/such/file.csv' INTO TABLE $t") should
         include("'/no/such/file.csv': no such file")
       message(s"LOAD DATA LOCAL INPATH '$file' INTO TABLE $t OPTIONS (onBadRow 'ignore')") should

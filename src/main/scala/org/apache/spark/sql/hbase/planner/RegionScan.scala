@@ -26,7 +26,7 @@ final case class ServerFilter(boxes: Option[Seq[KeyBoxPlan]], pushed: Seq[Expres
  * What the partition of one region reads: its part of the row ranges, and the part of the WHERE
  * clause that the ranges do not already guarantee there: `residual` for Spark, and what the
  * `server` filter evaluates when there is one. `narrowed` ranges are narrower than the server
- * filter's key boxes (by a join's keys), so HBase seeks from range to range itself.
+ * filter's key boxes (by a join's keys, [[JoinKeys]]), so HBase seeks from range to range itself.
  */
 final case class RegionScan(
     region: RegionInfo,
@@ -52,10 +52,10 @@ final case class RegionScan(
 
   /** The part of the read after row `key`, for a read that has returned the rows up to it. */
   def after(key: Array[Byte]): RegionScan =
-    copy(ranges = ScanRanges(ranges).clip(KeyBounds.successor(key), KeyBounds.Open))
+    copy(ranges = RowRanges(ranges).clip(KeyBounds.successor(key), KeyBounds.Open))
 
   /** The part of a reversed read below row `key`, for a read that has returned the rows down to it. */
-  def before(key: Array[Byte]): RegionScan = copy(ranges = ScanRanges(ranges).clip(KeyBounds.Open, key))
+  def before(key: Array[Byte]): RegionScan = copy(ranges = RowRanges(ranges).clip(KeyBounds.Open, key))
 }
 
 /**
@@ -77,37 +77,25 @@ final case class RangeIndexUse(
 }
 
 /**
- * The regions a query reads, out of how many the table has. `lookups` says that every key range
- * fixes the leading key column to a value, as point and prefix lookups do. `rangeIndexes` are
- * the range indexes that narrowed the rows read. The regions of the region servers in
- * `withoutServerJar` (by `RegionInfo.serverName`) are read without the server jar: those servers
- * refused it, or read only an older wire version than the plan's.
+ * The regions step of planning a scan ([[HBaseScanPlanner]], step 3): the regions out of the
+ * table's `regionsTotal` that the row ranges touch, each a [[RegionScan]]. It is not a plan of
+ * its own: the [[TableScanPlan]] takes its regions over.
  */
-final case class ScanPlan(
-    regionsTotal: Int,
-    regions: Seq[RegionScan],
-    lookups: Boolean = false,
-    rangeIndexes: Seq[RangeIndexUse] = Nil,
-    withoutServerJar: Set[String] = Set.empty
-) {
-  def chunksSkipped: Int = rangeIndexes.map(_.chunksSkipped).sum
+final case class RegionsRead(regionsTotal: Int, regions: Seq[RegionScan]) {
 
-  def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
-
-  def keyRanges: Int = regions.map(_.ranges.size).sum
-  def gets: Int = regions.filter(_.byGets).map(_.ranges.size).sum
-  def scans: Int = regions.count(!_.byGets)
+  /** Row key ranges read, over all regions. */
+  def rowRanges: Int = regions.map(_.ranges.size).sum
 
   /**
-   * The plan with what region servers can do moved to them: in each region, the key boxes
+   * The regions with what region servers can do moved to them: in each region, the key boxes
    * that overlap it, when they skip rows its ranges hold or it has several ranges to seek
    * between; and the conjuncts of its residual that are `pushable`.
    */
-  def withServerFilters(boxes: Seq[KeyBoxPlan], pushable: Expression => Boolean): ScanPlan =
+  def withServerFilters(boxes: Seq[KeyBoxPlan], pushable: Expression => Boolean): RegionsRead =
     copy(regions = regions.map { scan =>
       val inRegion = boxes.filter(b => scan.region.overlaps(b.rows))
       val skip = !scan.byGets && (inRegion.exists(_.narrowsRows) || scan.ranges.size > 1)
-      val (pushed, kept) = scan.residual.toSeq.flatMap(ScanPlan.conjunctsOf).partition(pushable)
+      val (pushed, kept) = scan.residual.toSeq.flatMap(RegionsRead.conjunctsOf).partition(pushable)
       scan.copy(
         residual = kept.reduceOption(And),
         server = Some(ServerFilter(if (skip) Some(inRegion) else None, pushed))
@@ -115,7 +103,7 @@ final case class ScanPlan(
     })
 }
 
-object ScanPlan extends PredicateHelper {
+object RegionsRead extends PredicateHelper {
 
   private def conjunctsOf(e: Expression): Seq[Expression] = splitConjunctivePredicates(e)
 
@@ -133,15 +121,15 @@ object ScanPlan extends PredicateHelper {
       keys: Seq[Attribute],
       codec: KeyCodec,
       condition: Option[Expression],
-      rows: Option[ScanRanges]
-  ): ScanPlan = {
+      rows: Option[RowRanges]
+  ): RegionsRead = {
     val conjuncts = condition.toSeq.flatMap(splitConjunctivePredicates).toIndexedSeq
     val critical: IndexedSeq[(KeyRange, RowRange)] = keyRanges match {
       case KeyRanges.FullScan => Vector((KeyRange(Vector.empty, None), RowRange(KeyBounds.Open, KeyBounds.Open)))
       case KeyRanges.Ranges(ranges) =>
-        ranges.map(r => (r, ScanRanges.rowRangeOf(r, codec))).filterNot(_._2.isEmpty).toVector
+        ranges.map(r => (r, RowRanges.rowRangeOf(r, codec))).filterNot(_._2.isEmpty).toVector
     }
-    val read = rows.getOrElse(ScanRanges(keyRanges, codec))
+    val read = rows.getOrElse(RowRanges(keyRanges, codec))
     // Each conjunct is prepared once for every range asked about: long IN lists and ORs have thousands.
     val holdsThroughout = conjuncts.map(KeyRangePlanner.holdsThroughout(_, keys))
     val holds = mutable.Map.empty[(Int, Int), Boolean]
@@ -152,7 +140,7 @@ object ScanPlan extends PredicateHelper {
     val onKeys = conjuncts.map(c => keys.nonEmpty && c.references.exists(a => keys.exists(_.semanticEquals(a))))
     // A key range cut by a region's boundaries may decide more than the whole range does.
     def holdsInRegion(conjunct: Int, range: Int, region: RegionInfo): Boolean = holdsIn(conjunct, range) ||
-      (onKeys(conjunct) && ScanRanges(Seq(critical(range)._2)).clip(region.startKey, region.endKey).forall { rows =>
+      (onKeys(conjunct) && RowRanges(Seq(critical(range)._2)).clip(region.startKey, region.endKey).forall { rows =>
         holdsThroughout(conjunct)(keyRangeOf(rows, codec, keys.size))
       })
 
@@ -168,11 +156,7 @@ object ScanPlan extends PredicateHelper {
         Some(RegionScan(region, ranges, residual))
       }
     }
-    val lookups = keyRanges match {
-      case KeyRanges.Ranges(ranges) => ranges.forall(_.prefix.nonEmpty)
-      case KeyRanges.FullScan => false
-    }
-    ScanPlan(regions.size, scans, lookups)
+    RegionsRead(regions.size, scans)
   }
 
   /**

@@ -8,10 +8,10 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec, RowRange}
 
 /**
- * The row ranges a scan reads, sorted and disjoint: what the key ranges mean in row key bytes,
- * and how they split among regions.
+ * Row ranges, sorted and disjoint: what key ranges mean in row key bytes, and how they split
+ * among regions. A helper of the planner over row key bytes, not a plan of its own.
  */
-final case class ScanRanges(ranges: Seq[RowRange]) {
+final case class RowRanges(ranges: Seq[RowRange]) {
   private lazy val indexed = ranges.toIndexedSeq
 
   /** Whether some row of `rows` is in the ranges (a binary search: they are sorted and disjoint). */
@@ -48,7 +48,7 @@ final case class ScanRanges(ranges: Seq[RowRange]) {
   }
 
   /** The rows in both these ranges and `other`'s, in one pass over the two sorted lists. */
-  def intersect(other: ScanRanges): ScanRanges = {
+  def intersect(other: RowRanges): RowRanges = {
     def stopsBefore(a: RowRange, b: RowRange) = a.stop.nonEmpty &&
       (b.stop.isEmpty || Bytes.compareTo(a.stop, b.stop) <= 0)
     val (mine, theirs) = (indexed, other.ranges.toIndexedSeq)
@@ -62,14 +62,14 @@ final case class ScanRanges(ranges: Seq[RowRange]) {
       if (!both.isEmpty) out += both
       if (stopsBefore(a, b)) i += 1 else j += 1
     }
-    ScanRanges(out.result())
+    RowRanges(out.result())
   }
 }
 
-object ScanRanges {
-  val Everything: ScanRanges = ScanRanges(Seq(RowRange(KeyBounds.Open, KeyBounds.Open)))
+object RowRanges {
+  val Everything: RowRanges = RowRanges(Seq(RowRange(KeyBounds.Open, KeyBounds.Open)))
 
-  def apply(keyRanges: KeyRanges, codec: KeyCodec): ScanRanges = keyRanges match {
+  def apply(keyRanges: KeyRanges, codec: KeyCodec): RowRanges = keyRanges match {
     case KeyRanges.FullScan => Everything
     case KeyRanges.Ranges(ranges) => merge(ranges.map(rowRangeOf(_, codec)).filterNot(_.isEmpty))
   }
@@ -102,7 +102,7 @@ object ScanRanges {
   }
 
   /** Sorted by start, with overlapping or touching ranges joined. */
-  private def merge(ranges: Seq[RowRange]): ScanRanges = {
+  private def merge(ranges: Seq[RowRange]): RowRanges = {
     val sorted = ranges.sortWith((a, b) => Bytes.compareTo(a.start, b.start) < 0)
     val out = Vector.newBuilder[RowRange]
     var current: Option[RowRange] = None
@@ -118,6 +118,6 @@ object ScanRanges {
       }
     }
     current.foreach(out += _)
-    ScanRanges(out.result())
+    RowRanges(out.result())
   }
 }

@@ -26,16 +26,18 @@ import org.apache.spark.sql.hbase.planner.{JoinKeys, RegionScan, TableScanPlan}
  * `spark.sql.hbase.driverRead.maxKeyRanges`): a lookup then costs HBase round trips, not a job.
  *
  * `keysFromJoin`, a subquery Spark runs before the scan, gives the values of the leading key
- * column that the other side of a join holds: at most `maxJoinKeys` of them narrow the read to
- * their rows ([[JoinKeys]]).
+ * column that the other side of a join holds, exactly when the plan has the step that narrows
+ * its rows to them at run time ([[JoinKeys]]): the node hands the values over, and decides
+ * nothing else.
  */
-case class HBaseSQLTableScan(
-    output: Seq[Attribute],
-    plan: TableScanPlan,
-    keysFromJoin: Option[Expression] = None,
-    maxJoinKeys: Int = 0
-) extends LeafExecNode
+case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJoin: Option[Expression] = None)
+    extends LeafExecNode
     with ScansHBase {
+
+  require(
+    keysFromJoin.isDefined == plan.joinKeys.isDefined,
+    "a scan has the join's keys exactly when its plan narrows its rows to them"
+  )
 
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "rows read from HBase")
 
@@ -58,7 +60,7 @@ case class HBaseSQLTableScan(
   }
 
   override protected def doExecute(): RDD[InternalRow] = {
-    val plan = narrowed
+    val plan = withJoinKeys
     reportPlan(plan)
     val rows = new HBaseScanRDD(sparkContext, plan.request, plan.partitions, ReadMetrics.of(metrics))
     val (outputColumns, readColumns) = (output, read)
@@ -77,7 +79,7 @@ case class HBaseSQLTableScan(
 
   /** Regions are read in parallel for a collect, one after another for a take. */
   private def readOnDriver(maxRows: Int): Array[InternalRow] = executeQuery {
-    val plan = narrowed
+    val plan = withJoinKeys
     reportPlan(plan)
     val regions = plan.readOrder
     val counted = regions.map(_ => ReadMetrics.local())
@@ -95,7 +97,7 @@ case class HBaseSQLTableScan(
     }
     val rows =
       if (maxRows == Int.MaxValue && regions.size > 1) {
-        HBaseSQLTableScan.driverReads.all(regions.zipWithIndex.map { case (r, i) => () => readRegion(r, i, maxRows) })
+        HBaseTableScan.driverReads.all(regions.zipWithIndex.map { case (r, i) => () => readRegion(r, i, maxRows) })
           .flatten.toArray
       } else {
         val out = Array.newBuilder[InternalRow]
@@ -115,24 +117,27 @@ case class HBaseSQLTableScan(
     rows
   }
 
-  /** The plan as the join's keys narrow it, once Spark has run their subquery. */
-  private def narrowed: TableScanPlan = keysFromJoin match {
+  /** The scan whose rows the join's keys narrow at run time, at most `maxKeys` of them (see [[JoinKeys]]). */
+  def withKeysFromJoin(keys: Expression, maxKeys: Int): HBaseTableScan =
+    copy(plan = plan.withJoinKeys(maxKeys), keysFromJoin = Some(keys))
+
+  /** The plan with its run-time step taken: the join's keys, once Spark has run their subquery, handed to it. */
+  private def withJoinKeys: TableScanPlan = keysFromJoin match {
     case Some(keys: InSubqueryExec) =>
       val values = keys.values().getOrElse(throw new IllegalStateException("the join's keys were never computed"))
-      JoinKeys.narrow(plan, scala.collection.immutable.ArraySeq.unsafeWrapArray(values), maxJoinKeys)
+      JoinKeys.narrow(plan, scala.collection.immutable.ArraySeq.unsafeWrapArray(values))
     case _ => plan
   }
 
-  private def reportPlan(plan: TableScanPlan): Unit = ReadMetrics.reportPlan(sparkContext, metrics, plan.scan)
+  private def reportPlan(plan: TableScanPlan): Unit = ReadMetrics.reportPlan(sparkContext, metrics, plan)
 
   // Spark asks for it several times a statement (the SQL execution's plan, the UI's, EXPLAIN).
-  @transient private lazy val described =
-    plan.describe + keysFromJoin.fold("")(_ => s", keys from the join's other side (at most $maxJoinKeys)")
+  @transient private lazy val described = plan.describe
 
   override def simpleString(maxFields: Int): String = described
 }
 
-object HBaseSQLTableScan {
+object HBaseTableScan {
 
   /** Threads that read regions for lookups collected on the driver; idle ones end after a minute. */
   private val driverReads = new ParallelReads("hbase-driver-read", 8)

@@ -9,7 +9,7 @@ import org.apache.spark.sql.AnalysisException
  * A user-facing error: the message names the statement part, table or column at fault, and,
  * for statement text, the line and position.
  */
-class HBaseSqlException(
+class HBaseSQLException(
     message: String,
     cause: Option[Throwable] = None,
     line: Option[Int] = None,
@@ -21,9 +21,9 @@ class HBaseSqlException(
   override def getSqlState: String = "42000"
 }
 
-object HBaseSqlException {
+object HBaseSQLException {
 
   /** Our error inside `e`, e.g. thrown by a task and wrapped by the job that ran it. */
-  def causeOf(e: Throwable): Option[HBaseSqlException] =
-    Causes.of(e).collectFirst { case h: HBaseSqlException => h }
+  def causeOf(e: Throwable): Option[HBaseSQLException] =
+    Causes.of(e).collectFirst { case h: HBaseSQLException => h }
 }
