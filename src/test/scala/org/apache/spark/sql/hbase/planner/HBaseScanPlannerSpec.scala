@@ -241,7 +241,7 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       val facts = new Servers(Map("rs1" -> None, "rs2" -> Some(ServerJar.WIRE_VERSION)))
       val shaped = HBaseScanPlanner.shape(relation, Seq(k, v), Seq(k, v), Some(v === 3), settings, facts)
       shaped.regions.map(_.server.isDefined) shouldBe Seq(true, true, true)
-      shaped.scan.regionsWithoutServerJar shouldBe 1
+      shaped.regionsWithoutServerJar shouldBe 1
     }
 
     it("probes only the region servers of the regions read") {

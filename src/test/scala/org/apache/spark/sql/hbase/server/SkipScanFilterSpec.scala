@@ -17,7 +17,7 @@ import org.apache.spark.sql.hbase.metadata.{
   HBaseColumn, HBaseTableDef, HBaseTableName, TableDefinitionStores, TableFormat
 }
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, RowRange}
-import org.apache.spark.sql.hbase.execution.HBaseSQLTableScan
+import org.apache.spark.sql.hbase.execution.HBaseTableScan
 import org.apache.spark.sql.hbase.facts.{FactsCache, HBaseRegions, ServerFilterSupport}
 import org.apache.spark.sql.hbase.planner.{ColumnRange, KeyBoxPlan, KeyBoxes}
 import org.apache.spark.sql.hbase.server.{CellType, KeyBox, Operand, RowPredicate, ServerJar, SkipScanFilter}
@@ -187,7 +187,7 @@ class SkipScanFilterSpec extends HBaseSuite {
       val expected = (0 until 1000).filter(_ % 10 == 3)
       def regionsWithFilter(df: DataFrame) = {
         df.collect().map(_.getInt(0)).sorted.toSeq shouldBe expected
-        df.queryExecution.sparkPlan.collectFirst { case s: HBaseSQLTableScan => s }.get.plan.regions
+        df.queryExecution.sparkPlan.collectFirst { case s: HBaseTableScan => s }.get.plan.regions
           .map(_.server.isDefined)
       }
       regionsWithFilter(sql(query)) shouldBe Seq(true, true, true, true)
