@@ -32,15 +32,16 @@ from pyspark_hbase.local import LocalHBase
 from pyspark_hbase_testing.access import grant
 from pyspark_hbase_testing.kerberos import Kerberos
 
-# Starts what it needs itself: ./bin/test runs it in a pytest process of its own (see conftest).
-pytestmark = pytest.mark.self_contained
-
 REPO = Path(__file__).resolve().parents[1]
 JOB = REPO / "tests" / "kerberos_job.py"
 
-pytestmark = pytest.mark.skipif(
-    bool(os.environ.get("HBASE_CONF_DIR")), reason="needs the embedded HBase: it starts a secured one"
-)
+pytestmark = [
+    # Starts what it needs itself: ./bin/test runs it in a pytest process of its own (see conftest).
+    pytest.mark.self_contained,
+    pytest.mark.skipif(
+        bool(os.environ.get("HBASE_CONF_DIR")), reason="needs the embedded HBase: it starts a secured one"
+    ),
+]
 
 
 @pytest.fixture(scope="module")
