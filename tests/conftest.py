@@ -153,23 +153,6 @@ def _interrupt(signum, frame):
 def pytest_configure(config):
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _interrupt)
-    config.addinivalue_line(
-        "markers",
-        "self_contained: the module starts whatever it needs (HBases of its own, or nothing) and uses none of "
-        "the run's shared fixtures, so ./bin/test runs it in a pytest process of its own beside the others",
-    )
-
-
-SHARED_FIXTURES = {"hbase", "spark", "jdbc_url"}
-
-
-def pytest_collection_modifyitems(config, items):
-    """A self-contained module that asks for a shared fixture would start the run's HBase twice: refused."""
-    for item in items:
-        if item.get_closest_marker("self_contained") and SHARED_FIXTURES & set(item.fixturenames):
-            raise pytest.UsageError(
-                f"{item.nodeid} is marked self_contained but uses {sorted(SHARED_FIXTURES & set(item.fixturenames))}"
-            )
 
 
 @pytest.fixture(scope="module", autouse=True)

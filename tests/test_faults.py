@@ -20,9 +20,6 @@ from pyspark_hbase import session as hbase_session
 from pyspark_hbase.local import LocalHBase
 from spark_submit import SUBMIT, submit_env
 
-# Starts what it needs itself: ./bin/test runs it in a pytest process of its own (see conftest).
-pytestmark = pytest.mark.self_contained
-
 REPO = Path(__file__).resolve().parents[1]
 QUERIES = ("scan", "skip_scan", "gets", "aggregate")
 # An older version's server jar, reading wire version 1 only (tests/server_jars/build makes it).

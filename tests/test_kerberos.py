@@ -35,13 +35,9 @@ from pyspark_hbase_testing.kerberos import Kerberos
 REPO = Path(__file__).resolve().parents[1]
 JOB = REPO / "tests" / "kerberos_job.py"
 
-pytestmark = [
-    # Starts what it needs itself: ./bin/test runs it in a pytest process of its own (see conftest).
-    pytest.mark.self_contained,
-    pytest.mark.skipif(
-        bool(os.environ.get("HBASE_CONF_DIR")), reason="needs the embedded HBase: it starts a secured one"
-    ),
-]
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("HBASE_CONF_DIR")), reason="needs the embedded HBase: it starts a secured one"
+)
 
 
 @pytest.fixture(scope="module")

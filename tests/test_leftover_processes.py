@@ -27,14 +27,10 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
 from pyspark_hbase.daemons import process_has_arg
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase.local_conf import DIR_MARKER, REGION_SERVER_MARKER
 from pyspark_hbase_testing import processes
-
-# Starts what it needs itself: ./bin/test runs it in a pytest process of its own (see conftest).
-pytestmark = pytest.mark.self_contained
 
 TESTS = Path(__file__).resolve().parent
 

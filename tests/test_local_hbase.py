@@ -27,9 +27,6 @@ except ImportError:  # not pip-installed: use the checkout
 from pyspark_hbase import _paths, hbase_jars  # noqa: E402
 from pyspark_hbase.local import JAVA17_FLAGS, LocalHBase, LocalHBaseError  # noqa: E402
 
-# Starts what it needs itself: ./bin/test runs it in a pytest process of its own (see conftest).
-pytestmark = pytest.mark.self_contained
-
 CLASSPATH_FILE = REPO / "hbase-local" / "target" / "hbase-local.classpath"
 
 CELL_TOOL = "org.apache.spark.sql.hbase.local.CellTool"

@@ -20,9 +20,6 @@ from pathlib import Path
 
 import pytest
 
-# Starts what it needs itself: ./bin/test runs it in a pytest process of its own (see conftest).
-pytestmark = pytest.mark.self_contained
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
