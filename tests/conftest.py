@@ -25,8 +25,14 @@ from pathlib import Path
 import pytest
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase_testing import processes
+from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
 
 SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
+
+# C1 alone and the serial collector for the run's many short-lived JVMs (see the module); flags
+# given by whoever runs the tests win.
+for _variable in ("SPARK_SUBMIT_OPTS", "HBASE_OPTS"):
+    os.environ.setdefault(_variable, SHORT_LIVED_JVM_FLAGS)
 
 
 @pytest.fixture(scope="session")

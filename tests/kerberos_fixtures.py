@@ -13,6 +13,7 @@ from typing import Optional
 
 from pyspark_hbase import _paths, hbase_jars
 from pyspark_hbase.local import JAVA17_FLAGS
+from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
 
 REPO = Path(__file__).resolve().parents[1]
 CLASSPATH_FILE = REPO / "kerberos-local" / "target" / "kerberos-local.classpath"
@@ -40,6 +41,7 @@ class _Server:
                 [
                     _paths.java_executable(),
                     *JAVA17_FLAGS,
+                    *SHORT_LIVED_JVM_FLAGS.split(),
                     "-Djava.net.preferIPv4Stack=true",
                     "-Dlog4j2.configurationFile=" + str(REPO / "conf" / "log4j2.properties"),
                     f"-Dspark.hbase.log.file={work / 'server.log'}",

@@ -27,7 +27,13 @@ OLDER_SERVER_JAR = REPO / "tests" / "server_jars" / "spark-hbase-sql-server-wire
 # A region server that cannot load a table's coprocessor opens its regions without it, rather
 # than aborting or refusing them (HBase's checks of a table's classes only warn): the job's last
 # part has one region server without the server jar.
-SITE_SETTINGS = {"hbase.coprocessor.abortonerror": "false", "hbase.table.sanity.checks": "false"}
+# A region server killed and not started again is found dead when its ZooKeeper session expires:
+# after 15 s rather than ZooKeeper's 40 s cap, so that the job does not wait for it that long.
+SITE_SETTINGS = {
+    "hbase.coprocessor.abortonerror": "false",
+    "hbase.table.sanity.checks": "false",
+    "zookeeper.session.timeout": "15000",
+}
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ from pyspark_hbase import _paths
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase_testing.access import grant
+from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
 from pyspark_hbase_testing.kerberos import Kerberos
 
 REPO = Path(__file__).resolve().parents[1]
@@ -328,9 +329,9 @@ def _yarn_conf(kdc, extra=()):
         f"spark.yarn.jars=local:{jars}/*",
         # On a cluster every host has /etc/krb5.conf.
         "--conf",
-        f"spark.yarn.am.extraJavaOptions={krb5}",
+        f"spark.yarn.am.extraJavaOptions={krb5} {SHORT_LIVED_JVM_FLAGS}",
         "--conf",
-        f"spark.executor.extraJavaOptions={krb5}",
+        f"spark.executor.extraJavaOptions={krb5} {SHORT_LIVED_JVM_FLAGS}",
         # Every read in a job on the executors, none on the driver.
         "--conf",
         "spark.sql.hbase.driverRead.maxKeyRanges=0",

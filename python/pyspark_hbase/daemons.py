@@ -77,6 +77,19 @@ def pids_with_arg(arg: str, whole: bool = True) -> list[int]:
     )
 
 
+def caller() -> str:
+    """This process and its parent, with their command lines, for a log line."""
+
+    def described(pid: int) -> str:
+        try:
+            args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            return f"pid {pid}"
+        return f"pid {pid} ({' '.join(a.decode('utf-8', 'replace') for a in args if a)[:200]})"
+
+    return f"{described(os.getpid())} under {described(os.getppid())}"
+
+
 def end_processes(pids: list[int], timeout: float) -> None:
     """SIGTERM to the group each one leads, then SIGKILL to those still alive after `timeout` s."""
     for pid in pids:

@@ -18,7 +18,7 @@ and JVM command lines, with what a caller adds (`Additions`); `local_state` read
     <data dir>/logs/hbase.log, regionserver-<n>.log (n = 2..N), probe.out (what the probe waited for)
     <data dir>/hbase.pid, <data dir>/hbase-local.json (pids, ports, start time)
 
-SPARK_HBASE_LOCAL_LOG_LEVEL (default WARN) sets the level of HBase, Hadoop and ZooKeeper logging.
+SPARK_HBASE_LOCAL_LOG_LEVEL (default WARN) sets the level of HBase's logging; HBASE_OPTS adds JVM flags.
 """
 
 import os
@@ -29,7 +29,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Callable, Optional, Union
 
-from pyspark_hbase.daemons import HOST, pick_free_ports, port_is_free, signal_group, wait_until
+from pyspark_hbase.daemons import HOST, caller, pick_free_ports, port_is_free, signal_group, wait_until
 from pyspark_hbase.local_conf import (
     DEFAULT_BLOCK_CACHE,
     DEFAULT_HEAP,
@@ -379,7 +379,7 @@ class LocalHBase(LocalHBaseState):
                 self.pid_file.unlink(missing_ok=True)
                 self._stop_extra_servers(signal.SIGKILL, 10)  # left without a master
                 return self._end_strays(timeout)
-            self._log(f"stopping HBase (pid {pid})")
+            self._log(f"stopping HBase (pid {pid}), asked by {caller()}")
             t0 = time.monotonic()
             # HBase's shutdown hooks close the regions, which flushes the memstores; the region
             # servers of their own go first, so that theirs are closed by them.

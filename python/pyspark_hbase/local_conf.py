@@ -28,6 +28,7 @@ secured HBase, say, or another SQL engine's coprocessors.
 import datetime
 import os
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
@@ -268,6 +269,8 @@ class LocalHBaseConf:
             f"-Djava.io.tmpdir={self.data_dir / 'tmp'}",
             f"-Dspark.hbase.log.file={log_file}",
             f"-Dspark.hbase.log.level={os.environ.get('SPARK_HBASE_LOCAL_LOG_LEVEL', 'WARN')}",
+            # As HBase's own bin/hbase does: the caller's JVM flags for HBase, after ours.
+            *shlex.split(os.environ.get("HBASE_OPTS", "")),
             f"{DIR_MARKER}{self.data_dir}",
         ]
 
