@@ -381,8 +381,14 @@ seen["first_region_without_jar"] = {
     "skip_scan_exact": rows == SKIP_ROWS,
     "skip_scan_metrics": metrics,
     "skip_scan_explain": sql(f"EXPLAIN SELECT k, j, v FROM {first_jarless} WHERE j = 3").collect()[0][0],
-    "regions_by_server_after": [r[2] == server_of(3).getPort() for r in regions_of(first_jarless)],
 }
+# The same for the aggregation coprocessor: asked through a region on a server with the jar.
+aggregate = f"SELECT g, count(*), sum(v) FROM {first_jarless} GROUP BY g"
+seen["first_region_without_jar"].update(
+    aggregate_exact=sorted(tuple(r) for r in sql(aggregate).collect()) == GROUPS,
+    aggregate_explain=sql(f"EXPLAIN {aggregate}").collect()[0][0],
+    regions_by_server_after=[r[2] == server_of(3).getPort() for r in regions_of(first_jarless)],
+)
 
 # ---- 4. a rolling upgrade: region server 3's server jar replaced by another version -------
 

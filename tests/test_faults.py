@@ -174,6 +174,16 @@ def test_a_first_region_on_a_server_without_the_server_jar_leaves_the_filter_to_
     assert first["skip_scan_metrics"]["rowsRead"] == 5 * 1000 + 5000, first["skip_scan_metrics"]
 
 
+def test_a_first_region_on_a_server_without_the_server_jar_leaves_the_aggregate_to_the_other_servers_regions(job):
+    # The aggregation coprocessor, likewise, is asked of a server that has the jar (asked through the
+    # table's first row, it once kept every aggregate of the table in Spark): the aggregate runs in
+    # the region servers but for the first region, which Spark aggregates.
+    first = job["first_region_without_jar"]
+    assert first["aggregate_exact"], first
+    assert "partial aggregate in region servers" in first["aggregate_explain"], first
+    assert "1 region read without the server jar" in first["aggregate_explain"], first
+
+
 def test_a_rolling_upgrade_of_the_server_jar_while_queries_run_gives_every_answer_exactly(job):
     upgrade = job["rolling_upgrade"]
     phases = {q["phase"] for q in upgrade["queries"]}

@@ -4,30 +4,39 @@
 package org.apache.spark.sql.hbase.facts
 
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.Scan
+import org.apache.hadoop.hbase.client.{Scan, Table}
 import org.apache.hadoop.hbase.filter.{FilterList, FirstKeyOnlyFilter, KeyOnlyFilter}
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.planner.RegionInfo
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, AggregateSpec, Operand, ServerVersions}
 
 /**
  * Whether a table's region servers run the aggregation coprocessor, and in which wire version,
- * probed once per table (again after `spark.sql.hbase.partition.expiration`). The probe asks for
- * the server's [[ServerVersions]], which a coprocessor of wire version 2 or later answers, and
- * carries a version 1 count capped at one group, which an older coprocessor answers with a batch
- * from the first row; without the coprocessor, the row itself comes back. An empty table with an
- * older coprocessor proves nothing, so that answer is not kept.
+ * probed once per table (again after `spark.sql.hbase.partition.expiration`) through the regions a
+ * plan reads on servers not known to lack the server jar: a region server without it (a partial
+ * deployment) would speak for none, and a probe of the table's first row once took the pushdown
+ * away from the whole table when that row's region was on such a server. The probe asks for the
+ * server's [[ServerVersions]], which a coprocessor of wire version 2 or later answers, and carries a
+ * version 1 count capped at one group, which an older coprocessor answers with a batch from the
+ * region's first row; without the coprocessor, the row itself comes back. Regions without a row,
+ * and an empty region with an older coprocessor, prove nothing, so that answer is not kept.
  */
 object AggregatorSupport extends Logging {
 
   /** The newest wire version both this client and the table's coprocessor read, or None. */
-  def version(cluster: HBaseClusterConf, table: HBaseTableDef, maxAgeSeconds: Long): Option[Int] = {
+  def version(
+      cluster: HBaseClusterConf,
+      table: HBaseTableDef,
+      through: Seq[RegionInfo],
+      maxAgeSeconds: Long
+  ): Option[Int] = {
     val fact = FactsCache.AggregatorVersion(cluster, table.hbaseTable)
     FactsCache.cached(fact, maxAgeSeconds * 1000).getOrElse {
-      probe(cluster, table) match {
+      probe(cluster, table, through) match {
         case Some(answer) =>
           if (answer.isEmpty) logWarning(
             s"HBase table ${table.hbaseTable}: region servers do not run the spark-hbase-sql aggregation " +
@@ -42,35 +51,43 @@ object AggregatorSupport extends Logging {
   }
 
   /**
-   * Some(the wire version to aggregate in, or None without a coprocessor of a shared version), or
-   * None when the table has no row to tell by.
+   * Some(the wire version to aggregate in, or None without a coprocessor of a shared version), from
+   * the first of `through` that holds a row, or None when none of them does.
    */
-  def probe(cluster: HBaseClusterConf, table: HBaseTableDef): Option[Option[Int]] =
-    HBaseConnections.withConnection(cluster) { connection =>
+  def probe(cluster: HBaseClusterConf, table: HBaseTableDef, through: Seq[RegionInfo]): Option[Option[Int]] =
+    if (through.isEmpty) None
+    else HBaseConnections.withConnection(cluster) { connection =>
       val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-      try {
-        val scan =
-          new Scan().setCaching(1).setLimit(1).setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
-        ServerVersions.askIn(scan)
-        new AggregateSpec(
-          KeyCodec.forTable(table).sliceLayout,
-          Array.empty[Operand],
-          null,
-          Array.empty[Int],
-          Array(AggregateFunction.countRows()),
-          1,
-          100,
-          0,
-          1
-        ).attachTo(scan)
-        val scanner = htable.getScanner(scan)
-        try Option(scanner.next()).map { result =>
-            Option(ServerVersions.from(result)) match {
-              case Some(versions) => Some(versions.newestShared()).filter(_ > 0)
-              case None => if (AggregateBatch.isBatch(result)) Some(1) else None
-            }
-          }
-        finally scanner.close()
-      } finally htable.close()
+      try through.iterator.map(region => probeRegion(htable, table, region)).collectFirst { case Some(a) => a }
+      finally htable.close()
     }
+
+  private def probeRegion(htable: Table, table: HBaseTableDef, region: RegionInfo): Option[Option[Int]] = {
+    val scan = new Scan()
+      .withStartRow(region.startKey)
+      .withStopRow(region.endKey)
+      .setCaching(1)
+      .setLimit(1)
+      .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+    ServerVersions.askIn(scan)
+    new AggregateSpec(
+      KeyCodec.forTable(table).sliceLayout,
+      Array.empty[Operand],
+      null,
+      Array.empty[Int],
+      Array(AggregateFunction.countRows()),
+      1,
+      100,
+      0,
+      1
+    ).attachTo(scan)
+    val scanner = htable.getScanner(scan)
+    try Option(scanner.next()).map { result =>
+        Option(ServerVersions.from(result)) match {
+          case Some(versions) => Some(versions.newestShared()).filter(_ > 0)
+          case None => if (AggregateBatch.isBatch(result)) Some(1) else None
+        }
+      }
+    finally scanner.close()
+  }
 }

@@ -24,8 +24,8 @@ final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends 
   override def serverFilter(regions: Seq[RegionInfo]): Map[String, Option[Int]] =
     ServerFilterSupport.versions(relation.cluster, relation.table, regions, expiration)
 
-  override lazy val aggregator: Option[Int] =
-    AggregatorSupport.version(relation.cluster, relation.table, expiration)
+  override def aggregator(through: Seq[RegionInfo]): Option[Int] =
+    AggregatorSupport.version(relation.cluster, relation.table, through, expiration)
 
   /** Write marks are never cached: a mark must count from the moment it is written. */
   override def rangeIndex(index: RangeIndexDef): IndexChunks = IndexBuilds.usable(

@@ -24,8 +24,12 @@ trait TableFacts {
    */
   def serverFilter(regions: Seq[RegionInfo]): Map[String, Option[Int]]
 
-  /** The wire version in which the table's region servers run the server jar's aggregation coprocessor, or None. */
-  def aggregator: Option[Int]
+  /**
+   * The wire version in which the table's region servers run the server jar's aggregation
+   * coprocessor, or None: asked of the region server of the first of `through` (regions of the plan,
+   * on servers not known to lack the jar) that holds a row.
+   */
+  def aggregator(through: Seq[RegionInfo]): Option[Int]
 
   /** The chunks of a built range index that the planner may prune by now; asked only for an index the WHERE clause uses. */
   def rangeIndex(index: RangeIndexDef): IndexChunks = IndexChunks(index, Nil, Nil)

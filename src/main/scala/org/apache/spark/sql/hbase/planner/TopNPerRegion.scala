@@ -51,7 +51,7 @@ object TopNPerRegion {
     val columns = attributes.map(relation.columnOf)
     val readable = new ServerPredicates(table, codec, relation.columnOf, request.wireVersion).readable _
     if (!columns.forall(readable)) return None
-    val wireVersion = facts.aggregator.fold(return None)(_ min request.wireVersion)
+    val wireVersion = facts.aggregator(regions.map(_.region)).fold(return None)(_ min request.wireVersion)
     if (!TopNSpec.carriesTopN(wireVersion)) return None
     val operands = new ServerPredicates(table, codec, relation.columnOf, wireVersion).withColumns(columns.distinct, Nil)
     val spec = new TopNSpec(

@@ -109,7 +109,7 @@ object LongPredicatesBenchmark {
         override val regions: Seq[RegionInfo] = regionsUpTo(c.maxKey(n), regionCount)
         override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] =
           read.map(_.serverName -> Some(ServerJar.WIRE_VERSION)).toMap
-        override def aggregator: Option[Int] = None
+        override def aggregator(through: Seq[RegionInfo]): Option[Int] = None
       }
       def keyRanges(): KeyRanges = KeyRangePlanner.plan(
         relation.prunableKeys,

@@ -44,12 +44,18 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       coprocessor: Boolean,
       override val regions: Seq[RegionInfo] = wholeTable,
       filterVersion: Int = ServerJar.WIRE_VERSION,
-      aggregatorVersion: Int = ServerJar.WIRE_VERSION
+      aggregatorVersion: Int = ServerJar.WIRE_VERSION,
+      withoutJar: Set[String] = Set.empty
   ) extends TableFacts {
     var asked = false
+    var askedThrough: Seq[RegionInfo] = Nil
     override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] =
-      read.map(_.serverName -> Some(filterVersion)).toMap
-    override def aggregator: Option[Int] = { asked = true; Some(aggregatorVersion).filter(_ => coprocessor) }
+      read.map(r => r.serverName -> Some(filterVersion).filterNot(_ => withoutJar(r.host.get))).toMap
+    override def aggregator(through: Seq[RegionInfo]): Option[Int] = {
+      asked = true
+      askedThrough = through
+      Some(aggregatorVersion).filter(_ => coprocessor)
+    }
   }
 
   private def partial(f: AggregateFunction) = AggregateExpression(f, Partial, isDistinct = false)
@@ -70,7 +76,8 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
       singleTaskMaxRegions: Int = 64,
       maxGroupBytes: Long = 0
   ): Option[AggregateScanPlan] = {
-    val scan = HBaseScanPlanner.plan(relation, relation.output, relation.output, where, settings, facts)
+    // As HBaseStrategy offers it: shaped, not yet finished.
+    val scan = HBaseScanPlanner.shape(relation, relation.output, relation.output, where, settings, facts)
     AggregatePushdown.plan(
       scan,
       groups,
@@ -84,6 +91,15 @@ class AggregatePlanSpec extends AnyFunSpec with Matchers {
   }
 
   describe("a partial aggregation") {
+    it("asks for the coprocessor through the regions on servers with the server jar, and reads the others raw") {
+      val spread = threeRegions.zip(Seq("rs1", "rs2", "rs3")).map { case (r, host) => r.copy(host = Some(host)) }
+      val facts = new Facts(coprocessor = true, regions = spread, withoutJar = Set("rs1"))
+      val p = plan(None, Seq(g), Seq(partial(Count(Seq(Literal(1))))), facts).get
+      facts.askedThrough.map(_.host.get) shouldBe Seq("rs2", "rs3")
+      p.scan.regionsWithoutServerJar shouldBe 1
+      p.describe should include("1 region read without the server jar")
+    }
+
     it("runs in the region servers as server aggregates, each computed once, and Spark's buffer slots made from them") {
       val p = plan(
         Some(v > 3),

@@ -60,7 +60,8 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       probes += 1
       read.map(_.serverName -> Some(ServerJar.WIRE_VERSION).filter(_ => serverJar)).toMap
     }
-    override def aggregator: Option[Int] = fail("a scan asked for the aggregation coprocessor")
+    override def aggregator(through: Seq[RegionInfo]): Option[Int] =
+      fail("a scan asked for the aggregation coprocessor")
   }
 
   /** Facts in which each region server (named by its host) said what `said` has of it, if anything. */
@@ -71,7 +72,8 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       asked :+= read.map(_.serverName)
       read.flatMap(r => said.get(r.host.get).map(r.serverName -> _)).toMap
     }
-    override def aggregator: Option[Int] = fail("a scan asked for the aggregation coprocessor")
+    override def aggregator(through: Seq[RegionInfo]): Option[Int] =
+      fail("a scan asked for the aggregation coprocessor")
   }
 
   private def plan(
@@ -263,7 +265,8 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
           override def regions: Seq[RegionInfo] = HBaseScanPlannerSpec.this.regions
           override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] =
             fail("the planner probed the region servers")
-          override def aggregator: Option[Int] = fail("a scan asked for the aggregation coprocessor")
+          override def aggregator(through: Seq[RegionInfo]): Option[Int] =
+            fail("a scan asked for the aggregation coprocessor")
         }
       )
       contradiction.regions shouldBe empty

@@ -145,7 +145,7 @@ class LongPredicatesSpec extends AnyFunSpec with Matchers {
       }
       override def serverFilter(read: Seq[RegionInfo]): Map[String, Option[Int]] =
         read.map(_.serverName -> Some(ServerJar.WIRE_VERSION)).toMap
-      override def aggregator: Option[Int] = None
+      override def aggregator(through: Seq[RegionInfo]): Option[Int] = None
     }
     val settings = ScanSettings(
       pushdown = true,
