@@ -18,7 +18,7 @@ and JVM command lines, with what a caller adds (`Additions`); `local_state` read
     <data dir>/logs/hbase.log, regionserver-<n>.log (n = 2..N), probe.out (what the probe waited for)
     <data dir>/hbase.pid, <data dir>/hbase-local.json (pids, ports, start time)
 
-SPARK_HBASE_LOCAL_LOG_LEVEL (default WARN) sets the level of HBase's logging; HBASE_OPTS adds JVM flags.
+SPARK_HBASE_LOCAL_LOG_LEVEL (default WARN) sets HBase's, Hadoop's and ZooKeeper's log level; HBASE_OPTS adds JVM flags.
 """
 
 import os
