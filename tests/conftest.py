@@ -18,19 +18,22 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from pyspark_hbase import _paths
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase_testing import processes
-from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
+from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS, sharing, spark_class_archive
 
 SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
 
 # C1 alone and the serial collector for the run's many short-lived JVMs (see the module); flags
 # given by whoever runs the tests win.
+_OUR_SPARK_FLAGS = "SPARK_SUBMIT_OPTS" not in os.environ
 for _variable in ("SPARK_SUBMIT_OPTS", "HBASE_OPTS"):
     os.environ.setdefault(_variable, SHORT_LIVED_JVM_FLAGS)
 
@@ -39,6 +42,7 @@ for _variable in ("SPARK_SUBMIT_OPTS", "HBASE_OPTS"):
 def hbase(tmp_path_factory):
     """The LocalHBase the run uses, or None for an external HBase named by HBASE_CONF_DIR."""
     if os.environ.get("HBASE_CONF_DIR"):
+        _share_spark_classes([], tmp_path_factory)
         yield None
         return
     local = LocalHBase(tmp_path_factory.mktemp("hbase"))
@@ -46,9 +50,31 @@ def hbase(tmp_path_factory):
     _SESSION_OWNERS.update({local.data_dir, local.data_dir / "thriftserver"})
     try:
         local.start()
+        _share_spark_classes(data_dir_args(local), tmp_path_factory)
         yield local
     finally:
         local.stop()
+
+
+def _share_spark_classes(hbase_args, tmp_path_factory):
+    """From here on, Spark's JVMs map one archive of their classes (pyspark_hbase_testing.jvm).
+
+    It is kept in target/ for the next run, and made when the jars change. Left out when whoever
+    runs the tests set SPARK_SUBMIT_OPTS."""
+    if not _OUR_SPARK_FLAGS:
+        return
+    root = _paths.repo_root()
+    directory = root / "target" / "class-archives" if root else tmp_path_factory.mktemp("class-archives")
+    started = time.monotonic()
+    archive, written = spark_class_archive(directory, SPARK_HBASE, hbase_args)
+    if archive is None:
+        _FIGURES.append(
+            ("Spark class archive", "none: its spark-sql session failed; Spark's JVMs load classes as usual")
+        )
+        return
+    os.environ["SPARK_SUBMIT_OPTS"] = f"{SHORT_LIVED_JVM_FLAGS} {sharing(archive)}"
+    how = f"written in {time.monotonic() - started:.0f} s" if written else "reused"
+    _FIGURES.append(("Spark class archive", f"{how}: {archive}"))
 
 
 @pytest.fixture(scope="session")
