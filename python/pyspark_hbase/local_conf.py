@@ -41,6 +41,8 @@ from pyspark_hbase.site_files import read_site_xml, write_site_xml
 
 HBASE_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster"
 REGION_SERVER_MAIN_CLASS = "org.apache.hadoop.hbase.regionserver.HRegionServer"
+# Runs the one above named after it, without HBase's JMX cache buster (see the class).
+SERVER_LAUNCH_CLASS = "org.apache.spark.sql.hbase.local.LocalHBaseServer"
 LOCAL_FILE_SYSTEM_CLASS = "org.apache.spark.sql.hbase.local.SingleLocalFileSystem"
 DEFAULT_START_TIMEOUT = 180.0
 DEFAULT_STOP_TIMEOUT = 60.0
@@ -212,6 +214,9 @@ class LocalHBaseConf:
                 "hbase.unsafe.regionserver.hostname": HOST,
                 "hfile.block.cache.size": f"{self.block_cache:g}",
                 "hbase.regionserver.global.memstore.size": f"{self.memstore:g}",
+                # The balancer's search for a better spread (every 5 minutes) may take 30 s of CPU by
+                # default, weighing the load of every region; on one machine a second is plenty.
+                "hbase.master.balancer.stochastic.maxRunningTime": "1000",
             }
         )
         self.conf_dir.mkdir(parents=True, exist_ok=True)
@@ -281,6 +286,7 @@ class LocalHBaseConf:
             "-Dzookeeper.admin.enableServer=false",
             "-cp",
             os.pathsep.join([str(self.conf_dir), *classpath]),
+            SERVER_LAUNCH_CLASS,
             # Bulk-loaded files are moved, not copied twice (see the class). On the command line,
             # not in hbase-site.xml: clients read that file too, without the class on their classpath.
             HBASE_MAIN_CLASS,
@@ -295,6 +301,7 @@ class LocalHBaseConf:
             f"{REGION_SERVER_MARKER}{self.data_dir}#{number}",
             "-cp",
             os.pathsep.join([str(self.conf_dir), *classpath]),
+            SERVER_LAUNCH_CLASS,
             # A region server of its own joins the cluster only when HBase is "distributed".
             REGION_SERVER_MAIN_CLASS,
             "-D",
@@ -318,7 +325,8 @@ class LocalHBaseConf:
         try:
             classpath = read_classpath(classpath_file) + list(additions.classpath if additions else ())
             # Checked before HBase starts: without the probe its readiness can't be told.
-            require_class(classpath, PROBE_CLASS, classpath_file)
+            for needed in (PROBE_CLASS, SERVER_LAUNCH_CLASS):
+                require_class(classpath, needed, classpath_file)
             java = self._java or _paths.java_executable()
         except _paths.PathsError as e:
             raise LocalHBaseError(str(e)) from None

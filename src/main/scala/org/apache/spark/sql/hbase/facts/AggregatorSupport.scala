@@ -51,16 +51,28 @@ object AggregatorSupport extends Logging {
   }
 
   /**
+   * At most this many regions are probed for one plan. An empty answer is not kept, so a table
+   * whose regions are mostly empty is probed again by its next plan: a bound on each keeps that
+   * cheap, and spreading them over the table finds its rows wherever they are.
+   */
+  val MaxProbedRegions = 16
+
+  /**
    * Some(the wire version to aggregate in, or None without a coprocessor of a shared version), from
-   * the first of `through` that holds a row, or None when none of them does.
+   * the first of the [[probed]] regions of `through` that holds a row, or None when none of them does.
    */
   def probe(cluster: HBaseClusterConf, table: HBaseTableDef, through: Seq[RegionInfo]): Option[Option[Int]] =
     if (through.isEmpty) None
     else HBaseConnections.withConnection(cluster) { connection =>
       val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-      try through.iterator.map(region => probeRegion(htable, table, region)).collectFirst { case Some(a) => a }
+      try probed(through).iterator.map(region => probeRegion(htable, table, region)).collectFirst { case Some(a) => a }
       finally htable.close()
     }
+
+  /** `through`, or [[MaxProbedRegions]] of them evenly spaced from the first to the last, in key order. */
+  def probed(through: Seq[RegionInfo]): Seq[RegionInfo] =
+    if (through.size <= MaxProbedRegions) through
+    else (0 until MaxProbedRegions).map(i => through(i * (through.size - 1) / (MaxProbedRegions - 1)))
 
   private def probeRegion(htable: Table, table: HBaseTableDef, region: RegionInfo): Option[Option[Int]] = {
     val scan = new Scan()

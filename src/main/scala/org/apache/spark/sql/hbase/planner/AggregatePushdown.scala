@@ -213,8 +213,7 @@ object AggregatePushdown {
     if (slots.exists(_.isEmpty)) return None
     // The filter and the aggregation go together: the older of their versions carries both.
     // Asked through a region whose server has the jar: a server without it would answer for none.
-    val withJar = scan.regions.map(_.region).filterNot(r => scan.withoutServerJar(r.serverName))
-    val wireVersion = facts.aggregator(withJar).fold(return None)(_ min scan.request.wireVersion)
+    val wireVersion = facts.aggregator(scan.regionsWithServerJar).fold(return None)(_ min scan.request.wireVersion)
     if (!AggregateSpec.checksKeys(wireVersion)) return None // an older server would fold in any row
     // An older server would take a packed table's rows for rows without values.
     if (table.isPacked && !Operand.readsPackedCells(wireVersion)) return None

@@ -84,6 +84,9 @@ final case class TableScanPlan(
 
   def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
 
+  /** The regions read on servers not known to lack the server jar, in key order. */
+  def regionsWithServerJar: Seq[RegionInfo] = regions.map(_.region).filterNot(r => withoutServerJar(r.serverName))
+
   def chunksSkipped: Int = rangeIndexes.map(_.chunksSkipped).sum
 
   /** Row key ranges read, over all regions. */
