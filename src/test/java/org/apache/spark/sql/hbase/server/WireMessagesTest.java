@@ -146,4 +146,47 @@ public class WireMessagesTest {
     assertEquals(0, older.badKeys);
     assertEquals(2L, older.states.get(0)[0][1]); // no check: every row counts
   }
+
+  private static java.util.List<IndexSpec> indexSpecs() {
+    Operand email = Operand.cell(new byte[] {'f'}, new byte[] {'e'}, CellType.BYTES, 0, 0);
+    Operand age = Operand.packed(new byte[] {'p'}, 3, CellType.DECIMAL, 20, 2);
+    return java.util.List.of(
+        new IndexSpec(
+            "ns:by_email", new Operand[] {email}, new byte[][] {{'f'}}, new byte[][] {{'n'}}),
+        new IndexSpec("by_age", new Operand[] {age, email}, new byte[0][], new byte[0][]));
+  }
+
+  @Test
+  public void indexSpecsAreReadBackFromVersionFiveAndNoEarlierVersionCarriesThem()
+      throws Exception {
+    for (int v = IndexSpec.FIRST_VERSION; v <= ServerJar.WIRE_VERSION; v++) {
+      byte[] bytes = IndexSpec.toBytes(indexSpecs(), v);
+      java.util.List<IndexSpec> read = IndexSpec.parseFrom(bytes);
+      assertArrayEquals(bytes, IndexSpec.toBytes(read, v));
+      assertEquals("by_age", read.get(1).indexTable());
+      assertArrayEquals(
+          bytes, IndexSpec.toBytes(IndexSpec.fromProperty(IndexSpec.toProperty(read, v)), v));
+    }
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> IndexSpec.toBytes(indexSpecs(), IndexSpec.FIRST_VERSION - 1));
+  }
+
+  @Test
+  public void indexSpecsOfAnotherVersionCutShortOrPaddedAreRefused() {
+    byte[] bytes = IndexSpec.toBytes(indexSpecs(), ServerJar.WIRE_VERSION);
+    byte[] newer = bytes.clone();
+    ByteBuffer.wrap(newer).putInt(ServerJar.WIRE_VERSION + 1);
+    assertThrows(WireVersionRefused.class, () -> IndexSpec.parseFrom(newer));
+    byte[] older = bytes.clone();
+    ByteBuffer.wrap(older).putInt(IndexSpec.FIRST_VERSION - 1);
+    assertThrows(java.io.IOException.class, () -> IndexSpec.parseFrom(older));
+    for (int cut = 4; cut < bytes.length; cut++) {
+      byte[] shorter = Arrays.copyOf(bytes, cut);
+      assertThrows(java.io.IOException.class, () -> IndexSpec.parseFrom(shorter));
+    }
+    byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+    assertThrows(java.io.IOException.class, () -> IndexSpec.parseFrom(longer));
+    assertThrows(java.io.IOException.class, () -> IndexSpec.fromProperty("not base64!"));
+  }
 }

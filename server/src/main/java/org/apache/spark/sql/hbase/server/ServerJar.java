@@ -26,6 +26,10 @@ public final class ServerJar {
   public static final String WRITE_MARK_OBSERVER =
       "org.apache.spark.sql.hbase.server.WriteMarkObserver";
 
+  /** The region coprocessor that keeps global indexes exact. */
+  public static final String INDEX_MAINTENANCE_OBSERVER =
+      "org.apache.spark.sql.hbase.server.IndexMaintenanceObserver";
+
   private ServerJar() {}
 
   /** Whether this jar reads and writes bytes of wire version {@code version}. */

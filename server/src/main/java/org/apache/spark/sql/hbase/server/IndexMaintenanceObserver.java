@@ -1,0 +1,299 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CoprocessorEnvironment;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.coprocessor.ObserverContext;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
+import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
+import org.apache.hadoop.hbase.util.Pair;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps a data table's global indexes ({@link IndexSpec}) exact for every writer: each batch of
+ * puts, deletes (of every kind), increments, appends and check-and-mutates that reaches a region,
+ * whoever sent it, changes the index rows in three steps.
+ *
+ * <ol>
+ *   <li>Before the data is written, under the rows' index locks ({@link IndexRowLocks}): every
+ *       index row the data row may have once the batch is applied (its current row, and one for
+ *       each value the batch or an older version could leave) is written UNVERIFIED. If that fails,
+ *       the batch fails and no data is written.
+ *   <li>HBase writes the data.
+ *   <li>After, still under the index locks, whether the data write succeeded or not: the data row
+ *       as it now is gives the one index row that is right; it is written VERIFIED with its covered
+ *       cells, and every other row of step 1 is deleted.
+ * </ol>
+ *
+ * So an index row exists before the data that needs it can be read, and a VERIFIED row always
+ * matches its data row. A reader trusts VERIFIED rows and checks UNVERIFIED ones against the data
+ * row: those are the rows of a write in progress, or of a write whose last step did not run (a
+ * region server that died, an index region that was away), and the check tells which are right.
+ */
+// Raw parameter types: HBase 3 declares these hooks with other generic bounds than HBase 2.
+@SuppressWarnings({"rawtypes", "unchecked"})
+public final class IndexMaintenanceObserver implements RegionCoprocessor, RegionObserver {
+  /** How long a write waits for another write to the same rows to finish its index maintenance. */
+  public static final String LOCK_WAIT_PROPERTY = "spark.hbase.sql.index.lockWaitMillis";
+
+  /**
+   * How long a write of index rows may take, retries included, before the data write it precedes
+   * fails; below the client's own timeout, so that the client sees why.
+   */
+  public static final String WRITE_TIMEOUT_PROPERTY = "spark.hbase.sql.index.writeTimeoutMillis";
+
+  private static final Logger LOG = LoggerFactory.getLogger(IndexMaintenanceObserver.class);
+  private static final int STRIPES = 1024;
+
+  /** An increment's or append's resulting cells, from the hook that sees them, by mutation. */
+  private static final ThreadLocal<IdentityHashMap<Mutation, List<Cell>>> RECKONED =
+      ThreadLocal.withInitial(IdentityHashMap::new);
+
+  /** What a batch's first step left for its last one, by batch. */
+  private static final ThreadLocal<IdentityHashMap<Object, Pending>> PENDING =
+      ThreadLocal.withInitial(IdentityHashMap::new);
+
+  private RegionCoprocessorEnvironment env;
+  private List<IndexSpec> specs;
+  private IndexRowLocks locks;
+  private String tableName;
+  private int writeTimeoutMillis;
+
+  @Override
+  public Optional<RegionObserver> getRegionObserver() {
+    return Optional.of(this);
+  }
+
+  @Override
+  public void start(CoprocessorEnvironment environment) throws IOException {
+    if (!(environment instanceof RegionCoprocessorEnvironment)) {
+      throw new IOException(getClass().getSimpleName() + " is a region coprocessor");
+    }
+    env = (RegionCoprocessorEnvironment) environment;
+    tableName = env.getRegionInfo().getTable().getNameAsString();
+    String property = env.getConfiguration().get(IndexSpec.PROPERTY);
+    if (property == null || property.isEmpty()) {
+      throw new IOException(
+          getClass().getSimpleName() + " needs the property " + IndexSpec.PROPERTY);
+    }
+    specs = IndexSpec.fromProperty(property);
+    long wait = env.getConfiguration().getLong(LOCK_WAIT_PROPERTY, 30_000L);
+    if (wait <= 0) throw new IOException(LOCK_WAIT_PROPERTY + " must be positive");
+    locks = new IndexRowLocks(STRIPES, wait);
+    writeTimeoutMillis = env.getConfiguration().getInt(WRITE_TIMEOUT_PROPERTY, 20_000);
+    if (writeTimeoutMillis <= 0)
+      throw new IOException(WRITE_TIMEOUT_PROPERTY + " must be positive");
+  }
+
+  @Override
+  public List postIncrementBeforeWAL(ObserverContext c, Mutation mutation, List cellPairs) {
+    return reckoned(mutation, cellPairs);
+  }
+
+  @Override
+  public List postAppendBeforeWAL(ObserverContext c, Mutation mutation, List cellPairs) {
+    return reckoned(mutation, cellPairs);
+  }
+
+  private static List<Pair<Cell, Cell>> reckoned(
+      Mutation mutation, List<Pair<Cell, Cell>> cellPairs) {
+    List<Cell> cells = new ArrayList<>(cellPairs.size());
+    for (Pair<Cell, Cell> pair : cellPairs) cells.add(pair.getSecond());
+    RECKONED.get().put(mutation, cells);
+    return cellPairs;
+  }
+
+  /** One data row's share of a batch. */
+  private static final class RowWork {
+    final byte[] row;
+    final List<Mutation> mutations = new ArrayList<>();
+    boolean deletes;
+    // Per index: the index rows written UNVERIFIED before the data.
+    final List<Set<ByteBuffer>> candidates = new ArrayList<>();
+
+    RowWork(byte[] row) {
+      this.row = row;
+    }
+  }
+
+  private static final class Pending {
+    final IndexRowLocks.Held held;
+    final List<RowWork> rows;
+
+    Pending(IndexRowLocks.Held held, List<RowWork> rows) {
+      this.held = held;
+      this.rows = rows;
+    }
+  }
+
+  @Override
+  public void preBatchMutate(ObserverContext c, MiniBatchOperationInProgress batch)
+      throws IOException {
+    IdentityHashMap<Mutation, List<Cell>> reckoned = RECKONED.get();
+    try {
+      Map<ByteBuffer, RowWork> rows = new LinkedHashMap<>();
+      for (int i = 0; i < batch.size(); i++) {
+        Mutation m = (Mutation) batch.getOperation(i);
+        if (m == null || !touchesIndex(m)) continue;
+        RowWork work =
+            rows.computeIfAbsent(ByteBuffer.wrap(m.getRow()), k -> new RowWork(m.getRow()));
+        work.mutations.add(m);
+        work.deletes |= m instanceof Delete;
+      }
+      if (rows.isEmpty()) return;
+      List<byte[]> keys = new ArrayList<>();
+      for (RowWork w : rows.values()) keys.add(w.row);
+      String what = "writing the indexes of " + tableName;
+      IndexRowLocks.Held held = locks.lock(keys, what);
+      boolean written = false;
+      try {
+        List<RowWork> work = new ArrayList<>(rows.values());
+        Map<String, List<Row>> writes = new LinkedHashMap<>();
+        for (RowWork w : work) {
+          List<Cell> before = read(w.row, w.deletes);
+          for (IndexSpec spec : specs) {
+            Set<ByteBuffer> candidates =
+                IndexRows.possibleRows(spec, w.row, before, w.mutations, reckoned, tableName);
+            w.candidates.add(candidates);
+            for (ByteBuffer key : candidates) {
+              writes
+                  .computeIfAbsent(spec.indexTable, t -> new ArrayList<>())
+                  .add(status(key.array(), IndexSpec.UNVERIFIED, held.timestamp));
+            }
+          }
+        }
+        send(writes, what + " before its data (the write was not applied)");
+        PENDING.get().put(batch, new Pending(held, work));
+        written = true;
+      } finally {
+        if (!written) held.release();
+      }
+    } finally {
+      reckoned.clear(); // each was seen just before this batch, on this thread
+    }
+  }
+
+  @Override
+  public void postBatchMutateIndispensably(
+      ObserverContext c, MiniBatchOperationInProgress batch, boolean success) throws IOException {
+    Pending pending = PENDING.get().remove(batch);
+    if (pending == null) return;
+    try {
+      Map<String, List<Row>> writes = new LinkedHashMap<>();
+      long ts = pending.held.timestamp;
+      for (RowWork w : pending.rows) {
+        List<Cell> now = read(w.row, false);
+        for (int s = 0; s < specs.size(); s++) {
+          IndexSpec spec = specs.get(s);
+          List<Row> out = writes.computeIfAbsent(spec.indexTable, t -> new ArrayList<>());
+          byte[] right = IndexRows.rowOf(spec, w.row, now);
+          if (right != null) out.add(verified(spec, right, now, ts));
+          for (ByteBuffer key : w.candidates.get(s)) {
+            if (right == null || !ByteBuffer.wrap(right).equals(key))
+              out.add(new Delete(key.array(), ts));
+          }
+        }
+      }
+      send(writes, "verifying the indexes of " + tableName);
+    } catch (IOException | RuntimeException e) {
+      // The rows stay UNVERIFIED: readers check them against the data, CHECK INDEX repairs them.
+      LOG.warn("Index rows of a write to {} are left unverified: {}", tableName, e.toString());
+    } finally {
+      pending.held.release();
+    }
+  }
+
+  private boolean touchesIndex(Mutation m) {
+    if (!(m instanceof Put || m instanceof Delete || m instanceof Increment || m instanceof Append))
+      return false;
+    if (m instanceof Delete && m.getFamilyCellMap().isEmpty()) return true; // the whole row
+    for (byte[] family : m.getFamilyCellMap().keySet()) {
+      for (IndexSpec spec : specs) if (spec.readsFamily(family)) return true;
+    }
+    return false;
+  }
+
+  /** The row's cells the indexes read, every version of them when {@code allVersions}. */
+  private List<Cell> read(byte[] row, boolean allVersions) throws IOException {
+    Get get = new Get(row);
+    for (IndexSpec spec : specs) {
+      for (Operand o : spec.indexed) get.addColumn(o.family, o.qualifier);
+      for (int i = 0; i < spec.coveredFamilies.length; i++)
+        get.addColumn(spec.coveredFamilies[i], spec.coveredQualifiers[i]);
+    }
+    if (allVersions) get.readAllVersions();
+    Result result = env.getRegion().get(get);
+    return result.listCells() == null ? new ArrayList<>() : result.listCells();
+  }
+
+  private static Put status(byte[] key, byte status, long ts) {
+    return new Put(key, ts)
+        .addColumn(IndexSpec.STATUS_FAMILY, IndexSpec.STATUS, new byte[] {status});
+  }
+
+  /** The right index row, VERIFIED, with the data row's covered cells (and none it lacks). */
+  private static RowMutations verified(IndexSpec spec, byte[] key, List<Cell> cells, long ts)
+      throws IOException {
+    Put put = status(key, IndexSpec.VERIFIED, ts);
+    Delete absent = new Delete(key);
+    for (int i = 0; i < spec.coveredFamilies.length; i++) {
+      byte[] f = spec.coveredFamilies[i];
+      byte[] q = spec.coveredQualifiers[i];
+      Cell found = null;
+      for (Cell cell : cells) {
+        if (CellUtil.matchingColumn(cell, f, q)) {
+          found = cell;
+          break;
+        }
+      }
+      if (found != null) put.addColumn(f, q, ts, CellUtil.cloneValue(found));
+      else absent.addColumns(f, q, ts);
+    }
+    return absent.isEmpty() ? RowMutations.of(List.of(put)) : RowMutations.of(List.of(put, absent));
+  }
+
+  private void send(Map<String, List<Row>> writes, String what) throws IOException {
+    for (Map.Entry<String, List<Row>> e : writes.entrySet()) {
+      if (e.getValue().isEmpty()) continue;
+      try (Table index =
+          env.getConnection()
+              .getTableBuilder(TableName.valueOf(e.getKey()), null)
+              .setOperationTimeout(writeTimeoutMillis)
+              .setRpcTimeout(writeTimeoutMillis)
+              .build()) {
+        index.batch(e.getValue(), new Object[e.getValue().size()]);
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException(what + ": interrupted");
+      } catch (IOException ioe) {
+        throw new IOException(what + ": index table " + e.getKey() + ": " + ioe.getMessage(), ioe);
+      }
+    }
+  }
+}

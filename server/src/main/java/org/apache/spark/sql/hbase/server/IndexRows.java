@@ -1,0 +1,171 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Mutation;
+
+/**
+ * Which index rows a data row has, as it is or may become: the pure part of {@link
+ * IndexMaintenanceObserver}, worked out from cells alone.
+ */
+final class IndexRows {
+  /** The most index rows one data row may need written before its data; more fails the write. */
+  static final int MAX_CANDIDATES = 256;
+
+  private IndexRows() {}
+
+  /**
+   * Every index row the data row may have once its mutations are applied: each indexed column may
+   * keep any value it has now (in any version a delete could uncover), take any value a mutation
+   * writes, or become NULL where a mutation deletes.
+   */
+  static Set<ByteBuffer> possibleRows(
+      IndexSpec spec,
+      byte[] row,
+      List<Cell> before,
+      List<Mutation> mutations,
+      Map<Mutation, List<Cell>> reckoned,
+      String tableName)
+      throws IOException {
+    List<List<byte[]>> choices = new ArrayList<>();
+    for (Operand o : spec.indexed) {
+      List<byte[]> values = new ArrayList<>();
+      for (Cell cell : before) {
+        if (CellUtil.matchingColumn(cell, o.family, o.qualifier))
+          addDistinct(values, value(o, cell));
+      }
+      if (values.isEmpty()) addDistinct(values, null);
+      for (Mutation m : mutations) {
+        if (m instanceof Delete) {
+          if (deletes(m, o)) addDistinct(values, null);
+          continue;
+        }
+        List<Cell> cells;
+        if (m instanceof Increment || m instanceof Append) {
+          cells = reckoned.get(m);
+          if (cells == null) {
+            throw new IOException(
+                "writing the indexes of "
+                    + tableName
+                    + ": the result of an "
+                    + m.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT)
+                    + " was not seen; the write was not applied");
+          }
+        } else {
+          cells = m.getFamilyCellMap().getOrDefault(o.family, List.of());
+        }
+        for (Cell cell : cells) {
+          if (CellUtil.matchingColumn(cell, o.family, o.qualifier))
+            addDistinct(values, value(o, cell));
+        }
+      }
+      choices.add(values);
+    }
+    Set<ByteBuffer> keys = new LinkedHashSet<>();
+    collect(spec, row, choices, 0, new byte[choices.size()][], keys, tableName);
+    return keys;
+  }
+
+  private static void collect(
+      IndexSpec spec,
+      byte[] row,
+      List<List<byte[]>> choices,
+      int at,
+      byte[][] chosen,
+      Set<ByteBuffer> keys,
+      String tableName)
+      throws IOException {
+    if (at == choices.size()) {
+      byte[] key = spec.rowKey(chosen, row);
+      if (key != null) keys.add(ByteBuffer.wrap(key));
+      if (keys.size() > MAX_CANDIDATES) {
+        throw new IOException(
+            "writing "
+                + spec.indexTable
+                + ", an index of "
+                + tableName
+                + ": a row's versions give over "
+                + MAX_CANDIDATES
+                + " possible index rows; the write was not applied");
+      }
+      return;
+    }
+    for (byte[] value : choices.get(at)) {
+      chosen[at] = value;
+      collect(spec, row, choices, at + 1, chosen, keys, tableName);
+    }
+  }
+
+  private static boolean deletes(Mutation delete, Operand o) {
+    if (delete.getFamilyCellMap().isEmpty()) return true;
+    List<Cell> cells = delete.getFamilyCellMap().get(o.family);
+    if (cells == null) return false;
+    for (Cell cell : cells) {
+      Cell.Type type = cell.getType();
+      if (type == Cell.Type.DeleteFamily || type == Cell.Type.DeleteFamilyVersion) return true;
+      if (CellUtil.matchingQualifier(cell, o.qualifier)) return true;
+    }
+    return false;
+  }
+
+  private static void addDistinct(List<byte[]> values, byte[] value) {
+    for (byte[] v : values) if (java.util.Arrays.equals(v, value)) return;
+    values.add(value);
+  }
+
+  /** The order-preserving value of operand {@code o} in its cell, or null for NULL. */
+  private static byte[] value(Operand o, Cell cell) {
+    byte[] bytes = cell.getValueArray();
+    int offset = cell.getValueOffset();
+    int length = cell.getValueLength();
+    if (o.isPacked()) {
+      PackedCell packed;
+      try {
+        packed = PackedCell.read(bytes, offset, length);
+      } catch (PackedCell.Malformed e) {
+        return null; // Spark refuses to read the row; it has no value to look it up by
+      }
+      if (!packed.has(o.slot)) return null;
+      bytes = packed.bytes();
+      offset = packed.valueOffset(o.slot);
+      length = packed.valueLength(o.slot);
+    }
+    return CellType.comparable(o.cellType, o.precision, o.scale, bytes, offset, length);
+  }
+
+  /**
+   * The index row that a data row whose cells are {@code cells} (newest version first) has, or null
+   * when its indexed columns are all NULL.
+   */
+  static byte[] rowOf(IndexSpec spec, byte[] row, List<Cell> cells) {
+    return spec.rowKey(latestValues(spec, cells), row);
+  }
+
+  /** The values of the indexed columns in the newest version of {@code cells}. */
+  private static byte[][] latestValues(IndexSpec spec, List<Cell> cells) {
+    byte[][] values = new byte[spec.indexed.length][];
+    for (int i = 0; i < spec.indexed.length; i++) {
+      Operand o = spec.indexed[i];
+      for (Cell cell : cells) {
+        if (CellUtil.matchingColumn(cell, o.family, o.qualifier)) {
+          values[i] = value(o, cell);
+          break; // cells come newest first
+        }
+      }
+    }
+    return values;
+  }
+}
