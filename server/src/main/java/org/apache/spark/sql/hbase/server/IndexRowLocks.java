@@ -17,12 +17,17 @@ import org.apache.hadoop.hbase.util.Bytes;
  * stripes, taken in stripe order so that two batches never wait on each other.
  *
  * <p>Each stripe also hands out the timestamps of its rows' index cells, strictly increasing, so
- * that an index row deleted by one write is never masked when a later write puts it back.
+ * that an index row deleted by one write is never masked when a later write puts it back. They are
+ * the clock's time, never ahead of it: a write waits for the next millisecond when its stripes
+ * already gave this one.
  */
 final class IndexRowLocks {
   private final ReentrantLock[] stripes;
   private final long[] lastTimestamps;
   private final long waitMillis;
+
+  /** The longest wait for the clock to pass the stripes' last timestamp. */
+  static final long MAX_CLOCK_WAIT_MILLIS = 1_000;
 
   IndexRowLocks(int stripes, long waitMillis) {
     this.stripes = new ReentrantLock[stripes];
@@ -70,10 +75,33 @@ final class IndexRowLocks {
       unlock(wanted, taken);
       throw e;
     }
-    long timestamp = System.currentTimeMillis();
-    for (int s : wanted) timestamp = Math.max(timestamp, lastTimestamps[s] + 1);
+    long timestamp;
+    try {
+      timestamp = nextTimestamp(wanted);
+    } catch (InterruptedException e) {
+      unlock(wanted, wanted.length);
+      throw (IOException) new InterruptedIOException(what + ": interrupted").initCause(e);
+    }
     for (int s : wanted) lastTimestamps[s] = timestamp;
     return new Held(wanted, timestamp);
+  }
+
+  /**
+   * The clock's time once it is past every timestamp the stripes gave: never ahead of the clock, so
+   * that after a region moves, the next server's timestamps (from its own clock) are above them.
+   * When the clock went back by more than {@link #MAX_CLOCK_WAIT_MILLIS}, one past the last
+   * instead.
+   */
+  private long nextTimestamp(int[] wanted) throws InterruptedException {
+    long last = Long.MIN_VALUE;
+    for (int s : wanted) last = Math.max(last, lastTimestamps[s]);
+    long now = System.currentTimeMillis();
+    if (last - now > MAX_CLOCK_WAIT_MILLIS) return last + 1;
+    while (now <= last) {
+      Thread.sleep(1); // until the next millisecond: at most 1 ms, unless the clock went back
+      now = System.currentTimeMillis();
+    }
+    return now;
   }
 
   private void unlock(int[] wanted, int taken) {
