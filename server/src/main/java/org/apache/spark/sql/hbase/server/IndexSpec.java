@@ -96,18 +96,6 @@ public final class IndexSpec {
     return out.toByteArray();
   }
 
-  /** Whether the cell {@code family:qualifier} is one the index reads or copies. */
-  boolean reads(byte[] family, byte[] qualifier) {
-    for (Operand o : indexed) {
-      if (Bytes.equals(o.family, family) && Bytes.equals(o.qualifier, qualifier)) return true;
-    }
-    for (int i = 0; i < coveredFamilies.length; i++) {
-      if (Bytes.equals(coveredFamilies[i], family) && Bytes.equals(coveredQualifiers[i], qualifier))
-        return true;
-    }
-    return false;
-  }
-
   /** Whether the index reads or copies any cell of {@code family}. */
   boolean readsFamily(byte[] family) {
     for (Operand o : indexed) if (Bytes.equals(o.family, family)) return true;
