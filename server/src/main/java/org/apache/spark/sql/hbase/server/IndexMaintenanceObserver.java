@@ -92,23 +92,13 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
 
   @Override
   public void start(CoprocessorEnvironment environment) throws IOException {
-    if (!(environment instanceof RegionCoprocessorEnvironment)) {
-      throw new IOException(getClass().getSimpleName() + " is a region coprocessor");
-    }
-    env = (RegionCoprocessorEnvironment) environment;
+    CoprocessorSettings settings = new CoprocessorSettings(this, environment);
+    env = settings.environment();
     tableName = env.getRegionInfo().getTable().getNameAsString();
-    String property = env.getConfiguration().get(IndexSpec.PROPERTY);
-    if (property == null || property.isEmpty()) {
-      throw new IOException(
-          getClass().getSimpleName() + " needs the property " + IndexSpec.PROPERTY);
-    }
-    specs = IndexSpec.fromProperty(property);
-    long wait = env.getConfiguration().getLong(LOCK_WAIT_PROPERTY, 30_000L);
-    if (wait <= 0) throw new IOException(LOCK_WAIT_PROPERTY + " must be positive");
-    locks = new IndexRowLocks(STRIPES, wait);
-    writeTimeoutMillis = env.getConfiguration().getInt(WRITE_TIMEOUT_PROPERTY, 20_000);
-    if (writeTimeoutMillis <= 0)
-      throw new IOException(WRITE_TIMEOUT_PROPERTY + " must be positive");
+    specs = IndexSpec.fromProperty(settings.required(IndexSpec.PROPERTY));
+    locks = new IndexRowLocks(STRIPES, settings.positive(LOCK_WAIT_PROPERTY, 30_000L));
+    writeTimeoutMillis =
+        (int) Math.min(Integer.MAX_VALUE, settings.positive(WRITE_TIMEOUT_PROPERTY, 20_000L));
   }
 
   @Override
@@ -265,13 +255,7 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     for (int i = 0; i < spec.coveredFamilies.length; i++) {
       byte[] f = spec.coveredFamilies[i];
       byte[] q = spec.coveredQualifiers[i];
-      Cell found = null;
-      for (Cell cell : cells) {
-        if (CellUtil.matchingColumn(cell, f, q)) {
-          found = cell;
-          break;
-        }
-      }
+      Cell found = IndexRows.newest(cells, f, q);
       if (found != null) put.addColumn(f, q, ts, CellUtil.cloneValue(found));
       else absent.addColumns(f, q, ts);
     }

@@ -68,6 +68,9 @@ final class IndexRowLocks {
                   + " ms; the write was not applied");
         }
       }
+      long timestamp = nextTimestamp(wanted);
+      for (int s : wanted) lastTimestamps[s] = timestamp;
+      return new Held(wanted, timestamp);
     } catch (InterruptedException e) {
       unlock(wanted, taken);
       throw (IOException) new InterruptedIOException(what + ": interrupted").initCause(e);
@@ -75,15 +78,6 @@ final class IndexRowLocks {
       unlock(wanted, taken);
       throw e;
     }
-    long timestamp;
-    try {
-      timestamp = nextTimestamp(wanted);
-    } catch (InterruptedException e) {
-      unlock(wanted, wanted.length);
-      throw (IOException) new InterruptedIOException(what + ": interrupted").initCause(e);
-    }
-    for (int s : wanted) lastTimestamps[s] = timestamp;
-    return new Held(wanted, timestamp);
   }
 
   /**

@@ -159,13 +159,17 @@ final class IndexRows {
     byte[][] values = new byte[spec.indexed.length][];
     for (int i = 0; i < spec.indexed.length; i++) {
       Operand o = spec.indexed[i];
-      for (Cell cell : cells) {
-        if (CellUtil.matchingColumn(cell, o.family, o.qualifier)) {
-          values[i] = value(o, cell);
-          break; // cells come newest first
-        }
-      }
+      Cell cell = newest(cells, o.family, o.qualifier);
+      if (cell != null) values[i] = value(o, cell);
     }
     return values;
+  }
+
+  /**
+   * The newest cell of column {@code family:qualifier} in {@code cells} (newest first), or null.
+   */
+  static Cell newest(List<Cell> cells, byte[] family, byte[] qualifier) {
+    for (Cell cell : cells) if (CellUtil.matchingColumn(cell, family, qualifier)) return cell;
+    return null;
   }
 }

@@ -60,19 +60,10 @@ public final class WriteMarkObserver implements RegionCoprocessor, RegionObserve
 
   @Override
   public void start(CoprocessorEnvironment environment) throws IOException {
-    if (!(environment instanceof RegionCoprocessorEnvironment)) {
-      throw new IOException(getClass().getSimpleName() + " is a region coprocessor");
-    }
-    env = (RegionCoprocessorEnvironment) environment;
-    String name = env.getConfiguration().get(WriteMark.INDEX_TABLE_PROPERTY);
-    if (name == null || name.isEmpty()) {
-      throw new IOException(
-          getClass().getSimpleName() + " needs the property " + WriteMark.INDEX_TABLE_PROPERTY);
-    }
-    indexTable = TableName.valueOf(name);
-    leaseMillis =
-        env.getConfiguration().getLong(WriteMark.LEASE_PROPERTY, WriteMark.DEFAULT_LEASE_MILLIS);
-    if (leaseMillis <= 0) throw new IOException(WriteMark.LEASE_PROPERTY + " must be positive");
+    CoprocessorSettings settings = new CoprocessorSettings(this, environment);
+    env = settings.environment();
+    indexTable = TableName.valueOf(settings.required(WriteMark.INDEX_TABLE_PROPERTY));
+    leaseMillis = settings.positive(WriteMark.LEASE_PROPERTY, WriteMark.DEFAULT_LEASE_MILLIS);
   }
 
   @Override
