@@ -7,7 +7,7 @@ import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.execution.ColumnarRule
 import org.apache.spark.sql.hbase.parser.HBaseSqlParser
 import org.apache.spark.sql.hbase.analysis.{
-  ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveRangeIndexStatements, ResolveRowLevelStatements
+  ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveIndexStatements, ResolveRowLevelStatements
 }
 import org.apache.spark.sql.hbase.physical.{HBaseStrategy, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys}
 import org.apache.spark.sql.hbase.optimizer.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
@@ -24,7 +24,7 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     HBaseSQLConf.register()
     extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
     extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
-    extensions.injectResolutionRule(session => ResolveRangeIndexStatements(session))
+    extensions.injectResolutionRule(session => ResolveIndexStatements(session))
     extensions.injectResolutionRule(_ => ResolveRowLevelStatements)
     extensions.injectResolutionRule(session => ResolveHBaseCatalogStatements(session))
     extensions.injectTableFunction((

@@ -78,7 +78,15 @@ object DescribeMappedTableCommand {
       families(cluster, table).map(f => Row(s"Family ${Utf8.string(f.getName)}", FamilySettings.describe(f), null)) ++
       table.indexes.map(i =>
         Row(s"Range index ${i.name}", s"minmax (${i.columns.mkString(", ")})", s"chunkRows ${i.chunkRows}")
-      )
+      ) ++
+      table.globalIndexes.map { i =>
+        val covered = if (i.covered.isEmpty) "" else s" include (${i.covered.mkString(", ")})"
+        Row(
+          s"Global index ${i.name}",
+          s"global (${i.columns.mkString(", ")})$covered",
+          s"${i.state.name}; HBase table ${i.indexTable}"
+        )
+      }
   }
 
   /** The HBase settings of the families the table reads (all of a key-only table's). */

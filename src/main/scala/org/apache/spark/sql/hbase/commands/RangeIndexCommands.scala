@@ -31,7 +31,7 @@ case class CreateRangeIndexCommand(
     val catalog = tableName.store(session, statement)
     val store = RangeIndexes.store(session, catalog)
     val table = RangeIndexes.table(catalog, tableName, statement)
-    if (table.index(indexName).isDefined) {
+    if (table.hasIndexNamed(indexName)) {
       if (ifNotExists) return Seq.empty
       throw new HBaseSQLException(s"$statement: table '${table.name}' already has an index '$indexName'")
     }
@@ -58,71 +58,6 @@ case class CreateRangeIndexCommand(
         throw e
     }
     Seq.empty
-  }
-}
-
-/** DROP INDEX [IF EXISTS] i ON [TABLE] t: forgets the index and its statistics. */
-case class DropRangeIndexCommand(tableName: HBaseTableIdent, indexName: String, ifExists: Boolean)
-    extends LeafRunnableCommand {
-
-  override def run(session: SparkSession): Seq[Row] = {
-    val statement = s"DROP INDEX $indexName ON $tableName"
-    val catalog = tableName.store(session, statement)
-    val name = RangeIndexes.table(catalog, tableName, statement).name
-    // The index removed is the one the definition had when it was swapped, which the chunks go with.
-    var removed: Option[(HBaseTableDef, RangeIndexDef)] = None
-    RangeIndexes.update(catalog, name, statement) { now =>
-      removed = now.index(indexName).map(now -> _)
-      now.withoutIndex(indexName)
-    }
-    removed match {
-      case None if ifExists =>
-      case None => throw new HBaseSQLException(s"$statement: table '$name' has no index '$indexName'")
-      case Some((table, index)) =>
-        // Its published build only: a build still running removes its own chunks when it cannot publish.
-        index.generation.foreach(g => RangeIndexes.store(session, catalog).dropChunks(table, index)(_ == g))
-        RangeIndexes.releaseGuardIfUnused(catalog, table)
-    }
-    Seq.empty
-  }
-}
-
-/** SHOW INDEXES ON t: each range index, its columns, chunks and how many the planner may use now. */
-case class ShowRangeIndexesCommand(tableName: HBaseTableIdent) extends LeafRunnableCommand {
-
-  override val output: Seq[Attribute] = Seq(
-    AttributeReference("name", StringType, nullable = false)(),
-    AttributeReference("type", StringType, nullable = false)(),
-    AttributeReference("columns", StringType, nullable = false)(),
-    AttributeReference("chunkRows", IntegerType, nullable = false)(),
-    AttributeReference("chunks", IntegerType, nullable = false)(),
-    AttributeReference("trustedChunks", IntegerType, nullable = false)(),
-    AttributeReference("state", StringType, nullable = false)()
-  )
-
-  override def run(session: SparkSession): Seq[Row] = {
-    val statement = s"SHOW INDEXES ON $tableName"
-    val catalog = tableName.store(session, statement)
-    val table = RangeIndexes.table(catalog, tableName, statement)
-    val store = RangeIndexes.store(session, catalog)
-    val skew = session.sessionState.conf.getConf(HBaseSQLConf.IndexClockSkew)
-    table.indexes.map { index =>
-      val chunks = IndexBuilds.usable(store, table, index, skew)
-      val state =
-        if (!index.isReady) "building"
-        else if (chunks.untrusted == 0) "ready"
-        else
-          s"ready; ${chunks.untrusted} chunks written since the last build are read in full (ANALYZE TABLE ${table.name} COMPUTE STATISTICS rebuilds it)"
-      Row(
-        index.name,
-        RangeIndexDef.Type,
-        index.columns.mkString(", "),
-        index.chunkRows,
-        chunks.total,
-        chunks.trusted.size,
-        state
-      )
-    }
   }
 }
 

@@ -10,13 +10,14 @@ import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLException}
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, ReadableEntry, TableDefinitionStore, UnreadableEntry}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.facts.FactsCache
+import org.apache.spark.sql.hbase.globalindex.GlobalIndexes
 import org.apache.spark.sql.hbase.execution.write.SinkCommits
 
 /** What dropping an HBase table does, for DROP TABLE and for Spark's catalog API alike. */
 object TableDrops {
 
   /**
-   * Drops the mapping of `name`, its range indexes and the streaming sink's commit records of it;
+   * Drops the mapping of `name`, its range indexes, its global indexes (their HBase tables too) and the streaming sink's commit records of it;
    * false when `catalog` has no such table.
    * A broken entry is dropped too, since that is how a user gets rid of it; the statistics of its
    * indexes, if it had any, stay behind unread, as a new build never reads an old generation.
@@ -37,6 +38,7 @@ object TableDrops {
       case Some(ReadableEntry(table)) =>
         // The indexes of the definition removed, not of one read before: another session may have added one.
         RangeIndexes.forgetAll(session, catalog, table)
+        GlobalIndexes.forget(catalog, table, table.globalIndexes, s"DROP TABLE $name")
         new SinkCommits(catalog.cluster, catalog.metaTable.getNameAsString).forgetTable(table.name)
         // As removed: its HBase table cannot have changed, nor who made it.
         if (purge && table.ownsHBaseTable) deleteHBaseTable(catalog, table, statement)

@@ -68,6 +68,9 @@ object TableLayout {
 
 final case class HBaseTableName(namespace: String, name: String) {
 
+  /** The name as HBase's client takes it. */
+  def hbase: org.apache.hadoop.hbase.TableName = org.apache.hadoop.hbase.TableName.valueOf(namespace, name)
+
   /** The name as HBase prints it: the default namespace is left out. */
   override def toString: String = if (namespace == "default") name else s"$namespace:$name"
 }
@@ -133,7 +136,8 @@ final case class HBaseTableDef(
     markerFamily: Option[String] = None,
     ownsHBaseTable: Boolean = false,
     layout: TableLayout = TableLayout.Cells,
-    packedSlots: Map[String, Seq[String]] = Map.empty
+    packedSlots: Map[String, Seq[String]] = Map.empty,
+    globalIndexes: Seq[GlobalIndexDef] = Nil
 ) {
 
   def isPacked: Boolean = layout == TableLayout.Packed
@@ -205,6 +209,11 @@ final case class HBaseTableDef(
         s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is in range index '${i.name}'; DROP INDEX ${i.name} ON $name first"
       )
     }
+    globalIndexes.find(_.uses(column.name)).foreach { i =>
+      throw new HBaseSQLException(
+        s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is in global index '${i.name}'; DROP INDEX ${i.name} ON $name first"
+      )
+    }
     if (column.isKey) {
       throw new HBaseSQLException(
         s"ALTER TABLE $name DROP COLUMN $colName: '${column.name}' is a key column; the row key is (${keyColumns.mkString(", ")})"
@@ -228,6 +237,18 @@ final case class HBaseTableDef(
 
   def withoutIndex(indexName: String): HBaseTableDef =
     copy(indexes = indexes.filterNot(_.name.equalsIgnoreCase(indexName)))
+
+  def globalIndex(indexName: String): Option[GlobalIndexDef] = globalIndexes.find(_.name.equalsIgnoreCase(indexName))
+
+  /** Whether an index of either kind has this name: one name space for both. */
+  def hasIndexNamed(indexName: String): Boolean = index(indexName).isDefined || globalIndex(indexName).isDefined
+
+  /** The table with `index` in place of the global index of the same name, or with it added. */
+  def withGlobalIndex(index: GlobalIndexDef): HBaseTableDef =
+    copy(globalIndexes = globalIndexes.filterNot(_.name.equalsIgnoreCase(index.name)) :+ index)
+
+  def withoutGlobalIndex(indexName: String): HBaseTableDef =
+    copy(globalIndexes = globalIndexes.filterNot(_.name.equalsIgnoreCase(indexName)))
 
   def schema: StructType = StructType(columns.map { c =>
     val field = StructField(c.name, c.dataType, c.nullable)

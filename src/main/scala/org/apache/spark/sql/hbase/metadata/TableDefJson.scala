@@ -25,9 +25,11 @@ import org.apache.spark.sql.types.DataType
  * HBase table, so DROP TABLE ... PURGE may delete it) needs no new version: a reader that ignores
  * it only never deletes the HBase table. Version 3 adds the packed layout (`layout`, and each
  * family's `packedSlots`), whose cells an older reader would take for values of no column.
+ * Version 4 adds global indexes (type "global" in `indexes`): an older reader would drop them when
+ * it rewrote the definition, leaving their HBase tables and the region servers' maintenance behind.
  */
 object TableDefJson {
-  val FormatVersion = 3
+  val FormatVersion = 4
 
   private val mapper = new ObjectMapper()
 
@@ -35,7 +37,9 @@ object TableDefJson {
     val root = mapper.createObjectNode()
     root.put(
       "version",
-      if (table.isPacked) 3 else if (table.markerFamily.isDefined || table.writeTimes.nonEmpty) 2 else 1
+      if (table.globalIndexes.nonEmpty) 4
+      else if (table.isPacked) 3
+      else if (table.markerFamily.isDefined || table.writeTimes.nonEmpty) 2 else 1
     )
     root.put("name", table.name)
     root.put("hbaseNamespace", table.hbaseTable.namespace)
@@ -74,7 +78,7 @@ object TableDefJson {
       }
     }
     if (table.ownsHBaseTable) root.put("ownsHBaseTable", true)
-    if (table.indexes.nonEmpty) {
+    if (table.indexes.nonEmpty || table.globalIndexes.nonEmpty) {
       val indexes = root.putArray("indexes")
       table.indexes.foreach { i =>
         val node = indexes.addObject()
@@ -84,6 +88,19 @@ object TableDefJson {
         i.columns.foreach(c => columns.add(c))
         node.put("chunkRows", i.chunkRows)
         i.generation.foreach(node.put("generation", _))
+      }
+      table.globalIndexes.foreach { i =>
+        val node = indexes.addObject()
+        node.put("name", i.name)
+        node.put("type", GlobalIndexDef.Type)
+        val columns = node.putArray("columns")
+        i.columns.foreach(c => columns.add(c))
+        val covered = node.putArray("covered")
+        i.covered.foreach(c => covered.add(c))
+        node.put("indexNamespace", i.indexTable.namespace)
+        node.put("indexTable", i.indexTable.name)
+        node.put("state", i.state.name)
+        i.builtRows.foreach(node.put("builtRows", _))
       }
     }
     mapper.writeValueAsString(root)
@@ -131,14 +148,28 @@ object TableDefJson {
         writeTimeOf = Option(c.get("writeTimeOf")).map(w => CellRef(text(w, "family"), text(w, "qualifier")))
       )
     }
-    val indexes = Option(root.get("indexes")).map(_ => array(root, "indexes")).getOrElse(Nil).map { i =>
-      val kind = text(i, "type")
-      if (kind != RangeIndexDef.Type) throw new UnreadableTableDef(s"has an index of unknown type '$kind'")
+    val allIndexes = Option(root.get("indexes")).map(_ => array(root, "indexes")).getOrElse(Nil)
+    allIndexes.map(text(_, "type")).filterNot(Set(RangeIndexDef.Type, GlobalIndexDef.Type)).foreach { kind =>
+      throw new UnreadableTableDef(s"has an index of unknown type '$kind'")
+    }
+    val indexes = allIndexes.filter(text(_, "type") == RangeIndexDef.Type).map { i =>
       RangeIndexDef(
         text(i, "name"),
         array(i, "columns").map(_.asText()),
         i.path("chunkRows").asInt(RangeIndexDef.DefaultChunkRows),
         Option(i.get("generation")).filter(_.canConvertToLong).map(_.asLong())
+      )
+    }
+    val globalIndexes = allIndexes.filter(text(_, "type") == GlobalIndexDef.Type).map { i =>
+      val columns = array(i, "columns").map(_.asText())
+      if (columns.isEmpty) throw new UnreadableTableDef(s"has a global index '${text(i, "name")}' of no column")
+      GlobalIndexDef(
+        text(i, "name"),
+        columns,
+        array(i, "covered").map(_.asText()),
+        HBaseTableName(text(i, "indexNamespace"), text(i, "indexTable")),
+        GlobalIndexState.parse(text(i, "state")),
+        Option(i.get("builtRows")).filter(_.canConvertToLong).map(_.asLong())
       )
     }
     val keyColumns = array(root, "keyColumns").map(_.asText())
@@ -158,10 +189,14 @@ object TableDefJson {
       layout = Option(root.get("layout")).fold[TableLayout](TableLayout.Cells)(l => TableLayout.parse(l.asText())),
       packedSlots = Option(root.get("packedSlots")).filter(_.isObject).map { node =>
         node.properties().asScala.map(e => e.getKey -> e.getValue.elements().asScala.map(_.asText()).toSeq).toMap
-      }.getOrElse(Map.empty)
+      }.getOrElse(Map.empty),
+      globalIndexes = globalIndexes
     )
     if (table.isPacked) table.values.flatMap(_.cell).find(c => table.slotOf(c) < 0).foreach { c =>
       throw new UnreadableTableDef(s"packs cell $c in no slot of its family")
+    }
+    table.globalIndexes.flatMap(i => (i.columns ++ i.covered).map(i -> _)).find(p => !table.hasColumn(p._2)).foreach {
+      case (i, c) => throw new UnreadableTableDef(s"has a global index '${i.name}' over '$c', which is not a column")
     }
     table
   }

@@ -113,6 +113,58 @@ final class TableDefinitionStore(val cluster: HBaseClusterConf, val metaTable: T
       .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(definition))).build(new Delete(row))).isSuccess
   }
 
+  /** The time of the region server that holds the catalog, in milliseconds: the timestamp HBase gives a write. */
+  def serverTime(): Long = withMeta { table =>
+    val result = table.increment(new Increment(ClockRow).addColumn(Family, Clock, 1L))
+    result.rawCells().head.getTimestamp
+  }
+
+  /**
+   * Runs `body` holding the catalog's lock named `name`, which every session of the cluster shares:
+   * a row of the meta table that one holder at a time writes, under a lease of `leaseMillis` after
+   * which another may take it (its holder died). The row has no definition, so no listing sees it.
+   * Waits at most `waitMillis` for the lock, then fails naming `statement`.
+   */
+  def locked[T](name: String, statement: String, leaseMillis: Long = 300000L, waitMillis: Long = 330000L)(
+      body: => T
+  ): T = {
+    val row = Bytes.add(LockPrefix, Utf8.bytes(name))
+    val mine = Bytes.toBytes(java.util.UUID.randomUUID().toString)
+    def take(now: Long, seen: Option[Array[Byte]]): Boolean = withMeta { table =>
+      val lease = new Put(row).addColumn(Family, Lock, Bytes.add(Bytes.toBytes(now + leaseMillis), mine))
+      val condition = CheckAndMutate.newBuilder(row)
+      val guarded = seen.fold(condition.ifNotExists(Family, Lock))(v => condition.ifEquals(Family, Lock, v))
+      table.checkAndMutate(guarded.build(lease)).isSuccess
+    }
+    def holder(): Option[Array[Byte]] =
+      withMeta(t => Option(t.get(new Get(row).addColumn(Family, Lock)).getValue(Family, Lock)))
+    val deadline = System.currentTimeMillis() + waitMillis
+    var pause = 20L
+    var held = false
+    while (!held) {
+      val now = System.currentTimeMillis()
+      held = holder() match {
+        case None => take(now, None)
+        case Some(v) if Bytes.toLong(v) < now => take(now, Some(v)) // its lease ran out
+        case Some(_) if now > deadline =>
+          throw new HBaseSQLException(s"$statement: another session has held the lock '$name' for longer than " +
+            s"${waitMillis / 1000} s; run it again once that session's statement has ended")
+        case Some(_) => false
+      }
+      if (!held) {
+        Thread.sleep(pause) // a wait for another session, not for a condition this one controls
+        pause = math.min(pause * 2, 1000L)
+      }
+    }
+    try body
+    finally withMeta { table =>
+        val current = Option(table.get(new Get(row).addColumn(Family, Lock)).getValue(Family, Lock))
+        current.filter(v => Bytes.equals(v, 8, v.length - 8, mine, 0, mine.length)).foreach { v =>
+          table.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(Family, Lock, v).build(new Delete(row)))
+        }
+      }
+  }
+
   private def withMeta[T](body: Table => T): T = HBaseConnections.withConnection(cluster) { connection =>
     ensureMetaTable(connection)
     val table = connection.getTable(metaTable)
@@ -141,6 +193,11 @@ object TableDefinitionStore {
   private val Family = Utf8.bytes("d")
   private val Qualifier = Utf8.bytes("table")
   private val Tag = Utf8.bytes("tag")
+  private val Lock = Utf8.bytes("lock")
+  private val Clock = Utf8.bytes("clock")
+  // Rows that hold no definition start with a byte no table name lowers to, and lack the definition cell.
+  private val ClockRow = Utf8.bytes("\u0000clock")
+  private val LockPrefix = Utf8.bytes("\u0000lock:")
 
   def rowKey(name: String): Array[Byte] = Utf8.bytes(name.toLowerCase(Locale.ROOT))
 }

@@ -103,7 +103,7 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
     DropHBaseColumnCommand(parts(ctx.table), identifier(ctx.column), sparkPlan)
 
   override def visitShowIndexes(ctx: ShowIndexesContext): LogicalPlan =
-    ShowRangeIndexesCommand(hbaseTable(ctx.table, "SHOW INDEXES"))
+    ShowIndexesCommand(hbaseTable(ctx.table, "SHOW INDEXES"))
 
   override def visitLoadData(ctx: LoadDataContext): LogicalPlan = {
     val options = ctx.loadOption().asScala.toSeq.map { o =>

@@ -85,26 +85,7 @@ final class ServerPredicates(
     if (column.isKey) {
       val dim = table.keys.indexOf(column)
       if (codec.sliceCheck(dim) == SliceCheck.Opaque) None else Some(Operand.key(dim))
-    } else if (column.isWriteTime) {
-      None // a region server reads values, not timestamps
-    } else if (table.isPacked) {
-      val cell = column.cell.get
-      if (!Operand.readsPackedCells(wireVersion)) None // an older region server reads no packed cell
-      else cellType(column.dataType).map { case (t, precision, scale) =>
-        Operand.packed(Utf8.bytes(cell.family), table.slotOf(cell), t, precision, scale)
-      }
-    } else {
-      val cell = column.cell.get
-      cellType(column.dataType).map { case (t, precision, scale) =>
-        Operand.cell(Utf8.bytes(cell.family), Utf8.bytes(cell.qualifier), t, precision, scale)
-      }
-    }
-  }
-
-  private def cellType(dataType: DataType): Option[(Byte, Int, Int)] = (table.format, dataType) match {
-    case (_: TableFormat.StringFormat, StringType | BinaryType) => CellTypes.binary(dataType)
-    case (_: TableFormat.StringFormat, _) => None // text of other types does not compare as bytes
-    case (TableFormat.Binary, t) => CellTypes.binary(t)
+    } else CellTypes.valueOperand(table, column, Operand.readsPackedCells(wireVersion))
   }
 
   /** `index` numbers each column's operand. */

@@ -47,7 +47,7 @@ class CorruptCatalogSpec extends HBaseSuite {
     (
       "of a future version",
       json.replaceFirst("\"version\":\\d+", "\"version\":99"),
-      "is in format version 99, and this spark-hbase-sql reads versions 1 to 3: a newer spark-hbase-sql wrote it"
+      "is in format version 99, and this spark-hbase-sql reads versions 1 to 4: a newer spark-hbase-sql wrote it"
     ),
     ("without its columns", json.replaceFirst("\"columns\":", "\"cols\":"), "lacks field 'columns'"),
     ("with a type Spark does not know", json.replace("\"string\"", "\"strin\""), "is malformed ("),

@@ -37,6 +37,32 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
       TableDefJson.fromJson(TableDefJson.toJson(indexed)) shouldBe indexed
     }
 
+    it("holds global indexes in version 4, so that an older plugin refuses the table rather than drop them") {
+      val building =
+        GlobalIndexDef.fromStatement(table, "by_placed", Seq("placed"), Map("include" -> "total"), _ => true)
+      building shouldBe GlobalIndexDef(
+        "by_placed",
+        Seq("placed"),
+        Seq("total"),
+        HBaseTableName("shop", "orders_raw.by_placed.idx"),
+        GlobalIndexState.Building
+      )
+      val indexed = table.withGlobalIndex(building)
+        .withGlobalIndex(building.copy(name = "By_Total", columns = Seq("total"), covered = Nil))
+        .withGlobalIndex(building.copy(state = GlobalIndexState.Ready, builtRows = Some(42L)))
+      indexed.globalIndexes.map(i => (i.name, i.state, i.builtRows)) shouldBe
+        Seq(("By_Total", GlobalIndexState.Building, None), ("by_placed", GlobalIndexState.Ready, Some(42L)))
+      val json = TableDefJson.toJson(indexed)
+      json should include("\"version\":4")
+      TableDefJson.fromJson(json) shouldBe indexed
+      TableDefJson.fromJson(
+        TableDefJson.toJson(indexed.withoutGlobalIndex("by_total"))
+      ).globalIndexes.map(_.name) shouldBe
+        Seq("by_placed")
+      intercept[UnreadableTableDef](TableDefJson.fromJson(json.replace("\"ready\"", "\"half\""))).problem should
+        include("unknown global index state 'half'")
+    }
+
     it("is written in the lowest format version that holds it, so that older plugins keep reading it") {
       TableDefJson.toJson(table) should include("\"version\":1")
       val keyOnly = HBaseTableDef.fromStatement(
@@ -111,7 +137,7 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
     it("refuses an entry of a newer format version, saying what to use instead") {
       val future = TableDefJson.toJson(table).replace("\"version\":1", "\"version\":99")
       intercept[UnreadableTableDef](TableDefJson.fromJson(future)).problem shouldBe
-        "is in format version 99, and this spark-hbase-sql reads versions 1 to 3: a newer spark-hbase-sql wrote it; " +
+        "is in format version 99, and this spark-hbase-sql reads versions 1 to 4: a newer spark-hbase-sql wrote it; " +
         "use that version or newer"
     }
   }

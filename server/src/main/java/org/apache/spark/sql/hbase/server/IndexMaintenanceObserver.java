@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Append;
@@ -174,7 +173,7 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
             for (ByteBuffer key : candidates) {
               writes
                   .computeIfAbsent(spec.indexTable, t -> new ArrayList<>())
-                  .add(status(key.array(), IndexSpec.UNVERIFIED, held.timestamp));
+                  .add(IndexRows.statusPut(key.array(), IndexSpec.UNVERIFIED, held.timestamp));
             }
           }
         }
@@ -242,22 +241,15 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     return result.listCells() == null ? new ArrayList<>() : result.listCells();
   }
 
-  private static Put status(byte[] key, byte status, long ts) {
-    return new Put(key, ts)
-        .addColumn(IndexSpec.STATUS_FAMILY, IndexSpec.STATUS, new byte[] {status});
-  }
-
   /** The right index row, VERIFIED, with the data row's covered cells (and none it lacks). */
   private static RowMutations verified(IndexSpec spec, byte[] key, List<Cell> cells, long ts)
       throws IOException {
-    Put put = status(key, IndexSpec.VERIFIED, ts);
+    Put put = IndexRows.verifiedPut(spec, key, cells, ts);
     Delete absent = new Delete(key);
     for (int i = 0; i < spec.coveredFamilies.length; i++) {
       byte[] f = spec.coveredFamilies[i];
       byte[] q = spec.coveredQualifiers[i];
-      Cell found = IndexRows.newest(cells, f, q);
-      if (found != null) put.addColumn(f, q, ts, CellUtil.cloneValue(found));
-      else absent.addColumns(f, q, ts);
+      if (IndexRows.newest(cells, f, q) == null) absent.addColumns(f, q, ts);
     }
     return absent.isEmpty() ? RowMutations.of(List.of(put)) : RowMutations.of(List.of(put, absent));
   }

@@ -16,12 +16,13 @@ import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
 
 /**
  * Which index rows a data row has, as it is or may become: the pure part of {@link
  * IndexMaintenanceObserver}, worked out from cells alone.
  */
-final class IndexRows {
+public final class IndexRows {
   /** The most index rows one data row may need written before its data; more fails the write. */
   static final int MAX_CANDIDATES = 256;
 
@@ -150,8 +151,28 @@ final class IndexRows {
    * The index row that a data row whose cells are {@code cells} (newest version first) has, or null
    * when its indexed columns are all NULL.
    */
-  static byte[] rowOf(IndexSpec spec, byte[] row, List<Cell> cells) {
+  public static byte[] rowOf(IndexSpec spec, byte[] row, List<Cell> cells) {
     return spec.rowKey(latestValues(spec, cells), row);
+  }
+
+  /**
+   * The index row {@code key} as verified against a data row whose cells are {@code cells} (newest
+   * version first), written at {@code ts}: its status and the covered cells the data row has.
+   */
+  public static Put verifiedPut(IndexSpec spec, byte[] key, List<Cell> cells, long ts) {
+    Put put = statusPut(key, IndexSpec.VERIFIED, ts);
+    for (int i = 0; i < spec.coveredFamilies.length; i++) {
+      Cell found = newest(cells, spec.coveredFamilies[i], spec.coveredQualifiers[i]);
+      if (found != null)
+        put.addColumn(
+            spec.coveredFamilies[i], spec.coveredQualifiers[i], ts, CellUtil.cloneValue(found));
+    }
+    return put;
+  }
+
+  static Put statusPut(byte[] key, byte status, long ts) {
+    return new Put(key, ts)
+        .addColumn(IndexSpec.STATUS_FAMILY, IndexSpec.STATUS, new byte[] {status});
   }
 
   /** The values of the indexed columns in the newest version of {@code cells}. */

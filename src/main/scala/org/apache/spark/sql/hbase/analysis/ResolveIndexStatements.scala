@@ -9,15 +9,19 @@ import org.apache.spark.sql.catalyst.plans.logical.{AnalyzeColumn, AnalyzeTable,
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
-import org.apache.spark.sql.hbase.commands.{AnalyzeHBaseTableCommand, CreateRangeIndexCommand, DropRangeIndexCommand}
+import org.apache.spark.sql.hbase.commands.{
+  AnalyzeHBaseTableCommand, CreateGlobalIndexCommand, CreateRangeIndexCommand, DropIndexCommand
+}
 import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableIdent}
 import org.apache.spark.sql.hbase.facts.TableDefinitions
+import org.apache.spark.sql.hbase.metadata.GlobalIndexDef
 
 /**
  * Spark parses CREATE INDEX, DROP INDEX and ANALYZE TABLE itself; when the table they name is
- * one of ours (and not Spark's, which resolves first), they become our range index commands.
+ * one of ours (and not Spark's, which resolves first), they become our index commands: USING
+ * global makes a global index, any other type a range index.
  */
-case class ResolveRangeIndexStatements(session: SparkSession) extends Rule[LogicalPlan] {
+case class ResolveIndexStatements(session: SparkSession) extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
     case CreateIndex(HBaseTable(table), indexName, indexType, ifNotExists, columns, properties) =>
@@ -34,8 +38,11 @@ case class ResolveRangeIndexStatements(session: SparkSession) extends Rule[Logic
             )
         }
       }
-      CreateRangeIndexCommand(table, indexName, Option(indexType).filter(_.nonEmpty), names, properties, ifNotExists)
-    case DropIndex(HBaseTable(table), indexName, ifExists) => DropRangeIndexCommand(table, indexName, ifExists)
+      if (GlobalIndexDef.Type.equalsIgnoreCase(indexType))
+        CreateGlobalIndexCommand(table, indexName, names, properties, ifNotExists)
+      else
+        CreateRangeIndexCommand(table, indexName, Option(indexType).filter(_.nonEmpty), names, properties, ifNotExists)
+    case DropIndex(HBaseTable(table), indexName, ifExists) => DropIndexCommand(table, indexName, ifExists)
     case AnalyzeTable(HBaseTable(table), partitionSpec, _) =>
       if (partitionSpec.nonEmpty)
         throw new HBaseSQLException(s"ANALYZE TABLE $table: HBase tables have no partitions; remove PARTITION (...)")

@@ -1,0 +1,240 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.globalindex
+
+import java.util.concurrent.{Executors, TimeUnit}
+import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.{Delete, Put, Scan}
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.Row
+import org.apache.spark.sql.hbase.{HBaseSuite, Waits}
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec}
+import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
+import org.apache.spark.sql.hbase.server.ServerJar
+import org.apache.spark.sql.types.LongType
+
+/**
+ * CREATE, SHOW, DESCRIBE and DROP of global indexes against real HBase: an index built on a
+ * populated table holds exactly the rows its data gives, writes made during the build included,
+ * and every failed statement leaves no metadata, no HBase table and no observer behind. The
+ * expected index rows are worked out here from the layout in docs/indexes.md and the data as
+ * HBase holds it, not by the code under test.
+ */
+class GlobalIndexStatementsSpec extends HBaseSuite {
+  private val f = Bytes.toBytes("f")
+  private val g = Bytes.toBytes("g")
+
+  /** Users keyed by id: email (NULL for every 7th), age (NULL for every 5th) in family f, name in g. */
+  private def users(rows: Int, layout: String = "CELLS"): String = {
+    val t = uniqueName("users")
+    sql(s"""CREATE TABLE $t (id BIGINT, email STRING, age BIGINT, name STRING, PRIMARY KEY (id))
+           |MAPPED BY ($t, COLS=[email=f.email, age=f.age, name=g.name]) LAYOUT $layout
+           |SPLIT ON ((${rows / 4}), (${rows / 2}), (${3 * rows / 4}))""".stripMargin)
+    sql(s"""INSERT INTO $t SELECT id, IF(id % 7 = 0, NULL, CONCAT('u', (id * 7919) % $rows, '@x')),
+           |IF(id % 5 = 0, NULL, id % 90), CONCAT('name ', id) FROM range($rows)""".stripMargin)
+    t
+  }
+
+  private def indexTable(table: String, index: String): String = s"$table.$index.idx"
+
+  private def keyOf(id: Long): Array[Byte] = new BinaryKeyCodec(Seq(LongType)).encode(Seq(id))
+
+  // The index row key, from docs/indexes.md: per indexed column 0x00 for NULL, else 0x01 and the
+  // value's order-preserving bytes (text escaped and terminated; a BIGINT big-endian with its sign
+  // bit flipped); then the data row key. No row when every indexed column is NULL.
+  private def textPart(value: Option[Array[Byte]]): Array[Byte] = value match {
+    case None => Array[Byte](0)
+    case Some(v) => Array[Byte](1) ++ v.flatMap(b => if (b == 0) Array[Byte](0, -1) else Array(b)) ++ Array[Byte](0, 0)
+  }
+
+  private def longPart(value: Option[Array[Byte]]): Array[Byte] = value match {
+    case Some(v) => Array[Byte](1) ++ Bytes.toBytes(Bytes.toLong(v) ^ Long.MinValue)
+    case None => Array[Byte](0)
+  }
+
+  /** An index row: its key, then each cell but the status as "family:qualifier" -> value. */
+  private type IndexRows = Map[String, Map[String, String]]
+
+  private def cellsOf(r: org.apache.hadoop.hbase.client.Result, skipFamily: String): Map[String, String] =
+    r.rawCells().toSeq.map { c =>
+      (
+        Bytes.toString(c.getFamilyArray, c.getFamilyOffset, c.getFamilyLength),
+        Bytes.toString(c.getQualifierArray, c.getQualifierOffset, c.getQualifierLength),
+        Bytes.toStringBinary(c.getValueArray, c.getValueOffset, c.getValueLength)
+      )
+    }.collect { case (family, qualifier, value) if family != skipFamily => s"$family:$qualifier" -> value }.toMap
+
+  /** The index rows of a CELLS table of [[users]] by (email) covering name, and by (age, email). */
+  private def expected(table: String): (IndexRows, IndexRows) = withTable(table) { t =>
+    val rows = t.getScanner(new Scan()).asScala.toSeq
+    val byEmail = rows.flatMap { r =>
+      Option(r.getValue(f, Bytes.toBytes("email"))).map { e =>
+        Bytes.toStringBinary(textPart(Some(e)) ++ r.getRow) ->
+          Option(r.getValue(g, Bytes.toBytes("name"))).map(n => "g:name" -> Bytes.toStringBinary(n)).toMap
+      }
+    }.toMap
+    val byAgeEmail = rows.flatMap { r =>
+      val (a, e) = (Option(r.getValue(f, Bytes.toBytes("age"))), Option(r.getValue(f, Bytes.toBytes("email"))))
+      if (a.isEmpty && e.isEmpty) None
+      else Some(Bytes.toStringBinary(longPart(a) ++ textPart(e) ++ r.getRow) -> Map.empty[String, String])
+    }.toMap
+    (byEmail, byAgeEmail)
+  }
+
+  /** The rows of an index table; every one must be VERIFIED. */
+  private def actual(indexTable: String): IndexRows = withTable(indexTable) { t =>
+    t.getScanner(new Scan()).asScala.map { r =>
+      withClue(s"index row ${Bytes.toStringBinary(r.getRow)}: ")(
+        r.getValue(Bytes.toBytes("_s"), Bytes.toBytes("s")).toSeq shouldBe Seq[Byte](1)
+      )
+      Bytes.toStringBinary(r.getRow) -> cellsOf(r, "_s")
+    }.toMap
+  }
+
+  private def observed(table: String): Boolean =
+    withAdmin(_.getDescriptor(TableName.valueOf(table)).hasCoprocessor(ServerJar.INDEX_MAINTENANCE_OBSERVER))
+
+  private def showIndexes(table: String): Seq[Row] = sql(s"SHOW INDEXES ON $table").collect().toSeq
+
+  describe("CREATE INDEX ... USING global") {
+    it("builds an index of the rows a table has, which SHOW INDEXES and DESCRIBE list and every writer keeps") {
+      val t = users(1000)
+      sql(s"CREATE INDEX by_email ON TABLE $t USING global (email) OPTIONS (include 'name')")
+      sql(s"CREATE INDEX by_age_email ON $t USING GLOBAL (age, email)")
+      val (byEmail, byAgeEmail) = expected(t)
+      byEmail.size shouldBe 1000 - 143 // every 7th email is NULL
+      actual(indexTable(t, "by_email")) shouldBe byEmail
+      actual(indexTable(t, "by_age_email")) shouldBe byAgeEmail
+      withClue("split from the data's values, as the data table is: ")(
+        withAdmin(_.getRegions(TableName.valueOf(indexTable(t, "by_email"))).size) shouldBe 4
+      )
+      showIndexes(t) shouldBe Seq(
+        Row("by_email", "global", "email", null, null, null, "ready", "name", 857L),
+        Row("by_age_email", "global", "age, email", null, null, null, "ready", "", byAgeEmail.size.toLong)
+      )
+      val described = sql(s"DESCRIBE $t").collect().map(r => (r.getString(0), r.getString(1))).toMap
+      described("Global index by_email") shouldBe "global (email) include (name)"
+      described("Global index by_age_email") shouldBe "global (age, email)"
+
+      sql(s"UPDATE $t SET email = 'changed@x', name = 'renamed' WHERE id IN (1, 2, 14)")
+      sql(s"DELETE FROM $t WHERE id BETWEEN 500 AND 520")
+      withTable(t)(_.put(new Put(keyOf(3)).addColumn(f, Bytes.toBytes("age"), BinaryValueCodec.encode(LongType, 7L))
+        .addColumn(f, Bytes.toBytes("email"), Bytes.toBytes("plain@x"))))
+      val (afterEmail, afterAgeEmail) = expected(t)
+      actual(indexTable(t, "by_email")) shouldBe afterEmail
+      actual(indexTable(t, "by_age_email")) shouldBe afterAgeEmail
+      afterEmail.values.count(_.get("g:name").contains("renamed")) shouldBe 3
+    }
+
+    it("keeps every write a plain client makes while the index is built") {
+      val t = users(4000)
+      val stop = new AtomicBoolean(false)
+      val writes = new AtomicInteger()
+      val pool = Executors.newSingleThreadExecutor()
+      val writer = pool.submit(new Runnable {
+        def run(): Unit = withTable(t) { table =>
+          var i = 0
+          while (!stop.get() || writes.get() < 200) {
+            val id = (i * 7727L) % 4000
+            if (i % 9 == 0) table.delete(new Delete(keyOf(id)))
+            else table.put(new Put(keyOf(id)).addColumn(f, Bytes.toBytes("email"), Bytes.toBytes(s"w$i@x"))
+              .addColumn(g, Bytes.toBytes("name"), Bytes.toBytes(s"writer $i")))
+            writes.incrementAndGet()
+            i += 1
+          }
+        }
+      })
+      try {
+        Waits.until("the writer has begun")(writes.get() > 0)
+        sql(s"CREATE INDEX by_email ON $t USING global (email) OPTIONS (include 'name')")
+        withClue("the writer ran during the build: ")(writes.get() should be > 0)
+      } finally stop.set(true)
+      writer.get(120, TimeUnit.SECONDS)
+      pool.shutdown()
+      actual(indexTable(t, "by_email")) shouldBe expected(t)._1
+    }
+
+    it("copies a packed table's covered family as its packed cell, under the keys a cells table gets") {
+      val packed = users(400, "PACKED")
+      val cells = users(400)
+      Seq(packed, cells).foreach(t => sql(s"CREATE INDEX by_email ON $t USING global (email) OPTIONS (include 'name')"))
+      val packedRows = actual(indexTable(packed, "by_email"))
+      packedRows.keySet shouldBe actual(indexTable(cells, "by_email")).keySet
+      val packedNames = withTable(packed)(_.getScanner(new Scan().addFamily(g)).asScala.map { r =>
+        Bytes.toStringBinary(r.getRow) -> Bytes.toStringBinary(r.getValue(g, Array.emptyByteArray))
+      }.toMap)
+      val copied = withTable(indexTable(packed, "by_email"))(_.getScanner(new Scan().addFamily(g)).asScala.map { r =>
+        val dataRow = r.getRow.takeRight(8) // a BIGINT key is 8 bytes
+        Bytes.toStringBinary(dataRow) -> Bytes.toStringBinary(r.getValue(g, Array.emptyByteArray))
+      }.toSeq)
+      copied.size shouldBe packedRows.size
+      copied.foreach { case (dataRow, cell) => withClue(s"data row $dataRow: ")(cell shouldBe packedNames(dataRow)) }
+      packedRows.values.foreach(_.keySet shouldBe Set("g:"))
+    }
+
+    it("refuses a bad statement, naming the part at fault, and leaves nothing behind") {
+      val t = users(40)
+      sql(s"CREATE INDEX by_age ON $t USING minmax (age)")
+      Seq(
+        s"CREATE INDEX i ON $t USING global (nope)" ->
+          s"CREATE INDEX i ON $t: column 'nope' does not exist in table '$t'",
+        s"CREATE INDEX i ON $t USING global (id)" -> "'id' is a key column",
+        s"CREATE INDEX i ON $t USING global (email, EMAIL)" -> "column 'email' is named twice",
+        s"CREATE INDEX i ON $t USING global (email) OPTIONS (include 'nope')" ->
+          s"covered column 'nope' does not exist in table '$t'",
+        s"CREATE INDEX i ON $t USING global (email) OPTIONS (include 'email')" -> "'email' is both indexed and covered",
+        s"CREATE INDEX i ON $t USING global (email) OPTIONS (chunkRows = 5)" ->
+          "unknown option 'chunkRows' for USING global; the one option is include",
+        s"CREATE INDEX by_age ON $t USING global (email)" -> s"table '$t' already has an index 'by_age'",
+        s"CREATE INDEX `a/b` ON $t USING global (email)" -> "choose another index name"
+      ).foreach { case (statement, message) =>
+        withClue(statement)(intercept[HBaseSQLException](sql(statement)).getMessage should include(message))
+      }
+      showIndexes(t).map(_.getString(0)) shouldBe Seq("by_age")
+      withAdmin(_.listTableNames().map(_.getNameAsString).filter(_.startsWith(s"$t."))) shouldBe empty
+      observed(t) shouldBe false
+    }
+
+    it("undoes every step of a statement that fails midway, and deletes no table it did not make") {
+      val t = users(40)
+      createHBaseTable(indexTable(t, "by_email"), Seq("x"))
+      intercept[HBaseSQLException](sql(s"CREATE INDEX by_email ON $t USING global (email)")).getMessage should include(
+        s"HBase table '${indexTable(t, "by_email")}', which would hold the index, already exists"
+      )
+      hbaseTableExists(indexTable(t, "by_email")) shouldBe true
+      TableDefinitionStores.of(spark).get(t).get.globalIndexes shouldBe empty
+      observed(t) shouldBe false
+    }
+  }
+
+  describe("DROP INDEX and DROP TABLE") {
+    it("delete the index's HBase table and stop its maintenance once no index is left") {
+      val t = users(40)
+      sql(s"CREATE INDEX by_email ON $t USING global (email)")
+      sql(s"CREATE INDEX by_age ON $t USING global (age)")
+      sql(s"DROP INDEX by_email ON $t")
+      hbaseTableExists(indexTable(t, "by_email")) shouldBe false
+      observed(t) shouldBe true
+      sql(s"DROP INDEX IF EXISTS by_email ON $t")
+      sql(s"INSERT INTO $t VALUES (100, 'new@x', 30, 'new')")
+      actual(indexTable(t, "by_age")).size shouldBe 41 - 8 // every 5th age is NULL
+      sql(s"DROP INDEX by_age ON $t")
+      observed(t) shouldBe false
+      hbaseTableExists(indexTable(t, "by_age")) shouldBe false
+      sql(s"INSERT INTO $t VALUES (101, 'newer@x', 31, 'newer')")
+      sql(s"SELECT count(*) FROM $t").collect().head.getLong(0) shouldBe 42
+
+      sql(s"CREATE INDEX by_name ON $t USING global (name)")
+      sql(s"DROP TABLE $t")
+      hbaseTableExists(indexTable(t, "by_name")) shouldBe false
+      withClue("the mapped HBase table stays, without the observer: ")(observed(t) shouldBe false)
+    }
+  }
+}
