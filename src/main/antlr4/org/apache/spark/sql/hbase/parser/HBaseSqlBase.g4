@@ -36,6 +36,7 @@ hbaseStatement
         MAPPED BY '(' columnMapping ')'                                   #addColumn
     | ALTER TABLE table=multipartIdentifier DROP COLUMN? column=identifier #dropColumn
     | SHOW INDEXES (ON | FROM | IN) table=multipartIdentifier              #showIndexes
+    | CHECK INDEX index=identifier ON TABLE? table=multipartIdentifier REPAIR? #checkIndex
     | LOAD DATA PARALLEL? LOCAL? INPATH path=stringLit OVERWRITE?
         INTO TABLE table=multipartIdentifier
         (FIELDS TERMINATED BY delimiter=stringLit)?
@@ -107,14 +108,15 @@ stringLit
     ;
 
 nonReserved
-    : ADD | ALTER | BY | COLS | COLUMN | COMMENT | CREATE | DATA | DELIMITER | DESC | DESCRIBE | DROP | EXISTS
-    | EXTENDED | FAMILIES | FIELDS | FROM | IF | IN | INDEXES | INPATH | INTO | KEY | LAYOUT | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
-    | OPTIONS | OVERWRITE | PARALLEL | PRIMARY | SHOW | SPLIT | TABLE | TABLES | TERMINATED | WRITETIME
+    : ADD | ALTER | BY | CHECK | COLS | COLUMN | COMMENT | CREATE | DATA | DELIMITER | DESC | DESCRIBE | DROP | EXISTS
+    | EXTENDED | FAMILIES | FIELDS | FROM | IF | IN | INDEX | INDEXES | INPATH | INTO | KEY | LAYOUT | LIKE | LOAD | LOCAL | MAPPED | NOT | NULL | ON
+    | OPTIONS | OVERWRITE | PARALLEL | PRIMARY | REPAIR | SHOW | SPLIT | TABLE | TABLES | TERMINATED | WRITETIME
     ;
 
 ADD: 'ADD';
 ALTER: 'ALTER';
 BY: 'BY';
+CHECK: 'CHECK';
 COLS: 'COLS';
 COLUMN: 'COLUMN';
 COMMENT: 'COMMENT';
@@ -131,6 +133,7 @@ FIELDS: 'FIELDS';
 FROM: 'FROM';
 IF: 'IF';
 IN: 'IN';
+INDEX: 'INDEX';
 INDEXES: 'INDEXES';
 INPATH: 'INPATH';
 INTO: 'INTO';
@@ -147,6 +150,7 @@ OPTIONS: 'OPTIONS';
 OVERWRITE: 'OVERWRITE';
 PARALLEL: 'PARALLEL';
 PRIMARY: 'PRIMARY';
+REPAIR: 'REPAIR';
 SHOW: 'SHOW';
 SPLIT: 'SPLIT';
 TABLE: 'TABLE';

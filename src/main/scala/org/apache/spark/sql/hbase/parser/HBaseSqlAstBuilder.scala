@@ -105,6 +105,9 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
   override def visitShowIndexes(ctx: ShowIndexesContext): LogicalPlan =
     ShowIndexesCommand(hbaseTable(ctx.table, "SHOW INDEXES"))
 
+  override def visitCheckIndex(ctx: CheckIndexContext): LogicalPlan =
+    CheckGlobalIndexCommand(hbaseTable(ctx.table, "CHECK INDEX"), identifier(ctx.index), repair = ctx.REPAIR() != null)
+
   override def visitLoadData(ctx: LoadDataContext): LogicalPlan = {
     val options = ctx.loadOption().asScala.toSeq.map { o =>
       Option(o.key).map(identifier).getOrElse(string(o.quotedKey)) -> string(o.value)

@@ -96,7 +96,7 @@ class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
 object HBaseSqlParser {
 
   /** The first words of our statements (see hbaseStatement in HBaseSqlBase.g4). */
-  private val OurFirstWords = Set("CREATE", "ALTER", "SHOW", "LOAD")
+  private val OurFirstWords = Set("CREATE", "ALTER", "SHOW", "LOAD", "CHECK")
 
   /**
    * False only when the statement cannot be ours, told without running our grammar: its first

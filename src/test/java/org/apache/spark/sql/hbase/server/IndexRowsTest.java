@@ -126,4 +126,41 @@ public class IndexRowsTest {
     // A LONG cell of the wrong width is NULL, as Spark reads it.
     assertNull(IndexRows.rowOf(BY_A_E, ROW, List.of(cell(A, 1, Bytes.toBytes("abc")))));
   }
+
+  @Test
+  public void anIndexKeyNamesItsDataRowWhateverTheIndexedTypes() {
+    byte[] types = {
+      CellType.BOOLEAN,
+      CellType.BYTE,
+      CellType.SHORT,
+      CellType.INT,
+      CellType.LONG,
+      CellType.FLOAT,
+      CellType.DOUBLE,
+      CellType.DECIMAL,
+      CellType.DECIMAL,
+      CellType.BYTES
+    };
+    int[] precisions = {0, 0, 0, 0, 0, 0, 0, 10, 30, 0};
+    int[] widths = {1, 1, 2, 4, 8, 4, 8, 8, 16, -1};
+    Operand[] operands = new Operand[types.length];
+    byte[][] values = new byte[types.length][];
+    for (int i = 0; i < types.length; i++) {
+      operands[i] = Operand.cell(F, Bytes.toBytes("c" + i), types[i], precisions[i], 2);
+      values[i] =
+          widths[i] < 0 ? new byte[] {'a', 0, 'b'} : new byte[widths[i]]; // text with a zero byte
+    }
+    IndexSpec spec = new IndexSpec("i", operands, new byte[0][], new byte[0][]);
+    byte[] dataRow = {0, 0, 1, (byte) 0xFF, 0};
+    assertTrue(Bytes.equals(dataRow, spec.dataRowOf(spec.rowKey(values, dataRow))));
+    values[0] = null; // a NULL takes its one byte only
+    values[9] = null;
+    assertTrue(Bytes.equals(dataRow, spec.dataRowOf(spec.rowKey(values, dataRow))));
+
+    assertTrue(Bytes.equals(ROW, BY_E.dataRowOf(Bytes.add(text("x"), ROW))));
+    assertNull("no terminator", BY_E.dataRowOf(Bytes.add(new byte[] {1}, Bytes.toBytes("x"))));
+    assertNull("neither NULL nor a value", BY_E.dataRowOf(Bytes.toBytes("\u0007r1")));
+    assertNull("every column NULL", BY_E.dataRowOf(Bytes.add(new byte[] {0}, ROW)));
+    assertNull("cut short", BY_A_E.dataRowOf(new byte[] {1, 0, 0}));
+  }
 }

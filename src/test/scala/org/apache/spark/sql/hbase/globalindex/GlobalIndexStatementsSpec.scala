@@ -214,6 +214,53 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
     }
   }
 
+  describe("CHECK INDEX") {
+    it("reports missing, extra, stale and unverified index rows, and REPAIR makes the index exact again") {
+      val t = users(200)
+      sql(s"CREATE INDEX by_email ON $t USING global (email) OPTIONS (include 'name')")
+      def check(repair: Boolean = false): Row =
+        sql(s"CHECK INDEX by_email ON TABLE $t${if (repair) " REPAIR" else ""}").collect().head
+      val exact = expected(t)._1
+      check() shouldBe Row("by_email", exact.size.toLong, exact.size.toLong, 0L, 0L, 0L, 0L, 0L, "")
+
+      // Damage by hand, each kind once, newer than the build's rows and older than any write from now on.
+      val keys = actual(indexTable(t, "by_email")).keys.toSeq.sorted.map(Bytes.toBytesBinary)
+      val status = Bytes.toBytes("_s")
+      val s = Bytes.toBytes("s")
+      val later = System.currentTimeMillis()
+      withTable(indexTable(t, "by_email")) { index =>
+        index.delete(new Delete(keys(0))) // missing
+        index.put(new Put(keys(1), later).addColumn(g, Bytes.toBytes("name"), Bytes.toBytes("wrong"))) // stale
+        index.put(new Put(keys(2), later).addColumn(status, s, Array[Byte](0))) // unverified, right key
+        val dataRow = keys(3).takeRight(8)
+        index.put(new Put(textPart(Some(Bytes.toBytes("nobody@x"))) ++ dataRow, later)
+          .addColumn(status, s, Array[Byte](1))) // extra, VERIFIED
+        index.put(new Put(textPart(Some(Bytes.toBytes("leftover@x"))) ++ dataRow, later)
+          .addColumn(status, s, Array[Byte](0))) // unverified, a key the row does not give
+        index.put(new Put(Bytes.toBytes("\u0007junk"), later).addColumn(status, s, Array[Byte](1))) // extra, no row
+      }
+      val damaged = check()
+      (3 to 7).map(damaged.getLong) shouldBe Seq(1L, 2L, 1L, 2L, 0L)
+      (damaged.getLong(1), damaged.getLong(2)) shouldBe ((exact.size.toLong, exact.size.toLong + 2))
+      damaged.getString(8) should include("missing")
+      damaged.getString(8) should include("stale")
+
+      val repaired = check(repair = true)
+      (3 to 7).map(repaired.getLong) shouldBe Seq(1L, 2L, 1L, 2L, 5L) // four data rows, and the key that names none
+      check() shouldBe Row("by_email", exact.size.toLong, exact.size.toLong, 0L, 0L, 0L, 0L, 0L, "")
+      actual(indexTable(t, "by_email")) shouldBe exact
+    }
+
+    it("refuses a range index and an index that does not exist, naming them") {
+      val t = users(20)
+      sql(s"CREATE INDEX by_age ON $t USING minmax (age)")
+      intercept[HBaseSQLException](sql(s"CHECK INDEX by_age ON $t")).getMessage shouldBe
+        s"CHECK INDEX by_age ON $t: 'by_age' is a range index; CHECK INDEX checks global indexes"
+      intercept[HBaseSQLException](sql(s"CHECK INDEX nope ON $t REPAIR")).getMessage shouldBe
+        s"CHECK INDEX nope ON $t REPAIR: table '$t' has no index 'nope'"
+    }
+  }
+
   describe("DROP INDEX and DROP TABLE") {
     it("delete the index's HBase table and stop its maintenance once no index is left") {
       val t = users(40)

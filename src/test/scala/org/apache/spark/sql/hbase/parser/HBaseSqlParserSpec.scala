@@ -12,6 +12,7 @@ import org.apache.spark.sql.execution.SparkSqlParser
 import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{CellRef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.hbase.commands._
+import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.types._
 
 class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
@@ -188,6 +189,16 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     }
   }
 
+  describe("CHECK INDEX") {
+    it("names the index and the table, with or without TABLE, and reads REPAIR") {
+      parser.parsePlan("CHECK INDEX by_email ON TABLE users") shouldBe
+        CheckGlobalIndexCommand(HBaseTableIdent(None, "users"), "by_email", repair = false)
+      parser.parsePlan("check index `by email` on hbase.users repair") shouldBe
+        CheckGlobalIndexCommand(HBaseTableIdent(Some("hbase"), "users"), "by email", repair = true)
+      intercept[org.apache.spark.sql.catalyst.parser.ParseException](parser.parsePlan("CHECK INDEX ON users"))
+    }
+  }
+
   describe("statements that cannot be ours") {
     it("are told by their first word, without our grammar; anything else still goes through it") {
       HBaseSqlParser.mayBeOurs("SELECT * FROM t") shouldBe false
@@ -200,6 +211,7 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
           "\n  Alter TABLE t",
           "SHOW INDEXES ON t",
           "load DATA",
+          "check INDEX i ON t",
           "-- a comment\nSELECT 1",
           "/* c */ CREATE TABLE t",
           "(SELECT 1)",

@@ -30,6 +30,7 @@ import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
+import org.apache.hadoop.hbase.regionserver.OperationStatus;
 import org.apache.hadoop.hbase.util.Pair;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +67,31 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
    * fails; below the client's own timeout, so that the client sees why.
    */
   public static final String WRITE_TIMEOUT_PROPERTY = "spark.hbase.sql.index.writeTimeoutMillis";
+
+  /**
+   * The attribute of a request to verify a data row's index rows and change nothing else (see
+   * {@link #verifyRequest}), as CHECK INDEX ... REPAIR sends one.
+   */
+  public static final String VERIFY_ATTRIBUTE = "spark.hbase.sql.index.verify";
+
+  /**
+   * The qualifier a verify request names; a region server without this observer deletes its version
+   * 0.
+   */
+  public static final byte[] VERIFY_QUALIFIER =
+      org.apache.hadoop.hbase.util.Bytes.toBytes("\u0000verify");
+
+  /**
+   * A request that this observer treat {@code row} as written: under the row's index locks it
+   * writes the index rows the row's present state gives, VERIFIED, and HBase applies nothing to the
+   * row. A region server without the observer would apply it: a delete of version 0 of a qualifier
+   * nothing maps, in {@code family}, which must be one of the table's.
+   */
+  public static Delete verifyRequest(byte[] row, byte[] family) {
+    Delete delete = new Delete(row).addColumn(family, VERIFY_QUALIFIER, 0L);
+    delete.setAttribute(VERIFY_ATTRIBUTE, new byte[] {1});
+    return delete;
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(IndexMaintenanceObserver.class);
   private static final int STRIPES = 1024;
@@ -149,11 +175,18 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
       Map<ByteBuffer, RowWork> rows = new LinkedHashMap<>();
       for (int i = 0; i < batch.size(); i++) {
         Mutation m = (Mutation) batch.getOperation(i);
-        if (m == null || !touchesIndex(m)) continue;
+        if (m == null) continue;
+        boolean verify = m.getAttribute(VERIFY_ATTRIBUTE) != null;
+        if (!verify && !touchesIndex(m)) continue;
         RowWork work =
             rows.computeIfAbsent(ByteBuffer.wrap(m.getRow()), k -> new RowWork(m.getRow()));
-        work.mutations.add(m);
-        work.deletes |= m instanceof Delete;
+        if (verify) {
+          // Done here: HBase applies no operation whose status is already set.
+          batch.setOperationStatus(i, OperationStatus.SUCCESS);
+        } else {
+          work.mutations.add(m);
+          work.deletes |= m instanceof Delete;
+        }
       }
       if (rows.isEmpty()) return;
       List<byte[]> keys = new ArrayList<>();

@@ -96,6 +96,51 @@ public final class IndexSpec {
     return out.toByteArray();
   }
 
+  /**
+   * The data row key at the end of index row key {@code indexKey}, or null when the key is not one
+   * this index makes (a part cut short, a NULL byte that is neither 0x00 nor 0x01).
+   */
+  public byte[] dataRowOf(byte[] indexKey) {
+    int at = 0;
+    boolean any = false;
+    for (Operand o : indexed) {
+      if (at >= indexKey.length) return null;
+      byte present = indexKey[at++];
+      if (present == NULL_VALUE) continue;
+      if (present != SOME_VALUE) return null;
+      any = true;
+      if (o.cellType == CellType.BYTES) {
+        at = OrderedBytes.escapedEnd(indexKey, at, indexKey.length);
+        if (at < 0) return null;
+      } else {
+        at += comparableWidth(o);
+      }
+    }
+    if (!any || at >= indexKey.length) return null;
+    return java.util.Arrays.copyOfRange(indexKey, at, indexKey.length);
+  }
+
+  /** The width of a fixed-width operand's order-preserving bytes. */
+  private static int comparableWidth(Operand o) {
+    switch (o.cellType) {
+      case CellType.BOOLEAN:
+      case CellType.BYTE:
+        return 1;
+      case CellType.SHORT:
+        return 2;
+      case CellType.INT:
+      case CellType.FLOAT:
+        return 4;
+      case CellType.LONG:
+      case CellType.DOUBLE:
+        return 8;
+      case CellType.DECIMAL:
+        return OrderedBytes.decimalWidth(o.precision);
+      default:
+        throw new IllegalStateException("cell type " + o.cellType + " has no fixed width");
+    }
+  }
+
   /** Whether the index reads or copies any cell of {@code family}. */
   boolean readsFamily(byte[] family) {
     for (Operand o : indexed) if (Bytes.equals(o.family, family)) return true;
