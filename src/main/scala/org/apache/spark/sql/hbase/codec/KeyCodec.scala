@@ -7,9 +7,22 @@ import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableFormat}
 import org.apache.spark.sql.hbase.server.{KeyCheck, KeyLayout}
 import org.apache.spark.sql.types.DataType
 
-/** Turns the key columns of a row into an HBase row key and back. */
-trait KeyCodec extends Serializable {
+/**
+ * How the leading values of a composite key start its row keys: all that turning key ranges
+ * into row ranges needs (`planner.RowRanges`), of a table's keys or an index's.
+ */
+trait KeyPrefixes {
   def keyTypes: Seq[DataType]
+
+  /**
+   * Encodes the leading key columns only: every row key whose leading columns hold these values
+   * starts with the returned bytes, so `KeyBounds.prefixRange` of it covers exactly those rows.
+   */
+  def encodePrefix(values: Seq[Any]): Array[Byte]
+}
+
+/** Turns the key columns of a row into an HBase row key and back. */
+trait KeyCodec extends KeyPrefixes with Serializable {
 
   /** Encodes Catalyst internal values, one per key column. */
   def encode(values: Seq[Any]): Array[Byte]
@@ -23,12 +36,6 @@ trait KeyCodec extends Serializable {
    * than strings): a region server cannot check such keys.
    */
   def keyCheck: Option[KeyCheck]
-
-  /**
-   * Encodes the leading key columns only: every row key whose leading columns hold these values
-   * starts with the returned bytes, so `KeyBounds.prefixRange` of it covers exactly those rows.
-   */
-  def encodePrefix(values: Seq[Any]): Array[Byte]
 
   /**
    * Whether byte order of row keys equals SQL order of key tuples. Only then may a planner turn

@@ -27,6 +27,19 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val GlobalIndexEnabled: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.globalIndex.enabled")
+    .doc("Read a ready global index to find the rows a WHERE clause on its columns may match, where the key ranges " +
+      "alone would scan.")
+    .booleanConf
+    .createWithDefault(true)
+
+  val GlobalIndexMaxRows: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.globalIndex.maxRows")
+    .doc("The most data rows a scan reads through a global index, by Gets; when the index names more, the scan " +
+      "reads its key ranges as it would without the index.")
+    .intConf
+    .checkValue(_ > 0, "must be positive")
+    .createWithDefault(10000)
+
   val IndexMarkLease: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.index.markLeaseMillis")
     .doc(
       "How long one write mark covers writes to a region, in milliseconds; CREATE INDEX and ANALYZE TABLE give it " +

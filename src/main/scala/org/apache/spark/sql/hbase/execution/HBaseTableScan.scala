@@ -15,7 +15,7 @@ import org.apache.spark.sql.catalyst.plans.physical.{
 }
 import org.apache.spark.sql.execution.{InSubqueryExec, LeafExecNode}
 import org.apache.spark.sql.execution.metric.SQLMetric
-import org.apache.spark.sql.hbase.planner.{JoinKeys, RegionScan, TableScanPlan}
+import org.apache.spark.sql.hbase.planner.{IndexLookup, JoinKeys, RegionScan, TableScanPlan}
 
 /**
  * Carries out a finished [[TableScanPlan]]: one Spark partition per region it reads (or per
@@ -59,8 +59,9 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
     case n => UnknownPartitioning(n)
   }
 
-  override protected def doExecute(): RDD[InternalRow] = {
-    val plan = withJoinKeys
+  override protected def doExecute(): RDD[InternalRow] = rowsOf(runtimePlan)
+
+  private def rowsOf(plan: TableScanPlan): RDD[InternalRow] = {
     reportPlan(plan)
     val rows = new HBaseScanRDD(sparkContext, plan.request, plan.partitions, ReadMetrics.of(metrics))
     val (outputColumns, readColumns) = (output, read)
@@ -79,7 +80,13 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
 
   /** Regions are read in parallel for a collect, one after another for a take. */
   private def readOnDriver(maxRows: Int): Array[InternalRow] = executeQuery {
-    val plan = withJoinKeys
+    val plan = runtimePlan
+    // An index that named more rows than its lookup takes leaves the plan as it was without it.
+    if (plan.driverRead) readOnDriver(plan, maxRows)
+    else rowsOf(plan).mapPartitionsInternal(_.take(maxRows).map(_.copy())).collect().take(maxRows)
+  }
+
+  private def readOnDriver(plan: TableScanPlan, maxRows: Int): Array[InternalRow] = {
     reportPlan(plan)
     val regions = plan.readOrder
     val counted = regions.map(_ => ReadMetrics.local())
@@ -120,6 +127,17 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
   /** The scan whose rows the join's keys narrow at run time, at most `maxKeys` of them (see [[JoinKeys]]). */
   def withKeysFromJoin(keys: Expression, maxKeys: Int): HBaseTableScan =
     copy(plan = plan.withJoinKeys(maxKeys), keysFromJoin = Some(keys))
+
+  /**
+   * The plan with its run-time steps taken, anew for each execution: the keys its global index
+   * names now, and the join's keys.
+   */
+  private def runtimePlan: TableScanPlan = {
+    val joined = withJoinKeys
+    joined.indexLookup.fold(joined) { lookup =>
+      IndexLookup.narrow(joined, IndexKeysRead(joined.request.cluster, joined.request.table, lookup))
+    }
+  }
 
   /** The plan with its run-time step taken: the join's keys, once Spark has run their subquery, handed to it. */
   private def withJoinKeys: TableScanPlan = keysFromJoin match {

@@ -21,7 +21,9 @@ final case class ScanSettings(
     driverReadMaxRows: Long = 0,
     skipBadRowKeys: Boolean = false,
     wireVersion: Int = ServerJar.WIRE_VERSION,
-    topNMaxRows: Int = 0
+    topNMaxRows: Int = 0,
+    globalIndex: Boolean = true,
+    globalIndexMaxRows: Int = 10000
 )
 
 object ScanSettings {
@@ -35,7 +37,9 @@ object ScanSettings {
     driverReadMaxRows = conf.getConf(HBaseSQLConf.DriverReadMaxRows),
     skipBadRowKeys = conf.getConf(HBaseSQLConf.BadRowKeys) == "skip",
     wireVersion = conf.getConf(HBaseSQLConf.WireVersion),
-    topNMaxRows = conf.getConf(HBaseSQLConf.TopNPerRegionMaxRows)
+    topNMaxRows = conf.getConf(HBaseSQLConf.TopNPerRegionMaxRows),
+    globalIndex = conf.getConf(HBaseSQLConf.GlobalIndexEnabled),
+    globalIndexMaxRows = conf.getConf(HBaseSQLConf.GlobalIndexMaxRows)
   )
 }
 
@@ -53,7 +57,8 @@ object ScanSettings {
  *  6. how much each region returns: a LIMIT with no filter below it caps every region, and an
  *     ORDER BY ... LIMIT has each region server return only its region's top rows ([[TopNPerRegion]]);
  *  7. the order rows come in: by the row key, as far as the output holds its leading columns;
- *  8. the families read only from a time on, by lower bounds on write times ([[WrittenSince]]).
+ *  8. the families read only from a time on, by lower bounds on write times ([[WrittenSince]]);
+ *  9. a global index that names the rows to read, where the key ranges leave a scan ([[IndexLookup]]).
  */
 object HBaseScanPlanner {
 
@@ -163,16 +168,22 @@ object HBaseScanPlanner {
     val driverRead = max > 0 &&
       (withServers.regions.size <= 1 || (keyRanges.lookups && withServers.rowRanges <= max) ||
         indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
+    // An index describes the rows as they are now; a key lookup or a region's top rows need none.
+    val indexLookup = condition.filter(_ =>
+      settings.pushdown && settings.globalIndex && relation.asOf.isEmpty && topN.isEmpty && !keyRanges.lookups
+    ).flatMap(IndexLookup.choose(relation, _, settings.maxKeyRanges, settings.globalIndexMaxRows))
+      .map(_.copy(driverReadWithout = driverRead))
     TableScanPlan(
       request.copy(topN = topN),
       keyRanges,
       withServers.regions,
       withServers.regionsTotal,
-      driverRead,
+      driverRead || indexLookup.isDefined,
       indexUses,
       keyOrder,
       wholeKey = keyOrder.size == relation.keyAttributes.size,
-      withoutServerJar = withoutJar
+      withoutServerJar = withoutJar,
+      indexLookup = indexLookup
     )
   }
 

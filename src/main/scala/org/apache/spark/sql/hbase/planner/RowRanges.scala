@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.planner
 
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec, RowRange}
+import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyPrefixes, RowRange}
 
 /**
  * Row ranges, sorted and disjoint: what key ranges mean in row key bytes, and how they split
@@ -69,13 +69,13 @@ final case class RowRanges(ranges: Seq[RowRange]) {
 object RowRanges {
   val Everything: RowRanges = RowRanges(Seq(RowRange(KeyBounds.Open, KeyBounds.Open)))
 
-  def apply(keyRanges: KeyRanges, codec: KeyCodec): RowRanges = keyRanges match {
+  def apply(keyRanges: KeyRanges, codec: KeyPrefixes): RowRanges = keyRanges match {
     case KeyRanges.FullScan => Everything
     case KeyRanges.Ranges(ranges) => merge(ranges.map(rowRangeOf(_, codec)).filterNot(_.isEmpty))
   }
 
   /** The rows of one critical key range. */
-  def rowRangeOf(range: KeyRange, codec: KeyCodec): RowRange = {
+  def rowRangeOf(range: KeyRange, codec: KeyPrefixes): RowRange = {
     val keyColumns = codec.keyTypes.size
     val base = codec.encodePrefix(range.prefix)
     range.last match {

@@ -48,9 +48,9 @@ final case class ScanRequest(
  * A finished scan of one HBase table: which regions it reads out of the table's, what each
  * region reads and checks (in the region server and in Spark), and whether a collect reads it
  * on the driver. Execution carries it out as it stands; nothing is looked up or decided after
- * planning. The one step left for run time is planned too, and EXPLAIN shows it: with
+ * planning. The steps left for run time are planned too, and EXPLAIN shows them: with
  * `joinKeys`, the keys a join's other side holds, once it has run, narrow the rows read
- * ([[JoinKeys.narrow]]).
+ * ([[JoinKeys.narrow]]); with `indexLookup`, the data rows a global index names ([[IndexLookup.narrow]]).
  *
  * @param keyRanges    the critical key ranges the WHERE clause allows, as planned
  * @param regions      each region read, in key order, with its part of the rows
@@ -64,6 +64,7 @@ final case class ScanRequest(
  * @param alignment    when the scan is read beside another's in ranges of the leading key
  *                     column, which regions each partition reads
  * @param joinKeys     when a join's other side narrows the rows read at run time, how
+ * @param indexLookup  when a global index names the rows read at run time, which and how
  * @param withoutServerJar the region servers (by `RegionInfo.serverName`) whose regions are read
  *                     without the server jar: they refused it, or read only an older wire
  *                     version than the plan's
@@ -79,7 +80,8 @@ final case class TableScanPlan(
     wholeKey: Boolean = false,
     alignment: Option[KeyAlignment] = None,
     joinKeys: Option[JoinKeys] = None,
-    withoutServerJar: Set[String] = Set.empty
+    withoutServerJar: Set[String] = Set.empty,
+    indexLookup: Option[IndexLookup] = None
 ) {
 
   def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
@@ -123,7 +125,8 @@ final case class TableScanPlan(
     s"HBaseTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
       request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "") +
-      request.topN.fold("")(t => s", ${t.describe}") + joinKeys.fold("")(k => s", ${k.describe}")
+      request.topN.fold("")(t => s", ${t.describe}") + joinKeys.fold("")(k => s", ${k.describe}") +
+      indexLookup.fold("")(i => s", ${i.describe}")
   }
 
   /** How the partitions are cut, when aligned with another scan. */

@@ -1,0 +1,54 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.execution
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.client.Scan
+import org.apache.hadoop.hbase.filter.{FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter}
+
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.globalindex.IndexSpecs
+import org.apache.spark.sql.hbase.metadata.HBaseTableDef
+import org.apache.spark.sql.hbase.planner.IndexLookup
+
+/** The run-time read of an [[IndexLookup]]: the data row keys its index holds in its ranges. */
+object IndexKeysRead {
+
+  /**
+   * The data row keys named by the index rows in the lookup's ranges, VERIFIED or not (the scan
+   * checks each data row it reads); None when there are more than the lookup takes. One scan
+   * seeks through the ranges and returns keys only.
+   */
+  def apply(cluster: HBaseClusterConf, table: HBaseTableDef, lookup: IndexLookup): Option[Seq[Array[Byte]]] = {
+    val ranges = lookup.rows.ranges
+    if (ranges.isEmpty) Some(Nil)
+    else {
+      val spec = IndexSpecs.of(table, lookup.index)
+      val filters = new FilterList(FilterList.Operator.MUST_PASS_ALL)
+      filters.addFilter(new FirstKeyOnlyFilter())
+      filters.addFilter(new KeyOnlyFilter())
+      if (ranges.size > 1) {
+        // HBase sorts the list it is given in place.
+        val list = new java.util.ArrayList[MultiRowRangeFilter.RowRange]()
+        ranges.foreach(r => list.add(new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)))
+        filters.addFilter(new MultiRowRangeFilter(list))
+      }
+      val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop).setFilter(filters)
+        .setCaching(math.min(lookup.maxRows + 1, 1000))
+      HBaseConnections.withConnection(cluster) { connection =>
+        val index = connection.getTable(lookup.index.indexTable.hbase)
+        try {
+          val scanner = index.getScanner(scan)
+          try {
+            val keys =
+              scanner.iterator().asScala.take(lookup.maxRows + 1).flatMap(r => Option(spec.dataRowOf(r.getRow)))
+                .toVector
+            if (keys.size > lookup.maxRows) None else Some(keys)
+          } finally scanner.close()
+        } finally index.close()
+      }
+    }
+  }
+}

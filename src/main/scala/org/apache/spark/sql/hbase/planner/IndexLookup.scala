@@ -1,0 +1,90 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.planner
+
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, Literal, PredicateHelper}
+import org.apache.spark.sql.hbase.codec.{KeyBounds, RowRange}
+import org.apache.spark.sql.hbase.globalindex.IndexKeyLayout
+import org.apache.spark.sql.hbase.logical.HBaseRelation
+import org.apache.spark.sql.hbase.metadata.GlobalIndexDef
+
+/**
+ * A scan's step planned for run time that reads a global index: its rows in `rows` (the index
+ * key ranges the WHERE clause allows) name the data rows that may match, and the scan then reads
+ * only those, by Gets, at most `maxRows` of them; with more, it reads as planned without the
+ * index (`driverReadWithout` says where a collect of that plan reads). Every row read is still checked against the whole WHERE clause, so the index only has to
+ * name every row that may match, which the region servers guarantee: a row's index row is written
+ * before the row is ([[IndexLookup.narrow]]; docs/indexes.md).
+ */
+final case class IndexLookup(
+    index: GlobalIndexDef,
+    keyRanges: KeyRanges,
+    rows: RowRanges,
+    maxRows: Int,
+    driverReadWithout: Boolean = false
+) {
+  def describe: String = {
+    val ranges = keyRanges match {
+      case KeyRanges.FullScan => "every key"
+      case KeyRanges.Ranges(rs) =>
+        s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
+    }
+    s"rows narrowed at run time by global index ${index.name} [${index.indexTable}], $ranges (at most $maxRows rows)"
+  }
+}
+
+object IndexLookup extends PredicateHelper {
+
+  /**
+   * The global index whose key ranges bound the WHERE clause best, if any: a ready index over
+   * columns of which the leading ones are each bounded by a conjunct that no row with NULL there
+   * passes (the index keys of such rows start 0x00, which the ranges do not cover). Lookups of
+   * the leading column beat ranges of it; more bounded columns beat fewer.
+   */
+  def choose(relation: HBaseRelation, where: Expression, maxKeyRanges: Int, maxRows: Int): Option[IndexLookup] = {
+    val conjuncts = splitConjunctivePredicates(where)
+    def attributeOf(column: String): Option[Attribute] =
+      relation.output.find(a => relation.columnOf(a).name.equalsIgnoreCase(column))
+    def rejectsNull(a: Attribute) = conjuncts.exists(c =>
+      c.references.toSeq.map(_.exprId) == Seq(a.exprId) && {
+        val substituted = c.transform { case r: Attribute if r.exprId == a.exprId => Literal(null, a.dataType) }
+        substituted.foldable && scala.util.Try(substituted.eval()).toOption.exists {
+          case null | false => true
+          case _ => false
+        }
+      }
+    )
+    val candidates = relation.table.globalIndexes.filter(_.isReady).flatMap { index =>
+      val attributes = index.columns.map(attributeOf)
+      if (attributes.exists(_.isEmpty)) None
+      else {
+        val keys = attributes.flatten
+        val layout = new IndexKeyLayout(keys.map(_.dataType))
+        val usable = keys.indices.takeWhile(d => layout.prunable(d) && rejectsNull(keys(d))).size
+        if (usable == 0) None
+        else KeyRangePlanner.plan(keys, usable, _ => true, where, maxKeyRanges) match {
+          case KeyRanges.FullScan => None
+          case ranges @ KeyRanges.Ranges(rs) =>
+            val bounded = rs.map(r => r.prefix.size + (if (r.last.isDefined) 1 else 0)).minOption.getOrElse(usable)
+            Some((IndexLookup(index, ranges, RowRanges(ranges, layout), maxRows), (ranges.lookups, bounded)))
+        }
+      }
+    }
+    candidates.sortBy { case (_, (lookups, bounded)) => (!lookups, -bounded) }.headOption.map(_._1)
+  }
+
+  /**
+   * `plan` reading only the data rows `keys` names (what the index held in the lookup's ranges),
+   * each by a Get in the region that holds it; every region keeps its place, reading nothing
+   * where no key falls. None (more rows than the lookup takes) leaves the plan as it was.
+   */
+  def narrow(plan: TableScanPlan, keys: Option[Seq[Array[Byte]]]): TableScanPlan = keys match {
+    case None => plan.copy(indexLookup = None, driverRead = plan.indexLookup.exists(_.driverReadWithout))
+    case Some(rows) =>
+      val points = RowRanges(rows.distinctBy(org.apache.hadoop.hbase.util.Bytes.toStringBinary)
+        .sortWith(org.apache.hadoop.hbase.util.Bytes.compareTo(_, _) < 0)
+        .map(k => RowRange(k, KeyBounds.successor(k))))
+      plan.copy(regions = plan.regions.map(r => r.copy(ranges = RowRanges(r.ranges).intersect(points).ranges)))
+  }
+}

@@ -1,0 +1,186 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.globalindex
+
+import java.util.concurrent.atomic.AtomicInteger
+
+import scala.util.Random
+
+import org.apache.hadoop.hbase.client.Put
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.hbase.{DifferentialCases, HBaseSuite, RandomClauses}
+import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
+import org.apache.spark.sql.hbase.execution.{HBaseTableScan, ScanMetrics}
+import org.apache.spark.sql.types.LongType
+
+/**
+ * Global indexes against the truth: random WHERE clauses over indexed and unindexed columns
+ * return exactly what Spark returns over the same rows held in memory, with the indexes used and
+ * unused, on a table of one cell per column and on its LAYOUT PACKED twin; the rows were written
+ * before the indexes were built, and changed after, by SQL and by a plain HBase client.
+ */
+class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
+  private val rows = 3000
+  private val suiteCases = 120
+  private val cases = randomCases(inTheSuite = suiteCases)
+
+  private val words = Seq("", "a", "ab", "abc", "b", "ba", "é", "zz", "a\u0000b", "x" * 40)
+
+  /** The cells table, its packed twin and the truth, a view of their rows in Spark's memory. */
+  private def tables(): (String, String, String) = {
+    val t = uniqueName("people")
+    val packed = s"${t}_packed"
+    val random = new Random(17)
+    def maybeNull[T](value: => T): T = if (random.nextInt(7) == 0) null.asInstanceOf[T] else value
+    val data = (0 until rows).map { i =>
+      Row(
+        i.toLong,
+        maybeNull(s"u${random.nextInt(rows / 3)}@x"),
+        maybeNull(Integer.valueOf(random.nextInt(60))),
+        maybeNull(words(random.nextInt(words.size))),
+        maybeNull(new java.math.BigDecimal(random.nextInt(5000)).movePointLeft(2)),
+        maybeNull(java.sql.Date.valueOf(java.time.LocalDate.of(2024, 1, 1).plusDays(random.nextInt(400)))),
+        maybeNull(java.lang.Double.valueOf(random.nextInt(100) / 4.0))
+      )
+    }
+    for ((name, layout) <- Seq(t -> "CELLS", packed -> "PACKED")) {
+      sql(s"""CREATE TABLE $name (id BIGINT, email STRING, age INT, tag STRING, score DECIMAL(10, 2), born DATE,
+             |w DOUBLE, PRIMARY KEY (id))
+             |MAPPED BY ($name, COLS=[email=f.email, age=f.age, tag=g.tag, score=f.score, born=g.born, w=g.w])
+             |LAYOUT $layout SPLIT ON ((${rows / 4}), (${rows / 2}), (${3 * rows / 4}))""".stripMargin)
+      spark.createDataFrame(spark.sparkContext.parallelize(data, 4), spark.table(name).schema).write.insertInto(name)
+      sql(s"CREATE INDEX by_email ON $name USING global (email) OPTIONS (include 'age')")
+      sql(s"CREATE INDEX by_age_tag ON $name USING global (age, tag)")
+      sql(s"CREATE INDEX by_born ON $name USING global (born, score)")
+      sql(s"CREATE INDEX by_w ON $name USING global (w)")
+      // Changed after the builds, by SQL and by a client that knows nothing of the indexes.
+      sql(s"UPDATE $name SET email = 'changed@x', age = 7 WHERE id % 97 = 0")
+      sql(s"DELETE FROM $name WHERE id % 89 = 0")
+    }
+    val key = new BinaryKeyCodec(Seq(LongType))
+    withTable(t) { table =>
+      for (id <- 1L until rows by 101) {
+        table.put(new Put(key.encode(Seq(id))).addColumn(
+          Bytes.toBytes("f"),
+          Bytes.toBytes("email"),
+          Bytes.toBytes(s"plain$id@x")
+        ))
+      }
+    }
+    for (id <- 1L until rows by 101) sql(s"UPDATE $packed SET email = 'plain$id@x' WHERE id = $id")
+    val truth = spark.table(t).collect().toSeq
+    withClue("the twins hold the same rows: ")(spark.table(packed).collect().toSeq.map(_.toString).sorted shouldBe
+      truth.map(_.toString).sorted)
+    (t, packed, sharedView(s"${t}_truth", truth, spark.table(t).schema))
+  }
+
+  private def randomPredicate(random: Random): String = {
+    def pick[T](options: T*): T = options(random.nextInt(options.size))
+    def op = pick("=", "=", "<", "<=", ">", ">=", "<>", "<=>")
+    def email = s"'u${random.nextInt(rows / 3)}@x'"
+    def word = s"'${words(random.nextInt(words.size)).replace("\u0000", "\\u0000")}'"
+    def date = s"DATE '${java.time.LocalDate.of(2024, 1, 1).plusDays(random.nextInt(420) - 10)}'"
+    def atom: String = random.nextInt(12) match {
+      case 0 | 1 => s"email $op $email"
+      case 2 => pick(
+          s"email IN ($email, $email, $email)",
+          "email LIKE 'u1%'",
+          "email = 'changed@x'",
+          "email IS NULL",
+          "email LIKE 'plain%'"
+        )
+      case 3 => s"age $op ${random.nextInt(62) - 1}"
+      case 4 => s"age = ${random.nextInt(60)} AND tag $op $word"
+      case 5 => pick("tag IS NULL", "age IS NULL", s"age IN (1, 2, NULL)", s"tag IN ($word, $word)")
+      case 6 => s"born $op $date"
+      case 7 => s"born = $date AND score $op ${random.nextInt(50)}.${random.nextInt(100)}"
+      case 8 => s"w $op ${random.nextInt(26)}.${pick(0, 25, 5)}"
+      case 9 => pick(
+          s"id < ${random.nextInt(rows)}",
+          s"id = ${random.nextInt(rows)}",
+          "age + 1 = 8",
+          "coalesce(email, 'none') = 'none'"
+        )
+      case _ => s"email BETWEEN $email AND $email"
+    }
+    RandomClauses.nested(random, 2)(atom)
+  }
+
+  private def sorted(df: DataFrame): Seq[String] = df.collect().toSeq.map(_.toString).sorted
+
+  private def throughIndex(df: DataFrame): Boolean =
+    df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s.plan.indexLookup.isDefined }
+      .getOrElse(false)
+
+  describe(s"$cases random WHERE clauses over a table with global indexes") {
+    it("return exactly Spark's rows with the indexes used and unused, half of them over its LAYOUT PACKED twin") {
+      val (cells, packed, truthView) = tables()
+      val viaIndex = new AtomicInteger()
+      val failures = failedCases(cases, seed = 211) { (n, random, session) =>
+        val (layout, t) = if (n % 2 == 0) ("LAYOUT PACKED", packed) else ("LAYOUT CELLS", cells)
+        val where = randomPredicate(random)
+        val truth = sorted(session.sql(s"SELECT * FROM $truthView WHERE $where"))
+        val df = session.sql(s"SELECT * FROM $t WHERE $where")
+        val used = sorted(df)
+        if (throughIndex(df)) viaIndex.incrementAndGet()
+        val unused = withConf(session)(HBaseSQLConf.GlobalIndexEnabled.key -> "false")(
+          sorted(session.sql(s"SELECT * FROM $t WHERE $where"))
+        )
+        val few = withConf(session)(HBaseSQLConf.GlobalIndexMaxRows.key -> "3")(
+          sorted(session.sql(s"SELECT * FROM $t WHERE $where"))
+        )
+        Seq("used" -> used, "unused" -> unused, "used for at most 3 rows" -> few).foreach { case (how, rows) =>
+          if (rows != truth) fail(s"$layout: $where with the indexes $how: ${rows.size} rows, Spark ${truth.size}")
+        }
+        if (n % 6 == 0) {
+          def query(table: String) = s"SELECT age, count(*), min(email) FROM $table WHERE $where GROUP BY age"
+          withClue(s"$layout: ${query(t)}: ")(
+            sorted(session.sql(query(t))) shouldBe sorted(session.sql(query(truthView)))
+          )
+        }
+      }
+      noFailedCases("global indexes", cases, failures)
+      info(s"${viaIndex.get} of $cases clauses were planned through an index")
+      withClue("clauses planned through an index: ")(
+        viaIndex.get.toDouble should be > floorOf(cases, 0.25, suiteCases)
+      )
+    }
+  }
+
+  describe("a lookup by an indexed value") {
+    it("reads only the matching rows, by Gets, says so in EXPLAIN, and is not used when switched off") {
+      val t = uniqueName("lookups")
+      sql(s"""CREATE TABLE $t (id BIGINT, email STRING, name STRING, PRIMARY KEY (id))
+             |MAPPED BY ($t, COLS=[email=f.email, name=f.name]) SPLIT ON ((250), (500), (750))""".stripMargin)
+      sql(s"INSERT INTO $t SELECT id, CONCAT('u', id % 400, '@x'), CONCAT('n', id) FROM range(1000)")
+      sql(s"CREATE INDEX by_email ON $t USING global (email)")
+      val df = sql(s"SELECT id, name FROM $t WHERE email = 'u7@x'")
+      df.collect().map(_.getLong(0)).sorted shouldBe Seq(7L, 407L, 807L)
+      val explained = df.queryExecution.executedPlan.toString
+      explained should include(
+        s"rows narrowed at run time by global index by_email [$t.by_email.idx], 1 key ranges (=u7@x) (at most 10000 rows)"
+      )
+      val metrics = ScanMetrics.of(df)
+      (metrics("rowsRead"), metrics("gets")) shouldBe ((3L, 3L))
+      withConf(HBaseSQLConf.GlobalIndexEnabled.key -> "false") {
+        val off = sql(s"SELECT id, name FROM $t WHERE email = 'u7@x'")
+        off.queryExecution.executedPlan.toString should not include "global index"
+        off.collect().map(_.getLong(0)).sorted shouldBe Seq(7L, 407L, 807L)
+      }
+      withClue("a primary key lookup needs no index: ")(
+        sql(s"SELECT * FROM $t WHERE id = 7 AND email = 'u7@x'").queryExecution.executedPlan.toString should
+          not include "global index"
+      )
+      withClue("nor does a time travel read: ")(
+        sql(
+          s"SELECT * FROM $t TIMESTAMP AS OF timestamp_millis(${System.currentTimeMillis()}) WHERE email = 'u7@x'"
+        ).queryExecution.executedPlan
+          .toString should not include "global index"
+      )
+    }
+  }
+}
