@@ -148,9 +148,11 @@ def test_cli_start_says_what_it_waits_for_and_the_api_stays_quiet(tmp_path, capf
         assert waiting[0].startswith(f"waiting for ZooKeeper on 127.0.0.1:{hbase.zk_port} ("), lines
         reasons = [line.rsplit(" (", 1)[0] for line in waiting]
         assert all(a != b for a, b in zip(reasons, reasons[1:])), f"a reason told twice in a row: {lines}"
-        # The probe said each reason once, as it changed, and what it waited for ended.
+        # The probe said each reason once, as it changed, and what it waited for ended. It starts
+        # once ZooKeeper answers; on a loaded machine HBase may be ready before its JVM is, and
+        # then READY is all it has to say.
         probe = (data / "logs" / "probe.out").read_text().splitlines()
-        assert probe[-1] == "READY" and probe[:-1], probe
+        assert probe[-1] == "READY", probe
         assert all(line.startswith("WAITING for ") for line in probe[:-1]), probe
         assert all(a != b for a, b in zip(probe, probe[1:])), probe
 
