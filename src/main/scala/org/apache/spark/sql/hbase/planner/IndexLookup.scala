@@ -13,9 +13,10 @@ import org.apache.spark.sql.hbase.metadata.GlobalIndexDef
  * A scan's step planned for run time that reads a global index: its rows in `rows` (the index
  * key ranges the WHERE clause allows) name the data rows that may match, and the scan then reads
  * only those, by Gets, at most `maxRows` of them; with more, it reads as planned without the
- * index (`driverReadWithout` says where a collect of that plan reads). Every row read is still checked against the whole WHERE clause, so the index only has to
- * name every row that may match, which the region servers guarantee: a row's index row is written
- * before the row is ([[IndexLookup.narrow]]; docs/indexes.md).
+ * index (`driverReadWithout` says where a collect of that plan reads). Every row read is still
+ * checked against the whole WHERE clause, so the index only has to name every row that may match,
+ * which the region servers guarantee: a row's index row is written before the row is
+ * ([[IndexLookup.narrow]]; docs/indexes.md).
  */
 final case class IndexLookup(
     index: GlobalIndexDef,
