@@ -3,16 +3,14 @@
 
 package org.apache.spark.sql.hbase.commands
 
-import scala.jdk.CollectionConverters._
-
-import org.apache.hadoop.hbase.client.{BufferedMutatorParams, Connection, Scan}
+import org.apache.hadoop.hbase.client.{BufferedMutatorParams, Connection}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.hbase.codec.RowRange
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.facts.HBaseRegions
-import org.apache.spark.sql.hbase.globalindex.IndexSpecs
+import org.apache.spark.sql.hbase.globalindex.{IndexSpecs, RawRows}
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
 import org.apache.spark.sql.hbase.server.{IndexRows, IndexSpec}
 
@@ -63,33 +61,21 @@ object GlobalIndexBuild {
       region: RowRange,
       timestamp: Long
   ): Long = {
-    val data = connection.getTable(table.hbaseTable.hbase)
     val mutator = connection.getBufferedMutator(
       new BufferedMutatorParams(org.apache.hadoop.hbase.TableName.valueOf(spec.indexTable()))
     )
     var written = 0L
     try {
-      val scanner = data.getScanner(scanOf(region, reads).setCaching(1000))
-      try scanner.iterator().asScala.foreach { result =>
-          val key = IndexRows.rowOf(spec, result.getRow, result.listCells())
-          if (key != null) {
-            mutator.mutate(IndexRows.verifiedPut(spec, key, result.listCells(), timestamp))
-            written += 1
-          }
+      RawRows.foreach(connection, table.hbaseTable.hbase, region.start, region.stop, reads) { result =>
+        val key = IndexRows.rowOf(spec, result.getRow, result.listCells())
+        if (key != null) {
+          mutator.mutate(IndexRows.verifiedPut(spec, key, result.listCells(), timestamp))
+          written += 1
         }
-      finally scanner.close()
+      }
       mutator.flush()
-    } finally {
-      mutator.close()
-      data.close()
-    }
+    } finally mutator.close()
     written
-  }
-
-  private def scanOf(region: RowRange, reads: Seq[(Array[Byte], Array[Byte])]): Scan = {
-    val scan = new Scan().withStartRow(region.start).withStopRow(region.stop)
-    reads.foreach { case (family, qualifier) => scan.addColumn(family, qualifier) }
-    scan
   }
 
   /**
@@ -104,19 +90,17 @@ object GlobalIndexBuild {
     else {
       val spec = IndexSpecs.of(table, index)
       val reads = IndexSpecs.readCells(table, index)
-      val sample = HBaseConnections.withConnection(cluster) { connection =>
-        val data = connection.getTable(table.hbaseTable.hbase)
-        try regions.flatMap { r =>
-            val scanner = data.getScanner(scanOf(RowRange(r.startKey, r.endKey), reads).setLimit(SamplesPerRegion))
-            try scanner.iterator().asScala.flatMap(res =>
-                Option(IndexRows.rowOf(spec, res.getRow, res.listCells()))
-              ).toSeq
-            finally scanner.close()
+      val sample = Vector.newBuilder[Array[Byte]]
+      HBaseConnections.withConnection(cluster) { connection =>
+        regions.foreach { r =>
+          RawRows.foreach(connection, table.hbaseTable.hbase, r.startKey, r.endKey, reads, Some(SamplesPerRegion)) {
+            res => Option(IndexRows.rowOf(spec, res.getRow, res.listCells())).foreach(sample += _)
           }
-        finally data.close()
-      }.sortWith(Bytes.compareTo(_, _) < 0)
-      val cuts = math.min(regions.size, sample.size / 8) // a region per 8 sampled rows at least
-      (1 until cuts).map(i => sample(i * sample.size / cuts)).distinctBy(Bytes.toStringBinary)
+        }
+      }
+      val sorted = sample.result().sortWith(Bytes.compareTo(_, _) < 0)
+      val cuts = math.min(regions.size, sorted.size / 8) // a region per 8 sampled rows at least
+      (1 until cuts).map(i => sorted(i * sorted.size / cuts)).distinctBy(Bytes.toStringBinary)
     }
   }
 }

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets.ISO_8859_1
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.{Cell, CellUtil}
-import org.apache.hadoop.hbase.client.{Connection, Delete, Get, Result, Scan}
+import org.apache.hadoop.hbase.client.{Connection, Delete, Get, Result}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.HashPartitioner
@@ -19,7 +19,7 @@ import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, RangeIndexes}
 import org.apache.spark.sql.hbase.facts.HBaseRegions
-import org.apache.spark.sql.hbase.globalindex.{ExpectedIndexRow, FoundIndexRow, IndexRowVerdict, IndexSpecs}
+import org.apache.spark.sql.hbase.globalindex.{ExpectedIndexRow, FoundIndexRow, IndexRowVerdict, IndexSpecs, RawRows}
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
 import org.apache.spark.sql.hbase.server.{IndexMaintenanceObserver, IndexRows, IndexSpec}
 import org.apache.spark.sql.types.{LongType, StringType}
@@ -252,13 +252,8 @@ object GlobalIndexCheck {
       stop: Array[Byte],
       reads: Seq[(Array[Byte], Array[Byte])]
   )(f: Result => Option[T]): Seq[T] = {
-    val table = connection.getTable(name)
-    try {
-      val scan = new Scan().withStartRow(start).withStopRow(stop).setCaching(1000)
-      reads.foreach { case (family, qualifier) => scan.addColumn(family, qualifier) }
-      val scanner = table.getScanner(scan)
-      try scanner.iterator().asScala.flatMap(f).toVector
-      finally scanner.close()
-    } finally table.close()
+    val out = Vector.newBuilder[T]
+    RawRows.foreach(connection, name, start, stop, reads)(r => f(r).foreach(out += _))
+    out.result()
   }
 }

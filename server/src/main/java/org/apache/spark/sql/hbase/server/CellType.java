@@ -27,6 +27,30 @@ public final class CellType {
   }
 
   /**
+   * How many bytes a value of the type takes as comparable bytes ({@link OrderedBytes}), in a key
+   * or an index key; 0 for text and binaries, whose length varies.
+   */
+  static int comparableWidth(byte type, int precision) {
+    switch (type) {
+      case BOOLEAN:
+      case BYTE:
+        return 1;
+      case SHORT:
+        return 2;
+      case INT:
+      case FLOAT:
+        return 4;
+      case LONG:
+      case DOUBLE:
+        return 8;
+      case DECIMAL:
+        return OrderedBytes.decimalWidth(precision);
+      default:
+        return 0;
+    }
+  }
+
+  /**
    * Comparable bytes ({@link OrderedBytes}) of the cell value at bytes[offset, offset + length)
    * ({@link CellBytes}), or null for NULL.
    */

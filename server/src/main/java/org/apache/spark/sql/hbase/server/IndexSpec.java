@@ -113,32 +113,11 @@ public final class IndexSpec {
         at = OrderedBytes.escapedEnd(indexKey, at, indexKey.length);
         if (at < 0) return null;
       } else {
-        at += comparableWidth(o);
+        at += CellType.comparableWidth(o.cellType, o.precision);
       }
     }
     if (!any || at >= indexKey.length) return null;
     return java.util.Arrays.copyOfRange(indexKey, at, indexKey.length);
-  }
-
-  /** The width of a fixed-width operand's order-preserving bytes. */
-  private static int comparableWidth(Operand o) {
-    switch (o.cellType) {
-      case CellType.BOOLEAN:
-      case CellType.BYTE:
-        return 1;
-      case CellType.SHORT:
-        return 2;
-      case CellType.INT:
-      case CellType.FLOAT:
-        return 4;
-      case CellType.LONG:
-      case CellType.DOUBLE:
-        return 8;
-      case CellType.DECIMAL:
-        return OrderedBytes.decimalWidth(o.precision);
-      default:
-        throw new IllegalStateException("cell type " + o.cellType + " has no fixed width");
-    }
   }
 
   /** Whether the index reads or copies any cell of {@code family}. */

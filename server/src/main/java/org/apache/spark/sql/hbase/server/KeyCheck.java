@@ -33,7 +33,7 @@ public final class KeyCheck {
       if (types[d] == CellType.DECIMAL
           && (precisions[d] < 1 || precisions[d] > DecimalFit.MAX_PRECISION))
         throw new IllegalArgumentException("no DECIMAL of precision " + precisions[d]);
-      if (layout.isFixed(d) && layout.width(d) != widthOf(types[d], precisions[d]))
+      if (layout.isFixed(d) && layout.width(d) != CellType.comparableWidth(types[d], precisions[d]))
         throw new IllegalArgumentException(
             "key column "
                 + d
@@ -51,27 +51,6 @@ public final class KeyCheck {
 
   KeyLayout layout() {
     return layout;
-  }
-
-  /** The bytes a FIXED key column of the type takes; 0 for text and binaries. */
-  private static int widthOf(byte type, int precision) {
-    switch (type) {
-      case CellType.BOOLEAN:
-      case CellType.BYTE:
-        return 1;
-      case CellType.SHORT:
-        return 2;
-      case CellType.INT:
-      case CellType.FLOAT:
-        return 4;
-      case CellType.LONG:
-      case CellType.DOUBLE:
-        return 8;
-      case CellType.DECIMAL:
-        return OrderedBytes.decimalWidth(precision);
-      default:
-        return 0;
-    }
   }
 
   /** Whether {@code key} is a key of the table. */
