@@ -21,7 +21,7 @@ import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, RangeIndexes}
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.hbase.globalindex.{ExpectedIndexRow, FoundIndexRow, IndexRowVerdict, IndexSpecs, RawRows}
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
-import org.apache.spark.sql.hbase.server.{IndexMaintenanceObserver, IndexRows, IndexSpec}
+import org.apache.spark.sql.hbase.server.{IndexMaintenanceObserver, IndexRows, IndexSpec, IndexTrust}
 import org.apache.spark.sql.types.{LongType, StringType}
 
 /**
@@ -42,6 +42,7 @@ case class CheckGlobalIndexCommand(tableName: HBaseTableIdent, indexName: String
     AttributeReference("stale", LongType, nullable = false)(),
     AttributeReference("unverified", LongType, nullable = false)(),
     AttributeReference("repaired", LongType, nullable = false)(),
+    AttributeReference("untrustedRegions", LongType, nullable = false)(),
     AttributeReference("examples", StringType, nullable = false)()
   )
 
@@ -57,7 +58,12 @@ case class CheckGlobalIndexCommand(tableName: HBaseTableIdent, indexName: String
     if (!index.isReady) {
       throw new HBaseSQLException(s"$statement: index '${index.name}' is still being built; check it once it is ready")
     }
+    // Marks there before the check reads the data are of loads whose rows it reads.
+    val marks = GlobalIndexCheck.untrustedMarks(catalog.cluster, index)
     val tally = GlobalIndexCheck.run(session, catalog.cluster, table, index, repair, statement)
+    val exact = tally.missing + tally.extra + tally.stale + tally.unverified == 0
+    if (exact || repair) GlobalIndexCheck.trust(catalog.cluster, index, marks)
+    val untrusted = GlobalIndexCheck.untrustedMarks(catalog.cluster, index).size
     Seq(Row(
       index.name,
       tally.dataRows,
@@ -67,6 +73,7 @@ case class CheckGlobalIndexCommand(tableName: HBaseTableIdent, indexName: String
       tally.stale,
       tally.unverified,
       tally.repaired,
+      untrusted.toLong,
       tally.examples.mkString("; ")
     ))
   }
@@ -140,7 +147,8 @@ object GlobalIndexCheck {
           HBaseConnections.withConnection(cluster) { connection =>
             scanAll(connection, index.indexTable.hbase, start, stop, Nil) { r =>
               // A key this index cannot make names no data row: it goes with the empty key, never a row's.
-              Some(text(Option(spec.dataRowOf(r.getRow)).getOrElse(Array.emptyByteArray)) -> foundOf(r))
+              if (Bytes.equals(r.getRow, IndexTrust.ROW)) None
+              else Some(text(Option(spec.dataRowOf(r.getRow)).getOrElse(Array.emptyByteArray)) -> foundOf(r))
             }
           }
         }
@@ -219,6 +227,28 @@ object GlobalIndexCheck {
       data.close()
     }
   }
+
+  /** The marks of data regions the index is not trusted for (`server.IndexTrust`): each cell's qualifier and version. */
+  def untrustedMarks(cluster: HBaseClusterConf, index: GlobalIndexDef): Seq[(Array[Byte], Long)] =
+    HBaseConnections.withConnection(cluster) { connection =>
+      val table = connection.getTable(index.indexTable.hbase)
+      try Option(table.get(new Get(IndexTrust.ROW).addFamily(IndexSpec.STATUS_FAMILY)).rawCells()).toSeq.flatten
+          .map(c => (CellUtil.cloneQualifier(c), c.getTimestamp))
+      finally table.close()
+    }
+
+  /**
+   * Clears `marks` and their older versions: a load marked since has marked a newer one (the
+   * region servers make each version newer than the last).
+   */
+  def trust(cluster: HBaseClusterConf, index: GlobalIndexDef, marks: Seq[(Array[Byte], Long)]): Unit =
+    if (marks.nonEmpty) HBaseConnections.withConnection(cluster) { connection =>
+      val table = connection.getTable(index.indexTable.hbase)
+      val delete = new Delete(IndexTrust.ROW)
+      marks.foreach { case (qualifier, version) => delete.addColumns(IndexSpec.STATUS_FAMILY, qualifier, version) }
+      try table.delete(delete)
+      finally table.close()
+    }
 
   private def expectedOf(spec: IndexSpec, data: Result): Option[ExpectedIndexRow] =
     if (data.isEmpty) None

@@ -13,7 +13,7 @@ import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, SparkFallback}
-import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput, LoadMetrics}
+import org.apache.spark.sql.hbase.execution.load.{BulkLoad, CsvInput, IndexedLoad, LoadMetrics}
 import org.apache.spark.sql.hbase.facts.HBaseTableSizes
 import org.apache.spark.sql.hbase.rangeindex.WriteRecording
 import org.apache.spark.sql.types.LongType
@@ -107,6 +107,7 @@ case class LoadDataCommand(
         rows,
         parallel,
         WriteRecording.of(session, catalog.cluster, definition),
+        IndexedLoad.of(catalog, definition),
         counted,
         s"LOAD DATA into $name"
       )

@@ -5,25 +5,29 @@ package org.apache.spark.sql.hbase.execution
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.client.Scan
+import org.apache.hadoop.hbase.CellUtil
+import org.apache.hadoop.hbase.client.{Get, Scan, Table}
 import org.apache.hadoop.hbase.filter.{FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter}
 
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.globalindex.IndexSpecs
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
-import org.apache.spark.sql.hbase.planner.IndexLookup
+import org.apache.spark.sql.hbase.codec.RowRange
+import org.apache.spark.sql.hbase.planner.{IndexAnswer, IndexLookup}
+import org.apache.spark.sql.hbase.server.{IndexSpec, IndexTrust}
 
 /** The run-time read of an [[IndexLookup]]: the data row keys its index holds in its ranges. */
 object IndexKeysRead {
 
   /**
    * The data row keys named by the index rows in the lookup's ranges, VERIFIED or not (the scan
-   * checks each data row it reads); None when there are more than the lookup takes. One scan
-   * seeks through the ranges and returns keys only.
+   * checks each data row it reads), with the ranges where the index is not trusted; None when
+   * there are more keys than the lookup takes. One scan seeks through the ranges and returns keys
+   * only; one Get reads the marks of untrusted ranges.
    */
-  def apply(cluster: HBaseClusterConf, table: HBaseTableDef, lookup: IndexLookup): Option[Seq[Array[Byte]]] = {
+  def apply(cluster: HBaseClusterConf, table: HBaseTableDef, lookup: IndexLookup): Option[IndexAnswer] = {
     val ranges = lookup.rows.ranges
-    if (ranges.isEmpty) Some(Nil)
+    if (ranges.isEmpty) Some(IndexAnswer(Nil, Nil))
     else {
       val spec = IndexSpecs.of(table, lookup.index)
       val filters = new FilterList(FilterList.Operator.MUST_PASS_ALL)
@@ -45,10 +49,16 @@ object IndexKeysRead {
             val keys =
               scanner.iterator().asScala.take(lookup.maxRows + 1).flatMap(r => Option(spec.dataRowOf(r.getRow)))
                 .toVector
-            if (keys.size > lookup.maxRows) None else Some(keys)
+            if (keys.size > lookup.maxRows) None else Some(IndexAnswer(keys, untrusted(index)))
           } finally scanner.close()
         } finally index.close()
       }
     }
+  }
+
+  /** The data ranges that bulk loads left the index behind on. */
+  private def untrusted(index: Table): Seq[RowRange] = {
+    val marks = index.get(new Get(IndexTrust.ROW).addFamily(IndexSpec.STATUS_FAMILY))
+    Option(marks.rawCells()).toSeq.flatten.map(c => RowRange(CellUtil.cloneQualifier(c), CellUtil.cloneValue(c)))
   }
 }

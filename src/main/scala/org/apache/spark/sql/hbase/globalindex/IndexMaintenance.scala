@@ -34,11 +34,10 @@ object IndexMaintenance {
    */
   def sync(catalog: TableDefinitionStore, hbaseTable: HBaseTableName, statement: String): Unit =
     catalog.locked(s"global-indexes:$hbaseTable", statement) {
-      val over = catalog.over(hbaseTable).getOrElse(throw new HBaseSQLException(
+      val specs = IndexSpecs.kept(catalog, hbaseTable).getOrElse(throw new HBaseSQLException(
         s"$statement: some catalog entries cannot be read, so which global indexes HBase table '$hbaseTable' " +
           "has is not known; drop the broken entries first (SHOW TABLES lists them)"
       ))
-      val specs = IndexSpecs.over(over)
       HBaseConnections.withConnection(catalog.cluster) { connection =>
         val admin = connection.getAdmin
         try {

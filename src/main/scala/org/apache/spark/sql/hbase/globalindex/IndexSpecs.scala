@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.globalindex
 
 import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.codec.CellTypes
-import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
+import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef, HBaseTableName, TableDefinitionStore}
 import org.apache.spark.sql.hbase.server.{IndexSpec, PackedCell}
 
 /** A global index as the region servers keep it: the `server.IndexSpec` of its definition. */
@@ -50,4 +50,11 @@ object IndexSpecs {
   /** The specs of every global index over one HBase table, in the order of the definitions and their indexes. */
   def over(tables: Seq[HBaseTableDef]): Seq[IndexSpec] =
     tables.sortBy(_.name).flatMap(t => t.globalIndexes.map(of(t, _)))
+
+  /**
+   * The specs of every global index the catalog has over `hbaseTable`, building or ready: those
+   * the region servers keep. None when some catalog entry cannot be read.
+   */
+  def kept(catalog: TableDefinitionStore, hbaseTable: HBaseTableName): Option[Seq[IndexSpec]] =
+    catalog.over(hbaseTable).map(over)
 }

@@ -76,16 +76,26 @@ object IndexLookup extends PredicateHelper {
   }
 
   /**
-   * `plan` reading only the data rows `keys` names (what the index held in the lookup's ranges),
-   * each by a Get in the region that holds it; every region keeps its place, reading nothing
-   * where no key falls. None (more rows than the lookup takes) leaves the plan as it was.
+   * `plan` reading only the data rows the index `found` (what it held in the lookup's ranges),
+   * each by a Get in the region that holds it, and the whole of any range where it is not
+   * trusted; every region keeps its place, reading nothing where no key falls. None (more rows
+   * than the lookup takes) leaves the plan as it was.
    */
-  def narrow(plan: TableScanPlan, keys: Option[Seq[Array[Byte]]]): TableScanPlan = keys match {
+  def narrow(plan: TableScanPlan, found: Option[IndexAnswer]): TableScanPlan = found match {
     case None => plan.copy(indexLookup = None, driverRead = plan.indexLookup.exists(_.driverReadWithout))
-    case Some(rows) =>
-      val points = RowRanges(rows.distinctBy(org.apache.hadoop.hbase.util.Bytes.toStringBinary)
-        .sortWith(org.apache.hadoop.hbase.util.Bytes.compareTo(_, _) < 0)
-        .map(k => RowRange(k, KeyBounds.successor(k))))
-      plan.copy(regions = plan.regions.map(r => r.copy(ranges = RowRanges(r.ranges).intersect(points).ranges)))
+    case Some(answer) =>
+      val points = answer.rows.map(k => RowRange(k, KeyBounds.successor(k)))
+      val rows = RowRanges.merge(points ++ answer.untrusted)
+      plan.copy(
+        regions = plan.regions.map(r => r.copy(ranges = RowRanges(r.ranges).intersect(rows).ranges)),
+        driverRead = plan.driverRead && (answer.untrusted.isEmpty || plan.indexLookup.exists(_.driverReadWithout))
+      )
   }
 }
+
+/**
+ * What a global index answered at run time: the data row keys its rows name, and the data key
+ * ranges where it is not trusted (a bulk load changed them without it, `server.IndexTrust`), which
+ * are read whole.
+ */
+final case class IndexAnswer(rows: Seq[Array[Byte]], untrusted: Seq[RowRange])

@@ -102,7 +102,7 @@ object RowRanges {
   }
 
   /** Sorted by start, with overlapping or touching ranges joined. */
-  private def merge(ranges: Seq[RowRange]): RowRanges = {
+  def merge(ranges: Seq[RowRange]): RowRanges = {
     val sorted = ranges.sortWith((a, b) => Bytes.compareTo(a.start, b.start) < 0)
     val out = Vector.newBuilder[RowRange]
     var current: Option[RowRange] = None

@@ -6,9 +6,9 @@ package org.apache.spark.sql.hbase.source
 import org.apache.spark.sql.{DataFrame, SaveMode, SQLContext}
 import org.apache.spark.sql.functions.lit
 import org.apache.spark.sql.hbase.common.HBaseSQLException
-import org.apache.spark.sql.hbase.metadata.HBaseTableDef
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableDefinitionStores}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.load.{BulkLoad, LoadMetrics}
+import org.apache.spark.sql.hbase.execution.load.{BulkLoad, IndexedLoad, LoadMetrics}
 import org.apache.spark.sql.hbase.rangeindex.WriteRecording
 import org.apache.spark.sql.execution.streaming.{Sink, Source}
 import org.apache.spark.sql.hbase.changes.ChangeRead
@@ -148,6 +148,7 @@ class HBaseDataSource
       rows,
       parallel = false,
       WriteRecording.of(data.sparkSession, relation.cluster, table),
+      IndexedLoad.of(TableDefinitionStores.of(data.sparkSession), table),
       LoadMetrics.unshown(data.sparkSession.sparkContext),
       s"Bulk load into ${table.name}"
     )

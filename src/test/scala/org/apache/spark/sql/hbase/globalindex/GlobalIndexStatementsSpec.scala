@@ -3,22 +3,27 @@
 
 package org.apache.spark.sql.hbase.globalindex
 
+import java.nio.file.Files
 import java.util.concurrent.{Executors, TimeUnit}
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 
 import scala.jdk.CollectionConverters._
 
+import org.apache.hadoop.fs.Path
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{Delete, Put, Scan}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.{HBaseSuite, Waits}
-import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec}
+import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec, RowCodec}
 import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.hbase.execution.load.{FamilyStorage, LoadKey, LoadMetrics, RegionHFiles}
 import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.server.ServerJar
 import org.apache.spark.sql.types.LongType
+import org.apache.spark.unsafe.types.UTF8String
 
 /**
  * CREATE, SHOW, DESCRIBE and DROP of global indexes against real HBase: an index built on a
@@ -221,7 +226,7 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
       def check(repair: Boolean = false): Row =
         sql(s"CHECK INDEX by_email ON TABLE $t${if (repair) " REPAIR" else ""}").collect().head
       val exact = expected(t)._1
-      check() shouldBe Row("by_email", exact.size.toLong, exact.size.toLong, 0L, 0L, 0L, 0L, 0L, "")
+      check() shouldBe Row("by_email", exact.size.toLong, exact.size.toLong, 0L, 0L, 0L, 0L, 0L, 0L, "")
 
       // Damage by hand, each kind once, newer than the build's rows and older than any write from now on.
       val keys = actual(indexTable(t, "by_email")).keys.toSeq.sorted.map(Bytes.toBytesBinary)
@@ -242,13 +247,59 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
       val damaged = check()
       (3 to 7).map(damaged.getLong) shouldBe Seq(1L, 2L, 1L, 2L, 0L)
       (damaged.getLong(1), damaged.getLong(2)) shouldBe ((exact.size.toLong, exact.size.toLong + 2))
-      damaged.getString(8) should include("missing")
-      damaged.getString(8) should include("stale")
+      damaged.getString(9) should include("missing")
+      damaged.getString(9) should include("stale")
 
       val repaired = check(repair = true)
       (3 to 7).map(repaired.getLong) shouldBe Seq(1L, 2L, 1L, 2L, 5L) // four data rows, and the key that names none
-      check() shouldBe Row("by_email", exact.size.toLong, exact.size.toLong, 0L, 0L, 0L, 0L, 0L, "")
+      check() shouldBe Row("by_email", exact.size.toLong, exact.size.toLong, 0L, 0L, 0L, 0L, 0L, 0L, "")
       actual(indexTable(t, "by_email")) shouldBe exact
+    }
+
+    it("sees a bulk load that bypassed the index: queries read its regions whole until REPAIR makes them exact") {
+      val t = users(200)
+      sql(s"CREATE INDEX by_email ON $t USING global (email) OPTIONS (include 'name')")
+      val table = TableDefinitionStores.of(spark).get(t).get
+      val codec = new RowCodec(table)
+      // As a tool that knows nothing of the index would: HFiles of new rows, and one row changed.
+      val files = new RegionHFiles(
+        cluster.toConfiguration,
+        new Path(Files.createTempDirectory("outside-load").toUri),
+        codec,
+        FamilyStorage.of(cluster, TableName.valueOf(t)),
+        "outside",
+        System.currentTimeMillis(),
+        recorded = None,
+        indexCells = None,
+        LoadMetrics.unshown(spark.sparkContext)
+      )
+      val loaded = (Seq(3L) ++ (1000L until 1010L)).map { id =>
+        val row = InternalRow(id, UTF8String.fromString(s"bulk$id@x"), null, UTF8String.fromString("bulk"))
+        (LoadKey(codec.rowKey(row), id), codec.cellValues(row))
+      }
+      files.write(loaded.sortWith((a, b) => Bytes.compareTo(a._1.rowKey, b._1.rowKey) < 0).iterator)
+      val oldEmailOf3 = sql(s"SELECT email FROM $t WHERE id = 3").collect().head.getString(0)
+      RegionHFiles.bulkLoad(
+        cluster.toConfiguration,
+        TableName.valueOf(t),
+        files.close().map { case (f, p) =>
+          f -> Seq(p)
+        }
+      )
+
+      def ids(where: String): Seq[Long] = sql(s"SELECT id FROM $t WHERE $where").collect().map(_.getLong(0)).toSeq
+      val lookup = s"SELECT id FROM $t WHERE email IN ('bulk3@x', 'bulk1005@x', '$oldEmailOf3')"
+      sql(lookup).queryExecution.executedPlan.toString should include("global index by_email")
+      ids("email IN ('bulk3@x', 'bulk1005@x', '" + oldEmailOf3 + "')").sorted shouldBe Seq(3L, 1005L)
+      ids("email BETWEEN 'bulk' AND 'bulkz'").sorted shouldBe Seq(3L) ++ (1000L until 1010L)
+
+      val before = sql(s"CHECK INDEX by_email ON $t").collect().head
+      (before.getLong(3), before.getLong(8)) shouldBe ((11L, 2L)) // the first region (id 3) and the last (1000 on)
+      sql(s"CHECK INDEX by_email ON $t REPAIR").collect().head.getLong(8) shouldBe 0L
+      val after = sql(s"CHECK INDEX by_email ON $t").collect().head
+      (3 to 8).map(after.getLong) shouldBe Seq(0L, 0L, 0L, 0L, 0L, 0L)
+      ids("email IN ('bulk3@x', 'bulk1005@x', '" + oldEmailOf3 + "')").sorted shouldBe Seq(3L, 1005L)
+      actual(indexTable(t, "by_email")) shouldBe expected(t)._1
     }
 
     it("refuses a range index and an index that does not exist, naming them") {
@@ -258,6 +309,55 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
         s"CHECK INDEX by_age ON $t: 'by_age' is a range index; CHECK INDEX checks global indexes"
       intercept[HBaseSQLException](sql(s"CHECK INDEX nope ON $t REPAIR")).getMessage shouldBe
         s"CHECK INDEX nope ON $t REPAIR: table '$t' has no index 'nope'"
+    }
+  }
+
+  describe("LOAD DATA") {
+
+    /** CSV rows of [[users]] (id, email, age, name), "" for NULL, loaded by `load` into `t`. */
+    def load(t: String, statement: String, rows: Seq[String]): Unit = {
+      val file = Files.createTempFile("users", ".csv")
+      Files.write(file, rows.mkString("", "\n", "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8))
+      sql(statement.replace("$file", file.toString).replace("$t", t)).collect()
+    }
+    // Changed values (3, 20), a value now NULL (10) and one no longer NULL (7, 14), a covered
+    // column now NULL (21), a row whose indexed columns are all NULL now (35), new rows (1000 on).
+    val changes = Seq(
+      "3,moved3@x,33,three",
+      "10,,11,ten",
+      "20,u20@x,99,twenty",
+      "7,seven@x,,seven",
+      "14,fourteen@x,5,",
+      "21,u21@x,1,",
+      "35,,,nothing"
+    ) ++ (1000 until 1040).map(i => s"$i,new$i@x,${i % 90},new $i")
+
+    it("keeps every global index exact: the new index rows land before the data, the old ones go after") {
+      val t = users(200)
+      sql(s"CREATE INDEX by_email ON $t USING global (email) OPTIONS (include 'name')")
+      sql(s"CREATE INDEX by_age_email ON $t USING global (age, email)")
+      load(t, "LOAD DATA LOCAL INPATH '$file' INTO TABLE $t", changes)
+      val (byEmail, byAgeEmail) = expected(t)
+      actual(indexTable(t, "by_email")) shouldBe byEmail
+      actual(indexTable(t, "by_age_email")) shouldBe byAgeEmail
+      val checked = sql(s"CHECK INDEX by_email ON $t").collect().head
+      (3 to 8).map(checked.getLong) shouldBe Seq(0L, 0L, 0L, 0L, 0L, 0L)
+      sql(s"SELECT id FROM $t WHERE email IN ('moved3@x', 'new1005@x', 'u190@x')").collect().map(_.getLong(0))
+        .sorted shouldBe Seq(3L, 1005L)
+    }
+
+    it("keeps them with PARALLEL, in a packed table, and where the input has a key twice") {
+      val t = users(200, "PACKED")
+      sql(s"CREATE INDEX by_email ON $t USING global (email) OPTIONS (include 'name')")
+      load(t, "LOAD DATA PARALLEL LOCAL INPATH '$file' INTO TABLE $t", changes ++ Seq("1001,twice@x,1,again"))
+      val cells = users(200)
+      sql(s"CREATE INDEX by_email ON $cells USING global (email) OPTIONS (include 'name')")
+      load(cells, "LOAD DATA LOCAL INPATH '$file' INTO TABLE $t", changes ++ Seq("1001,twice@x,1,again"))
+      actual(indexTable(t, "by_email")).keySet shouldBe actual(indexTable(cells, "by_email")).keySet
+      actual(indexTable(cells, "by_email")) shouldBe expected(cells)._1
+      val checked = sql(s"CHECK INDEX by_email ON $t").collect().head
+      (3 to 8).map(checked.getLong) shouldBe Seq(0L, 0L, 0L, 0L, 0L, 0L)
+      sql(s"SELECT id, name FROM $t WHERE email = 'twice@x'").collect().toSeq shouldBe Seq(Row(1001L, "again"))
     }
   }
 

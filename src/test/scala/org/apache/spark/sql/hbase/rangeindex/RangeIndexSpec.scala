@@ -303,6 +303,7 @@ class RangeIndexSpec extends HBaseSuite {
             fileName,
             System.currentTimeMillis(),
             recorded = None,
+            indexCells = None,
             LoadMetrics.unshown(spark.sparkContext)
           )
           files.write(Iterator((LoadKey(codec.rowKey(row), 0), codec.cellValues(row))))

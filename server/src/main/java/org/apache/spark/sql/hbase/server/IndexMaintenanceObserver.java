@@ -21,9 +21,9 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Row;
-import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
@@ -235,7 +235,7 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
           IndexSpec spec = specs.get(s);
           List<Row> out = writes.computeIfAbsent(spec.indexTable, t -> new ArrayList<>());
           byte[] right = IndexRows.rowOf(spec, w.row, now);
-          if (right != null) out.add(verified(spec, right, now, ts));
+          if (right != null) out.add(IndexRows.verifiedRow(spec, right, now, ts));
           for (ByteBuffer key : w.candidates.get(s)) {
             if (right == null || !ByteBuffer.wrap(right).equals(key))
               out.add(new Delete(key.array(), ts));
@@ -248,6 +248,61 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
       LOG.warn("Index rows of a write to {} are left unverified: {}", tableName, e.toString());
     } finally {
       pending.held.release();
+    }
+  }
+
+  /**
+   * A bulk load bypasses every write hook: unless its files say it loaded these indexes' rows too
+   * ({@link IndexTrust}), the region's range is marked untrusted in every index before the files
+   * land, so that no query trusts the index there. Marked again, as a newer version, once they have
+   * landed: a CHECK INDEX clears only the versions up to the newest it saw before it read the data,
+   * and one that read the region before the files landed has not seen this one.
+   */
+  @Override
+  public void preBulkLoadHFile(ObserverContext c, List familyPaths) throws IOException {
+    markUnlessMaintained(familyPaths);
+  }
+
+  @Override
+  public void postBulkLoadHFile(ObserverContext c, List stagingFamilyPaths, Map finalPaths)
+      throws IOException {
+    markUnlessMaintained(stagingFamilyPaths);
+  }
+
+  private void markUnlessMaintained(List<?> familyPaths) throws IOException {
+    String tag = IndexTrust.fileTag(specs);
+    boolean marks = false;
+    for (Object item : familyPaths) {
+      Pair<?, ?> familyPath = (Pair<?, ?>) item;
+      byte[] family = (byte[]) familyPath.getFirst();
+      boolean read = false;
+      for (IndexSpec spec : specs) read |= spec.readsFamily(family);
+      if (read && !IndexTrust.maintains(String.valueOf(familyPath.getSecond()), tag)) marks = true;
+    }
+    if (!marks) return;
+    RegionInfo region = env.getRegionInfo();
+    Map<String, List<Row>> writes = new LinkedHashMap<>();
+    for (IndexSpec spec : specs) {
+      long ts = newerMarkVersion(spec.indexTable, region.getStartKey());
+      writes
+          .computeIfAbsent(spec.indexTable, t -> new ArrayList<>())
+          .add(IndexTrust.untrusted(region.getStartKey(), region.getEndKey(), ts));
+    }
+    send(writes, "marking where a bulk load into " + tableName + " leaves its indexes behind");
+  }
+
+  /**
+   * A version of the region's mark newer than any it has, whatever this server's clock says beside
+   * the one that marked before: a check clears the versions it saw and all older ones.
+   */
+  private long newerMarkVersion(String indexTable, byte[] regionStart) throws IOException {
+    try (Table index = env.getConnection().getTable(TableName.valueOf(indexTable))) {
+      Cell newest =
+          index
+              .get(new Get(IndexTrust.ROW).addColumn(IndexSpec.STATUS_FAMILY, regionStart))
+              .getColumnLatestCell(IndexSpec.STATUS_FAMILY, regionStart);
+      long now = System.currentTimeMillis();
+      return newest == null ? now : Math.max(now, newest.getTimestamp() + 1);
     }
   }
 
@@ -264,27 +319,10 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
   /** The row's cells the indexes read, every version of them when {@code allVersions}. */
   private List<Cell> read(byte[] row, boolean allVersions) throws IOException {
     Get get = new Get(row);
-    for (IndexSpec spec : specs) {
-      for (Operand o : spec.indexed) get.addColumn(o.family, o.qualifier);
-      for (int i = 0; i < spec.coveredFamilies.length; i++)
-        get.addColumn(spec.coveredFamilies[i], spec.coveredQualifiers[i]);
-    }
+    for (IndexSpec spec : specs) spec.addCellsRead(get);
     if (allVersions) get.readAllVersions();
     Result result = env.getRegion().get(get);
     return result.listCells() == null ? new ArrayList<>() : result.listCells();
-  }
-
-  /** The right index row, VERIFIED, with the data row's covered cells (and none it lacks). */
-  private static RowMutations verified(IndexSpec spec, byte[] key, List<Cell> cells, long ts)
-      throws IOException {
-    Put put = IndexRows.verifiedPut(spec, key, cells, ts);
-    Delete absent = new Delete(key);
-    for (int i = 0; i < spec.coveredFamilies.length; i++) {
-      byte[] f = spec.coveredFamilies[i];
-      byte[] q = spec.coveredQualifiers[i];
-      if (IndexRows.newest(cells, f, q) == null) absent.addColumns(f, q, ts);
-    }
-    return absent.isEmpty() ? RowMutations.of(List.of(put)) : RowMutations.of(List.of(put, absent));
   }
 
   private void send(Map<String, List<Row>> writes, String what) throws IOException {

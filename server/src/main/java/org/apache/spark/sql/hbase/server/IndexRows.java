@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RowMutations;
 
 /**
  * Which index rows a data row has, as it is or may become: the pure part of {@link
@@ -168,6 +169,22 @@ public final class IndexRows {
             spec.coveredFamilies[i], spec.coveredQualifiers[i], ts, CellUtil.cloneValue(found));
     }
     return put;
+  }
+
+  /**
+   * The index row {@code key} as a data row whose cells are {@code cells} gives it, at {@code ts}:
+   * {@link #verifiedPut}, then a delete of each covered cell the data row lacks.
+   */
+  public static RowMutations verifiedRow(IndexSpec spec, byte[] key, List<Cell> cells, long ts)
+      throws IOException {
+    Put put = verifiedPut(spec, key, cells, ts);
+    Delete absent = new Delete(key);
+    for (int i = 0; i < spec.coveredFamilies.length; i++) {
+      byte[] f = spec.coveredFamilies[i];
+      byte[] q = spec.coveredQualifiers[i];
+      if (newest(cells, f, q) == null) absent.addColumns(f, q, ts);
+    }
+    return absent.isEmpty() ? RowMutations.of(List.of(put)) : RowMutations.of(List.of(put, absent));
   }
 
   static Put statusPut(byte[] key, byte status, long ts) {

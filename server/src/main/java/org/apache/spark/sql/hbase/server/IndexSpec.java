@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -118,6 +119,15 @@ public final class IndexSpec {
     }
     if (!any || at >= indexKey.length) return null;
     return java.util.Arrays.copyOfRange(indexKey, at, indexKey.length);
+  }
+
+  /**
+   * Adds to {@code get} every cell of a data row this index reads: its indexed and covered cells.
+   */
+  public void addCellsRead(Get get) {
+    for (Operand o : indexed) get.addColumn(o.family, o.qualifier);
+    for (int i = 0; i < coveredFamilies.length; i++)
+      get.addColumn(coveredFamilies[i], coveredQualifiers[i]);
   }
 
   /** Whether the index reads or copies any cell of {@code family}. */

@@ -21,6 +21,7 @@ import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.hbase.rangeindex.WriteRecording
+import org.apache.spark.sql.hbase.server.PackedCell
 
 /**
  * Loads rows into an HBase table as HFiles: rows are encoded, sorted and partitioned by the
@@ -36,7 +37,9 @@ import org.apache.spark.sql.hbase.rangeindex.WriteRecording
  *
  * With `recording`, each set of files is recorded for the table's range indexes before it is
  * loaded (see [[RecordedWrites]]); without PARALLEL, the marks' leases start again just before
- * the load.
+ * the load. With `indexes`, the load keeps the global indexes of the HBase table (see
+ * [[IndexedLoad]]): the driver loads their rows, the data and their deletes in that order, so
+ * PARALLEL then loads nothing before every file is written.
  *
  * The work and its outcome are counted in [[LoadMetrics]], and the Spark jobs are described by
  * what they do (e.g. "LOAD DATA into t: writing HFiles"), for the Spark UI and listeners.
@@ -76,6 +79,7 @@ object BulkLoad {
       rows: RDD[(Long, InternalRow)],
       parallel: Boolean,
       recording: Option[WriteRecording],
+      indexes: Option[IndexedLoad],
       metrics: LoadMetrics,
       statement: String
   ): Long = {
@@ -90,6 +94,7 @@ object BulkLoad {
       staging.toString,
       System.currentTimeMillis(),
       recording,
+      indexes,
       metrics
     )
     val keyed = rows.mapPartitions(_.map { case (order, row) =>
@@ -103,9 +108,11 @@ object BulkLoad {
     }
     emptyStaging()
     val sc = rows.sparkContext
-    val writing = if (parallel) "writing and loading HFiles" else "writing HFiles"
+    // With global indexes, the index rows land before the data: the driver loads it all.
+    val loadsInTasks = parallel && indexes.isEmpty
+    val writing = if (loadsInTasks) "writing and loading HFiles" else "writing HFiles"
     try {
-      val loadInTasks = if (parallel) Some(tableName.getNameAsString) else None
+      val loadInTasks = if (loadsInTasks) Some(tableName.getNameAsString) else None
       val badRowsAtStart = metrics.badRows.value
       val (runs, badRowsBefore) =
         describingJobs(sc, s"$statement: $writing")(SortedRuns.write(keyed, startKeys, job, loadInTasks)) match {
@@ -121,11 +128,17 @@ object BulkLoad {
               badRowsSoFar
             )
         }
+      val indexFiles = indexes.map { load =>
+        load -> describingJobs(sc, s"$statement: sorting the rows of its global indexes into HFiles") {
+          IndexHFiles.write(sc, job, load, runs.flatMap(_.indexCells))
+        }
+      }
       // With PARALLEL, every task has loaded its own files already.
-      val regions = if (parallel) runs.flatMap(_.regions).toSet
+      val regions = if (loadsInTasks) runs.flatMap(_.regions).toSet
       else {
         recording.foreach(_.store.renewMarks(table.hbaseTable, runs.flatMap(_.marks)))
-        SQLMetrics.withTimingNs(metrics.loadTime) {
+        indexFiles.foreach { case (load, written) => IndexHFiles.load(job, load, written, before = true) }
+        val loadedInto = SQLMetrics.withTimingNs(metrics.loadTime) {
           RegionHFiles.bulkLoad(
             conf,
             tableName,
@@ -134,9 +147,17 @@ object BulkLoad {
             }
           )
         }
+        indexFiles.foreach { case (load, written) => IndexHFiles.load(job, load, written, before = false) }
+        loadedInto
       }
       val loaded = runs.map(_.rows).sum
-      metrics.reportOutcome(sc, loaded, metrics.badRows.value - badRowsBefore, regions.size, loadedByDriver = !parallel)
+      metrics.reportOutcome(
+        sc,
+        loaded,
+        metrics.badRows.value - badRowsBefore,
+        regions.size,
+        loadedByDriver = !loadsInTasks
+      )
       loaded
     } catch {
       // A bad row fails its task; report the row's problem, not the job's failure around it.
@@ -172,7 +193,13 @@ object BulkLoad {
         val paths = files.close()
         val regions =
           loadInTasks.fold(Set.empty[String])(table => job.bulkLoad(table, paths.map { case (f, p) => f -> Seq(p) }))
-        Iterator(WrittenRun(count, paths.map { case (f, p) => f -> Seq(p.toString) }, files.markId.toSeq, regions))
+        Iterator(WrittenRun(
+          count,
+          paths.map { case (f, p) => f -> Seq(p.toString) },
+          files.markId.toSeq,
+          files.indexCellsFile.toSeq,
+          regions
+        ))
       } catch { case e: Throwable => files.abort(); throw e }
     }.collect().toSeq
   }
@@ -180,7 +207,7 @@ object BulkLoad {
 
 /**
  * What every task of one load shares: where to write, how to encode, the cells' timestamp, where to
- * record rows, and what to count.
+ * record rows, the global indexes to keep, and what to count.
  */
 private[load] final case class LoadJob(
     cluster: HBaseClusterConf,
@@ -189,20 +216,38 @@ private[load] final case class LoadJob(
     staging: String,
     timestamp: Long,
     recording: Option[WriteRecording],
+    indexes: Option[IndexedLoad],
     metrics: LoadMetrics
 ) {
+
+  /** The cells a loaded row replaces, as [[IndexCells.column]] names them: a packed table's family cells. */
+  private def loadedColumns: Set[String] =
+    if (codec.table.isPacked) codec.families.map(f => IndexCells.column(f, PackedCell.QUALIFIER)).toSet
+    else codec.families.indices.map(i => IndexCells.column(codec.families(i), codec.qualifiers(i))).toSet
 
   /** The HFiles of one task's part, named after it and its attempt so that a retry never collides. */
   def files(part: String): RegionHFiles = {
     val attempt = Option(TaskContext.get()).map(_.attemptNumber()).getOrElse(0)
+    val name = s"$part-attempt-$attempt"
     new RegionHFiles(
       cluster.toConfiguration,
       new Path(staging),
       codec,
       storage,
-      s"$part-attempt-$attempt",
+      name,
       timestamp,
       recording.map(_.writer(codec.table)),
+      indexes.map { load =>
+        val hbase = codec.table.hbaseTable.hbase
+        new IndexCells(
+          load,
+          cluster,
+          hbase,
+          loadedColumns,
+          new Path(new Path(staging, "index-cells"), name).toString,
+          timestamp
+        )
+      },
       metrics
     )
   }
@@ -218,11 +263,13 @@ private[load] final case class LoadJob(
 
 /**
  * HFiles one task wrote, by family, with how many rows they hold, the marks they are recorded
- * under, and the regions (start keys in hex) they were loaded into, when the task loaded them.
+ * under, the files of their rows' index cells, and the regions (start keys in hex) they were
+ * loaded into, when the task loaded them.
  */
 private[load] final case class WrittenRun(
     rows: Long,
     files: Map[String, Seq[String]],
     marks: Seq[String],
+    indexCells: Seq[String],
     regions: Set[String]
 )

@@ -21,9 +21,13 @@ object LoadKey {
 final class RegionPartitioner(startKeys: Array[Array[Byte]]) extends Partitioner {
   override def numPartitions: Int = startKeys.length
 
-  override def getPartition(key: Any): Int = {
-    val rowKey = key.asInstanceOf[LoadKey].rowKey
-    // The last region whose start key is at or below the row key; the first starts at the empty key.
+  override def getPartition(key: Any): Int = RegionPartitioner.regionOf(startKeys, key.asInstanceOf[LoadKey].rowKey)
+}
+
+object RegionPartitioner {
+
+  /** The last region whose start key is at or below the row key; the first starts at the empty key. */
+  def regionOf(startKeys: Array[Array[Byte]], rowKey: Array[Byte]): Int = {
     var (lo, hi) = (0, startKeys.length - 1)
     while (lo < hi) {
       val mid = (lo + hi + 1) >>> 1

@@ -3,15 +3,11 @@
 
 package org.apache.spark.sql.hbase.execution.load
 
-import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileSystem, Path}
-import org.apache.hadoop.fs.permission.FsPermission
-import org.apache.hadoop.hbase.{KeyValue, TableName}
-import org.apache.hadoop.hbase.io.hfile.CacheConfig
-import org.apache.hadoop.hbase.regionserver.{HStoreFile, StoreFileWriter}
+import org.apache.hadoop.fs.Path
+import org.apache.hadoop.hbase.{Cell, KeyValue, TableName}
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles
 import org.apache.hadoop.hbase.util.Bytes
 
@@ -19,15 +15,17 @@ import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.hbase.common.Utf8
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.rangeindex.RecordedWrites
-import org.apache.spark.sql.hbase.server.PackedCell
+import org.apache.spark.sql.hbase.server.{IndexTrust, PackedCell}
 
 /**
  * Writes the sorted rows of one region's partition as one HFile per column family, under
  * `staging/<family>/`, the layout HBase's bulk loader takes. Of several rows with the same key
  * the last one wins; a NULL value becomes a delete marker, so loading a row replaces it whole,
  * as INSERT does. For a table with range indexes, the rows are `recorded`, and the files named
- * after the mark they are recorded under. The files, their bytes and the time writing them are
- * counted in `metrics`.
+ * after the mark they are recorded under; with global indexes, the index cells the rows give are
+ * written aside (`indexCells`), and the files named after the indexes they keep
+ * (`server.IndexTrust`). The files, their bytes and the time writing them are counted in
+ * `metrics`.
  */
 final class RegionHFiles(
     conf: Configuration,
@@ -37,12 +35,14 @@ final class RegionHFiles(
     fileName: String,
     timestamp: Long,
     recorded: Option[RecordedWrites],
+    indexCells: Option[IndexCells],
     metrics: LoadMetrics
 ) {
-  HFileWriterMetrics.install()
-  private val fs: FileSystem = staging.getFileSystem(conf)
-  private val writers = mutable.LinkedHashMap.empty[String, StoreFileWriter]
+  private val named = indexCells.fold(fileName)(c => IndexTrust.fileName(fileName, c.load.tag))
+  private val files =
+    new StagedHFiles(conf, staging, storage, recorded.fold(named)(_.fileName(named)), timestamp, metrics)
   private val families = codec.families.map(Utf8.string)
+  private val markerFamily = Utf8.string(codec.markerFamily)
   // Within a row, cells go in family then qualifier order.
   private val cellOrder: Array[Int] = codec.families.indices.sortWith { (a, b) =>
     val byFamily = Bytes.compareTo(codec.families(a), codec.families(b))
@@ -64,87 +64,67 @@ final class RegionHFiles(
   // Timed per row, not per call: the rows come from a lazy iterator that reads and sorts the input.
   private def writeRow(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit =
     SQLMetrics.withTimingNs(metrics.writeTime) {
+      // The values the row gets, for its index cells; gathered only where there are global indexes.
+      val puts = indexCells.map(_ => Vector.newBuilder[Cell])
+      def append(family: String, cell: KeyValue): Unit = {
+        files.append(family, cell)
+        if (cell.getTypeByte == KeyValue.Type.Put.getCode) puts.foreach(_ += cell)
+      }
       if (codec.table.isPacked) {
         // One cell per family, each family in a file of its own: a packed cell replaces the row's values.
         codec.packedCells(values).foreach { case (family, cell) =>
-          writer(Utf8.string(family)).append(
+          append(
+            Utf8.string(family),
             new KeyValue(rowKey, family, PackedCell.QUALIFIER, timestamp, KeyValue.Type.Put, cell)
           )
         }
-      } else writeCells(rowKey, values)
+      } else {
+        // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
+        if (values.forall(_ == null)) {
+          append(
+            markerFamily,
+            new KeyValue(
+              rowKey,
+              codec.markerFamily,
+              RowCodec.RowMarkerQualifier,
+              timestamp,
+              KeyValue.Type.Put,
+              Array.emptyByteArray
+            )
+          )
+        }
+        cellOrder.foreach { i =>
+          append(
+            families(i),
+            if (values(i) == null)
+              new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.DeleteColumn)
+            else new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.Put, values(i))
+          )
+        }
+      }
       recorded.foreach(_.addCells(rowKey, values))
+      for (cells <- indexCells; row <- puts) cells.add(rowKey, row.result())
       rows += 1
     }
-
-  private def writeCells(rowKey: Array[Byte], values: Array[Array[Byte]]): Unit = {
-    // HBase has no row without a cell: a row whose values are all NULL keeps an empty marker cell.
-    if (values.forall(_ == null)) {
-      writer(Utf8.string(codec.markerFamily)).append(new KeyValue(
-        rowKey,
-        codec.markerFamily,
-        RowCodec.RowMarkerQualifier,
-        timestamp,
-        KeyValue.Type.Put,
-        Array.emptyByteArray
-      ))
-    }
-    cellOrder.foreach { i =>
-      val cell =
-        if (values(i) == null)
-          new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.DeleteColumn)
-        else new KeyValue(rowKey, codec.families(i), codec.qualifiers(i), timestamp, KeyValue.Type.Put, values(i))
-      writer(families(i)).append(cell)
-    }
-  }
-
-  private def writer(family: String): StoreFileWriter = writers.getOrElseUpdate(
-    family, {
-      val familyStorage =
-        storage.getOrElse(family, throw new IllegalStateException(s"no column family '$family' in the table"))
-      new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
-        .withFilePath(new Path(new Path(staging, family), recorded.fold(fileName)(_.fileName(fileName))))
-        .withFileContext(familyStorage.context(conf))
-        .withBloomType(familyStorage.bloomType)
-        .build()
-    }
-  )
 
   /** The mark the rows of the files are recorded under, once they are closed; None when there are none. */
   def markId: Option[String] = if (rows > 0) recorded.map(_.id) else None
 
-  /**
-   * Closes the files, marked as bulk-loaded, and records their rows; returns them by family. HBase
-   * checks that the user who loads may read and write the files and moves them away, and that user
-   * may not be the one who wrote them (the Thrift server loads as its session's user), so they are
-   * open to all: they are only ever staged here.
-   */
+  /** The file of index cells the rows give, once closed; None without global indexes or rows. */
+  def indexCellsFile: Option[String] = if (rows > 0) indexCells.map(_.path) else None
+
+  /** Closes the files and records their rows; returns them by family. */
   def close(): Map[String, Path] = {
-    val files = writers.map { case (family, w) =>
-      SQLMetrics.withTimingNs(metrics.writeTime) {
-        w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(timestamp))
-        w.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(false))
-        w.appendTrackedTimestampsToMetadata()
-        w.close()
-      }
-      fs.setPermission(w.getPath, new FsPermission("666"))
-      fs.setPermission(w.getPath.getParent, new FsPermission("777"))
-      metrics.hfilesWritten += 1
-      metrics.bytesWritten += fs.getFileStatus(w.getPath).getLen
-      family -> w.getPath
-    }.toMap
-    writers.clear()
+    val closed = files.close()
     recorded.foreach(_.record())
-    files
+    indexCells.foreach(_.close())
+    closed
   }
 
   /** Removes what was written so far, after a failure. */
   def abort(): Unit = {
-    writers.values.foreach(w =>
-      try w.close()
-      catch { case _: Exception => }
-    )
-    writers.values.foreach(w => fs.delete(w.getPath, false))
-    writers.clear()
+    files.abort()
+    indexCells.foreach(_.abort())
   }
 }
 

@@ -51,6 +51,7 @@ private[load] object SortedRuns {
           }.buffered
           val paths = mutable.Map.empty[String, Seq[String]]
           val marks = mutable.ArrayBuffer.empty[String]
+          val indexCells = mutable.ArrayBuffer.empty[String]
           var rows = 0L
           while (ascending.hasNext) {
             val region = partitioner.getPartition(ascending.head._1)
@@ -67,11 +68,12 @@ private[load] object SortedRuns {
               paths(family) = paths.getOrElse(family, Nil) :+ path.toString
             }
             marks ++= files.markId
+            indexCells ++= files.indexCellsFile
           }
           val regions = loadInTasks.fold(Set.empty[String])(table =>
             job.bulkLoad(table, paths.toMap.map { case (family, files) => family -> files.map(new Path(_)) })
           )
-          runs += Run(first, last, WrittenRun(rows, paths.toMap, marks.toSeq, regions))
+          runs += Run(first, last, WrittenRun(rows, paths.toMap, marks.toSeq, indexCells.toSeq, regions))
         }
         if (input.hasNext) { written.foreach(_.abort()); Iterator(None) }
         else Iterator(Some(runs.toSeq))

@@ -421,6 +421,7 @@ class LoadDataSpec extends HBaseSuite {
       "written-by-test",
       System.currentTimeMillis(),
       recorded = None,
+      indexCells = None,
       execution.load.LoadMetrics.unshown(spark.sparkContext)
     )
     try {

@@ -1,0 +1,94 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.execution.load
+
+import org.apache.hadoop.fs.Path
+import org.apache.hadoop.hbase.{CellComparator, CellUtil, KeyValue}
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.{Partitioner, SparkContext, TaskContext}
+import org.apache.spark.rdd.ShuffledRDD
+import org.apache.spark.serializer.KryoSerializer
+import org.apache.spark.sql.hbase.common.Utf8
+
+/** An index cell on its way to an HFile: where it goes ([[IndexedLoad.target]]) and the KeyValue's bytes. */
+private[load] final case class IndexCell(target: Int, keyValue: Array[Byte])
+
+private[load] object IndexCell {
+  val ordering: Ordering[IndexCell] = (a, b) => {
+    val byTarget = Integer.compare(a.target, b.target)
+    if (byTarget != 0) byTarget
+    else CellComparator.getInstance().compare(new KeyValue(a.keyValue), new KeyValue(b.keyValue))
+  }
+}
+
+/** Sends each index cell to the partition of its target's region that holds its row. */
+private[load] final class IndexCellPartitioner(load: IndexedLoad) extends Partitioner {
+  // Targets in order, each with a partition per region of its index table.
+  private val regions = (0 until load.tables.size * 2).map(t => load.tables(t / 2).startKeys.length)
+  private val offsets = regions.scanLeft(0)(_ + _).toArray
+
+  override def numPartitions: Int = regions.sum
+
+  override def getPartition(key: Any): Int = {
+    val cell = key.asInstanceOf[IndexCell]
+    val kv = new KeyValue(cell.keyValue)
+    offsets(cell.target) + RegionPartitioner.regionOf(
+      load.tables(cell.target / 2).startKeys,
+      Bytes.copy(kv.getRowArray, kv.getRowOffset, kv.getRowLength)
+    )
+  }
+}
+
+/** The index cells of a load, sorted into HFiles per index region, and loaded around the data. */
+private[load] object IndexHFiles {
+
+  /** HFiles of one target, by family. */
+  final case class Written(target: Int, files: Map[String, Seq[String]])
+
+  /** Sorts the cells the tasks wrote aside (`cellFiles`) into HFiles, one set per index region. */
+  def write(sc: SparkContext, job: LoadJob, load: IndexedLoad, cellFiles: Seq[String]): Seq[Written] =
+    if (cellFiles.isEmpty) Nil
+    else {
+      val cluster = job.cluster
+      val cells = sc.parallelize(cellFiles, cellFiles.size).mapPartitions { files =>
+        val conf = cluster.toConfiguration
+        files.flatMap(f => IndexCells.read(conf, f)).map { case (target, kv) => (IndexCell(target, kv), 0.toByte) }
+      }
+      val sorted = new ShuffledRDD[IndexCell, Byte, Byte](cells, new IndexCellPartitioner(load))
+        .setKeyOrdering(IndexCell.ordering)
+        .setSerializer(new KryoSerializer(sc.getConf))
+      sorted.mapPartitionsWithIndex { (part, partition) =>
+        val buffered = partition.buffered
+        if (!buffered.hasNext) Iterator.empty
+        else {
+          val target = buffered.head._1.target
+          val files = new StagedHFiles(
+            cluster.toConfiguration,
+            new Path(job.staging, s"index-$target"),
+            load.tables(target / 2).storage,
+            s"part-$part-attempt-${TaskContext.get().attemptNumber()}",
+            job.timestamp,
+            job.metrics
+          )
+          try {
+            buffered.foreach { case (cell, _) =>
+              val kv = new KeyValue(cell.keyValue)
+              files.append(Utf8.string(CellUtil.cloneFamily(kv)), kv)
+            }
+            Iterator(Written(target, files.close().map { case (f, p) => f -> Seq(p.toString) }))
+          } catch { case e: Throwable => files.abort(); throw e }
+        }
+      }.collect().toSeq
+    }
+
+  /** Loads the HFiles of the step before the data (`before`) or after it into their index tables. */
+  def load(job: LoadJob, load: IndexedLoad, written: Seq[Written], before: Boolean): Unit =
+    written.filter(w => (w.target % 2 == 0) == before).groupBy(_.target).foreach { case (target, parts) =>
+      job.bulkLoad(
+        load.tables(target / 2).table,
+        parts.flatMap(_.files).groupBy(_._1).map { case (family, fs) => family -> fs.flatMap(_._2).map(new Path(_)) }
+      )
+    }
+}
