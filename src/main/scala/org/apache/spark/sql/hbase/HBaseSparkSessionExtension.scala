@@ -7,7 +7,8 @@ import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.execution.ColumnarRule
 import org.apache.spark.sql.hbase.parser.HBaseSqlParser
 import org.apache.spark.sql.hbase.analysis.{
-  ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveIndexStatements, ResolveRowLevelStatements
+  ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveIndexHints, ResolveIndexStatements,
+  ResolveRowLevelStatements
 }
 import org.apache.spark.sql.hbase.physical.{HBaseStrategy, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys}
 import org.apache.spark.sql.hbase.optimizer.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
@@ -25,6 +26,7 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
     extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
     extensions.injectResolutionRule(session => ResolveIndexStatements(session))
+    extensions.injectResolutionRule(_ => ResolveIndexHints)
     extensions.injectResolutionRule(_ => ResolveRowLevelStatements)
     extensions.injectResolutionRule(session => ResolveHBaseCatalogStatements(session))
     extensions.injectTableFunction((

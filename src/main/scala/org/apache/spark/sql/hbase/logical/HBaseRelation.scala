@@ -20,6 +20,7 @@ import org.apache.spark.sql.types.{BooleanType, DateType, NumericType, Timestamp
  * for Spark's optimizer (unknown size: very large). `asOf` (epoch milliseconds) reads the table
  * as it was then: each cell's newest version written at or before that time. `topN` is an
  * ORDER BY ... LIMIT straight over the table, recorded by [[HBaseTopNPushdown]] for the planner.
+ * `indexHint` is what the query's hints say about its global indexes.
  */
 case class HBaseRelation(
     table: HBaseTableDef,
@@ -29,7 +30,8 @@ case class HBaseRelation(
     sizeInBytes: Option[BigInt] = None,
     statistics: Option[TableStatistics] = None,
     asOf: Option[Long] = None,
-    topN: Option[TopNRequest] = None
+    topN: Option[TopNRequest] = None,
+    indexHint: IndexHint = IndexHint.Free
 ) extends LeafNode with MultiInstanceRelation {
 
   /** The key attributes in row key order. */

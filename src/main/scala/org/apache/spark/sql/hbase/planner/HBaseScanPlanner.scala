@@ -168,10 +168,10 @@ object HBaseScanPlanner {
     val driverRead = max > 0 &&
       (withServers.regions.size <= 1 || (keyRanges.lookups && withServers.rowRanges <= max) ||
         indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
-    // An index describes the rows as they are now; a key lookup or a region's top rows need none.
+    // An index describes the rows as they are now, not as of a time; a region's top rows need none.
     val indexLookup = condition.filter(_ =>
-      settings.pushdown && settings.globalIndex && relation.asOf.isEmpty && topN.isEmpty && !keyRanges.lookups
-    ).flatMap(IndexLookup.choose(relation, _, settings.maxKeyRanges, settings.globalIndexMaxRows))
+      settings.pushdown && settings.globalIndex && relation.asOf.isEmpty && topN.isEmpty
+    ).flatMap(IndexLookup.choose(relation, _, settings.maxKeyRanges, settings.globalIndexMaxRows, keyRanges.lookups))
       .map(_.copy(driverReadWithout = driverRead))
     TableScanPlan(
       request.copy(topN = topN),

@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.planner
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, Literal, PredicateHelper}
 import org.apache.spark.sql.hbase.codec.{KeyBounds, RowRange}
 import org.apache.spark.sql.hbase.globalindex.IndexKeyLayout
-import org.apache.spark.sql.hbase.logical.HBaseRelation
+import org.apache.spark.sql.hbase.logical.{HBaseRelation, IndexHint}
 import org.apache.spark.sql.hbase.metadata.GlobalIndexDef
 
 /**
@@ -23,7 +23,8 @@ final case class IndexLookup(
     keyRanges: KeyRanges,
     rows: RowRanges,
     maxRows: Int,
-    driverReadWithout: Boolean = false
+    driverReadWithout: Boolean = false,
+    hinted: Boolean = false
 ) {
   def describe: String = {
     val ranges = keyRanges match {
@@ -31,7 +32,8 @@ final case class IndexLookup(
       case KeyRanges.Ranges(rs) =>
         s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
     }
-    s"rows narrowed at run time by global index ${index.name} [${index.indexTable}], $ranges (at most $maxRows rows)"
+    val why = if (hinted) ", as hinted" else ""
+    s"rows narrowed at run time by global index ${index.name} [${index.indexTable}]$why, $ranges (at most $maxRows rows)"
   }
 }
 
@@ -41,9 +43,18 @@ object IndexLookup extends PredicateHelper {
    * The global index whose key ranges bound the WHERE clause best, if any: a ready index over
    * columns of which the leading ones are each bounded by a conjunct that no row with NULL there
    * passes (the index keys of such rows start 0x00, which the ranges do not cover). Lookups of
-   * the leading column beat ranges of it; more bounded columns beat fewer.
+   * the leading column beat ranges of it; more bounded columns beat fewer. A hint
+   * `INDEX(t, i ...)` narrows the choice to the indexes it names, where one can be used, even
+   * beside a lookup by the primary key (`byKey`), which otherwise needs no index; `NO_INDEX(t)`
+   * chooses none.
    */
-  def choose(relation: HBaseRelation, where: Expression, maxKeyRanges: Int, maxRows: Int): Option[IndexLookup] = {
+  def choose(
+      relation: HBaseRelation,
+      where: Expression,
+      maxKeyRanges: Int,
+      maxRows: Int,
+      byKey: Boolean
+  ): Option[IndexLookup] = {
     val conjuncts = splitConjunctivePredicates(where)
     def attributeOf(column: String): Option[Attribute] =
       relation.output.find(a => relation.columnOf(a).name.equalsIgnoreCase(column))
@@ -56,23 +67,32 @@ object IndexLookup extends PredicateHelper {
         }
       }
     )
-    val candidates = relation.table.globalIndexes.filter(_.isReady).flatMap { index =>
-      val attributes = index.columns.map(attributeOf)
-      if (attributes.exists(_.isEmpty)) None
-      else {
-        val keys = attributes.flatten
-        val layout = new IndexKeyLayout(keys.map(_.dataType))
-        val usable = keys.indices.takeWhile(d => layout.prunable(d) && rejectsNull(keys(d))).size
-        if (usable == 0) None
-        else KeyRangePlanner.plan(keys, usable, _ => true, where, maxKeyRanges) match {
-          case KeyRanges.FullScan => None
-          case ranges @ KeyRanges.Ranges(rs) =>
-            val bounded = rs.map(r => r.prefix.size + (if (r.last.isDefined) 1 else 0)).minOption.getOrElse(usable)
-            Some((IndexLookup(index, ranges, RowRanges(ranges, layout), maxRows), (ranges.lookups, bounded)))
+    def best(indexes: Seq[GlobalIndexDef], hinted: Boolean): Option[IndexLookup] = indexes.filter(_.isReady).flatMap {
+      index =>
+        val attributes = index.columns.map(attributeOf)
+        if (attributes.exists(_.isEmpty)) None
+        else {
+          val keys = attributes.flatten
+          val layout = new IndexKeyLayout(keys.map(_.dataType))
+          val usable = keys.indices.takeWhile(d => layout.prunable(d) && rejectsNull(keys(d))).size
+          if (usable == 0) None
+          else KeyRangePlanner.plan(keys, usable, _ => true, where, maxKeyRanges) match {
+            case KeyRanges.FullScan => None
+            case ranges @ KeyRanges.Ranges(rs) =>
+              val bounded = rs.map(r => r.prefix.size + (if (r.last.isDefined) 1 else 0)).minOption.getOrElse(usable)
+              val lookup = IndexLookup(index, ranges, RowRanges(ranges, layout), maxRows, hinted = hinted)
+              Some((lookup, (ranges.lookups, bounded)))
+          }
         }
-      }
+    }.sortBy { case (_, (lookups, bounded)) => (!lookups, -bounded) }.headOption.map(_._1)
+    val all = relation.table.globalIndexes
+    relation.indexHint match {
+      case IndexHint.NoIndex => None
+      case use: IndexHint.Use => best(all.filter(i => use.names(i.name)), hinted = true).orElse(
+          if (byKey) None else best(all, hinted = false)
+        )
+      case IndexHint.Free => if (byKey) None else best(all, hinted = false)
     }
-    candidates.sortBy { case (_, (lookups, bounded)) => (!lookups, -bounded) }.headOption.map(_._1)
   }
 
   /**

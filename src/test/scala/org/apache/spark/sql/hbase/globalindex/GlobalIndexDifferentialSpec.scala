@@ -13,7 +13,7 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.hbase.{DifferentialCases, HBaseSuite, RandomClauses}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
-import org.apache.spark.sql.hbase.common.HBaseSQLConf
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 import org.apache.spark.sql.hbase.execution.{HBaseTableScan, ScanMetrics}
 import org.apache.spark.sql.types.LongType
 
@@ -183,6 +183,48 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
         ).queryExecution.executedPlan
           .toString should not include "global index"
       )
+    }
+
+    it("follows the hints INDEX(t, i) and NO_INDEX(t), in Spark's and Phoenix's spelling, with the same rows") {
+      val t = uniqueName("hinted")
+      sql(s"""CREATE TABLE $t (id BIGINT, email STRING, name STRING, PRIMARY KEY (id))
+             |MAPPED BY ($t, COLS=[email=f.email, name=f.name]) SPLIT ON ((250), (500), (750))""".stripMargin)
+      sql(s"INSERT INTO $t SELECT id, CONCAT('u', id % 400, '@x'), CONCAT('n', id % 100) FROM range(1000)")
+      sql(s"CREATE INDEX by_email ON $t USING global (email)")
+      sql(s"CREATE INDEX by_name ON $t USING global (name)")
+      def plan(
+          hint: String,
+          where: String = "email = 'u7@x' AND name = 'n7'",
+          from: String = t
+      ): (String, Seq[Long]) = {
+        val df = sql(s"SELECT $hint id FROM $from WHERE $where")
+        val explained = df.queryExecution.executedPlan.toString
+        val index = Seq("by_email", "by_name").find(i => explained.contains(s"global index $i ["))
+        (
+          index.fold("none")(i => if (explained.contains(s"$i [$t.$i.idx], as hinted")) s"$i, hinted" else i),
+          df.collect().map(_.getLong(0)).sorted.toSeq
+        )
+      }
+      val rows = Seq(7L, 407L, 807L)
+      plan("") shouldBe (("by_email", rows)) // a lookup of either: the first one defined
+      plan(s"/*+ INDEX($t, by_name) */") shouldBe (("by_name, hinted", rows))
+      plan(s"/*+ INDEX($t by_name) */") shouldBe (("by_name, hinted", rows))
+      plan("/*+ INDEX(u, by_name, by_email) */", from = s"$t u") shouldBe (("by_email, hinted", rows))
+      plan(s"/*+ NO_INDEX($t) */") shouldBe (("none", rows))
+      plan("/*+ NO_INDEX(u) */", from = s"$t u") shouldBe (("none", rows))
+      withClue("an index the clause cannot use is no use: ")(
+        plan(s"/*+ INDEX($t, by_name) */", where = "email = 'u7@x'") shouldBe (("by_email", rows))
+      )
+      withClue("a hint asks for the index even beside a primary key lookup: ")(
+        plan(s"/*+ INDEX($t, by_email) */", where = "id = 407 AND email = 'u7@x'") shouldBe
+          (("by_email, hinted", Seq(407L)))
+      )
+      intercept[HBaseSQLException](sql(s"SELECT /*+ INDEX($t, nope) */ id FROM $t")).getMessage shouldBe
+        s"hint INDEX($t, nope): table '$t' has no global index 'nope'"
+      intercept[HBaseSQLException](sql(s"SELECT /*+ NO_INDEX(other) */ id FROM $t")).getMessage shouldBe
+        "hint NO_INDEX(other): the query reads no HBase table named 'other'"
+      intercept[HBaseSQLException](sql(s"SELECT /*+ INDEX($t) */ id FROM $t")).getMessage shouldBe
+        s"hint INDEX($t): give INDEX(table, index [, index ...]) or NO_INDEX(table)"
     }
   }
 }

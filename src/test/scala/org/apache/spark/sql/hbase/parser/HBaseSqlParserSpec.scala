@@ -199,6 +199,25 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     }
   }
 
+  describe("Phoenix's index hint") {
+    val spark = new SparkSqlParser()
+    it("reads INDEX(t i1 i2) as Spark's INDEX(t, i1, i2), and leaves any statement Spark parses as it is") {
+      parser.parsePlan("SELECT /*+ INDEX(users by_email) */ * FROM users WHERE email = 'a'") shouldBe
+        spark.parsePlan("SELECT /*+ INDEX(users, by_email) */ * FROM users WHERE email = 'a'")
+      parser.parsePlan("select /*+ index(u by_email by_age), NO_INDEX(o) */ * FROM users u JOIN o") shouldBe
+        spark.parsePlan("select /*+ index(u, by_email, by_age), NO_INDEX(o) */ * FROM users u JOIN o")
+      val quoted = "SELECT * FROM users WHERE note = '/*+ INDEX(a b) */'"
+      parser.parsePlan(quoted) shouldBe spark.parsePlan(quoted)
+    }
+
+    it("gives Spark's own error, about the statement as written, for a statement that is wrong elsewhere") {
+      val wrong = "SELECT /*+ INDEX(users by_email) */ * FROM users WHERE email ="
+      val error = intercept[ParseException](parser.parsePlan(wrong)).getMessage
+      error should include(wrong)
+      error should include("extra input 'by_email'")
+    }
+  }
+
   describe("statements that cannot be ours") {
     it("are told by their first word, without our grammar; anything else still goes through it") {
       HBaseSqlParser.mayBeOurs("SELECT * FROM t") shouldBe false
