@@ -175,6 +175,8 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "gets": 0,
         "badRowKeys": 0,
         "memoryFlushes": 0,
+        "indexRowsRead": 0,
+        "untrustedRegions": 0,
     }
     assert [r.k for r in lookup.collect()] == [7, 8, 250]
     assert scan_metrics(lookup) == {
@@ -187,6 +189,8 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "gets": 3,
         "badRowKeys": 0,
         "memoryFlushes": 0,
+        "indexRowsRead": 0,
+        "untrustedRegions": 0,
     }
 
     # A shuffle puts the scan inside an adaptive query stage; the region server sends one row per group.
@@ -202,6 +206,8 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "gets": 0,
         "badRowKeys": 0,
         "memoryFlushes": 0,
+        "indexRowsRead": 0,
+        "untrustedRegions": 0,
     }
 
 

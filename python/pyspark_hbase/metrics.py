@@ -13,19 +13,23 @@ METRIC_NAMES = (
     "gets",
     "badRowKeys",
     "memoryFlushes",
+    "indexRowsRead",
+    "untrustedRegions",
 )
 
 
 def scan_metrics(df):
     """Return {name: count} for regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned, gets,
-    badRowKeys and memoryFlushes.
+    badRowKeys, memoryFlushes, indexRowsRead and untrustedRegions.
 
     ``rowsRead`` counts what HBase returned to Spark: rows, or partial groups where the region
     servers aggregated; ``rowsScanned`` counts the rows the region servers looked at;
     ``badRowKeys`` the rows left out because their keys are not keys of the table
     (``spark.sql.hbase.read.badRowKeys=skip``); ``memoryFlushes`` the batches of partial groups
     that region servers sent early because the query's cap (``spark.sql.hbase.coprocessor.maxGroupBytes``)
-    or their own memory budget for aggregations was reached.
+    or their own memory budget for aggregations was reached; ``indexRowsRead`` the global index rows
+    a scan read to find its rows, and ``untrustedRegions`` the data regions it read whole because a
+    bulk load left the index behind there.
 
     The counts are summed over every HBase scan in ``df``'s plan, as of the last action run on
     ``df`` itself (``collect()``, ``toPandas()``, ``foreach()``, a write). Before any action they

@@ -135,7 +135,9 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
   private def runtimePlan: TableScanPlan = {
     val joined = withJoinKeys
     joined.indexLookup.fold(joined) { lookup =>
-      IndexLookup.narrow(joined, IndexKeysRead(joined.request.cluster, joined.request.table, lookup))
+      val read = IndexKeysRead(joined.request.cluster, joined.request.table, lookup)
+      ReadMetrics.reportIndexRead(sparkContext, metrics, read)
+      IndexLookup.narrow(joined, read.answer)
     }
   }
 

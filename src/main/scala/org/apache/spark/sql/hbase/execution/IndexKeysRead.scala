@@ -19,15 +19,18 @@ import org.apache.spark.sql.hbase.server.{IndexSpec, IndexTrust}
 /** The run-time read of an [[IndexLookup]]: the data row keys its index holds in its ranges. */
 object IndexKeysRead {
 
+  /** What the index answered (None: more rows than the lookup takes), and how many index rows it read. */
+  final case class Outcome(answer: Option[IndexAnswer], indexRowsRead: Long)
+
   /**
    * The data row keys named by the index rows in the lookup's ranges, VERIFIED or not (the scan
    * checks each data row it reads), with the ranges where the index is not trusted; None when
    * there are more keys than the lookup takes. One scan seeks through the ranges and returns keys
    * only; one Get reads the marks of untrusted ranges.
    */
-  def apply(cluster: HBaseClusterConf, table: HBaseTableDef, lookup: IndexLookup): Option[IndexAnswer] = {
+  def apply(cluster: HBaseClusterConf, table: HBaseTableDef, lookup: IndexLookup): Outcome = {
     val ranges = lookup.rows.ranges
-    if (ranges.isEmpty) Some(IndexAnswer(Nil, Nil))
+    if (ranges.isEmpty) Outcome(Some(IndexAnswer(Nil, Nil)), 0)
     else {
       val spec = IndexSpecs.of(table, lookup.index)
       val filters = new FilterList(FilterList.Operator.MUST_PASS_ALL)
@@ -46,10 +49,9 @@ object IndexKeysRead {
         try {
           val scanner = index.getScanner(scan)
           try {
-            val keys =
-              scanner.iterator().asScala.take(lookup.maxRows + 1).flatMap(r => Option(spec.dataRowOf(r.getRow)))
-                .toVector
-            if (keys.size > lookup.maxRows) None else Some(IndexAnswer(keys, untrusted(index)))
+            val rows = scanner.iterator().asScala.take(lookup.maxRows + 1).toVector
+            val keys = rows.flatMap(r => Option(spec.dataRowOf(r.getRow)))
+            Outcome(if (keys.size > lookup.maxRows) None else Some(IndexAnswer(keys, untrusted(index))), rows.size)
           } finally scanner.close()
         } finally index.close()
       }

@@ -42,7 +42,9 @@ object ReadMetrics {
     "rowsScanned" -> SQLMetrics.createMetric(sc, "rows the region servers looked at"),
     "gets" -> SQLMetrics.createMetric(sc, "Gets"),
     "badRowKeys" -> SQLMetrics.createMetric(sc, "rows skipped for bad row keys"),
-    "memoryFlushes" -> SQLMetrics.createMetric(sc, "partial groups sent early for region server memory")
+    "memoryFlushes" -> SQLMetrics.createMetric(sc, "partial groups sent early for region server memory"),
+    "indexRowsRead" -> SQLMetrics.createMetric(sc, "global index rows read"),
+    "untrustedRegions" -> SQLMetrics.createMetric(sc, "regions read whole where a bulk load left the global index")
   )
 
   def of(metrics: Map[String, SQLMetric]): ReadMetrics =
@@ -61,6 +63,13 @@ object ReadMetrics {
     metrics("keyRanges").set(plan.rowRanges)
     metrics("chunksSkipped").set(plan.chunksSkipped)
     postDriverMetrics(sc, metrics, Seq("regionsTotal", "regionsScanned", "keyRanges", "chunksSkipped"))
+  }
+
+  /** Sets what a global index read at run time counted, as metrics of the running query. */
+  def reportIndexRead(sc: SparkContext, metrics: Map[String, SQLMetric], read: IndexKeysRead.Outcome): Unit = {
+    metrics("indexRowsRead").set(read.indexRowsRead)
+    metrics("untrustedRegions").set(read.answer.fold(0)(_.untrusted.size))
+    postDriverMetrics(sc, metrics, Seq("indexRowsRead", "untrustedRegions"))
   }
 
   /** Metrics counted on the driver reach the SQL tab only when posted. */

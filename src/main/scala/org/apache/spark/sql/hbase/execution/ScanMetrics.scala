@@ -27,7 +27,9 @@ object ScanMetrics extends AdaptiveSparkPlanHelper {
       "rowsScanned",
       "gets",
       "badRowKeys",
-      "memoryFlushes"
+      "memoryFlushes",
+      "indexRowsRead",
+      "untrustedRegions"
     )
 
   def of(dataset: Dataset[_]): Map[String, Long] = {

@@ -178,6 +178,8 @@ class ScanExecutionSpec extends HBaseSuite {
           "chunksSkipped" -> 0,
           "badRowKeys" -> 0,
           "memoryFlushes" -> 0,
+          "indexRowsRead" -> 0,
+          "untrustedRegions" -> 0,
           "rowsRead" -> 3,
           "rowsScanned" -> 3,
           "gets" -> 3
@@ -272,6 +274,8 @@ class ScanExecutionSpec extends HBaseSuite {
           "chunksSkipped" -> 0,
           "badRowKeys" -> 0,
           "memoryFlushes" -> 0,
+          "indexRowsRead" -> 0,
+          "untrustedRegions" -> 0,
           "rowsRead" -> 13,
           "rowsScanned" -> 13,
           "gets" -> 3

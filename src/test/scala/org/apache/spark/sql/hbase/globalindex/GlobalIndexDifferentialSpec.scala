@@ -167,7 +167,7 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
         s"rows narrowed at run time by global index by_email [$t.by_email.idx], 1 key ranges (=u7@x) (at most 10000 rows)"
       )
       val metrics = ScanMetrics.of(df)
-      (metrics("rowsRead"), metrics("gets")) shouldBe ((3L, 3L))
+      Seq("rowsRead", "gets", "indexRowsRead", "untrustedRegions").map(metrics) shouldBe Seq(3L, 3L, 3L, 0L)
       withConf(HBaseSQLConf.GlobalIndexEnabled.key -> "false") {
         val off = sql(s"SELECT id, name FROM $t WHERE email = 'u7@x'")
         off.queryExecution.executedPlan.toString should not include "global index"

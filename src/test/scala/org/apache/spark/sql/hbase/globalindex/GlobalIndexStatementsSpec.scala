@@ -19,6 +19,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.{HBaseSuite, Waits}
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, BinaryValueCodec, RowCodec}
 import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.hbase.execution.ScanMetrics
 import org.apache.spark.sql.hbase.execution.load.{FamilyStorage, LoadKey, LoadMetrics, RegionHFiles}
 import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.server.ServerJar
@@ -288,8 +289,10 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
       )
 
       def ids(where: String): Seq[Long] = sql(s"SELECT id FROM $t WHERE $where").collect().map(_.getLong(0)).toSeq
-      val lookup = s"SELECT id FROM $t WHERE email IN ('bulk3@x', 'bulk1005@x', '$oldEmailOf3')"
-      sql(lookup).queryExecution.executedPlan.toString should include("global index by_email")
+      val lookup = sql(s"SELECT id FROM $t WHERE email IN ('bulk3@x', 'bulk1005@x', '$oldEmailOf3')")
+      lookup.queryExecution.executedPlan.toString should include("global index by_email")
+      lookup.collect()
+      ScanMetrics.of(lookup)("untrustedRegions") shouldBe 2
       ids("email IN ('bulk3@x', 'bulk1005@x', '" + oldEmailOf3 + "')").sorted shouldBe Seq(3L, 1005L)
       ids("email BETWEEN 'bulk' AND 'bulkz'").sorted shouldBe Seq(3L) ++ (1000L until 1010L)
 
