@@ -23,21 +23,22 @@ import org.apache.spark.sql.types.{DataType, StructType}
 class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
 
   override def parsePlan(sqlText: String): LogicalPlan =
-    parseOurs(sqlText).getOrElse(withPhoenixHints(sqlText)(delegate.parsePlan))
+    parseOurs(sqlText).getOrElse(withPhoenixSpellings(sqlText)(delegate.parsePlan))
 
   override def parsePlanWithParameters(sqlText: String, paramContext: ParameterContext): LogicalPlan =
-    parseOurs(sqlText).getOrElse(withPhoenixHints(sqlText)(delegate.parsePlanWithParameters(_, paramContext)))
+    parseOurs(sqlText).getOrElse(withPhoenixSpellings(sqlText)(delegate.parsePlanWithParameters(_, paramContext)))
 
   /**
-   * Spark's plan for the statement; if Spark refuses it and it has Phoenix's `INDEX(t i)` hints,
-   * whose parameters Spark's grammar wants separated by commas, the plan of it with commas, else
-   * Spark's error. A statement Spark parses is never changed.
+   * Spark's plan for the statement; if Spark refuses it and it has one of Phoenix's spellings
+   * ([[PhoenixSpellings]]), the plan of it in Spark's, else Spark's error. A statement Spark
+   * parses is never changed.
    */
-  private def withPhoenixHints(sqlText: String)(parse: String => LogicalPlan): LogicalPlan =
+  private def withPhoenixSpellings(sqlText: String)(parse: String => LogicalPlan): LogicalPlan =
     try parse(sqlText)
     catch {
       case e: ParseException =>
-        PhoenixHints.withCommas(sqlText).flatMap(s => scala.util.Try(parse(s)).toOption).getOrElse(throw e)
+        PhoenixSpellings.hintsWithCommas(sqlText).orElse(PhoenixSpellings.includeAsOption(sqlText))
+          .flatMap(s => scala.util.Try(parse(s)).toOption).getOrElse(throw e)
     }
 
   /** Our plan for the statement, or None when it is not one of ours. */

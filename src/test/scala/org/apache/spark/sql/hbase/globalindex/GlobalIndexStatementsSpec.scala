@@ -368,7 +368,9 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
     it("delete the index's HBase table and stop its maintenance once no index is left") {
       val t = users(40)
       sql(s"CREATE INDEX by_email ON $t USING global (email)")
-      sql(s"CREATE INDEX by_age ON $t USING global (age)")
+      sql(s"CREATE INDEX by_age ON $t (age) INCLUDE (name)") // Phoenix's spelling
+      showIndexes(t).map(r => (r.getString(0), r.getString(1), r.getString(7))) shouldBe
+        Seq(("by_email", "global", ""), ("by_age", "global", "name"))
       sql(s"DROP INDEX by_email ON $t")
       hbaseTableExists(indexTable(t, "by_email")) shouldBe false
       observed(t) shouldBe true

@@ -199,7 +199,7 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
     }
   }
 
-  describe("Phoenix's index hint") {
+  describe("Phoenix's spellings") {
     val spark = new SparkSqlParser()
     it("reads INDEX(t i1 i2) as Spark's INDEX(t, i1, i2), and leaves any statement Spark parses as it is") {
       parser.parsePlan("SELECT /*+ INDEX(users by_email) */ * FROM users WHERE email = 'a'") shouldBe
@@ -208,6 +208,13 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
         spark.parsePlan("select /*+ index(u, by_email, by_age), NO_INDEX(o) */ * FROM users u JOIN o")
       val quoted = "SELECT * FROM users WHERE note = '/*+ INDEX(a b) */'"
       parser.parsePlan(quoted) shouldBe spark.parsePlan(quoted)
+    }
+
+    it("reads CREATE INDEX ... INCLUDE (a, b) as a covered global index") {
+      parser.parsePlan("CREATE INDEX by_email ON users (email) INCLUDE (name, `city`)") shouldBe
+        spark.parsePlan("CREATE INDEX by_email ON TABLE users USING global (email) OPTIONS (include 'name, city')")
+      parser.parsePlan("create index if not exists i on table hbase.users(a, b) include(c);") shouldBe
+        spark.parsePlan("CREATE INDEX IF NOT EXISTS i ON TABLE hbase.users USING global (a, b) OPTIONS (include 'c')")
     }
 
     it("gives Spark's own error, about the statement as written, for a statement that is wrong elsewhere") {
