@@ -364,6 +364,36 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
     }
   }
 
+  describe("cells that expire (a column family TTL)") {
+    it(
+      "leave index rows that name rows no longer there: queries drop them, CHECK INDEX counts them extra, REPAIR deletes them"
+    ) {
+      val t = uniqueName("expiring")
+      sql(s"CREATE TABLE $t (id BIGINT, email STRING, PRIMARY KEY (id)) MAPPED BY ($t, COLS=[email=f.email])")
+      withAdmin { admin =>
+        admin.modifyColumnFamily(
+          TableName.valueOf(t),
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(f).setTimeToLive(8).build()
+        )
+      }
+      sql(s"CREATE INDEX by_email ON $t USING global (email)")
+      sql(s"INSERT INTO $t SELECT id, CONCAT('e', id % 2, '@x') FROM range(6)")
+      actual(indexTable(t, "by_email")).size shouldBe 6
+      Waits.until("the cells have expired", seconds = 60, everyMs = 250)(
+        sql(s"SELECT count(*) FROM $t").head().getLong(0) == 0
+      )
+      withClue("no write saw them go, so the index still names them: ")(actual(indexTable(t, "by_email")).size shouldBe
+        6)
+      val lookup = sql(s"SELECT id FROM $t WHERE email = 'e1@x'")
+      lookup.collect() shouldBe empty
+      ScanMetrics.of(lookup)("indexRowsRead") shouldBe 3
+      val checked = sql(s"CHECK INDEX by_email ON $t").collect().head
+      (checked.getLong(1), checked.getLong(4)) shouldBe ((0L, 6L)) // no data rows, six extra index rows
+      sql(s"CHECK INDEX by_email ON $t REPAIR").collect()
+      actual(indexTable(t, "by_email")) shouldBe empty
+    }
+  }
+
   describe("DROP INDEX and DROP TABLE") {
     it("delete the index's HBase table and stop its maintenance once no index is left") {
       val t = users(40)
