@@ -4,10 +4,10 @@
 package org.apache.spark.sql.hbase.facts
 
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
-import org.apache.spark.sql.hbase.metadata.RangeIndexDef
+import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, RangeIndexDef}
 import org.apache.spark.sql.hbase.rangeindex.{IndexChunks, RangeIndexStore}
 import org.apache.spark.sql.hbase.logical.HBaseRelation
-import org.apache.spark.sql.hbase.planner.{RegionInfo, TableFacts}
+import org.apache.spark.sql.hbase.planner.{IndexTableFacts, RegionInfo, TableFacts}
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -26,6 +26,11 @@ final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends 
 
   override def aggregator(through: Seq[RegionInfo]): Option[Int] =
     AggregatorSupport.version(relation.cluster, relation.table, through, expiration)
+
+  override def globalIndexTable(index: GlobalIndexDef): Option[IndexTableFacts] =
+    HBaseTableSizes.cached(relation.cluster, index.indexTable).map { bytes =>
+      IndexTableFacts(HBaseRegions.cached(relation.cluster, index.indexTable, expiration), bytes)
+    }
 
   /** Write marks are never cached: a mark must count from the moment it is written. */
   override def rangeIndex(index: RangeIndexDef): IndexChunks = IndexBuilds.usable(

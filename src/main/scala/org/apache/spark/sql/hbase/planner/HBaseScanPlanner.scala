@@ -169,10 +169,14 @@ object HBaseScanPlanner {
       (withServers.regions.size <= 1 || (keyRanges.lookups && withServers.rowRanges <= max) ||
         indexUses.flatMap(_.rowsAtMost).minOption.exists(_ <= settings.driverReadMaxRows))
     // An index describes the rows as they are now, not as of a time; a region's top rows need none.
-    val indexLookup = condition.filter(_ =>
+    val weighed = condition.filter(_ =>
       settings.pushdown && settings.globalIndex && relation.asOf.isEmpty && topN.isEmpty
     ).flatMap(IndexLookup.choose(relation, _, settings.maxKeyRanges, settings.globalIndexMaxRows, keyRanges.lookups))
-      .map(_.copy(driverReadWithout = driverRead))
+      .map { lookup =>
+        val tableBytes = relation.sizeInBytes.map(_ * withServers.regions.size / math.max(1, withServers.regionsTotal))
+        IndexLookup.weigh(lookup, facts.globalIndexTable(lookup.index), tableBytes)
+      }
+    val indexLookup = weighed.flatMap(_.toOption).map(_.copy(driverReadWithout = driverRead))
     TableScanPlan(
       request.copy(topN = topN),
       keyRanges,
@@ -183,7 +187,8 @@ object HBaseScanPlanner {
       keyOrder,
       wholeKey = keyOrder.size == relation.keyAttributes.size,
       withoutServerJar = withoutJar,
-      indexLookup = indexLookup
+      indexLookup = indexLookup,
+      indexDeclined = weighed.flatMap(_.left.toOption)
     )
   }
 

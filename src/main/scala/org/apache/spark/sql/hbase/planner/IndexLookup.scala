@@ -24,7 +24,8 @@ final case class IndexLookup(
     rows: RowRanges,
     maxRows: Int,
     driverReadWithout: Boolean = false,
-    hinted: Boolean = false
+    hinted: Boolean = false,
+    cost: Option[IndexCost] = None
 ) {
   def describe: String = {
     val ranges = keyRanges match {
@@ -32,7 +33,7 @@ final case class IndexLookup(
       case KeyRanges.Ranges(rs) =>
         s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
     }
-    val why = if (hinted) ", as hinted" else ""
+    val why = if (hinted) ", as hinted" else cost.fold("")(c => s", ${c.describe}")
     s"rows narrowed at run time by global index ${index.name} [${index.indexTable}]$why, $ranges (at most $maxRows rows)"
   }
 }
@@ -96,6 +97,26 @@ object IndexLookup extends PredicateHelper {
   }
 
   /**
+   * Whether reading through `lookup` is worth it: it is, unless what HBase says of the sizes shows
+   * the index's regions in its ranges to hold more bytes than the data regions the plan reads
+   * (`tableBytes`), or a hint chose it. Right: the lookup, with the estimate EXPLAIN gives; Left:
+   * why the index is not used.
+   */
+  def weigh(
+      lookup: IndexLookup,
+      index: Option[IndexTableFacts],
+      tableBytes: Option[BigInt]
+  ): Either[String, IndexLookup] =
+    (index, tableBytes) match {
+      case (Some(facts), Some(table)) if !lookup.hinted && facts.regions.nonEmpty =>
+        val overlapped = facts.regions.count(r => lookup.rows.overlaps(RowRange(r.startKey, r.endKey)))
+        val cost = IndexCost(facts.bytes * overlapped / facts.regions.size, table)
+        if (cost.indexBytes <= cost.tableBytes) Right(lookup.copy(cost = Some(cost)))
+        else Left(s"global index ${lookup.index.name} not used: ${cost.describe}")
+      case _ => Right(lookup)
+    }
+
+  /**
    * `plan` reading only the data rows the index `found` (what it held in the lookup's ranges),
    * each by a Get in the region that holds it, and the whole of any range where it is not
    * trusted; every region keeps its place, reading nothing where no key falls. None (more rows
@@ -111,6 +132,19 @@ object IndexLookup extends PredicateHelper {
         driverRead = plan.driverRead && (answer.untrusted.isEmpty || plan.indexLookup.exists(_.driverReadWithout))
       )
   }
+}
+
+/**
+ * The most a read through an index reads of it (its regions that hold the lookup's ranges, as
+ * HBase sizes them), against the most the plan reads of the table (the regions it reads).
+ */
+final case class IndexCost(indexBytes: BigInt, tableBytes: BigInt) {
+  def describe: String =
+    s"at most ${IndexCost.mb(indexBytes)} of the index against ${IndexCost.mb(tableBytes)} of the table"
+}
+
+object IndexCost {
+  private def mb(bytes: BigInt): String = f"${bytes.toDouble / (1024 * 1024)}%.1f MB"
 }
 
 /**

@@ -3,7 +3,7 @@
 
 package org.apache.spark.sql.hbase.planner
 
-import org.apache.spark.sql.hbase.metadata.RangeIndexDef
+import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, RangeIndexDef}
 import org.apache.spark.sql.hbase.rangeindex.IndexChunks
 
 /**
@@ -33,4 +33,10 @@ trait TableFacts {
 
   /** The chunks of a built range index that the planner may prune by now; asked only for an index the WHERE clause uses. */
   def rangeIndex(index: RangeIndexDef): IndexChunks = IndexChunks(index, Nil, Nil)
+
+  /** A global index's HBase table: its regions and size, when HBase says; asked only for an index the planner may use. */
+  def globalIndexTable(index: GlobalIndexDef): Option[IndexTableFacts] = None
 }
+
+/** The regions of a global index's HBase table, in key order, and the bytes it holds. */
+final case class IndexTableFacts(regions: Seq[RegionInfo], bytes: BigInt)

@@ -65,6 +65,7 @@ final case class ScanRequest(
  *                     column, which regions each partition reads
  * @param joinKeys     when a join's other side narrows the rows read at run time, how
  * @param indexLookup  when a global index names the rows read at run time, which and how
+ * @param indexDeclined why a global index the WHERE clause could use is not, for EXPLAIN
  * @param withoutServerJar the region servers (by `RegionInfo.serverName`) whose regions are read
  *                     without the server jar: they refused it, or read only an older wire
  *                     version than the plan's
@@ -81,7 +82,8 @@ final case class TableScanPlan(
     alignment: Option[KeyAlignment] = None,
     joinKeys: Option[JoinKeys] = None,
     withoutServerJar: Set[String] = Set.empty,
-    indexLookup: Option[IndexLookup] = None
+    indexLookup: Option[IndexLookup] = None,
+    indexDeclined: Option[String] = None
 ) {
 
   def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
@@ -126,7 +128,7 @@ final case class TableScanPlan(
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
       request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "") +
       request.topN.fold("")(t => s", ${t.describe}") + joinKeys.fold("")(k => s", ${k.describe}") +
-      indexLookup.fold("")(i => s", ${i.describe}")
+      indexLookup.fold("")(i => s", ${i.describe}") + indexDeclined.fold("")(d => s", $d")
   }
 
   /** How the partitions are cut, when aligned with another scan. */
