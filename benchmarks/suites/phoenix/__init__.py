@@ -4,7 +4,7 @@
 """Phoenix benchmark: the same TPC-H rows in Apache Phoenix and in our tables, on one HBase, the same queries.
 
 Run through `benchmarks/run phoenix [--scale 0.1] [--repeat 5]`, which installs what this needs. It installs
-Phoenix (phoenix_install.py) under benchmarks/work, starts an embedded HBase of its own with Phoenix's jars
+Phoenix (harness/phoenix) under benchmarks/work, starts an embedded HBase of its own with Phoenix's jars
 after HBase's own and our server jar, generates TPC-H lineitem, orders and customer as CSV with tpchgen-cli, and
 loads the same rows into four tables of each: ours in today's format (one cell per column) and ours in LAYOUT PACKED
 (one cell per row and family), both with LOAD DATA from the CSV files, timed; Phoenix's default table (column

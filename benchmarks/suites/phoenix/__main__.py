@@ -5,20 +5,25 @@
 
 import argparse
 import json
-import shutil
 import time
 from pathlib import Path
 
 from harness.common import WORK, log, machine, today, tpch_scale
 from harness.data import generate_csv
-from harness.platform import Additions, LocalHBase, hbase_classpath
+from harness.phoenix import (
+    PHOENIX_COMPAT,
+    PHOENIX_MODULES,
+    PHOENIX_SITE,
+    PHOENIX_VERSION,
+    PhoenixJdbc,
+    hbase_with_phoenix,
+)
 from harness.results import write_results
 from harness.server_sampling import RegionServerProfiler
 from harness.sessions import hbase_admin, spark_session
 from harness.thrift_jdbc import start_with_client
 
 from . import __doc__ as DOC
-from .client import PhoenixJdbc
 from .constants import (
     FAMILY,
     FILTERED_ORDERS,
@@ -29,11 +34,9 @@ from .constants import (
     MEASURE_SITE,
     OURS_PACKED,
     PHOENIX_PACKED_PROPERTIES,
-    PHOENIX_SITE,
     TABLES,
     UPSERT_BATCH,
 )
-from .install import PHOENIX_COMPAT, PHOENIX_MODULES, PHOENIX_VERSION, install
 from .jdbc import jdbc_floor
 from .load import load_all
 from .measure import process_meter, profile_region_server, run_query, spark_floors
@@ -62,21 +65,15 @@ def arguments():
 def start(log_dir, reuse):
     """Phoenix installed, an HBase with it (fresh unless reused), a Spark session and a Phoenix client on it, the
     jars Phoenix added and the client's classpath."""
-    classpath = hbase_classpath()
-    phoenix_jars = install(WORK, classpath, log)
-    hbase = LocalHBase(WORK / "hbase-phoenix", heap=HBASE_HEAP, site_settings={**PHOENIX_SITE, **MEASURE_SITE})
-    hbase.stop()
-    if not reuse:
-        shutil.rmtree(hbase.data_dir, ignore_errors=True)  # every run loads anew: the load is measured too
-    log(f"starting HBase with Phoenix {PHOENIX_VERSION}'s jars ({len(phoenix_jars)}) after its own")
-    # Phoenix's jars after HBase's own on the classpath of every JVM of this HBase.
-    hbase.start(progress=log, additions=Additions(classpath=tuple(str(j) for j in phoenix_jars)))
+    # every run loads anew unless reused: the load is measured too
+    hbase, phoenix_jars, client_classpath = hbase_with_phoenix(
+        WORK, "hbase-phoenix", HBASE_HEAP, MEASURE_SITE, not reuse, log
+    )
     spark = spark_session(
         "spark-hbase-sql Phoenix benchmark",
         hbase.data_dir,
         {"spark.ui.showConsoleProgress": "false", "spark.sql.shuffle.partitions": "4"},
     )
-    client_classpath = classpath + phoenix_jars  # Phoenix's client and tools need HBase's and its own jars
     phoenix = PhoenixJdbc(hbase.conf_dir, client_classpath, hbase.zk_port, log_dir / "phoenix-client.log")
     return hbase, spark, phoenix, phoenix_jars, client_classpath
 

@@ -5,14 +5,10 @@
 
 from harness.data import LINEITEM_COLUMNS, ORDERS_COLUMNS
 
-# Phoenix's documented server setting (its secondary indexes replay their updates from the WAL); the tables
-# here have no index, so it only proves that Phoenix's settings reach the region server.
-PHOENIX_SITE = {"hbase.regionserver.wal.codec": "org.apache.hadoop.hbase.regionserver.wal.IndexedWALEditCodec"}
 # A region server archives the files a compaction replaced every 2 minutes by default; sooner here, so that the
 # bytes on disk, measured after the major compactions, are those of the files the tables read.
 MEASURE_SITE = {"hbase.hfile.compaction.discharger.interval": "10000"}
 HBASE_HEAP = "2g"  # Phoenix's server-side hash join caches live in the region server's heap
-PHOENIX_TYPES = {"BIGINT": "BIGINT", "INT": "INTEGER", "STRING": "VARCHAR", "DATE": "DATE"}
 # The same HBase family settings for both engines (Phoenix's defaults, spelled out for ours).
 FAMILY = {"DATA_BLOCK_ENCODING": "FAST_DIFF", "COMPRESSION": "NONE", "BLOOMFILTER": "ROW"}
 UPSERT_BATCH = 1000  # rows per commit, as Phoenix's documentation advises for bulk UPSERTs

@@ -7,11 +7,11 @@ import os
 import statistics
 from decimal import Decimal
 
+from harness.answers import comparable, same_answer
 from harness.common import log
 from harness.thrift_jdbc import phases_since
 from harness.timing import median_phases
 
-from .answers import comparable, same_answer
 from .constants import JDBC_ENGINES, JDBC_FLOOR, OURS, OURS_CATALOG_JDBC, PLANNING_PHASES
 from .tables import ours_name
 

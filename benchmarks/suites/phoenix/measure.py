@@ -8,12 +8,12 @@ then one more run alone under the regions' read counters and every process's CPU
 import os
 import statistics
 
+from harness.answers import comparable, same_answer, sort_key
 from harness.common import WORK, log
 from harness.server_sampling import CpuMeter, region_reads
 from harness.sessions import with_settings
 from harness.timing import median_phases, spark_phases_ms, timed_runs, timed_statements
 
-from .answers import comparable, same_answer, sort_key
 from .constants import (
     DRIVER_READ_OFF,
     ENGINES,

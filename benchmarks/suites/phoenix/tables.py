@@ -7,6 +7,7 @@ are created, their regions, and what they store on disk."""
 import time
 
 from harness.common import WORK
+from harness.phoenix import create_table
 
 from .constants import (
     ENGINES,
@@ -15,7 +16,6 @@ from .constants import (
     OURS_PACKED,
     PHOENIX,
     PHOENIX_PACKED,
-    PHOENIX_TYPES,
     STORE_FILES_WAIT_SECONDS,
     TABLES,
 )
@@ -39,20 +39,9 @@ def table_name(engine, table):
     return phoenix_name(packed) if is_phoenix(engine) else ours_name(packed)
 
 
-def phoenix_type(spark_type):
-    return spark_type if spark_type.startswith("DECIMAL") else PHOENIX_TYPES[spark_type]
-
-
 def create_phoenix(phoenix, name, columns, key, splits, properties=None):
     """A Phoenix table with the FAMILY settings and `properties` ({name: value}) besides, else Phoenix's defaults."""
-    cols = ", ".join(f"{c} {phoenix_type(t)}{' NOT NULL' if c in key else ''}" for c, t, _ in columns)
-    options = ", ".join(f"{k}='{v}'" for k, v in FAMILY.items())
-    options += "".join(f", {k}={v}" for k, v in (properties or {}).items())
-    phoenix.execute(
-        f"CREATE TABLE {name} ({cols}, CONSTRAINT pk PRIMARY KEY ({', '.join(key)})) "
-        # A split point is encoded as its literal's type: a small number would be a 4-byte INTEGER key.
-        f"{options} SPLIT ON ({', '.join(f'CAST({s} AS BIGINT)' for s in splits)})"
-    )
+    create_table(phoenix, name, columns, key, splits, FAMILY, properties)
 
 
 def phoenix_storage(phoenix, name):
