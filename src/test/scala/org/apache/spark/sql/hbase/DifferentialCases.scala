@@ -51,7 +51,14 @@ trait DifferentialCases { self: HBaseSuite =>
    * `withConf(session)` in one case does not reach another), and returns the failures in case order:
    * a differential spec reports every case that differs rather than the first.
    */
-  protected def failedCases(n: Int, seed: Long)(check: (Int, Random, SparkSession) => Unit): Seq[String] = {
+  protected def failedCases(n: Int, seed: Long)(check: (Int, Random, SparkSession) => Unit): Seq[String] =
+    failedCasesOf(caseRandoms(n, seed))(check)
+
+  /**
+   * Runs `check` for each of `questions` as [[failedCases]] does, case i asking `questions(i - 1)`:
+   * for a spec that draws every case's question first, to ask Spark the truth of many in one query.
+   */
+  protected def failedCasesOf[Q](questions: IndexedSeq[Q])(check: (Int, Q, SparkSession) => Unit): Seq[String] = {
     val workers = Executors.newFixedThreadPool(caseSessions)
     try {
       val runs = (0 until caseSessions).map { w =>
@@ -59,8 +66,8 @@ trait DifferentialCases { self: HBaseSuite =>
           override def call(): Seq[(Int, String)] = {
             val session = spark.newSession()
             SparkSession.setActiveSession(session)
-            (1 to n).filter(_ % caseSessions == w).flatMap { i =>
-              try { check(i, caseRandom(seed, i), session); None }
+            questions.indices.map(_ + 1).filter(_ % caseSessions == w).flatMap { i =>
+              try { check(i, questions(i - 1), session); None }
               catch { case failed: org.scalatest.exceptions.TestFailedException => Some(i -> failed.getMessage) }
             }
           }
@@ -73,11 +80,44 @@ trait DifferentialCases { self: HBaseSuite =>
   }
 
   /**
-   * Case `i`'s generator. Its seed is mixed first: java.util.Random's first draws from
+   * The generators of cases 1..n. Each seed is mixed first: java.util.Random's first draws from
    * consecutive seeds step in lockstep, so small choices such as `nextInt(12) == 0` would repeat
    * in patterns over the cases.
    */
-  private def caseRandom(seed: Long, i: Int): Random = new Random(new SplittableRandom(seed * 1000003L + i).nextLong())
+  protected def caseRandoms(n: Int, seed: Long): IndexedSeq[Random] = (1 to n).map(i =>
+    new Random(new SplittableRandom(seed * 1000003L + i).nextLong())
+  )
+
+  /**
+   * The rows of `view` where each of `predicates` holds, as `SELECT * FROM view WHERE p` returns
+   * them, from a few queries rather than one per predicate, which took twice as long: each query
+   * projects a chunk of the predicates as columns, and a row answers a predicate where its column
+   * is TRUE (not NULL), which is what WHERE keeps.
+   */
+  protected def rowsWhere(view: String, predicates: Seq[String]): IndexedSeq[Seq[org.apache.spark.sql.Row]] = {
+    val session = spark.newSession()
+    // Spark's generated code evaluates the projection in tasks. Folded into a local relation, it
+    // would be interpreted on the driver, in time growing with the square of its width.
+    session.conf.set(
+      "spark.sql.optimizer.excludedRules",
+      "org.apache.spark.sql.catalyst.optimizer.ConvertToLocalRelation"
+    )
+    val width = session.table(view).schema.size
+    predicates.grouped(50).flatMap { chunk =>
+      val tested = chunk.zipWithIndex.map { case (p, k) => s"($p) AS holds_$k" }.mkString(", ")
+      val rows = session.sql(s"SELECT *, $tested FROM $view").collect().toSeq
+      chunk.indices.map { k =>
+        rows.filter(r => !r.isNullAt(width + k) && r.getBoolean(width + k))
+          .map(r => org.apache.spark.sql.Row.fromSeq(r.toSeq.take(width)))
+      }
+    }.toIndexedSeq
+  }
+
+  /** A clue written only if it is shown: the plans' text, written for every case, took a twentieth of a spec's time. */
+  protected def clue(text: => String): AnyRef = new AnyRef {
+    private lazy val written = text
+    override def toString: String = written
+  }
 
   /** Passes if no case failed; else names how many did, and shows the first few. */
   protected def noFailedCases(what: String, cases: Int, failures: Seq[String]): Unit = {

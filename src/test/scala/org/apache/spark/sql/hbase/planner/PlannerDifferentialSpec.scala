@@ -84,6 +84,14 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
     RandomClauses.nested(random, depth)(atom)
   }
 
+  /** The WHERE clauses of cases 1..n, each drawn from the case's own generator. */
+  private def randomPredicates(n: Int, seed: Long): IndexedSeq[String] =
+    caseRandoms(n, seed).map(random => randomPredicate(random, 1 + random.nextInt(3)))
+
+  /** Spark's rows for each clause over the rows in memory, in key order (rather than by ORDER BY, a shuffle a query). */
+  private def truthsOf(predicates: Seq[String]): IndexedSeq[Seq[Row]] =
+    rowsWhere(truthView, predicates).map(_.sorted(keyOrder))
+
   /** The scan, unless Spark proved the predicate false and planned no scan at all. */
   private def scanOf(df: DataFrame): Option[HBaseTableScan] =
     df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s }
@@ -125,14 +133,13 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
         stored should be > (rowCount * 0.9).toLong
       )
       val pruned, readFewer, skipScans, exact = new AtomicInteger()
-      val failures = failedCases(cases, seed = 11) { (i, random, session) =>
-        val predicate = randomPredicate(random, 1 + random.nextInt(3))
-        // Sorted here rather than by ORDER BY, which would cost every query a shuffle.
-        val truth = session.sql(s"SELECT * FROM $truthView WHERE $predicate").collect().toSeq.sorted(keyOrder)
+      val predicates = randomPredicates(cases, seed = 11)
+      val truths = truthsOf(predicates)
+      val failures = failedCasesOf(predicates.zip(truths)) { case (i, (predicate, truth), session) =>
         Seq(ServerJar, if (i % 2 == 0) HBaseFilters else NoPushdown).foreach { mode =>
           withConf(session)(mode.settings: _*) {
             val df = session.sql(s"SELECT * FROM $t WHERE $predicate")
-            withClue(s"#$i $mode WHERE $predicate\n${df.queryExecution.executedPlan}\n") {
+            withClue(clue(s"#$i $mode WHERE $predicate\n${df.queryExecution.executedPlan}\n")) {
               df.collect().toSeq shouldBe truth
               scanOf(df).foreach { scan =>
                 val read = scan.metrics("rowsRead").value
@@ -156,11 +163,11 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
         }
       }
       noFailedCases("key ranges, skip scans and residuals", cases, failures)
-      val packedFailures = failedCases(cases / 2, seed = 12) { (i, random, session) =>
-        val predicate = randomPredicate(random, 1 + random.nextInt(3))
-        val truth = session.sql(s"SELECT * FROM $truthView WHERE $predicate").collect().toSeq.sorted(keyOrder)
+      val packedPredicates = randomPredicates(cases / 2, seed = 12)
+      val packedTruths = truthsOf(packedPredicates)
+      val packedFailures = failedCasesOf(packedPredicates.zip(packedTruths)) { case (i, (predicate, truth), session) =>
         val df = session.sql(s"SELECT * FROM $packedTable WHERE $predicate")
-        withClue(s"#$i LAYOUT PACKED WHERE $predicate\n${df.queryExecution.executedPlan}\n") {
+        withClue(clue(s"#$i LAYOUT PACKED WHERE $predicate\n${df.queryExecution.executedPlan}\n")) {
           df.collect().toSeq shouldBe truth
         }
       }
