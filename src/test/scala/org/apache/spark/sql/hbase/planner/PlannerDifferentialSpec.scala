@@ -90,7 +90,7 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
 
   /** Spark's rows for each clause over the rows in memory, in key order (rather than by ORDER BY, a shuffle a query). */
   private def truthsOf(predicates: Seq[String]): IndexedSeq[Seq[Row]] =
-    rowsWhere(truthView, predicates).map(_.sorted(keyOrder))
+    rowsWhere(truthView, predicates, keyOrder)
 
   /** The scan, unless Spark proved the predicate false and planned no scan at all. */
   private def scanOf(df: DataFrame): Option[HBaseTableScan] =
