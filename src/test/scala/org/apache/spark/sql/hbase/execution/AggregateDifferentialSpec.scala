@@ -160,7 +160,7 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
           val on = session.sql(query)
           withClue(s"#$i (ANSI $ansi, adaptive $adaptive, single task $singleTask, group bytes $groupBytes) $query\n") {
             val answer = canonical(on)
-            withClue(s"$answer\nis not\n$truth\n")(sameRows(answer, truth) shouldBe true)
+            withClue(clue(s"$answer\nis not\n$truth\n"))(sameRows(answer, truth) shouldBe true)
             val flushes = ScanMetrics.of(on)("memoryFlushes")
             if (groupBytes == "0") withClue("without a cap, the budget of a region server is never reached: ")(
               flushes shouldBe 0
@@ -173,7 +173,7 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
             withConf(session)(HBaseSQLConf.Coprocessor.key -> "false") {
               val off = session.sql(query)
               val offAnswer = canonical(off)
-              withClue(s"$offAnswer\nis not\n$truth\n")(sameRows(offAnswer, truth) shouldBe true)
+              withClue(clue(s"$offAnswer\nis not\n$truth\n"))(sameRows(offAnswer, truth) shouldBe true)
               pushed(off) shouldBe false
             }
           }
@@ -188,7 +188,7 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
           val on = session.sql(query.replace(s"FROM $table", s"FROM $packedTable"))
           withClue(s"#$i LAYOUT PACKED $query\n") {
             val answer = canonical(on)
-            withClue(s"$answer\nis not\n$truth\n")(sameRows(answer, truth) shouldBe true)
+            withClue(clue(s"$answer\nis not\n$truth\n"))(sameRows(answer, truth) shouldBe true)
             if (pushed(on)) packedPushed.incrementAndGet()
           }
         }
