@@ -12,11 +12,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
@@ -24,6 +31,7 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
@@ -95,6 +103,8 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
 
   private static final Logger LOG = LoggerFactory.getLogger(IndexMaintenanceObserver.class);
   private static final int STRIPES = 1024;
+  private static final int SENDER_THREADS = 32;
+  private static final ExecutorService SENDERS = senders();
 
   /** An increment's or append's resulting cells, from the hook that sees them, by mutation. */
   private static final ThreadLocal<IdentityHashMap<Mutation, List<Cell>>> RECKONED =
@@ -235,10 +245,10 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
           IndexSpec spec = specs.get(s);
           List<Row> out = writes.computeIfAbsent(spec.indexTable, t -> new ArrayList<>());
           byte[] right = IndexRows.rowOf(spec, w.row, now);
-          if (right != null) out.add(IndexRows.verifiedRow(spec, right, now, ts));
+          if (right != null) out.add(lastStep(IndexRows.verifiedRow(spec, right, now, ts)));
           for (ByteBuffer key : w.candidates.get(s)) {
             if (right == null || !ByteBuffer.wrap(right).equals(key))
-              out.add(new Delete(key.array(), ts));
+              out.add(lastStep(new Delete(key.array(), ts)));
           }
         }
       }
@@ -249,6 +259,21 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     } finally {
       pending.held.release();
     }
+  }
+
+  /**
+   * A write of the last step, which need not be durable: lost in a crash, it leaves the rows as the
+   * first step wrote them, durably and at the same timestamp (UNVERIFIED, which readers check), and
+   * a WAL loses only its newest edits, so no later write's index rows are left on top of it. Not
+   * waiting for the WAL here saves one sync per batch and index.
+   */
+  private static Row lastStep(Row write) {
+    if (write instanceof RowMutations) {
+      for (Mutation m : ((RowMutations) write).getMutations())
+        m.setDurability(Durability.ASYNC_WAL);
+      return write;
+    }
+    return ((Mutation) write).setDurability(Durability.ASYNC_WAL);
   }
 
   /**
@@ -325,22 +350,77 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     return result.listCells() == null ? new ArrayList<>() : result.listCells();
   }
 
+  /**
+   * Each index table's writes, the tables at once: a write with several indexes waits for the
+   * slowest of them rather than for their sum. Every table is sent to even when one fails (an index
+   * row written UNVERIFIED without its data is checked by readers), then the first failure is
+   * thrown.
+   */
   private void send(Map<String, List<Row>> writes, String what) throws IOException {
-    for (Map.Entry<String, List<Row>> e : writes.entrySet()) {
-      if (e.getValue().isEmpty()) continue;
-      try (Table index =
-          env.getConnection()
-              .getTableBuilder(TableName.valueOf(e.getKey()), null)
-              .setOperationTimeout(writeTimeoutMillis)
-              .setRpcTimeout(writeTimeoutMillis)
-              .build()) {
-        index.batch(e.getValue(), new Object[e.getValue().size()]);
+    List<Map.Entry<String, List<Row>>> tables = new ArrayList<>();
+    for (Map.Entry<String, List<Row>> e : writes.entrySet())
+      if (!e.getValue().isEmpty()) tables.add(e);
+    List<Future<?>> others = new ArrayList<>();
+    for (Map.Entry<String, List<Row>> e :
+        tables.subList(Math.min(1, tables.size()), tables.size())) {
+      others.add(SENDERS.submit(() -> sendTo(e.getKey(), e.getValue(), what)));
+    }
+    IOException failure = null;
+    try {
+      if (!tables.isEmpty()) sendTo(tables.get(0).getKey(), tables.get(0).getValue(), what);
+    } catch (IOException e) {
+      failure = e;
+    }
+    for (Future<?> other : others) {
+      try {
+        other.get();
       } catch (InterruptedException ie) {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException(what + ": interrupted");
-      } catch (IOException ioe) {
-        throw new IOException(what + ": index table " + e.getKey() + ": " + ioe.getMessage(), ioe);
+      } catch (ExecutionException ee) {
+        IOException cause =
+            ee.getCause() instanceof IOException
+                ? (IOException) ee.getCause()
+                : new IOException(what + ": " + ee.getCause(), ee.getCause());
+        if (failure == null) failure = cause;
+        else failure.addSuppressed(cause);
       }
     }
+    if (failure != null) throw failure;
+  }
+
+  private Void sendTo(String indexTable, List<Row> rows, String what) throws IOException {
+    try (Table index =
+        env.getConnection()
+            .getTableBuilder(TableName.valueOf(indexTable), null)
+            .setOperationTimeout(writeTimeoutMillis)
+            .setRpcTimeout(writeTimeoutMillis)
+            .build()) {
+      index.batch(rows, new Object[rows.size()]);
+      return null;
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException(what + ": interrupted");
+    } catch (IOException ioe) {
+      throw new IOException(what + ": index table " + indexTable + ": " + ioe.getMessage(), ioe);
+    }
+  }
+
+  /** Threads sending the writes of a batch's second and later index tables; idle ones end. */
+  private static ExecutorService senders() {
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            SENDER_THREADS,
+            SENDER_THREADS,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            task -> {
+              Thread thread = new Thread(task, "spark-hbase-sql-index-writes");
+              thread.setDaemon(true);
+              return thread;
+            });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 }
