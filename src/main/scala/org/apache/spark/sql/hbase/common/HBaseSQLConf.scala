@@ -38,7 +38,7 @@ object HBaseSQLConf {
       "reads its key ranges as it would without the index.")
     .intConf
     .checkValue(_ > 0, "must be positive")
-    .createWithDefault(10000)
+    .createWithDefault(100000)
 
   val IndexMarkLease: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.index.markLeaseMillis")
     .doc(

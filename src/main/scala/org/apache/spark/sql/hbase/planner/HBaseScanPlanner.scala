@@ -23,7 +23,7 @@ final case class ScanSettings(
     wireVersion: Int = ServerJar.WIRE_VERSION,
     topNMaxRows: Int = 0,
     globalIndex: Boolean = true,
-    globalIndexMaxRows: Int = 10000
+    globalIndexMaxRows: Int = 100000
 )
 
 object ScanSettings {

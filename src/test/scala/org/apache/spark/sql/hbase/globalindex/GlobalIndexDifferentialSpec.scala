@@ -174,7 +174,7 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
       val explained = df.queryExecution.executedPlan.toString
       explained should include regex (
         s"rows narrowed at run time by global index by_email \\[$t.by_email.idx\\], at most [0-9.]+ MB of the index " +
-          "against [0-9.]+ MB of the table, 1 key ranges \\(=u7@x\\) \\(at most 10000 rows\\)"
+          "against [0-9.]+ MB of the table, 1 key ranges \\(=u7@x\\) \\(at most 100000 rows\\)"
       )
       val metrics = ScanMetrics.of(df)
       Seq("rowsRead", "gets", "indexRowsRead", "untrustedRegions").map(metrics) shouldBe Seq(3L, 3L, 3L, 0L)
