@@ -6,7 +6,9 @@ package org.apache.spark.sql.hbase.server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -220,7 +222,12 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
             }
           }
         }
-        send(writes, what + " before its data (the write was not applied)");
+        Map<String, IOException> failed =
+            sendAll(writes, what + " before its data (the write was not applied)");
+        if (!failed.isEmpty()) {
+          undo(work, held.timestamp, writes.keySet(), failed.keySet());
+          throw first(failed);
+        }
         PENDING.get().put(batch, new Pending(held, work));
         written = true;
       } finally {
@@ -237,27 +244,58 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     Pending pending = PENDING.get().remove(batch);
     if (pending == null) return;
     try {
-      Map<String, List<Row>> writes = new LinkedHashMap<>();
-      long ts = pending.held.timestamp;
-      for (RowWork w : pending.rows) {
-        List<Cell> now = read(w.row, false);
-        for (int s = 0; s < specs.size(); s++) {
-          IndexSpec spec = specs.get(s);
-          List<Row> out = writes.computeIfAbsent(spec.indexTable, t -> new ArrayList<>());
-          byte[] right = IndexRows.rowOf(spec, w.row, now);
-          if (right != null) out.add(lastStep(IndexRows.verifiedRow(spec, right, now, ts)));
-          for (ByteBuffer key : w.candidates.get(s)) {
-            if (right == null || !ByteBuffer.wrap(right).equals(key))
-              out.add(lastStep(new Delete(key.array(), ts)));
-          }
-        }
-      }
-      send(writes, "verifying the indexes of " + tableName);
+      send(
+          verifying(pending.rows, pending.held.timestamp, null),
+          "verifying the indexes of " + tableName);
     } catch (IOException | RuntimeException e) {
       // The rows stay UNVERIFIED: readers check them against the data, CHECK INDEX repairs them.
       LOG.warn("Index rows of a write to {} are left unverified: {}", tableName, e.toString());
     } finally {
       pending.held.release();
+    }
+  }
+
+  /**
+   * The last step's writes for rows whose data is as it is now: VERIFIED where the data puts its
+   * index row, a delete of every other row the first step marked. Only for the index tables in
+   * {@code tables}, or all when null.
+   */
+  private Map<String, List<Row>> verifying(List<RowWork> rows, long ts, Set<String> tables)
+      throws IOException {
+    Map<String, List<Row>> writes = new LinkedHashMap<>();
+    for (RowWork w : rows) {
+      List<Cell> now = read(w.row, false);
+      for (int s = 0; s < specs.size(); s++) {
+        IndexSpec spec = specs.get(s);
+        if (tables != null && !tables.contains(spec.indexTable)) continue;
+        List<Row> out = writes.computeIfAbsent(spec.indexTable, t -> new ArrayList<>());
+        byte[] right = IndexRows.rowOf(spec, w.row, now);
+        if (right != null) out.add(lastStep(IndexRows.verifiedRow(spec, right, now, ts)));
+        for (ByteBuffer key : w.candidates.get(s)) {
+          if (right == null || !ByteBuffer.wrap(right).equals(key))
+            out.add(lastStep(new Delete(key.array(), ts)));
+        }
+      }
+    }
+    return writes;
+  }
+
+  /**
+   * After a first step that failed on some index tables, the rows it marked in the others are put
+   * back as the unchanged data gives them, still under the rows' locks: a failed write leaves no
+   * index row behind where it can help it. Best effort; what it leaves is UNVERIFIED, which readers
+   * check.
+   */
+  private void undo(List<RowWork> rows, long ts, Set<String> marked, Set<String> failed) {
+    Set<String> written = new HashSet<>(marked);
+    written.removeAll(failed);
+    if (written.isEmpty()) return;
+    try {
+      send(
+          verifying(rows, ts, written), "undoing the index rows of a failed write to " + tableName);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn(
+          "Index rows of a failed write to {} are left unverified: {}", tableName, e.toString());
     }
   }
 
@@ -352,41 +390,55 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
 
   /**
    * Each index table's writes, the tables at once: a write with several indexes waits for the
-   * slowest of them rather than for their sum. Every table is sent to even when one fails (an index
-   * row written UNVERIFIED without its data is checked by readers), then the first failure is
-   * thrown.
+   * slowest of them rather than for their sum. Every table is sent to even when one fails; the
+   * failures are returned by index table.
    */
-  private void send(Map<String, List<Row>> writes, String what) throws IOException {
+  private Map<String, IOException> sendAll(Map<String, List<Row>> writes, String what)
+      throws IOException {
     List<Map.Entry<String, List<Row>>> tables = new ArrayList<>();
     for (Map.Entry<String, List<Row>> e : writes.entrySet())
       if (!e.getValue().isEmpty()) tables.add(e);
-    List<Future<?>> others = new ArrayList<>();
+    Map<String, Future<?>> others = new LinkedHashMap<>();
     for (Map.Entry<String, List<Row>> e :
         tables.subList(Math.min(1, tables.size()), tables.size())) {
-      others.add(SENDERS.submit(() -> sendTo(e.getKey(), e.getValue(), what)));
+      others.put(e.getKey(), SENDERS.submit(() -> sendTo(e.getKey(), e.getValue(), what)));
     }
-    IOException failure = null;
-    try {
-      if (!tables.isEmpty()) sendTo(tables.get(0).getKey(), tables.get(0).getValue(), what);
-    } catch (IOException e) {
-      failure = e;
-    }
-    for (Future<?> other : others) {
+    Map<String, IOException> failed = new LinkedHashMap<>();
+    if (!tables.isEmpty()) {
       try {
-        other.get();
+        sendTo(tables.get(0).getKey(), tables.get(0).getValue(), what);
+      } catch (IOException e) {
+        failed.put(tables.get(0).getKey(), e);
+      }
+    }
+    for (Map.Entry<String, Future<?>> other : others.entrySet()) {
+      try {
+        other.getValue().get();
       } catch (InterruptedException ie) {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException(what + ": interrupted");
       } catch (ExecutionException ee) {
-        IOException cause =
+        failed.put(
+            other.getKey(),
             ee.getCause() instanceof IOException
                 ? (IOException) ee.getCause()
-                : new IOException(what + ": " + ee.getCause(), ee.getCause());
-        if (failure == null) failure = cause;
-        else failure.addSuppressed(cause);
+                : new IOException(what + ": " + ee.getCause(), ee.getCause()));
       }
     }
-    if (failure != null) throw failure;
+    return failed;
+  }
+
+  /** {@link #sendAll}, failing with the first failure, which carries the others. */
+  private void send(Map<String, List<Row>> writes, String what) throws IOException {
+    Map<String, IOException> failed = sendAll(writes, what);
+    if (!failed.isEmpty()) throw first(failed);
+  }
+
+  private static IOException first(Map<String, IOException> failed) {
+    Iterator<IOException> each = failed.values().iterator();
+    IOException first = each.next();
+    while (each.hasNext()) first.addSuppressed(each.next());
+    return first;
   }
 
   private Void sendTo(String indexTable, List<Row> rows, String what) throws IOException {
