@@ -132,11 +132,14 @@ class EndToEndSpec extends HBaseSuite {
     it("shares one HBase connection among all tasks of the JVM") {
       val t = uniqueName("shared")
       sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
-      val before = HBaseConnections.openedCount(cluster)
-      sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id AS INT) FROM range(0, 1000, 1, 8)")
-      sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 1000
-      HBaseConnections.openedCount(cluster) shouldBe before
-      before shouldBe 1
+      // Held, so that no idle timeout closes it meanwhile (then the next statement would open one anew).
+      HBaseConnections.borrow(cluster)
+      try {
+        val before = HBaseConnections.openedCount(cluster)
+        sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id AS INT) FROM range(0, 1000, 1, 8)")
+        sql(s"SELECT count(*) FROM $t").head().getLong(0) shouldBe 1000
+        HBaseConnections.openedCount(cluster) shouldBe before
+      } finally HBaseConnections.release(cluster)
     }
   }
 
