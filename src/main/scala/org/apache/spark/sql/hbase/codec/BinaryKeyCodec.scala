@@ -125,6 +125,12 @@ object BinaryKeyCodec {
     case _ => None
   }
 
+  /**
+   * The value of `dataType` whose order-preserving bytes, as a key column other than the last,
+   * start at `buf`'s position, which moves past them; BufferUnderflowException when cut short.
+   */
+  def readPart(buf: ByteBuffer, dataType: DataType): Any = read(buf, dataType, isLast = false)
+
   /** A value as order-preserving bytes: its encoding as the last key column. */
   def comparable(dataType: DataType, value: Any): Array[Byte] = {
     val out = new ByteArrayOutputStream(16)

@@ -19,7 +19,9 @@ import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, RangeIndexes}
 import org.apache.spark.sql.hbase.facts.HBaseRegions
-import org.apache.spark.sql.hbase.globalindex.{ExpectedIndexRow, FoundIndexRow, IndexRowVerdict, IndexSpecs, RawRows}
+import org.apache.spark.sql.hbase.globalindex.{
+  ExpectedIndexRow, FoundIndexRow, IndexMarks, IndexRowVerdict, IndexSpecs, RawRows
+}
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
 import org.apache.spark.sql.hbase.server.{IndexMaintenanceObserver, IndexRows, IndexSpec, IndexTrust}
 import org.apache.spark.sql.types.{LongType, StringType}
@@ -59,11 +61,11 @@ case class CheckGlobalIndexCommand(tableName: HBaseTableIdent, indexName: String
       throw new HBaseSQLException(s"$statement: index '${index.name}' is still being built; check it once it is ready")
     }
     // Marks there before the check reads the data are of loads whose rows it reads.
-    val marks = GlobalIndexCheck.untrustedMarks(catalog.cluster, index)
+    val marks = GlobalIndexCheck.marks(catalog.cluster, index)
     val tally = GlobalIndexCheck.run(session, catalog.cluster, table, index, repair, statement)
     val exact = tally.missing + tally.extra + tally.stale + tally.unverified == 0
     if (exact || repair) GlobalIndexCheck.trust(catalog.cluster, index, marks)
-    val untrusted = GlobalIndexCheck.untrustedMarks(catalog.cluster, index).size
+    val untrusted = GlobalIndexCheck.marks(catalog.cluster, index).untrusted.size
     Seq(Row(
       index.name,
       tally.dataRows,
@@ -147,7 +149,7 @@ object GlobalIndexCheck {
           HBaseConnections.withConnection(cluster) { connection =>
             scanAll(connection, index.indexTable.hbase, start, stop, Nil) { r =>
               // A key this index cannot make names no data row: it goes with the empty key, never a row's.
-              if (Bytes.equals(r.getRow, IndexTrust.ROW)) None
+              if (IndexTrust.isMarks(r.getRow)) None
               else Some(text(Option(spec.dataRowOf(r.getRow)).getOrElse(Array.emptyByteArray)) -> foundOf(r))
             }
           }
@@ -228,25 +230,22 @@ object GlobalIndexCheck {
     }
   }
 
-  /** The marks of data regions the index is not trusted for (`server.IndexTrust`): each cell's qualifier and version. */
-  def untrustedMarks(cluster: HBaseClusterConf, index: GlobalIndexDef): Seq[(Array[Byte], Long)] =
+  /** What the index table says of where it is not trusted (`server.IndexTrust`). */
+  def marks(cluster: HBaseClusterConf, index: GlobalIndexDef): IndexMarks =
     HBaseConnections.withConnection(cluster) { connection =>
       val table = connection.getTable(index.indexTable.hbase)
-      try Option(table.get(new Get(IndexTrust.ROW).addFamily(IndexSpec.STATUS_FAMILY)).rawCells()).toSeq.flatten
-          .map(c => (CellUtil.cloneQualifier(c), c.getTimestamp))
+      try IndexMarks.of(table)
       finally table.close()
     }
 
   /**
-   * Clears `marks` and their older versions: a load marked since has marked a newer one (the
-   * region servers make each version newer than the last).
+   * Clears the marks the check may clear and their older versions: a load that marked since has
+   * marked a newer one (the region servers make each version newer than the last).
    */
-  def trust(cluster: HBaseClusterConf, index: GlobalIndexDef, marks: Seq[(Array[Byte], Long)]): Unit =
-    if (marks.nonEmpty) HBaseConnections.withConnection(cluster) { connection =>
+  def trust(cluster: HBaseClusterConf, index: GlobalIndexDef, marks: IndexMarks): Unit =
+    if (marks.clearable.nonEmpty) HBaseConnections.withConnection(cluster) { connection =>
       val table = connection.getTable(index.indexTable.hbase)
-      val delete = new Delete(IndexTrust.ROW)
-      marks.foreach { case (qualifier, version) => delete.addColumns(IndexSpec.STATUS_FAMILY, qualifier, version) }
-      try table.delete(delete)
+      try IndexMarks.clear(table, marks.clearable)
       finally table.close()
     }
 

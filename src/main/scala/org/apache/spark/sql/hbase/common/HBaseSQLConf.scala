@@ -33,9 +33,15 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val GlobalIndexCovering: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.globalIndex.covering")
+    .doc("A scan through a global index that holds every column it reads answers from the index rows it can trust, " +
+      "and reads only the other data rows.")
+    .booleanConf
+    .createWithDefault(true)
+
   val GlobalIndexMaxRows: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.globalIndex.maxRows")
-    .doc("The most data rows a scan reads through a global index, by Gets; when the index names more, the scan " +
-      "reads its key ranges as it would without the index.")
+    .doc("The most data rows a scan reads through a global index, by Gets or from a covering index's rows; when " +
+      "the index names more, the scan reads its key ranges as it would without the index.")
     .intConf
     .checkValue(_ > 0, "must be positive")
     .createWithDefault(100000)

@@ -7,12 +7,14 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.client.Result
 import org.apache.hadoop.hbase.filter.Filter
+import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.Predicate
+import org.apache.spark.sql.catalyst.expressions.{Expression, Predicate}
 import org.apache.spark.sql.hbase.codec.{BadRowKey, RowCodec}
+import org.apache.spark.sql.hbase.globalindex.{CoveredRow, CoveredRowDecoder}
 import org.apache.spark.sql.hbase.execution.HBaseCalls.{cellFilter, getFor, rangeFilter, scanFor}
 import org.apache.spark.sql.hbase.planner.{RegionScan, ScanRequest}
 import org.apache.spark.sql.hbase.server.TopNSpec
@@ -66,8 +68,8 @@ object HBaseScanRDD {
       metrics: ReadMetrics,
       onClose: (() => Unit) => Unit
   ): Iterator[InternalRow] = RegionReadFailure.translating(request.table.hbaseTable, regionScan.region) {
-    // A region the join's keys left no rows to read in.
-    if (regionScan.ranges.isEmpty) Iterator.empty
+    // A region the join's keys (or an index) left no rows to read in.
+    if (regionScan.ranges.isEmpty && regionScan.covered.isEmpty) Iterator.empty
     else if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, _ => ())
     else new ServerJarFallback[InternalRow](
       request.table.hbaseTable,
@@ -95,7 +97,8 @@ object HBaseScanRDD {
       case None => cellFilter(table, request.columns)
     }
     val results: Iterator[Result] =
-      if (regionScan.byGets) {
+      if (regionScan.ranges.isEmpty) Iterator.empty
+      else if (regionScan.byGets) {
         val htable = RegionScanners.table(request, onClose)
         val keys = if (request.reversed) regionScan.ranges.reverse else regionScan.ranges
         keys.grouped(request.limits.caching).flatMap { batch =>
@@ -121,20 +124,64 @@ object HBaseScanRDD {
         )
         scanner.iterator().asScala
       }
-    val rows = results.flatMap { r =>
-      metrics.rowsRead += 1
-      returned(r)
-      val row = decode(r)
+    def predicate(condition: Option[Expression]): InternalRow => Boolean = condition match {
+      case None => _ => true
+      case Some(c) =>
+        val p = Predicate.create(c, request.read)
+        p.initialize(partitionIndex)
+        p.eval
+    }
+    def checked(r: Result, row: InternalRow): Iterator[InternalRow] =
       if (row != null) Iterator.single(row)
       else if (request.skipBadRowKeys) { metrics.badRowKeys += 1; Iterator.empty }
       else throw BadRowKey.error(table, r.getRow, codec.rowProblem(r))
+    val residual = predicate(regionScan.residual)
+    regionScan.covered match {
+      case None =>
+        results.flatMap { r =>
+          metrics.rowsRead += 1
+          returned(r)
+          checked(r, decode(r))
+        }.filter(residual)
+      case Some(covered) =>
+        // Index rows were checked by no region server: they meet what the server filter checks here.
+        val whole = predicate(regionScan.withoutServer.residual)
+        val decodeCovered = new CoveredRowDecoder(table, covered.index, request.columns)
+        val rows = if (request.reversed) covered.rows.reverseIterator else covered.rows.iterator
+        inKeyOrder(results, rows.map(c => (c, decodeCovered.result(c))), request.reversed).flatMap {
+          case Left(r) =>
+            metrics.rowsRead += 1
+            returned(r)
+            checked(r, decode(r)).filter(residual)
+          case Right((c, r)) =>
+            metrics.rowsRead += 1
+            returned(r)
+            checked(r, decodeCovered(c, r)).filter(whole)
+        }
     }
-    regionScan.residual match {
-      case None => rows
-      case Some(condition) =>
-        val predicate = Predicate.create(condition, request.read)
-        predicate.initialize(partitionIndex)
-        rows.filter(predicate.eval)
-    }
+  }
+
+  /**
+   * The rows of a region's reads and those its covering index answered for, in the order of their
+   * keys (`descending` for a reversed read); a key in both (which the index's answer excludes)
+   * comes once, from the read.
+   */
+  private def inKeyOrder(
+      read: Iterator[Result],
+      covered: Iterator[(CoveredRow, Result)],
+      descending: Boolean
+  ): Iterator[Either[Result, (CoveredRow, Result)]] = new Iterator[Either[Result, (CoveredRow, Result)]] {
+    private val (a, b) = (read.buffered, covered.buffered)
+    private def order(x: Array[Byte], y: Array[Byte]) = if (descending) Bytes.compareTo(y, x) else Bytes.compareTo(x, y)
+    override def hasNext: Boolean = a.hasNext || b.hasNext
+    override def next(): Either[Result, (CoveredRow, Result)] =
+      if (!b.hasNext) Left(a.next())
+      else if (!a.hasNext) Right(b.next())
+      else {
+        val c = order(a.head.getRow, b.head._1.dataKey)
+        if (c < 0) Left(a.next())
+        else if (c > 0) Right(b.next())
+        else { b.next(); Left(a.next()) }
+      }
   }
 }

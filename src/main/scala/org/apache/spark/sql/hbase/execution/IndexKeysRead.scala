@@ -3,17 +3,20 @@
 
 package org.apache.spark.sql.hbase.execution
 
+import java.nio.ByteBuffer
+
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.CellUtil
-import org.apache.hadoop.hbase.client.{Get, Scan, Table}
+import org.apache.hadoop.hbase.HConstants
+import org.apache.hadoop.hbase.client.{Connection, Result, Scan}
 import org.apache.hadoop.hbase.filter.{FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter}
 
+import org.apache.spark.sql.hbase.common.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.globalindex.IndexSpecs
-import org.apache.spark.sql.hbase.metadata.HBaseTableDef
-import org.apache.spark.sql.hbase.codec.RowRange
-import org.apache.spark.sql.hbase.planner.{IndexAnswer, IndexLookup}
+import org.apache.spark.sql.hbase.globalindex.{CoveredRow, IndexMarks, IndexSpecs}
+import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
+import org.apache.spark.sql.hbase.codec.{KeyBounds, RowRange}
+import org.apache.spark.sql.hbase.planner.{IndexAnswer, IndexLookup, RowRanges}
 import org.apache.spark.sql.hbase.server.{IndexSpec, IndexTrust}
 
 /** The run-time read of an [[IndexLookup]]: the data row keys its index holds in its ranges. */
@@ -27,6 +30,11 @@ object IndexKeysRead {
    * checks each data row it reads), with the ranges where the index is not trusted; None when
    * there are more keys than the lookup takes. One scan seeks through the ranges and returns keys
    * only; one Get reads the marks of untrusted ranges.
+   *
+   * A covering lookup reads the index rows whole and answers itself for each data row named by
+   * exactly one index row that it can trust ([[IndexTrust]]): VERIFIED, outside the untrusted
+   * ranges, not written by a LOAD DATA that no CHECK INDEX has found exact since, of a table none
+   * of whose cells the index reads expire by a TTL. Every other named row is read from the data.
    */
   def apply(cluster: HBaseClusterConf, table: HBaseTableDef, lookup: IndexLookup): Outcome = {
     val ranges = lookup.rows.ranges
@@ -34,33 +42,82 @@ object IndexKeysRead {
     else {
       val spec = IndexSpecs.of(table, lookup.index)
       val filters = new FilterList(FilterList.Operator.MUST_PASS_ALL)
-      filters.addFilter(new FirstKeyOnlyFilter())
-      filters.addFilter(new KeyOnlyFilter())
+      if (!lookup.covering) {
+        filters.addFilter(new FirstKeyOnlyFilter())
+        filters.addFilter(new KeyOnlyFilter())
+      }
       if (ranges.size > 1) {
         // HBase sorts the list it is given in place.
         val list = new java.util.ArrayList[MultiRowRangeFilter.RowRange]()
         ranges.foreach(r => list.add(new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)))
         filters.addFilter(new MultiRowRangeFilter(list))
       }
-      val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop).setFilter(filters)
+      val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
         .setCaching(math.min(lookup.maxRows + 1, 1000))
+      if (!filters.getFilters.isEmpty) scan.setFilter(filters)
+      val covered = if (lookup.covering) IndexSpecs.coveredCells(table, lookup.index) else Nil
+      if (lookup.covering) {
+        scan.addColumn(IndexSpec.STATUS_FAMILY, IndexSpec.STATUS)
+        covered.foreach { case (family, qualifier) => scan.addColumn(family, qualifier) }
+      }
       HBaseConnections.withConnection(cluster) { connection =>
         val index = connection.getTable(lookup.index.indexTable.hbase)
         try {
           val scanner = index.getScanner(scan)
           try {
             val rows = scanner.iterator().asScala.take(lookup.maxRows + 1).toVector
-            val keys = rows.flatMap(r => Option(spec.dataRowOf(r.getRow)))
-            Outcome(if (keys.size > lookup.maxRows) None else Some(IndexAnswer(keys, untrusted(index))), rows.size)
+            if (rows.size > lookup.maxRows) Outcome(None, rows.size)
+            else {
+              val marks = IndexMarks.of(index)
+              val answer =
+                if (!lookup.covering || expiring(connection, table, lookup.index).isDefined)
+                  IndexAnswer(rows.flatMap(r => Option(spec.dataRowOf(r.getRow))), marks.untrusted)
+                else answered(rows, spec, covered, marks)
+              Outcome(Some(answer), rows.size)
+            }
           } finally scanner.close()
         } finally index.close()
       }
     }
   }
 
-  /** The data ranges that bulk loads left the index behind on. */
-  private def untrusted(index: Table): Seq[RowRange] = {
-    val marks = index.get(new Get(IndexTrust.ROW).addFamily(IndexSpec.STATUS_FAMILY))
-    Option(marks.rawCells()).toSeq.flatten.map(c => RowRange(CellUtil.cloneQualifier(c), CellUtil.cloneValue(c)))
+  /** The covering lookup's answer: the rows it can trust, and the keys of the others. */
+  private def answered(
+      rows: Seq[Result],
+      spec: IndexSpec,
+      covered: Seq[(Array[Byte], Array[Byte])],
+      marks: IndexMarks
+  ): IndexAnswer = {
+    val untrusted = RowRanges(RowRanges.merge(marks.untrusted).ranges)
+    val named = rows.flatMap(r => Option(spec.dataRowOf(r.getRow)).map(k => (ByteBuffer.wrap(k), r)))
+    val once = named.groupBy(_._1).collect { case (k, Seq(_)) => k }.toSet
+    val (trusted, checked) = named.partition { case (key, r) =>
+      val status = r.getColumnLatestCell(IndexSpec.STATUS_FAMILY, IndexSpec.STATUS)
+      once(key) && status != null && status.getValueLength == 1 &&
+      status.getValueArray()(status.getValueOffset) == IndexSpec.VERIFIED && !marks.loading(status.getTimestamp) &&
+      !untrusted.overlaps(RowRange(key.array(), KeyBounds.successor(key.array())))
+    }
+    IndexAnswer(
+      checked.map(_._1.array()).distinctBy(ByteBuffer.wrap),
+      marks.untrusted,
+      trusted.map { case (key, r) =>
+        CoveredRow(r.getRow, key.array(), covered.map { case (f, q) => Option(r.getValue(f, q)).orNull })
+      }
+    )
+  }
+
+  /**
+   * A family of the data table whose cells expire by a TTL and the index reads: such a cell
+   * vanishes without a write, which leaves its index row VERIFIED but wrong. Asked of HBase at
+   * each read, since a TTL set by another tool takes effect at once.
+   */
+  private def expiring(connection: Connection, table: HBaseTableDef, index: GlobalIndexDef): Option[String] = {
+    val admin = connection.getAdmin
+    try {
+      val read = IndexSpecs.readCells(table, index).map(c => Utf8.string(c._1)).toSet
+      admin.getDescriptor(table.hbaseTable.hbase).getColumnFamilies.find { f =>
+        f.getTimeToLive != HConstants.FOREVER && read(f.getNameAsString)
+      }.map(_.getNameAsString)
+    } finally admin.close()
   }
 }

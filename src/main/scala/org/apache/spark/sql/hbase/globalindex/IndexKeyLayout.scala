@@ -25,6 +25,27 @@ final class IndexKeyLayout(indexedTypes: Seq[DataType]) extends KeyPrefixes {
     values.zip(parts).toArray.flatMap { case (value, part) => 0x01.toByte +: part.encodePrefix(Seq(value)) }
 
   /**
+   * The indexed values an index row key holds, NULL as null; null when the key is not one an
+   * index of these types makes.
+   */
+  def values(indexKey: Array[Byte]): Array[Any] = {
+    val buf = java.nio.ByteBuffer.wrap(indexKey)
+    val out = new Array[Any](indexedTypes.size)
+    try {
+      var i = 0
+      while (i < out.length) {
+        buf.get() match {
+          case 0x00 => out(i) = null
+          case 0x01 => out(i) = BinaryKeyCodec.readPart(buf, indexedTypes(i))
+          case _ => return null
+        }
+        i += 1
+      }
+      if (buf.hasRemaining) out else null
+    } catch { case _: java.nio.BufferUnderflowException => null }
+  }
+
+  /**
    * Whether the planner may bound an indexed column of this type by its values: not FLOAT or
    * DOUBLE, whose -0.0 and 0.0 (and NaNs) are equal in SQL but not as bytes.
    */

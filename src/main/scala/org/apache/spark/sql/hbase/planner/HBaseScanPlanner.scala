@@ -23,7 +23,8 @@ final case class ScanSettings(
     wireVersion: Int = ServerJar.WIRE_VERSION,
     topNMaxRows: Int = 0,
     globalIndex: Boolean = true,
-    globalIndexMaxRows: Int = 100000
+    globalIndexMaxRows: Int = 100000,
+    globalIndexCovering: Boolean = true
 )
 
 object ScanSettings {
@@ -39,7 +40,8 @@ object ScanSettings {
     wireVersion = conf.getConf(HBaseSQLConf.WireVersion),
     topNMaxRows = conf.getConf(HBaseSQLConf.TopNPerRegionMaxRows),
     globalIndex = conf.getConf(HBaseSQLConf.GlobalIndexEnabled),
-    globalIndexMaxRows = conf.getConf(HBaseSQLConf.GlobalIndexMaxRows)
+    globalIndexMaxRows = conf.getConf(HBaseSQLConf.GlobalIndexMaxRows),
+    globalIndexCovering = conf.getConf(HBaseSQLConf.GlobalIndexCovering)
   )
 }
 
@@ -171,7 +173,15 @@ object HBaseScanPlanner {
     // An index describes the rows as they are now, not as of a time; a region's top rows need none.
     val weighed = condition.filter(_ =>
       settings.pushdown && settings.globalIndex && relation.asOf.isEmpty && topN.isEmpty
-    ).flatMap(IndexLookup.choose(relation, _, settings.maxKeyRanges, settings.globalIndexMaxRows, keyRanges.lookups))
+    ).flatMap(IndexLookup.choose(
+      relation,
+      _,
+      read,
+      settings.maxKeyRanges,
+      settings.globalIndexMaxRows,
+      keyRanges.lookups,
+      settings.globalIndexCovering
+    ))
       .map { lookup =>
         val tableBytes = relation.sizeInBytes.map(_ * withServers.regions.size / math.max(1, withServers.regionsTotal))
         IndexLookup.weigh(lookup, facts.globalIndexTable(lookup.index), tableBytes)

@@ -3,9 +3,11 @@
 
 package org.apache.spark.sql.hbase.planner
 
+import org.apache.hadoop.hbase.util.Bytes
+
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, Literal, PredicateHelper}
 import org.apache.spark.sql.hbase.codec.{KeyBounds, RowRange}
-import org.apache.spark.sql.hbase.globalindex.IndexKeyLayout
+import org.apache.spark.sql.hbase.globalindex.{CoveredRow, CoveredRows, IndexKeyLayout}
 import org.apache.spark.sql.hbase.logical.{HBaseRelation, IndexHint}
 import org.apache.spark.sql.hbase.metadata.GlobalIndexDef
 
@@ -25,7 +27,8 @@ final case class IndexLookup(
     maxRows: Int,
     driverReadWithout: Boolean = false,
     hinted: Boolean = false,
-    cost: Option[IndexCost] = None
+    cost: Option[IndexCost] = None,
+    covering: Boolean = false
 ) {
   def describe: String = {
     val ranges = keyRanges match {
@@ -34,7 +37,8 @@ final case class IndexLookup(
         s"${rs.size} key ranges ${rs.take(3).mkString(", ")}${if (rs.size > 3) ", ..." else ""}"
     }
     val why = if (hinted) ", as hinted" else cost.fold("")(c => s", ${c.describe}")
-    s"rows narrowed at run time by global index ${index.name} [${index.indexTable}]$why, $ranges (at most $maxRows rows)"
+    val kind = if (covering) "covering global index" else "global index"
+    s"rows narrowed at run time by $kind ${index.name} [${index.indexTable}]$why, $ranges (at most $maxRows rows)"
   }
 }
 
@@ -47,14 +51,17 @@ object IndexLookup extends PredicateHelper {
    * the leading column beat ranges of it; more bounded columns beat fewer. A hint
    * `INDEX(t, i ...)` narrows the choice to the indexes it names, where one can be used, even
    * beside a lookup by the primary key (`byKey`), which otherwise needs no index; `NO_INDEX(t)`
-   * chooses none.
+   * chooses none. With `covering`, a lookup whose index holds every column of `read` answers
+   * from its VERIFIED rows ([[coversAll]]).
    */
   def choose(
       relation: HBaseRelation,
       where: Expression,
+      read: Seq[Attribute],
       maxKeyRanges: Int,
       maxRows: Int,
-      byKey: Boolean
+      byKey: Boolean,
+      covering: Boolean
   ): Option[IndexLookup] = {
     val conjuncts = splitConjunctivePredicates(where)
     def attributeOf(column: String): Option[Attribute] =
@@ -81,7 +88,14 @@ object IndexLookup extends PredicateHelper {
             case KeyRanges.FullScan => None
             case ranges @ KeyRanges.Ranges(rs) =>
               val bounded = rs.map(r => r.prefix.size + (if (r.last.isDefined) 1 else 0)).minOption.getOrElse(usable)
-              val lookup = IndexLookup(index, ranges, RowRanges(ranges, layout), maxRows, hinted = hinted)
+              val lookup = IndexLookup(
+                index,
+                ranges,
+                RowRanges(ranges, layout),
+                maxRows,
+                hinted = hinted,
+                covering = covering && coversAll(relation, index, read)
+              )
               Some((lookup, (ranges.lookups, bounded)))
           }
         }
@@ -95,6 +109,16 @@ object IndexLookup extends PredicateHelper {
       case IndexHint.Free => if (byKey) None else best(all, hinted = false)
     }
   }
+
+  /**
+   * Whether an index row holds every column of `read`: each is a key column of the table (in the
+   * data row key that ends the index key), an indexed column or a covered one; none is a cell's
+   * write time, which an index row does not keep.
+   */
+  def coversAll(relation: HBaseRelation, index: GlobalIndexDef, read: Seq[Attribute]): Boolean =
+    read.map(relation.columnOf).forall { c =>
+      !c.isWriteTime && (relation.table.keys.contains(c) || index.uses(c.name))
+    }
 
   /**
    * Whether reading through `lookup` is worth it: it is, unless what HBase says of the sizes shows
@@ -119,16 +143,23 @@ object IndexLookup extends PredicateHelper {
   /**
    * `plan` reading only the data rows the index `found` (what it held in the lookup's ranges),
    * each by a Get in the region that holds it, and the whole of any range where it is not
-   * trusted; every region keeps its place, reading nothing where no key falls. None (more rows
-   * than the lookup takes) leaves the plan as it was.
+   * trusted; the rows a covering index answers for are handed to the region whose ranges hold
+   * their keys, and dropped where none does. Every region keeps its place, reading nothing where
+   * no key falls. None (more rows than the lookup takes) leaves the plan as it was.
    */
   def narrow(plan: TableScanPlan, found: Option[IndexAnswer]): TableScanPlan = found match {
     case None => plan.copy(indexLookup = None, driverRead = plan.indexLookup.exists(_.driverReadWithout))
     case Some(answer) =>
       val points = answer.rows.map(k => RowRange(k, KeyBounds.successor(k)))
       val rows = RowRanges.merge(points ++ answer.untrusted)
+      val index = plan.indexLookup.map(_.index)
       plan.copy(
-        regions = plan.regions.map(r => r.copy(ranges = RowRanges(r.ranges).intersect(rows).ranges)),
+        regions = plan.regions.map { r =>
+          val ranges = RowRanges(r.ranges)
+          val mine = answer.covered.filter(c => ranges.overlaps(RowRange(c.dataKey, KeyBounds.successor(c.dataKey))))
+          val covered = index.map(CoveredRows(_, mine.sortWith((a, b) => Bytes.compareTo(a.dataKey, b.dataKey) < 0)))
+          r.copy(ranges = ranges.intersect(rows).ranges, covered = covered.filterNot(_.isEmpty))
+        },
         driverRead = plan.driverRead && (answer.untrusted.isEmpty || plan.indexLookup.exists(_.driverReadWithout))
       )
   }
@@ -150,6 +181,7 @@ object IndexCost {
 /**
  * What a global index answered at run time: the data row keys its rows name, and the data key
  * ranges where it is not trusted (a bulk load changed them without it, `server.IndexTrust`), which
- * are read whole.
+ * are read whole; a covering index answers for the data rows of `covered` itself, in key order,
+ * whose keys are in neither.
  */
-final case class IndexAnswer(rows: Seq[Array[Byte]], untrusted: Seq[RowRange])
+final case class IndexAnswer(rows: Seq[Array[Byte]], untrusted: Seq[RowRange], covered: Seq[CoveredRow] = Nil)

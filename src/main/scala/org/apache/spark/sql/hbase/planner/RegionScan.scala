@@ -5,8 +5,11 @@ package org.apache.spark.sql.hbase.planner
 
 import scala.collection.mutable
 
+import org.apache.hadoop.hbase.util.Bytes
+
 import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression, PredicateHelper}
 import org.apache.spark.sql.hbase.codec.{KeyBounds, KeyCodec, RowRange}
+import org.apache.spark.sql.hbase.globalindex.CoveredRows
 import org.apache.spark.sql.hbase.server.SkipScanFilter
 
 /**
@@ -27,13 +30,17 @@ final case class ServerFilter(boxes: Option[Seq[KeyBoxPlan]], pushed: Seq[Expres
  * clause that the ranges do not already guarantee there: `residual` for Spark, and what the
  * `server` filter evaluates when there is one. `narrowed` ranges are narrower than the server
  * filter's key boxes (by a join's keys, [[JoinKeys]]), so HBase seeks from range to range itself.
+ * `covered` rows of the region, which a covering index answered for at run time
+ * ([[IndexLookup.narrow]]), are read from the index rows instead and checked in Spark against
+ * what both the server filter and the residual check.
  */
 final case class RegionScan(
     region: RegionInfo,
     ranges: Seq[RowRange],
     residual: Option[Expression],
     server: Option[ServerFilter] = None,
-    narrowed: Boolean = false
+    narrowed: Boolean = false,
+    covered: Option[CoveredRows] = None
 ) {
 
   /**
@@ -51,11 +58,16 @@ final case class RegionScan(
     copy(residual = (server.toSeq.flatMap(_.pushed) ++ residual).reduceOption(And), server = None)
 
   /** The part of the read after row `key`, for a read that has returned the rows up to it. */
-  def after(key: Array[Byte]): RegionScan =
-    copy(ranges = RowRanges(ranges).clip(KeyBounds.successor(key), KeyBounds.Open))
+  def after(key: Array[Byte]): RegionScan = copy(
+    ranges = RowRanges(ranges).clip(KeyBounds.successor(key), KeyBounds.Open),
+    covered = covered.map(c => c.copy(rows = c.rows.filter(r => Bytes.compareTo(r.dataKey, key) > 0)))
+  )
 
   /** The part of a reversed read below row `key`, for a read that has returned the rows down to it. */
-  def before(key: Array[Byte]): RegionScan = copy(ranges = RowRanges(ranges).clip(KeyBounds.Open, key))
+  def before(key: Array[Byte]): RegionScan = copy(
+    ranges = RowRanges(ranges).clip(KeyBounds.Open, key),
+    covered = covered.map(c => c.copy(rows = c.rows.filter(r => Bytes.compareTo(r.dataKey, key) < 0)))
+  )
 }
 
 /**

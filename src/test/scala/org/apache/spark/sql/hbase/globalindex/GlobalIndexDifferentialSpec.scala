@@ -116,10 +116,17 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
     df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s.plan.indexLookup.isDefined }
       .getOrElse(false)
 
+  private def covering(df: DataFrame): Boolean =
+    df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s.plan.indexLookup.exists(_.covering) }
+      .getOrElse(false)
+
+  /** The columns of one index with the key, which a covering read of that index answers alone. */
+  private val indexColumns = Seq("id, email, age", "id, age, tag", "id, born, score", "id, w", "email, age")
+
   describe(s"$cases random WHERE clauses over a table with global indexes") {
     it("return exactly Spark's rows with the indexes used and unused, half of them over its LAYOUT PACKED twin") {
       val (cells, packed, truthView) = tables()
-      val viaIndex = new AtomicInteger()
+      val (viaIndex, covered) = (new AtomicInteger(), new AtomicInteger())
       val failures = failedCases(cases, seed = 211) { (n, random, session) =>
         val (layout, t) = if (n % 2 == 0) ("LAYOUT PACKED", packed) else ("LAYOUT CELLS", cells)
         val where = randomPredicate(random)
@@ -138,6 +145,21 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
         (Seq("used" -> used, "unused" -> unused) ++ few).foreach { case (how, rows) =>
           if (rows != truth) fail(s"$layout: $where with the indexes $how: ${rows.size} rows, Spark ${truth.size}")
         }
+        // The columns of one index, which it answers for from its VERIFIED rows, with that and without.
+        val columns = indexColumns(random.nextInt(indexColumns.size))
+        val projected = sorted(session.sql(s"SELECT $columns FROM $truthView WHERE $where"))
+        val coveringDf = session.sql(s"SELECT $columns FROM $t WHERE $where")
+        val coveringRows = sorted(coveringDf)
+        if (covering(coveringDf)) covered.incrementAndGet()
+        val notCovering = if (n % 3 != 1) Nil
+        else Seq("not covering" -> withConf(session)(HBaseSQLConf.GlobalIndexCovering.key -> "false")(
+          sorted(session.sql(s"SELECT $columns FROM $t WHERE $where"))
+        ))
+        (("covering" -> coveringRows) +: notCovering).foreach { case (how, rows) =>
+          if (rows != projected) {
+            fail(s"$layout: SELECT $columns WHERE $where, $how: ${rows.size} rows, Spark ${projected.size}")
+          }
+        }
         if (n % 6 == 0) {
           def query(table: String) = s"SELECT age, count(*), min(email) FROM $table WHERE $where GROUP BY age"
           withClue(s"$layout: ${query(t)}: ")(
@@ -146,9 +168,12 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
         }
       }
       noFailedCases("global indexes", cases, failures)
-      info(s"${viaIndex.get} of $cases clauses were planned through an index")
+      info(s"${viaIndex.get} of $cases clauses were planned through an index, ${covered.get} covering")
       withClue("clauses planned through an index: ")(
         viaIndex.get.toDouble should be > floorOf(cases, 0.25, suiteCases)
+      )
+      withClue("clauses planned through a covering index: ")(
+        covered.get.toDouble should be > floorOf(cases, 0.05, suiteCases)
       )
     }
   }

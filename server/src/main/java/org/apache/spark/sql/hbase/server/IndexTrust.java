@@ -24,6 +24,19 @@ public final class IndexTrust {
   /** The row of the marks, after every index row. */
   public static final byte[] ROW = "\u00ffuntrusted".getBytes(StandardCharsets.ISO_8859_1);
 
+  /**
+   * The row of the LOAD DATAs whose index rows no CHECK INDEX has found exact since: a cell each,
+   * the load's timestamp as its qualifier. A load's index rows are right unless another client
+   * wrote the same rows while it ran, so a read that would trust an index row without its data row
+   * checks those of these loads against their data.
+   */
+  public static final byte[] LOADS_ROW = "\u00ffloads".getBytes(StandardCharsets.ISO_8859_1);
+
+  /** Whether {@code row} is one of the marks' rows, which are no index row. */
+  public static boolean isMarks(byte[] row) {
+    return row.length > 0 && row[0] == (byte) 0xff;
+  }
+
   /** What precedes the tag in the name of a file whose load maintained the indexes. */
   public static final String FILE_TAG_PREFIX = "-indexes-";
 

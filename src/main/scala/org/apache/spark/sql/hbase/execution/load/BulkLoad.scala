@@ -137,18 +137,22 @@ object BulkLoad {
       val regions = if (loadsInTasks) runs.flatMap(_.regions).toSet
       else {
         recording.foreach(_.store.renewMarks(table.hbaseTable, runs.flatMap(_.marks)))
-        indexFiles.foreach { case (load, written) => IndexHFiles.load(job, load, written, before = true) }
-        val loadedInto = SQLMetrics.withTimingNs(metrics.loadTime) {
-          RegionHFiles.bulkLoad(
-            conf,
-            tableName,
-            runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
-              family -> parts.flatMap(_._2).map(new Path(_))
-            }
-          )
-        }
-        indexFiles.foreach { case (load, written) => IndexHFiles.load(job, load, written, before = false) }
-        loadedInto
+        // Covering reads check this load's index rows against the data until a CHECK INDEX finds them exact.
+        indexes.foreach(IndexHFiles.markLoad(cluster, _, job.timestamp, landed = false))
+        try {
+          indexFiles.foreach { case (load, written) => IndexHFiles.load(job, load, written, before = true) }
+          val loadedInto = SQLMetrics.withTimingNs(metrics.loadTime) {
+            RegionHFiles.bulkLoad(
+              conf,
+              tableName,
+              runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
+                family -> parts.flatMap(_._2).map(new Path(_))
+              }
+            )
+          }
+          indexFiles.foreach { case (load, written) => IndexHFiles.load(job, load, written, before = false) }
+          loadedInto
+        } finally indexes.foreach(IndexHFiles.markLoad(cluster, _, job.timestamp, landed = true))
       }
       val loaded = runs.map(_.rows).sum
       metrics.reportOutcome(

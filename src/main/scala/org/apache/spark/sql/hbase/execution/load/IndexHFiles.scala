@@ -4,13 +4,15 @@
 package org.apache.spark.sql.hbase.execution.load
 
 import org.apache.hadoop.fs.Path
-import org.apache.hadoop.hbase.{CellComparator, CellUtil, KeyValue}
+import org.apache.hadoop.hbase.{CellComparator, CellUtil, KeyValue, TableName}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.{Partitioner, SparkContext, TaskContext}
 import org.apache.spark.rdd.ShuffledRDD
 import org.apache.spark.serializer.KryoSerializer
 import org.apache.spark.sql.hbase.common.Utf8
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.globalindex.IndexMarks
 
 /** An index cell on its way to an HFile: where it goes ([[IndexedLoad.target]]) and the KeyValue's bytes. */
 private[load] final case class IndexCell(target: Int, keyValue: Array[Byte])
@@ -81,6 +83,19 @@ private[load] object IndexHFiles {
           } catch { case e: Throwable => files.abort(); throw e }
         }
       }.collect().toSeq
+    }
+
+  /**
+   * Marks the load in each index table ([[IndexMarks.markLoad]]): its index rows, which carry
+   * `timestamp`, are checked against the data by covering reads until a CHECK INDEX finds them exact.
+   */
+  def markLoad(cluster: HBaseClusterConf, load: IndexedLoad, timestamp: Long, landed: Boolean): Unit =
+    HBaseConnections.withConnection(cluster) { connection =>
+      load.tables.foreach { target =>
+        val index = connection.getTable(TableName.valueOf(target.table))
+        try IndexMarks.markLoad(index, timestamp, landed)
+        finally index.close()
+      }
     }
 
   /** Loads the HFiles of the step before the data (`before`) or after it into their index tables. */

@@ -1,0 +1,81 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.globalindex
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.CellUtil
+import org.apache.hadoop.hbase.client.{Delete, Get, Put, Table}
+import org.apache.hadoop.hbase.util.Bytes
+
+import org.apache.spark.sql.hbase.codec.RowRange
+import org.apache.spark.sql.hbase.server.{IndexSpec, IndexTrust}
+
+/**
+ * Where an index table says its rows cannot be trusted ([[IndexTrust]]): the data ranges another
+ * tool's bulk loads changed without it, read whole by every query, and the LOAD DATAs (by their
+ * timestamps) whose VERIFIED rows a covering read checks against the data like UNVERIFIED ones.
+ * `clearable` are the marks a CHECK INDEX that finds the index exact after reading them may clear,
+ * as (row, qualifier, version): every range, and the loads that had landed all their files (a
+ * load still landing may yet leave rows the check did not see).
+ */
+final case class IndexMarks(
+    untrusted: Seq[RowRange],
+    loads: Set[Long],
+    clearable: Seq[(Array[Byte], Array[Byte], Long)]
+) {
+
+  /** Whether an index row whose status cell has this timestamp was written by a LOAD DATA not checked since. */
+  def loading(timestamp: Long): Boolean = loads(timestamp)
+}
+
+object IndexMarks {
+
+  /** The marks of one index table, both rows read in one call. */
+  def of(index: Table): IndexMarks = {
+    val Array(ranges, loads) = index.get(
+      java.util.List.of(
+        new Get(IndexTrust.ROW).addFamily(IndexSpec.STATUS_FAMILY),
+        new Get(IndexTrust.LOADS_ROW).addFamily(IndexSpec.STATUS_FAMILY)
+      )
+    )
+    val rangeCells = Option(ranges.rawCells()).toSeq.flatten
+    val loadCells = Option(loads.rawCells()).toSeq.flatten
+    val landed = loadCells.filter(c => CellUtil.matchingValue(c, Landed))
+    IndexMarks(
+      rangeCells.map(c => RowRange(CellUtil.cloneQualifier(c), CellUtil.cloneValue(c))),
+      loadCells.filter(_.getQualifierLength == Bytes.SIZEOF_LONG)
+        .map(c => Bytes.toLong(c.getQualifierArray, c.getQualifierOffset)).toSet,
+      (rangeCells ++ landed).map(c => (CellUtil.cloneRow(c), CellUtil.cloneQualifier(c), c.getTimestamp))
+    )
+  }
+
+  private val Landing = Array[Byte](0)
+  private val Landed = Array[Byte](1)
+
+  /**
+   * Marks the rows of a LOAD DATA whose index cells carry `timestamp`: before any lands, and
+   * again, as a newer version, once the load is over.
+   */
+  def markLoad(index: Table, timestamp: Long, landed: Boolean): Unit =
+    index.put(new Put(IndexTrust.LOADS_ROW).addColumn(
+      IndexSpec.STATUS_FAMILY,
+      Bytes.toBytes(timestamp),
+      if (landed) math.max(timestamp + 1, System.currentTimeMillis()) else timestamp,
+      if (landed) Landed else Landing
+    ))
+
+  /**
+   * Clears `cells` and their older versions: a load that marked since has marked a newer version
+   * (or another timestamp), which stays.
+   */
+  def clear(index: Table, cells: Seq[(Array[Byte], Array[Byte], Long)]): Unit = if (cells.nonEmpty) {
+    val deletes = cells.groupBy(c => Bytes.toStringBinary(c._1)).values.map { inRow =>
+      val delete = new Delete(inRow.head._1)
+      inRow.foreach { case (_, qualifier, version) => delete.addColumns(IndexSpec.STATUS_FAMILY, qualifier, version) }
+      delete
+    }
+    index.delete(new java.util.ArrayList[Delete](deletes.asJavaCollection)) // HBase empties the list it is given
+  }
+}
