@@ -181,7 +181,7 @@ object IndexCost {
 /**
  * What a global index answered at run time: the data row keys its rows name, and the data key
  * ranges where it is not trusted (a bulk load changed them without it, `server.IndexTrust`), which
- * are read whole; a covering index answers for the data rows of `covered` itself, in key order,
- * whose keys are in neither.
+ * are read whole; a covering index answers for the data rows of `covered` itself, whose keys
+ * are in neither.
  */
 final case class IndexAnswer(rows: Seq[Array[Byte]], untrusted: Seq[RowRange], covered: Seq[CoveredRow] = Nil)
