@@ -88,7 +88,7 @@ object IndexKeysRead {
       covered: Seq[(Array[Byte], Array[Byte])],
       marks: IndexMarks
   ): IndexAnswer = {
-    val untrusted = RowRanges(RowRanges.merge(marks.untrusted).ranges)
+    val untrusted = RowRanges.merge(marks.untrusted)
     val named = rows.flatMap(r => Option(spec.dataRowOf(r.getRow)).map(k => (ByteBuffer.wrap(k), r)))
     val once = named.groupBy(_._1).collect { case (k, Seq(_)) => k }.toSet
     val (trusted, checked) = named.partition { case (key, r) =>
