@@ -10,7 +10,9 @@ import org.apache.spark.sql.hbase.analysis.{
   ResolveHBaseCatalogStatements, ResolveHBaseRelations, ResolveIndexHints, ResolveIndexStatements,
   ResolveRowLevelStatements
 }
-import org.apache.spark.sql.hbase.physical.{HBaseStrategy, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys}
+import org.apache.spark.sql.hbase.physical.{
+  AggregatesOnTheDriver, HBaseStrategy, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys
+}
 import org.apache.spark.sql.hbase.optimizer.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
 import org.apache.spark.sql.hbase.changes.HBaseChangesFunction
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
@@ -44,9 +46,11 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectQueryStagePrepRule(_ => MergeJoinsByKey)
     extensions.injectQueryStagePrepRule(_ => PushJoinKeys)
     extensions.injectQueryStagePrepRule(_ => LimitsInKeyOrder)
+    extensions.injectQueryStagePrepRule(_ => AggregatesOnTheDriver)
     extensions.injectColumnar(_ =>
       new ColumnarRule {
-        override def preColumnarTransitions = plan => LimitsInKeyOrder(PushJoinKeys(MergeJoinsByKey(plan)))
+        override def preColumnarTransitions =
+          plan => AggregatesOnTheDriver(LimitsInKeyOrder(PushJoinKeys(MergeJoinsByKey(plan))))
       }
     )
   }

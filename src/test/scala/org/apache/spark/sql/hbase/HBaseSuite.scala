@@ -52,6 +52,15 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
     finally spark.sparkContext.removeSparkListener(listener)
   }
 
+  /** How many Spark jobs `body` ran. */
+  protected def jobsRunBy(body: => Unit): Int = {
+    val jobs = new java.util.concurrent.atomic.AtomicInteger()
+    listening(new org.apache.spark.scheduler.SparkListener {
+      override def onJobStart(e: org.apache.spark.scheduler.SparkListenerJobStart): Unit = jobs.incrementAndGet()
+    })(body)
+    jobs.get()
+  }
+
   /** Runs `check` until it passes, every 50 ms, failing as it last failed after `seconds`. */
   protected def eventually(seconds: Int)(check: => Unit): Unit = Waits.untilPasses(seconds.toDouble)(check)
 

@@ -196,6 +196,12 @@ object HBaseSQLConf {
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(50000L)
 
+  val DriverReadAggregates: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.driverRead.aggregates")
+    .doc("A query's aggregate over a scan that a collect reads on the driver (a lookup, or rows a global index " +
+      "names) is computed on the driver too, without a Spark job.")
+    .booleanConf
+    .createWithDefault(true)
+
   val ConnectionIdleTimeoutMs: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.connection.idleTimeoutMs")
     .doc("Milliseconds after which a shared HBase connection that no task uses is closed.")
     .longConf

@@ -54,6 +54,7 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
    */
   override def outputPartitioning: Partitioning = plan.regions.size match {
     case _ if plan.alignment.isDefined => KeyRangePartitioning(plan.keyOrder.head, plan.alignment.get)
+    case _ if plan.oneTask => SinglePartition
     case 1 => SinglePartition
     case n if plan.wholeKey => RangePartitioning(outputOrdering, n)
     case n => UnknownPartitioning(n)
@@ -77,6 +78,15 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
 
   override def executeTake(n: Int): Array[InternalRow] =
     if (plan.driverRead) readOnDriver(n) else super.executeTake(n)
+
+  /**
+   * Every row, read on the driver, when the plan with its run-time steps taken still says a
+   * collect reads there; None when it does not (an index named more rows than its lookup takes).
+   */
+  def collectOnDriver(): Option[Array[InternalRow]] = executeQuery {
+    val plan = runtimePlan
+    if (plan.driverRead) Some(readOnDriver(plan, Int.MaxValue)) else None
+  }
 
   /** Regions are read in parallel for a collect, one after another for a take. */
   private def readOnDriver(maxRows: Int): Array[InternalRow] = executeQuery {

@@ -198,7 +198,8 @@ object HBaseScanPlanner {
       wholeKey = keyOrder.size == relation.keyAttributes.size,
       withoutServerJar = withoutJar,
       indexLookup = indexLookup,
-      indexDeclined = weighed.flatMap(_.left.toOption)
+      indexDeclined = weighed.flatMap(_.left.toOption),
+      oneTask = indexLookup.exists(_.covering) && withServers.regions.size > 1
     )
   }
 

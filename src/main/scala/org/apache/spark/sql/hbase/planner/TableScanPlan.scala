@@ -66,6 +66,9 @@ final case class ScanRequest(
  * @param joinKeys     when a join's other side narrows the rows read at run time, how
  * @param indexLookup  when a global index names the rows read at run time, which and how
  * @param indexDeclined why a global index the WHERE clause could use is not, for EXPLAIN
+ * @param oneTask      every region is read in one Spark partition, in key order: a covering
+ *                     index answers for few rows, and a job of one task needs no exchange above
+ *                     it (an aggregate over it is one stage)
  * @param withoutServerJar the region servers (by `RegionInfo.serverName`) whose regions are read
  *                     without the server jar: they refused it, or read only an older wire
  *                     version than the plan's
@@ -83,7 +86,8 @@ final case class TableScanPlan(
     joinKeys: Option[JoinKeys] = None,
     withoutServerJar: Set[String] = Set.empty,
     indexLookup: Option[IndexLookup] = None,
-    indexDeclined: Option[String] = None
+    indexDeclined: Option[String] = None,
+    oneTask: Boolean = false
 ) {
 
   def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
@@ -108,8 +112,15 @@ final case class TableScanPlan(
   /** The regions in the order their rows come: the key's, or the reverse for a reversed read. */
   def readOrder: Seq[RegionScan] = if (request.reversed) regions.reverse else regions
 
-  /** What each Spark partition reads, in read order: a region each, unless aligned with another scan. */
-  def partitions: Seq[Seq[RegionScan]] = alignment.fold(readOrder.map(Seq(_)))(_.partitions(regions))
+  /**
+   * What each Spark partition reads, in read order: a region each, unless aligned with another
+   * scan or read in one task.
+   */
+  def partitions: Seq[Seq[RegionScan]] = alignment match {
+    case Some(aligned) => aligned.partitions(regions)
+    case None if oneTask => Seq(readOrder)
+    case None => readOrder.map(Seq(_))
+  }
 
   /**
    * Whether the plan can be read from the highest key down: each region reads one range, or
@@ -124,7 +135,7 @@ final case class TableScanPlan(
   /** The plan on one line, as EXPLAIN shows it. */
   def describe: String = {
     val (read, output) = (request.read, request.emitted)
-    s"HBaseTableScan $describeReads$describeAlignment, columns [${output.map(_.name).mkString(", ")}]" +
+    s"HBaseTableScan $describeReads$describeAlignment${if (oneTask && alignment.isEmpty) ", in one task" else ""}, columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
       request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "") +
       request.topN.fold("")(t => s", ${t.describe}") + joinKeys.fold("")(k => s", ${k.describe}") +

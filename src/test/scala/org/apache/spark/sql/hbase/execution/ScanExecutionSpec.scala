@@ -160,14 +160,6 @@ class ScanExecutionSpec extends HBaseSuite {
 
   describe("small reads") {
     it("are collected on the driver without a Spark job: lookups by key, or one region") {
-      def jobsRunBy(body: => Unit): Int = {
-        val jobs = new java.util.concurrent.atomic.AtomicInteger()
-        val listener = new org.apache.spark.scheduler.SparkListener {
-          override def onJobStart(e: org.apache.spark.scheduler.SparkListenerJobStart): Unit = jobs.incrementAndGet()
-        }
-        listening(listener)(body)
-        jobs.get()
-      }
       val points = sql(s"SELECT k, w FROM $table WHERE k IN (3, 1500, 2999)")
       jobsRunBy(points.collect().toSeq shouldBe Seq(Row(3, 6), Row(1500, 3000), Row(2999, 5998))) shouldBe 0
       ScanMetrics.of(points) shouldBe

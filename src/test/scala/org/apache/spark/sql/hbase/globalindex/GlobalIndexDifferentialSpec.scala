@@ -14,7 +14,8 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.hbase.{DifferentialCases, HBaseSuite, RandomClauses}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
-import org.apache.spark.sql.hbase.execution.{HBaseTableScan, ScanMetrics}
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.hbase.execution.{DriverAggregate, HBaseTableScan, ScanMetrics}
 import org.apache.spark.sql.types.LongType
 
 /**
@@ -23,7 +24,7 @@ import org.apache.spark.sql.types.LongType
  * unused, on a table of one cell per column and on its LAYOUT PACKED twin; the rows were written
  * before the indexes were built, and changed after, by SQL and by a plain HBase client.
  */
-class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
+class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with AdaptiveSparkPlanHelper {
   private val rows = 3000
   private val suiteCases = 100
   private val cases = randomCases(inTheSuite = suiteCases)
@@ -116,6 +117,10 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
     df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s.plan.indexLookup.isDefined }
       .getOrElse(false)
 
+  /** Whether a collect of `df`, once run, aggregated on the driver (a covering or small read under it). */
+  private def aggregatedOnDriver(df: DataFrame): Boolean =
+    collectFirst(df.queryExecution.executedPlan) { case _: DriverAggregate => true }.getOrElse(false)
+
   private def covering(df: DataFrame): Boolean =
     df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s.plan.indexLookup.exists(_.covering) }
       .getOrElse(false)
@@ -126,7 +131,7 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
   describe(s"$cases random WHERE clauses over a table with global indexes") {
     it("return exactly Spark's rows with the indexes used and unused, half of them over its LAYOUT PACKED twin") {
       val (cells, packed, truthView) = tables()
-      val (viaIndex, covered) = (new AtomicInteger(), new AtomicInteger())
+      val (viaIndex, covered, driverAggregates) = (new AtomicInteger(), new AtomicInteger(), new AtomicInteger())
       val failures = failedCases(cases, seed = 211) { (n, random, session) =>
         val (layout, t) = if (n % 2 == 0) ("LAYOUT PACKED", packed) else ("LAYOUT CELLS", cells)
         val where = randomPredicate(random)
@@ -166,6 +171,24 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
             sorted(session.sql(query(t))) shouldBe sorted(session.sql(query(truthView)))
           )
         }
+        // Aggregates over the columns of one index, grouped and not, on the driver and in a job.
+        if (n % 3 == 0) {
+          val (first, last) = (columns.split(", ").head, columns.split(", ").last)
+          val groupBy = if (n % 2 == 0) s" GROUP BY $last" else ""
+          def query(table: String) =
+            s"SELECT ${if (groupBy.isEmpty) "" else s"$last, "}count(*), count($last), min($first), max($last) " +
+              s"FROM $table WHERE $where$groupBy"
+          val truth = sorted(session.sql(query(truthView)))
+          val onDriver = session.sql(query(t))
+          val rows = sorted(onDriver)
+          if (aggregatedOnDriver(onDriver)) driverAggregates.incrementAndGet()
+          val inAJob =
+            withConf(session)(HBaseSQLConf.DriverReadAggregates.key -> "false")(sorted(session.sql(query(t))))
+          Seq("on the driver" -> rows, "in a job" -> inAJob).foreach { case (how, rows) =>
+            if (rows != truth)
+              fail(s"$layout: ${query(t)}, $how: ${rows.mkString("; ")}, Spark ${truth.mkString("; ")}")
+          }
+        }
       }
       noFailedCases("global indexes", cases, failures)
       info(s"${viaIndex.get} of $cases clauses were planned through an index, ${covered.get} covering")
@@ -174,6 +197,10 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
       )
       withClue("clauses planned through a covering index: ")(
         covered.get.toDouble should be > floorOf(cases, 0.05, suiteCases)
+      )
+      info(s"${driverAggregates.get} aggregates were computed on the driver")
+      withClue("aggregates computed on the driver: ")(
+        driverAggregates.get.toDouble should be > floorOf(cases, 0.02, suiteCases)
       )
     }
   }
@@ -218,6 +245,28 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
         ).queryExecution.executedPlan
           .toString should not include "global index"
       )
+    }
+
+    it("aggregates the rows a covering lookup reads on the driver, in one task when switched off, as Spark does") {
+      val t = emails("aggregates", name = "CONCAT('n', id)")
+      val grouped =
+        s"SELECT email, count(*), min(id), max(id) FROM $t WHERE email IN ('u7@x', 'u8@x', 'no') GROUP BY email"
+      val none = s"SELECT count(*), max(id) FROM $t WHERE email = 'no'"
+      val expected = Seq(Row("u7@x", 3L, 7L, 807L), Row("u8@x", 3L, 8L, 808L))
+      val df = sql(grouped)
+      df.queryExecution.executedPlan.toString should include regex
+        "DriverAggregate.*\\n.*HashAggregate.*\\n.*in one task"
+      jobsRunBy(df.collect().sortBy(_.getString(0)).toSeq shouldBe expected) shouldBe 0
+      jobsRunBy(sql(none).collect().toSeq shouldBe Seq(Row(0L, null))) shouldBe 0
+      withConf(HBaseSQLConf.DriverReadAggregates.key -> "false") {
+        val inAJob = sql(grouped)
+        collect(inAJob.queryExecution.executedPlan) { case e: org.apache.spark.sql.execution.exchange.Exchange => e }
+          .shouldBe(empty)
+        jobsRunBy(inAJob.collect().sortBy(_.getString(0)).toSeq shouldBe expected) shouldBe 1
+        sql(none).collect().toSeq shouldBe Seq(Row(0L, null))
+      }
+      sql(grouped.replace("SELECT", s"SELECT /*+ NO_INDEX($t) */")).collect().sortBy(_.getString(0)).toSeq shouldBe
+        expected
     }
 
     it("follows the hints INDEX(t, i) and NO_INDEX(t), in Spark's and Phoenix's spelling, with the same rows") {

@@ -3,11 +3,13 @@
 
 package org.apache.spark.sql.hbase.physical
 
-import org.apache.spark.sql.DataFrame
+import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.hbase.{HBaseSuite, OrdersAndLines}
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
-import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, HBaseMergeJoin, HBaseTableScan, KeyOrderLimit}
+import org.apache.spark.sql.hbase.execution.{
+  DriverAggregate, HBaseAggregateScan, HBaseMergeJoin, HBaseTableScan, KeyOrderLimit
+}
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -68,6 +70,20 @@ class SparkHooksSpec extends HBaseSuite with OrdersAndLines with AdaptiveSparkPl
         withClue("hook LimitsInKeyOrder (TakeOrderedAndProjectExec) took no limit in key order: ")(
           collect(plan(df)) { case l: KeyOrderLimit => l } should not be empty
         )
+      }
+    }
+
+    it("an aggregate over a covering index's rows, as HashAggregateExec: AggregatesOnTheDriver reads it there") {
+      val t = uniqueName("hooks_index")
+      sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((50))")
+      sql(s"INSERT INTO $t SELECT id, id % 10 FROM range(100)")
+      sql(s"CREATE INDEX by_v ON $t USING global (v)")
+      withAndWithoutAdaptive {
+        val df = sql(s"SELECT v, count(*), max(k) FROM $t WHERE v IN (3, 4) GROUP BY v")
+        withClue("hook AggregatesOnTheDriver (HashAggregateExec over an HBaseTableScan) took no aggregate: ")(
+          collect(plan(df)) { case a: DriverAggregate => a } should not be empty
+        )
+        df.collect().sortBy(_.getInt(0)).toSeq shouldBe Seq(Row(3, 10L, 93), Row(4, 10L, 94))
       }
     }
   }

@@ -1,0 +1,103 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.execution
+
+import scala.collection.mutable
+
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, BindReferences, Expression, InterpretedMutableProjection, InterpretedUnsafeProjection, JoinedRow,
+  NamedExpression, Predicate, SortOrder, UnsafeRow
+}
+import org.apache.spark.sql.catalyst.expressions.aggregate.DeclarativeAggregate
+import org.apache.spark.sql.catalyst.plans.physical.Partitioning
+import org.apache.spark.sql.execution.{SparkPlan, UnaryExecNode}
+
+/**
+ * What an aggregate over an HBase scan does to the scan's rows, taken apart so that the driver
+ * can do it: `steps` (filters and projections, from the scan up), then the groups of `grouping`
+ * and the `functions` over each, then `results` over the grouping values and the functions'
+ * values (`resultInputs`). Interpreted: a lookup's few rows do not repay generating code.
+ */
+final case class RowsAggregation(
+    input: Seq[Attribute],
+    steps: Seq[RowsAggregation.Step],
+    grouping: Seq[NamedExpression],
+    functions: Seq[DeclarativeAggregate],
+    resultInputs: Seq[Attribute],
+    results: Seq[NamedExpression]
+) {
+
+  /** The result rows of the aggregate over `rows` (the scan's `input`). */
+  def apply(rows: Iterator[InternalRow]): Array[InternalRow] = {
+    val (stepped, attributes) = steps.foldLeft((rows, input)) {
+      case ((in, from), RowsAggregation.Filter(condition)) =>
+        val keep = Predicate.createInterpreted(BindReferences.bindReference(condition, from))
+        (in.filter(keep.eval), from)
+      case ((in, from), RowsAggregation.Project(list)) =>
+        val project = InterpretedUnsafeProjection.createProjection(BindReferences.bindReferences(list, from))
+        (in.map(project), list.map(_.toAttribute))
+    }
+    val buffers = functions.flatMap(_.aggBufferAttributes)
+    val groupKey = InterpretedUnsafeProjection.createProjection(BindReferences.bindReferences(grouping, attributes))
+    val initial = new InterpretedMutableProjection(functions.flatMap(_.initialValues))
+    val update = new InterpretedMutableProjection(
+      BindReferences.bindReferences(functions.flatMap(_.updateExpressions), buffers ++ attributes)
+    )
+    val groups = mutable.LinkedHashMap.empty[UnsafeRow, InternalRow]
+    def fresh(): InternalRow = initial(InternalRow.empty).copy()
+    val joined = new JoinedRow
+    stepped.foreach { row =>
+      val buffer = groups.getOrElseUpdate(groupKey(row).copy(), fresh())
+      update.target(buffer)
+      update(joined(buffer, row))
+    }
+    // A global aggregate of no rows is one row of the functions' values over none.
+    if (grouping.isEmpty && groups.isEmpty) groups.put(groupKey(InternalRow.empty).copy(), fresh())
+    val evaluate = InterpretedUnsafeProjection.createProjection(
+      BindReferences.bindReferences(functions.map(_.evaluateExpression), buffers)
+    )
+    val result =
+      InterpretedUnsafeProjection.createProjection(BindReferences.bindReferences(results, resultInputs))
+    groups.iterator.map { case (key, buffer) => result(joined(key, evaluate(buffer))).copy() }.toArray
+  }
+}
+
+object RowsAggregation {
+
+  /** What happens to the rows between the scan and the aggregate. */
+  sealed trait Step
+  final case class Filter(condition: Expression) extends Step
+  final case class Project(list: Seq[NamedExpression]) extends Step
+}
+
+/**
+ * An aggregate whose input is an HBase scan that a collect reads on the driver: a collect
+ * reads the scan there and aggregates its rows there too, without a Spark job, which costs
+ * more than the aggregate of a lookup's rows. When the scan's run-time steps leave it read by
+ * a job after all, and for any other use, the aggregate is `child`, Spark's own.
+ */
+case class DriverAggregate(aggregation: RowsAggregation, child: SparkPlan) extends UnaryExecNode {
+
+  override def output: Seq[Attribute] = child.output
+  override def outputPartitioning: Partitioning = child.outputPartitioning
+  override def outputOrdering: Seq[SortOrder] = child.outputOrdering
+
+  override def executeCollect(): Array[InternalRow] =
+    scan.collectOnDriver().fold(child.executeCollect())(rows => aggregation(rows.iterator))
+
+  override def executeTake(n: Int): Array[InternalRow] = executeCollect().take(n)
+
+  override protected def doExecute(): RDD[InternalRow] = child.execute()
+
+  // Found when needed: Spark's later rules wrap the aggregate in whole-stage code generation.
+  private def scan: HBaseTableScan = child.collectFirst { case s: HBaseTableScan => s }
+    .getOrElse(throw new IllegalStateException("an aggregate on the driver has no HBase scan under it"))
+
+  override def simpleString(maxFields: Int): String =
+    "DriverAggregate, on the driver when a collect reads its scan there"
+
+  override protected def withNewChildInternal(newChild: SparkPlan): DriverAggregate = copy(child = newChild)
+}
