@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{
   AggregateFunction, AggregateMode, Complete, DeclarativeAggregate, Final, Partial
 }
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{FilterExec, ProjectExec, SparkPlan}
+import org.apache.spark.sql.execution.{ExecSubqueryExpression, FilterExec, ProjectExec, SparkPlan}
 import org.apache.spark.sql.execution.aggregate.HashAggregateExec
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.hbase.execution.{DriverAggregate, HBaseTableScan, RowsAggregation}
@@ -18,7 +18,8 @@ import org.apache.spark.sql.internal.SQLConf
  * over an HBase scan that a collect reads on the driver, through filters and projections at
  * most, is computed on the driver by a collect ([[DriverAggregate]]): a lookup's rows, or
  * those a global index names, cost less to aggregate there than a Spark job costs. Functions
- * Spark states as expressions only (count, sum, avg, min, max, ...), none DISTINCT.
+ * Spark states as expressions only (count, sum, avg, min, max, ...), none DISTINCT; no subquery
+ * and nothing nondeterministic.
  */
 object AggregatesOnTheDriver extends Rule[SparkPlan] {
 
@@ -53,7 +54,14 @@ object AggregatesOnTheDriver extends Rule[SparkPlan] {
   ): Option[RowsAggregation] = {
     val functions = functionsOf(input).collect { case f: DeclarativeAggregate => f }
     if (functions.size != input.aggregateExpressions.size) None
-    else stepsDown(child).map { case (scan, steps) =>
+    else stepsDown(child).filter { case (_, steps) =>
+      // A subquery runs before its plan does, and a nondeterministic expression needs a partition.
+      val expressions = input.groupingExpressions ++ functions ++ result.resultExpressions ++ steps.flatMap {
+        case RowsAggregation.Filter(condition) => Seq(condition)
+        case RowsAggregation.Project(list) => list
+      }
+      expressions.forall(e => e.deterministic && !e.exists(_.isInstanceOf[ExecSubqueryExpression]))
+    }.map { case (scan, steps) =>
       RowsAggregation(
         scan.output,
         steps,

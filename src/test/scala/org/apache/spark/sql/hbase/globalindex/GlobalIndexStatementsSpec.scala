@@ -426,6 +426,39 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
     }
   }
 
+  describe("cells given a TTL of their own by the writer (Mutation.setTTL)") {
+    it("leave their index rows UNVERIFIED, so covering reads check them against the data and drop them once gone") {
+      val t = uniqueName("own_ttl")
+      sql(
+        s"CREATE TABLE $t (id BIGINT, email STRING, name STRING, PRIMARY KEY (id)) MAPPED BY ($t, COLS=[email=f.email, name=g.name])"
+      )
+      sql(s"CREATE INDEX by_email ON $t USING global (email) OPTIONS (include 'name')")
+      sql(s"INSERT INTO $t VALUES (1, 'a@x', 'kept')")
+      withTable(t)(_.put(new Put(keyOf(2)).addColumn(f, Bytes.toBytes("email"), Bytes.toBytes("a@x"))
+        .addColumn(g, Bytes.toBytes("name"), Bytes.toBytes("brief")).setTTL(4000L)))
+      val statuses = withTable(indexTable(t, "by_email")) { index =>
+        index.getScanner(new Scan().withStopRow(Array[Byte](-1))).asScala.map { r =>
+          val id = Bytes.toLong(r.getRow.takeRight(8)) ^ Long.MinValue
+          id -> r.getValue(Bytes.toBytes("_s"), Bytes.toBytes("s")).toSeq
+        }.toMap
+      }
+      statuses shouldBe Map(1L -> Seq[Byte](1), 2L -> Seq[Byte](0))
+      val query = s"SELECT id, name FROM $t WHERE email = 'a@x'"
+      sql(query).queryExecution.executedPlan.toString should include("covering global index by_email")
+      sql(query).collect().sortBy(_.getLong(0)).toSeq shouldBe Seq(Row(1L, "kept"), Row(2L, "brief"))
+      Waits.until("the cells given their own TTL have expired", seconds = 60, everyMs = 250)(
+        sql(s"SELECT /*+ NO_INDEX($t) */ count(*) FROM $t WHERE email = 'a@x'").head().getLong(0) == 1
+      )
+      withClue("the expired row's index row is still there: ")(
+        withTable(indexTable(
+          t,
+          "by_email"
+        ))(_.getScanner(new Scan().withStopRow(Array[Byte](-1))).asScala.size) shouldBe 2
+      )
+      sql(query).collect().toSeq shouldBe Seq(Row(1L, "kept"))
+    }
+  }
+
   describe("DROP INDEX and DROP TABLE") {
     it("delete the index's HBase table and stop its maintenance once no index is left") {
       val t = users(40)

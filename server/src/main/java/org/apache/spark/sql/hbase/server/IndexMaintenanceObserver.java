@@ -257,8 +257,8 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
 
   /**
    * The last step's writes for rows whose data is as it is now: VERIFIED where the data puts its
-   * index row, a delete of every other row the first step marked. Only for the index tables in
-   * {@code tables}, or all when null.
+   * index row (UNVERIFIED where a cell of it has a TTL of its own), a delete of every other row the
+   * first step marked. Only for the index tables in {@code tables}, or all when null.
    */
   private Map<String, List<Row>> verifying(List<RowWork> rows, long ts, Set<String> tables)
       throws IOException {
@@ -270,7 +270,7 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
         if (tables != null && !tables.contains(spec.indexTable)) continue;
         List<Row> out = writes.computeIfAbsent(spec.indexTable, t -> new ArrayList<>());
         byte[] right = IndexRows.rowOf(spec, w.row, now);
-        if (right != null) out.add(lastStep(IndexRows.verifiedRow(spec, right, now, ts)));
+        if (right != null) out.add(lastStep(IndexRows.indexRow(spec, right, now, ts)));
         for (ByteBuffer key : w.candidates.get(s)) {
           if (right == null || !ByteBuffer.wrap(right).equals(key))
             out.add(lastStep(new Delete(key.array(), ts)));

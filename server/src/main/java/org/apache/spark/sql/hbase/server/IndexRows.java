@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.RawCell;
+import org.apache.hadoop.hbase.TagType;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Increment;
@@ -161,7 +163,11 @@ public final class IndexRows {
    * version first), written at {@code ts}: its status and the covered cells the data row has.
    */
   public static Put verifiedPut(IndexSpec spec, byte[] key, List<Cell> cells, long ts) {
-    Put put = statusPut(key, IndexSpec.VERIFIED, ts);
+    return indexPut(spec, key, cells, ts, IndexSpec.VERIFIED);
+  }
+
+  private static Put indexPut(IndexSpec spec, byte[] key, List<Cell> cells, long ts, byte status) {
+    Put put = statusPut(key, status, ts);
     for (int i = 0; i < spec.coveredFamilies.length; i++) {
       Cell found = newest(cells, spec.coveredFamilies[i], spec.coveredQualifiers[i]);
       if (found != null)
@@ -177,7 +183,23 @@ public final class IndexRows {
    */
   public static RowMutations verifiedRow(IndexSpec spec, byte[] key, List<Cell> cells, long ts)
       throws IOException {
-    Put put = verifiedPut(spec, key, cells, ts);
+    return indexRow(spec, key, cells, ts, IndexSpec.VERIFIED);
+  }
+
+  /**
+   * The index row {@code key} as the data row's {@code cells} give it, with its covered cells:
+   * {@link #verifiedRow}, but left UNVERIFIED when one of the cells carries a TTL of its own
+   * ({@link #expiresAlone}), so that readers check it against the data.
+   */
+  static RowMutations indexRow(IndexSpec spec, byte[] key, List<Cell> cells, long ts)
+      throws IOException {
+    return indexRow(
+        spec, key, cells, ts, expiresAlone(cells) ? IndexSpec.UNVERIFIED : IndexSpec.VERIFIED);
+  }
+
+  private static RowMutations indexRow(
+      IndexSpec spec, byte[] key, List<Cell> cells, long ts, byte status) throws IOException {
+    Put put = indexPut(spec, key, cells, ts, status);
     Delete absent = new Delete(key);
     for (int i = 0; i < spec.coveredFamilies.length; i++) {
       byte[] f = spec.coveredFamilies[i];
@@ -185,6 +207,19 @@ public final class IndexRows {
       if (newest(cells, f, q) == null) absent.addColumns(f, q, ts);
     }
     return absent.isEmpty() ? RowMutations.of(List.of(put)) : RowMutations.of(List.of(put, absent));
+  }
+
+  /**
+   * Whether one of {@code cells}, as a region reads them, was given a TTL of its own by its writer
+   * ({@code Mutation.setTTL}, a tag on the cell): it can expire without a write, which no hook
+   * sees, and leave a VERIFIED index row wrong. A column family's TTL is seen by readers instead.
+   */
+  static boolean expiresAlone(List<Cell> cells) {
+    for (Cell cell : cells) {
+      if (cell instanceof RawCell && ((RawCell) cell).getTag(TagType.TTL_TAG_TYPE).isPresent())
+        return true;
+    }
+    return false;
   }
 
   static Put statusPut(byte[] key, byte status, long ts) {
