@@ -101,6 +101,16 @@ def test_sessions_opened_and_closed_one_after_another_keep_the_plugin(jdbc_url):
         assert out.returncode == 0 and out.stdout.split()[-2:] == ["namespace", "hbase"], out.stderr
 
 
+def test_hive_s_function_registry_loads_so_a_session_close_that_registers_it_does_not_fail(jdbc_url):
+    """Closing a session can make Hive 2.3 register its functions (on a thread without a metastore client yet);
+    get_splits needs Hive's LLAP classes, which Spark 4 no longer ships and the launcher adds."""
+    (loaded,) = jdbc_session(
+        port_of(jdbc_url),
+        "SELECT reflect('java.lang.Class', 'forName', 'org.apache.hadoop.hive.ql.exec.FunctionRegistry')",
+    )
+    assert loaded == [("class org.apache.hadoop.hive.ql.exec.FunctionRegistry",)]
+
+
 def test_five_sessions_at_once_then_one_after_all_closed(jdbc_url):
     port = port_of(jdbc_url)
     tables = [f"conc_{n}_{uuid.uuid4().hex[:8]}" for n in range(5)]

@@ -5,6 +5,7 @@
 
 import logging
 import os
+from collections.abc import Sequence
 from typing import Optional, Union
 
 from pyspark_hbase import _paths
@@ -125,18 +126,21 @@ def spark_conf(
 
 
 def submit_args(
-    hbase_conf: Optional[dict[str, str]] = None, data_dir: Union[str, os.PathLike, None] = None
+    hbase_conf: Optional[dict[str, str]] = None,
+    data_dir: Union[str, os.PathLike, None] = None,
+    driver_class_path: Sequence[str] = (),
 ) -> list[str]:
     """The same settings as spark-submit / spark-sql / pyspark flags.
 
     The jar goes on the driver's class path as well as in --jars: Spark's Thrift server runs Hive
     2.3's session code, which closes the class loader holding the --jars when a JDBC session
     closes (HIVE-22989), so the plugin's classes must come from the JVM's own class path there.
-    --jars still ships the jar to the executors.
+    --jars still ships the jar to the executors. `driver_class_path` adds jars the driver alone
+    needs (spark-submit keeps only the last --driver-class-path).
     """
     conf = spark_conf(hbase_conf, data_dir)
     jars = conf.pop("spark.jars")
-    args = ["--jars", jars, "--driver-class-path", os.pathsep.join(jars.split(","))]
+    args = ["--jars", jars, "--driver-class-path", os.pathsep.join([*jars.split(","), *driver_class_path])]
     for key, value in conf.items():
         args += ["--conf", f"{key}={value}"]
     return args

@@ -68,6 +68,10 @@ class SparkServer:
         """spark-submit's arguments after --class and the plugin's: conf, the jar, then the main's."""
         raise NotImplementedError
 
+    def driver_jars(self) -> list[str]:
+        """Jars the server's driver needs on its class path besides the plugin's."""
+        return []
+
     def _alive(self, pid: Optional[int]) -> bool:
         # The marker is one word of the driver options, which spark-submit passes as one argument.
         return process_has_arg(pid, self._marker, whole=False)
@@ -107,7 +111,7 @@ class SparkServer:
                 str(spark_home() / "bin" / "spark-submit"),
                 "--class",
                 self.main_class,
-                *submit_args(data_dir=self.hbase_data_dir),
+                *submit_args(data_dir=self.hbase_data_dir, driver_class_path=self.driver_jars()),
                 "--conf",
                 f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
                 "--conf",

@@ -10,10 +10,31 @@ the Derby metastore, the warehouse, the log, and the state file with the pid and
 from pathlib import Path
 from typing import Union
 
-from pyspark_hbase._paths import spark_home
+from pyspark_hbase._paths import cache_dir, spark_home
 from pyspark_hbase.daemons import HOST
+from pyspark_hbase.hbase_jars import PinnedJar, fetch_pinned, maven_repository
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase.spark_server import SparkServer
+
+# Hive 2.3's jars that Spark 4 no longer ships. Closing a JDBC session can make Hive register its
+# built-in functions (SessionState.close asks Hive.get for the session's metastore client, which
+# registers them on a thread that has none yet); one of them, get_splits, needs these classes, and
+# without them the close fails with NoClassDefFoundError LlapSigner$Signable (SPARK-51041 added
+# them to Spark's own tests only).
+HIVE_LLAP_JARS = (
+    PinnedJar(
+        "org.apache.hive",
+        "hive-llap-common",
+        "2.3.10",
+        "34b9c057b4460b9930746ad663be14aee8a5b3676eeff62129301745072152d7",
+    ),
+    PinnedJar(
+        "org.apache.hive",
+        "hive-llap-client",
+        "2.3.10",
+        "8c77d0afb92939ee0758761422f20bf2f484e091baa857e337194a5dade2e7df",
+    ),
+)
 
 
 class ThriftServer(SparkServer):
@@ -26,6 +47,10 @@ class ThriftServer(SparkServer):
 
     def url(self, port: int) -> str:
         return f"jdbc:hive2://{HOST}:{port}/default"
+
+    def driver_jars(self) -> list[str]:
+        repository = maven_repository()
+        return [str(fetch_pinned(jar, repository, cache_dir() / "maven")) for jar in HIVE_LLAP_JARS]
 
     def server_args(self, port: int) -> list[str]:
         return [
