@@ -76,15 +76,29 @@ def regions_of(table):
 
 
 def move(table, index, number):
-    """Moves region `index` of `table` (in key order) to region server `number` and waits for it."""
+    """Moves region `index` of `table` (in key order) to region server `number` and waits for it.
+
+    The move is asked again every 10 s, as an operator would: a move to a region server just
+    started can come to nothing (once the master's warm-up call found the server's address still
+    in its failed-servers list, and the region stayed where it was for the whole minute)."""
     target = server_of(number)
     encoded = regions_of(table)[index][1]
-    admin.move(encoded.encode(), target)
     deadline = time.monotonic() + 60
-    while regions_of(table)[index][2] != target.getPort():
+    asked = 0
+    while True:
+        try:
+            admin.move(encoded.encode(), target)
+        except Exception:  # noqa: BLE001 - asked again: the region may be on its way, refusing a move
+            if not asked:
+                raise
+        asked += 1
+        asked_again = time.monotonic() + 10
+        while regions_of(table)[index][2] != target.getPort() and time.monotonic() < asked_again:
+            time.sleep(0.1)
+        if regions_of(table)[index][2] == target.getPort():
+            return
         if time.monotonic() > deadline:
             raise RuntimeError(f"region {index} of {table} did not reach region server {number}")
-        time.sleep(0.1)
 
 
 def meta_off(number):

@@ -79,6 +79,11 @@ def cache_dir() -> Path:
     return Path(env).expanduser().resolve() if env else Path.home() / ".spark-hbase" / "cache"
 
 
+def fetched_jars_dir() -> Path:
+    """Where the jars fetched from Maven (the embedded HBase's, Hive's LLAP jars) are kept."""
+    return cache_dir() / "maven"
+
+
 def server_jar() -> Path:
     """The jar to put on every region server: packaged with the wheel, else built in the checkout."""
     packaged = sorted((packaged_jars_dir() / "server").glob("spark-hbase-sql-server-*.jar"))

@@ -196,7 +196,7 @@ def packaged_hbase_classpath() -> Path:
         flush=True,
     )
     started = time.monotonic()
-    jars_dir = cache / "maven"
+    jars_dir = _paths.fetched_jars_dir()
     jars = []
     with ThreadPoolExecutor(PARALLEL_DOWNLOADS) as pool:
         for done, path in enumerate(pool.map(lambda jar: fetch_pinned(jar, repository, jars_dir), pinned), 1):

@@ -10,7 +10,7 @@ the Derby metastore, the warehouse, the log, and the state file with the pid and
 from pathlib import Path
 from typing import Union
 
-from pyspark_hbase._paths import cache_dir, spark_home
+from pyspark_hbase._paths import fetched_jars_dir, spark_home
 from pyspark_hbase.daemons import HOST
 from pyspark_hbase.hbase_jars import PinnedJar, fetch_pinned, maven_repository
 from pyspark_hbase.local import LocalHBase
@@ -50,7 +50,7 @@ class ThriftServer(SparkServer):
 
     def driver_jars(self) -> list[str]:
         repository = maven_repository()
-        return [str(fetch_pinned(jar, repository, cache_dir() / "maven")) for jar in HIVE_LLAP_JARS]
+        return [str(fetch_pinned(jar, repository, fetched_jars_dir())) for jar in HIVE_LLAP_JARS]
 
     def server_args(self, port: int) -> list[str]:
         return [

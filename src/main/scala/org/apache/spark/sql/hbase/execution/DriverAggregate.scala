@@ -77,7 +77,8 @@ object RowsAggregation {
  * An aggregate whose input is an HBase scan that a collect reads on the driver: a collect
  * reads the scan there and aggregates its rows there too, without a Spark job, which costs
  * more than the aggregate of a lookup's rows. When the scan's run-time steps leave it read by
- * a job after all, and for any other use, the aggregate is `child`, Spark's own.
+ * a job after all (that job reads the steps' plan, not taking them again), and for any other use,
+ * the aggregate is `child`, Spark's own.
  */
 case class DriverAggregate(aggregation: RowsAggregation, child: SparkPlan) extends UnaryExecNode {
 
@@ -86,7 +87,7 @@ case class DriverAggregate(aggregation: RowsAggregation, child: SparkPlan) exten
   override def outputOrdering: Seq[SortOrder] = child.outputOrdering
 
   override def executeCollect(): Array[InternalRow] =
-    scan.collectOnDriver().fold(child.executeCollect())(rows => aggregation(rows.iterator))
+    scan.collectOnDriver(rows => aggregation(rows.iterator), child.executeCollect())
 
   override def executeTake(n: Int): Array[InternalRow] = executeCollect().take(n)
 

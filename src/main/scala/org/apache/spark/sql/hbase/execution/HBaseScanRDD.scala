@@ -12,7 +12,7 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.{Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Expression, Predicate}
+import org.apache.spark.sql.catalyst.expressions.{BindReferences, Expression, Predicate}
 import org.apache.spark.sql.hbase.codec.{BadRowKey, RowCodec}
 import org.apache.spark.sql.hbase.globalindex.{CoveredRow, CoveredRowDecoder}
 import org.apache.spark.sql.hbase.execution.HBaseCalls.{cellFilter, getFor, rangeFilter, scanFor}
@@ -60,23 +60,27 @@ object HBaseScanRDD {
    *
    * A region server without the server jar refuses its filter, also when the region moves there
    * in the middle of the read; the rest of the region is then read as planned without it.
+   *
+   * `fewRows` (a read on the driver) evaluates what is left of the WHERE clause interpreted:
+   * generating its code would cost more than a few rows' evaluation.
    */
   def readRegion(
       request: ScanRequest,
       regionScan: RegionScan,
       partitionIndex: Int,
       metrics: ReadMetrics,
-      onClose: (() => Unit) => Unit
+      onClose: (() => Unit) => Unit,
+      fewRows: Boolean = false
   ): Iterator[InternalRow] = RegionReadFailure.translating(request.table.hbaseTable, regionScan.region) {
     // A region the join's keys (or an index) left no rows to read in.
     if (regionScan.ranges.isEmpty && regionScan.covered.isEmpty) Iterator.empty
-    else if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, _ => ())
+    else if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, fewRows, _ => ())
     else new ServerJarFallback[InternalRow](
       request.table.hbaseTable,
       regionScan,
       "filter",
-      returned => read(request, regionScan, partitionIndex, metrics, onClose, returned),
-      rest => read(request, rest.withoutServer, partitionIndex, metrics, onClose, _ => ()),
+      returned => read(request, regionScan, partitionIndex, metrics, onClose, fewRows, returned),
+      rest => read(request, rest.withoutServer, partitionIndex, metrics, onClose, fewRows, _ => ()),
       request.reversed
     )
   }
@@ -87,6 +91,7 @@ object HBaseScanRDD {
       partitionIndex: Int,
       metrics: ReadMetrics,
       onClose: (() => Unit) => Unit,
+      fewRows: Boolean,
       returned: Result => Unit
   ): Iterator[InternalRow] = {
     val table = request.table
@@ -127,7 +132,9 @@ object HBaseScanRDD {
     def predicate(condition: Option[Expression]): InternalRow => Boolean = condition match {
       case None => _ => true
       case Some(c) =>
-        val p = Predicate.create(c, request.read)
+        val p =
+          if (fewRows) Predicate.createInterpreted(BindReferences.bindReference(c, request.read))
+          else Predicate.create(c, request.read)
         p.initialize(partitionIndex)
         p.eval
     }

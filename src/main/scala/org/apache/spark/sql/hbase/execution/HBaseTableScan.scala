@@ -60,7 +60,10 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
     case n => UnknownPartitioning(n)
   }
 
-  override protected def doExecute(): RDD[InternalRow] = rowsOf(runtimePlan)
+  override protected def doExecute(): RDD[InternalRow] = rowsOf(Option(taken.getAndSet(null)).getOrElse(runtimePlan))
+
+  /** A run-time plan that [[collectOnDriver]] took and left to a job: that job reads it rather than take it again. */
+  @transient private lazy val taken = new java.util.concurrent.atomic.AtomicReference[TableScanPlan]()
 
   private def rowsOf(plan: TableScanPlan): RDD[InternalRow] = {
     reportPlan(plan)
@@ -80,12 +83,18 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
     if (plan.driverRead) readOnDriver(n) else super.executeTake(n)
 
   /**
-   * Every row, read on the driver, when the plan with its run-time steps taken still says a
-   * collect reads there; None when it does not (an index named more rows than its lookup takes).
+   * `onDriver` of every row, read on the driver, when the plan with its run-time steps taken still
+   * says a collect reads there; otherwise (an index named more rows than its lookup takes) `inAJob`,
+   * whose execution of this scan reads the plan already taken: the index is read once.
    */
-  def collectOnDriver(): Option[Array[InternalRow]] = executeQuery {
+  def collectOnDriver[T](onDriver: Array[InternalRow] => T, inAJob: => T): T = executeQuery {
     val plan = runtimePlan
-    if (plan.driverRead) Some(readOnDriver(plan, Int.MaxValue)) else None
+    if (plan.driverRead) onDriver(readOnDriver(plan, Int.MaxValue))
+    else {
+      taken.set(plan)
+      try inAJob
+      finally taken.set(null)
+    }
   }
 
   /** Regions are read in parallel for a collect, one after another for a take. */
@@ -108,7 +117,7 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
       // A region read without the server jar after all opens a second scanner.
       val closes = mutable.ArrayBuffer.empty[() => Unit]
       try {
-        HBaseScanRDD.readRegion(scanRequest, region, index, counted(index), closes += _)
+        HBaseScanRDD.readRegion(scanRequest, region, index, counted(index), closes += _, fewRows = true)
           .take(max).map(row => project(row).copy()).toArray
       } finally closes.foreach(_.apply())
     }

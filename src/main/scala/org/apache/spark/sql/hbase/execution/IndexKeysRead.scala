@@ -3,13 +3,12 @@
 
 package org.apache.spark.sql.hbase.execution
 
-import java.nio.ByteBuffer
-
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.HConstants
+import org.apache.hadoop.hbase.{CellUtil, HConstants}
 import org.apache.hadoop.hbase.client.{Connection, Result, Scan}
 import org.apache.hadoop.hbase.filter.{FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter}
+import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.common.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
@@ -55,7 +54,7 @@ object IndexKeysRead {
       val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
         .setCaching(math.min(lookup.maxRows + 1, 1000))
       if (!filters.getFilters.isEmpty) scan.setFilter(filters)
-      val covered = if (lookup.covering) IndexSpecs.coveredCells(table, lookup.index) else Nil
+      val covered = if (lookup.covering) IndexSpecs.coveredCellsInRowOrder(table, lookup.index) else Nil
       if (lookup.covering) {
         scan.addColumn(IndexSpec.STATUS_FAMILY, IndexSpec.STATUS)
         covered.foreach { case (family, qualifier) => scan.addColumn(family, qualifier) }
@@ -81,29 +80,33 @@ object IndexKeysRead {
     }
   }
 
-  /** The covering lookup's answer: the rows it can trust, and the keys of the others. */
+  /**
+   * The covering lookup's answer: the rows it can trust, and the keys of the others. Sorted by
+   * data row key once, so that a data row two index rows name (one of them stale) is found next
+   * to its twin, and the answer comes in the order [[IndexLookup.narrow]] hands it to regions in.
+   */
   private def answered(
       rows: Seq[Result],
       spec: IndexSpec,
       covered: Seq[(Array[Byte], Array[Byte])],
       marks: IndexMarks
   ): IndexAnswer = {
-    val untrusted = RowRanges.merge(marks.untrusted)
-    val named = rows.flatMap(r => Option(spec.dataRowOf(r.getRow)).map(k => (ByteBuffer.wrap(k), r)))
-    val once = named.groupBy(_._1).collect { case (k, Seq(_)) => k }.toSet
-    val (trusted, checked) = named.partition { case (key, r) =>
-      val status = r.getColumnLatestCell(IndexSpec.STATUS_FAMILY, IndexSpec.STATUS)
-      once(key) && status != null && status.getValueLength == 1 &&
-      status.getValueArray()(status.getValueOffset) == IndexSpec.VERIFIED && !marks.loading(status.getTimestamp) &&
-      !untrusted.overlaps(RowRange(key.array(), KeyBounds.successor(key.array())))
+    val untrusted = if (marks.untrusted.isEmpty) None else Some(RowRanges.merge(marks.untrusted))
+    val named = rows.flatMap(r => Option(spec.dataRowOf(r.getRow)).map(_ -> r)).toArray
+      .sortWith((a, b) => Bytes.compareTo(a._1, b._1) < 0)
+    def sameKey(i: Int, j: Int) = j >= 0 && j < named.length && Bytes.equals(named(i)._1, named(j)._1)
+    val checked = Vector.newBuilder[Array[Byte]]
+    val trusted = Vector.newBuilder[CoveredRow]
+    named.indices.foreach { i =>
+      val (key, r) = named(i)
+      val status = r.rawCells().find(c => CellUtil.matchingColumn(c, IndexSpec.STATUS_FAMILY, IndexSpec.STATUS)).orNull
+      val trust = !sameKey(i, i - 1) && !sameKey(i, i + 1) && status != null && status.getValueLength == 1 &&
+        status.getValueArray()(status.getValueOffset) == IndexSpec.VERIFIED && !marks.loading(status.getTimestamp) &&
+        !untrusted.exists(_.overlaps(RowRange(key, KeyBounds.successor(key))))
+      if (trust) trusted += CoveredRow.of(r, key, covered)
+      else if (!sameKey(i, i - 1)) checked += key
     }
-    IndexAnswer(
-      checked.map(_._1.array()).distinctBy(ByteBuffer.wrap),
-      marks.untrusted,
-      trusted.map { case (key, r) =>
-        CoveredRow(r.getRow, key.array(), covered.map { case (f, q) => Option(r.getValue(f, q)).orNull })
-      }
-    )
+    IndexAnswer(checked.result(), marks.untrusted, trusted.result())
   }
 
   /**

@@ -3,18 +3,41 @@
 
 package org.apache.spark.sql.hbase.globalindex
 
-import org.apache.hadoop.hbase.{Cell, CellBuilderFactory, CellBuilderType, CellComparator}
+import scala.collection.immutable.ArraySeq
+
+import org.apache.hadoop.hbase.{Cell, CellBuilderFactory, CellBuilderType, CellUtil}
 import org.apache.hadoop.hbase.client.Result
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseColumn, HBaseTableDef}
+import org.apache.spark.sql.hbase.server.ColumnOrder
 
 /**
- * A VERIFIED index row that stands for its data row: its key, and its covered cells in the order
- * of [[IndexSpecs.coveredCells]] (null where the data row has none).
+ * A VERIFIED index row that stands for its data row: its key, and its covered cells' values in
+ * the order of [[IndexSpecs.coveredCellsInRowOrder]] (null where the data row has none).
  */
 final case class CoveredRow(indexKey: Array[Byte], dataKey: Array[Byte], cells: Seq[Array[Byte]])
+
+object CoveredRow {
+
+  /**
+   * The covered row of `indexRow`, an index row read with its `covered` cells (in row order,
+   * [[IndexSpecs.coveredCellsInRowOrder]]): one pass over its cells, which come in that order.
+   */
+  def of(indexRow: Result, dataKey: Array[Byte], covered: Seq[(Array[Byte], Array[Byte])]): CoveredRow = {
+    val values = new Array[Array[Byte]](covered.length)
+    val cells = indexRow.rawCells()
+    var (c, k) = (0, 0)
+    while (k < values.length && cells != null && c < cells.length) {
+      val order = ColumnOrder.compare(covered(k)._1, covered(k)._2, cells(c))
+      if (order == 0) { values(k) = CellUtil.cloneValue(cells(c)); k += 1; c += 1 }
+      else if (order < 0) k += 1
+      else c += 1
+    }
+    CoveredRow(indexRow.getRow, dataKey, ArraySeq.unsafeWrapArray(values))
+  }
+}
 
 /** The rows of one region that a covering index answers for, instead of the data table. */
 final case class CoveredRows(index: GlobalIndexDef, rows: Seq[CoveredRow]) {
@@ -30,7 +53,7 @@ final case class CoveredRows(index: GlobalIndexDef, rows: Seq[CoveredRow]) {
 final class CoveredRowDecoder(table: HBaseTableDef, index: GlobalIndexDef, required: Seq[HBaseColumn]) {
   private val codec = new RowCodec(table)
   private val decode = codec.decoder(required, checkKeys = true)
-  private val coveredCells = IndexSpecs.coveredCells(table, index).toArray
+  private val coveredCells = IndexSpecs.coveredCellsInRowOrder(table, index).toArray
   private val indexedColumns = index.columns.map(table.column)
   private val layout = new IndexKeyLayout(indexedColumns.map(_.dataType))
   // (position in `required`, position among the indexed columns) of each indexed value column.
@@ -38,7 +61,10 @@ final class CoveredRowDecoder(table: HBaseTableDef, index: GlobalIndexDef, requi
     Some(indexedColumns.indexOf(c)).filter(_ >= 0 && !table.keys.contains(c)).map(i -> _)
   }.toArray
 
-  /** The data row as a `Result` of its covered cells, which the table's codec decodes, keyed by the data row key. */
+  /**
+   * The data row as a `Result` of its covered cells, which the table's codec decodes, keyed by the
+   * data row key; they come in the order a `Result` keeps, so nothing is sorted.
+   */
   def result(row: CoveredRow): Result = {
     val cells = new java.util.ArrayList[Cell]()
     var i = 0
@@ -52,7 +78,6 @@ final class CoveredRowDecoder(table: HBaseTableDef, index: GlobalIndexDef, requi
       i += 1
     }
     if (cells.isEmpty) cells.add(keyOnly(row.dataKey))
-    cells.sort(CellComparator.getInstance())
     Result.create(cells)
   }
 

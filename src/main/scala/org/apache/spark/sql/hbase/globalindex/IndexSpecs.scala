@@ -35,6 +35,16 @@ object IndexSpecs {
     else cells.map(c => (Utf8.bytes(c.family), Utf8.bytes(c.qualifier)))
   }
 
+  /**
+   * [[coveredCells]] in the order HBase keeps a row's cells (by family, then qualifier, as
+   * unsigned bytes): the order a covering read finds them in, and keeps them in ([[CoveredRow]]).
+   */
+  def coveredCellsInRowOrder(table: HBaseTableDef, index: GlobalIndexDef): Seq[(Array[Byte], Array[Byte])] =
+    coveredCells(table, index).sortWith { case ((f1, q1), (f2, q2)) =>
+      val byFamily = java.util.Arrays.compareUnsigned(f1, f2)
+      if (byFamily != 0) byFamily < 0 else java.util.Arrays.compareUnsigned(q1, q2) < 0
+    }
+
   /** The (family, qualifier) of each cell of a data row the index reads: its indexed values' and its covered cells. */
   def readCells(table: HBaseTableDef, index: GlobalIndexDef): Seq[(Array[Byte], Array[Byte])] = {
     val indexed = index.columns.flatMap(c => table.column(c).cell).map { cell =>

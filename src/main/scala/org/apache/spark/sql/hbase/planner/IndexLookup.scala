@@ -153,12 +153,26 @@ object IndexLookup extends PredicateHelper {
       val points = answer.rows.map(k => RowRange(k, KeyBounds.successor(k)))
       val rows = RowRanges.merge(points ++ answer.untrusted)
       val index = plan.indexLookup.map(_.index)
+      val covered = answer.covered.toIndexedSeq
+      // The first covered row whose key is `key` or after it (a binary search: they are in key order).
+      def from(key: Array[Byte]): Int = {
+        var (lo, hi) = (0, covered.size)
+        while (lo < hi) {
+          val mid = (lo + hi) >>> 1
+          if (Bytes.compareTo(covered(mid).dataKey, key) < 0) lo = mid + 1 else hi = mid
+        }
+        lo
+      }
       plan.copy(
         regions = plan.regions.map { r =>
           val ranges = RowRanges(r.ranges)
-          val mine = answer.covered.filter(c => ranges.overlaps(RowRange(c.dataKey, KeyBounds.successor(c.dataKey))))
-          val covered = index.map(CoveredRows(_, mine.sortWith((a, b) => Bytes.compareTo(a.dataKey, b.dataKey) < 0)))
-          r.copy(ranges = ranges.intersect(rows).ranges, covered = covered.filterNot(_.isEmpty))
+          val mine = ranges.ranges.flatMap(range =>
+            covered.slice(from(range.start), if (range.stop.isEmpty) covered.size else from(range.stop))
+          )
+          r.copy(
+            ranges = ranges.intersect(rows).ranges,
+            covered = index.map(CoveredRows(_, mine)).filterNot(_.isEmpty)
+          )
         },
         driverRead = plan.driverRead && (answer.untrusted.isEmpty || plan.indexLookup.exists(_.driverReadWithout))
       )
@@ -182,6 +196,6 @@ object IndexCost {
  * What a global index answered at run time: the data row keys its rows name, and the data key
  * ranges where it is not trusted (a bulk load changed them without it, `server.IndexTrust`), which
  * are read whole; a covering index answers for the data rows of `covered` itself, whose keys
- * are in neither.
+ * are in neither, each once and in key order ([[IndexLookup.narrow]] hands them out by it).
  */
 final case class IndexAnswer(rows: Seq[Array[Byte]], untrusted: Seq[RowRange], covered: Seq[CoveredRow] = Nil)

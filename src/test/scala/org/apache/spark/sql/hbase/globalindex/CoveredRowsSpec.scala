@@ -97,14 +97,10 @@ class CoveredRowsSpec extends AnyFunSpec with Matchers {
           val key = IndexRows.rowOf(spec, put.getRow, new java.util.ArrayList[Cell](cells.asJava))
           if (key != null) {
             val indexRow = IndexRows.verifiedPut(spec, key, new java.util.ArrayList[Cell](cells.asJava), 0L)
-            val covered = IndexSpecs.coveredCells(t, index).map { case (family, qualifier) =>
-              Option(indexRow.get(family, qualifier)).flatMap(_.asScala.headOption)
-                .map(c =>
-                  java.util.Arrays.copyOfRange(c.getValueArray, c.getValueOffset, c.getValueOffset + c.getValueLength)
-                )
-                .orNull
-            }
-            val coveredRow = CoveredRow(key, put.getRow, covered)
+            // The index row as a covering read returns it: its status and covered cells, in HBase's order.
+            val read = Result.create(indexRow.getFamilyCellMap.values().asScala.flatMap(_.asScala).toSeq
+              .sortWith((a, b) => CellComparator.getInstance().compare(a, b) < 0).asJava)
+            val coveredRow = CoveredRow.of(read, put.getRow, IndexSpecs.coveredCellsInRowOrder(t, index))
             val fromIndex = decoder(coveredRow, decoder.result(coveredRow))
             val fromData = readData(Result.create(cells.asJava))
             withClue(s"row $id: ")(fromIndex.toSeq(required.map(_.dataType)) shouldBe

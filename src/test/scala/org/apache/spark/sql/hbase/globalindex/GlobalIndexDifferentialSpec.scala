@@ -5,6 +5,7 @@ package org.apache.spark.sql.hbase.globalindex
 
 import java.util.concurrent.atomic.AtomicInteger
 
+import scala.jdk.CollectionConverters._
 import scala.util.Random
 
 import org.apache.hadoop.hbase.client.Put
@@ -267,6 +268,29 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
       }
       sql(grouped.replace("SELECT", s"SELECT /*+ NO_INDEX($t) */")).collect().sortBy(_.getString(0)).toSeq shouldBe
         expected
+    }
+
+    it("reads the index once when it names more rows than a lookup takes, and then aggregates in Spark's job") {
+      val t = emails("overflowing", name = "CONCAT('n', id)")
+      val index = org.apache.hadoop.hbase.TableName.valueOf(s"$t.by_email.idx")
+      // HBase's own count of the rows its region servers read from the index table.
+      def indexRowsRead(): Long = withAdmin { admin =>
+        admin.getRegionServers.asScala.toSeq.flatMap(server => admin.getRegionMetrics(server, index).asScala)
+          .map(_.getReadRequestCount).sum
+      }
+      def readingIndex(body: => Unit): Long = { val before = indexRowsRead(); body; indexRowsRead() - before }
+      val where = "email IN ('u7@x', 'u8@x')"
+      withConf(HBaseSQLConf.GlobalIndexMaxRows.key -> "2") {
+        val aggregate = sql(s"SELECT email, count(*), max(id) FROM $t WHERE $where GROUP BY email")
+        aggregate.queryExecution.executedPlan.toString should include("DriverAggregate")
+        val byAggregate = readingIndex {
+          jobsRunBy(aggregate.collect().sortBy(_.getString(0)).toSeq shouldBe
+            Seq(Row("u7@x", 3L, 807L), Row("u8@x", 3L, 808L))) should be >= 1
+        }
+        val byScan = readingIndex(sql(s"SELECT id FROM $t WHERE $where").collect() should have size 6)
+        withClue("index rows read by the aggregate and by a scan of the same rows: ")(byAggregate shouldBe byScan)
+        byScan should be > 0L
+      }
     }
 
     it("follows the hints INDEX(t, i) and NO_INDEX(t), in Spark's and Phoenix's spelling, with the same rows") {
