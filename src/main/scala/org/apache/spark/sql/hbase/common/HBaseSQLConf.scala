@@ -198,7 +198,7 @@ object HBaseSQLConf {
 
   val DriverReadAggregates: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.driverRead.aggregates")
     .doc("A query's aggregate over a scan that a collect reads on the driver (a lookup, or rows a global index " +
-      "names) is computed on the driver too, without a Spark job.")
+      "names) is computed on the driver too, with a HAVING and an ORDER BY of its groups, without a Spark job.")
     .booleanConf
     .createWithDefault(true)
 

@@ -7,7 +7,8 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.{
   AggregateFunction, AggregateMode, Complete, DeclarativeAggregate, Final, Partial
 }
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{ExecSubqueryExpression, FilterExec, ProjectExec, SparkPlan}
+import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.execution.{ExecSubqueryExpression, FilterExec, ProjectExec, SortExec, SparkPlan}
 import org.apache.spark.sql.execution.aggregate.HashAggregateExec
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.hbase.execution.{DriverAggregate, HBaseTableScan, RowsAggregation}
@@ -17,9 +18,10 @@ import org.apache.spark.sql.internal.SQLConf
  * An aggregate with no exchange under it (in one step, or a final step over a partial one)
  * over an HBase scan that a collect reads on the driver, through filters and projections at
  * most, is computed on the driver by a collect ([[DriverAggregate]]): a lookup's rows, or
- * those a global index names, cost less to aggregate there than a Spark job costs. Functions
- * Spark states as expressions only (count, sum, avg, min, max, ...), none DISTINCT; no subquery
- * and nothing nondeterministic.
+ * those a global index names, cost less to aggregate there than a Spark job costs. So is what
+ * follows it with no exchange between: a HAVING's filter, projections, an ORDER BY's sort.
+ * Functions Spark states as expressions only (count, sum, avg, min, max, ...), none DISTINCT;
+ * no subquery and nothing nondeterministic.
  */
 object AggregatesOnTheDriver extends Rule[SparkPlan] {
 
@@ -28,11 +30,31 @@ object AggregatesOnTheDriver extends Rule[SparkPlan] {
 
   private def onDriver(plan: SparkPlan): SparkPlan = plan match {
     case done: DriverAggregate => done
-    case agg: HashAggregateExec => aggregation(agg).fold(plan.withNewChildren(plan.children.map(onDriver))) {
-        DriverAggregate(_, agg)
-      }
-    case other => other.withNewChildren(other.children.map(onDriver))
+    case top => withWhatFollows(top).fold(top.withNewChildren(top.children.map(onDriver)))(DriverAggregate(_, top))
   }
+
+  /**
+   * The aggregate `top` is, or ends in: over it, a HAVING's filter, projections and an ORDER BY's
+   * sort of the aggregate's rows, with no exchange between (the aggregate's rows in one partition).
+   */
+  private def withWhatFollows(top: SparkPlan): Option[RowsAggregation] = {
+    val after: PartialFunction[SparkPlan, (SparkPlan, RowsAggregation.Step)] = {
+      case f: FilterExec => (f.child, RowsAggregation.Filter(f.condition))
+      case p: ProjectExec => (p.child, RowsAggregation.Project(p.projectList))
+      case s: SortExec if s.global => (s.child, RowsAggregation.Sort(s.sortOrder))
+    }
+    top match {
+      case agg: HashAggregateExec => aggregation(agg)
+      case above if after.isDefinedAt(above) =>
+        val (child, step) = after(above)
+        withWhatFollows(child).filter(_ => decidedOnDriver(RowsAggregation.expressions(step))).map(_.andThen(step))
+      case _ => None
+    }
+  }
+
+  // A subquery runs before its plan does, and a nondeterministic expression needs a partition.
+  private def decidedOnDriver(expressions: Seq[Expression]): Boolean =
+    expressions.forall(e => e.deterministic && !e.exists(_.isInstanceOf[ExecSubqueryExpression]))
 
   /**
    * The aggregate in one step: Spark's own (its partial and final steps merged, under adaptive
@@ -55,12 +77,9 @@ object AggregatesOnTheDriver extends Rule[SparkPlan] {
     val functions = functionsOf(input).collect { case f: DeclarativeAggregate => f }
     if (functions.size != input.aggregateExpressions.size) None
     else stepsDown(child).filter { case (_, steps) =>
-      // A subquery runs before its plan does, and a nondeterministic expression needs a partition.
-      val expressions = input.groupingExpressions ++ functions ++ result.resultExpressions ++ steps.flatMap {
-        case RowsAggregation.Filter(condition) => Seq(condition)
-        case RowsAggregation.Project(list) => list
-      }
-      expressions.forall(e => e.deterministic && !e.exists(_.isInstanceOf[ExecSubqueryExpression]))
+      decidedOnDriver(
+        input.groupingExpressions ++ functions ++ result.resultExpressions ++ steps.flatMap(RowsAggregation.expressions)
+      )
     }.map { case (scan, steps) =>
       RowsAggregation(
         scan.output,

@@ -175,16 +175,23 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
         // Aggregates over the columns of one index, grouped and not, on the driver and in a job.
         if (n % 3 == 0) {
           val (first, last) = (columns.split(", ").head, columns.split(", ").last)
-          val groupBy = if (n % 2 == 0) s" GROUP BY $last" else ""
+          // Grouped ones also with a HAVING, or an ORDER BY of their groups, whose order is compared.
+          val (groupBy, ordered) = (n % 2, n / 6 % 3) match {
+            case (1, _) => ("", false)
+            case (_, 0) => (s" GROUP BY $last", false)
+            case (_, 1) => (s" GROUP BY $last HAVING count(*) > 1", false)
+            case _ => (s" GROUP BY $last ORDER BY $last DESC NULLS FIRST", true)
+          }
           def query(table: String) =
             s"SELECT ${if (groupBy.isEmpty) "" else s"$last, "}count(*), count($last), min($first), max($last) " +
               s"FROM $table WHERE $where$groupBy"
-          val truth = sorted(session.sql(query(truthView)))
+          def rowsOf(df: DataFrame) = if (ordered) df.collect().toSeq.map(_.toString) else sorted(df)
+          val truth = rowsOf(session.sql(query(truthView)))
           val onDriver = session.sql(query(t))
-          val rows = sorted(onDriver)
+          val rows = rowsOf(onDriver)
           if (aggregatedOnDriver(onDriver)) driverAggregates.incrementAndGet()
           val inAJob =
-            withConf(session)(HBaseSQLConf.DriverReadAggregates.key -> "false")(sorted(session.sql(query(t))))
+            withConf(session)(HBaseSQLConf.DriverReadAggregates.key -> "false")(rowsOf(session.sql(query(t))))
           Seq("on the driver" -> rows, "in a job" -> inAJob).foreach { case (how, rows) =>
             if (rows != truth)
               fail(s"$layout: ${query(t)}, $how: ${rows.mkString("; ")}, Spark ${truth.mkString("; ")}")
@@ -259,6 +266,8 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
         "DriverAggregate.*\\n.*HashAggregate.*\\n.*in one task"
       jobsRunBy(df.collect().sortBy(_.getString(0)).toSeq shouldBe expected) shouldBe 0
       jobsRunBy(sql(none).collect().toSeq shouldBe Seq(Row(0L, null))) shouldBe 0
+      val ordered = s"$grouped HAVING max(id) > 0 ORDER BY count(*) DESC, email DESC"
+      jobsRunBy(sql(ordered).collect().toSeq shouldBe expected.reverse) shouldBe 0
       withConf(HBaseSQLConf.DriverReadAggregates.key -> "false") {
         val inAJob = sql(grouped)
         collect(inAJob.queryExecution.executedPlan) { case e: org.apache.spark.sql.execution.exchange.Exchange => e }

@@ -84,6 +84,14 @@ class SparkHooksSpec extends HBaseSuite with OrdersAndLines with AdaptiveSparkPl
           collect(plan(df)) { case a: DriverAggregate => a } should not be empty
         )
         df.collect().sortBy(_.getInt(0)).toSeq shouldBe Seq(Row(3, 10L, 93), Row(4, 10L, 94))
+        val sorted = sql(s"SELECT v, count(*), max(k) FROM $t WHERE v IN (2, 3, 4) GROUP BY v HAVING max(k) > 92 " +
+          "ORDER BY v DESC")
+        withClue(
+          "hook AggregatesOnTheDriver (a SortExec and a FilterExec over that HashAggregateExec, no exchange) " +
+            "took no ORDER BY and HAVING: "
+        )(collect(plan(sorted)) { case a: DriverAggregate => a.aggregation.after.map(_.getClass.getSimpleName) }
+          .flatten should contain allOf ("Filter", "Sort"))
+        sorted.collect().toSeq shouldBe Seq(Row(4, 10L, 94), Row(3, 10L, 93))
       }
     }
   }
