@@ -103,9 +103,9 @@ object RowsAggregation {
  * An aggregate whose input is an HBase scan that a collect reads on the driver, with what
  * follows it in the same partition (a HAVING, an ORDER BY): a collect reads the scan there and
  * aggregates its rows there too, without a Spark job, which costs more than the aggregate of a
- * lookup's rows. When the scan's run-time steps leave it read by
- * a job after all (that job reads the steps' plan, not taking them again), and for any other use,
- * the aggregate is `child`, Spark's own.
+ * lookup's rows. When the scan's run-time steps leave it read by a job after all (that job
+ * reads the steps' plan, not taking them again), and for any other use, the aggregate is
+ * `child`, Spark's own.
  */
 case class DriverAggregate(aggregation: RowsAggregation, child: SparkPlan) extends UnaryExecNode {
 
