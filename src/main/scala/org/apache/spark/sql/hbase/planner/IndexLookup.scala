@@ -154,15 +154,10 @@ object IndexLookup extends PredicateHelper {
       val rows = RowRanges.merge(points ++ answer.untrusted)
       val index = plan.indexLookup.map(_.index)
       val covered = answer.covered.toIndexedSeq
-      // The first covered row whose key is `key` or after it (a binary search: they are in key order).
-      def from(key: Array[Byte]): Int = {
-        var (lo, hi) = (0, covered.size)
-        while (lo < hi) {
-          val mid = (lo + hi) >>> 1
-          if (Bytes.compareTo(covered(mid).dataKey, key) < 0) lo = mid + 1 else hi = mid
-        }
-        lo
-      }
+      val keys = covered.view.map(_.dataKey)
+      // Where the covered rows from `key` on begin: a binary search, as they are in key order, each once.
+      def from(key: Array[Byte]): Int =
+        keys.search(key)(Ordering.comparatorToOrdering(Bytes.BYTES_COMPARATOR)).insertionPoint
       plan.copy(
         regions = plan.regions.map { r =>
           val ranges = RowRanges(r.ranges)
