@@ -11,7 +11,7 @@ import org.apache.spark.sql.hbase.codec.CellTypes
 import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.{HBaseTableIdent, RangeIndexes}
-import org.apache.spark.sql.hbase.globalindex.{GlobalIndexes, IndexMaintenance, IndexTables}
+import org.apache.spark.sql.hbase.globalindex.{GlobalIndexes, IndexMaintenance, IndexMarks, IndexTables}
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, GlobalIndexState, HBaseTableDef, TableDefinitionStore}
 
 /**
@@ -59,6 +59,11 @@ case class CreateGlobalIndexCommand(
       tableMade = true
       // Every write the region servers take after this time is maintained by them at a later one.
       val buildTime = catalog.serverTime() - skew
+      HBaseConnections.withConnection(catalog.cluster) { connection =>
+        val indexTable = connection.getTable(index.indexTable.hbase)
+        try IndexMarks.markBuild(indexTable, buildTime)
+        finally indexTable.close()
+      }
       IndexMaintenance.sync(catalog, table.hbaseTable, statement)
       val rows = GlobalIndexBuild.write(session, catalog.cluster, table, index, buildTime)
       HBaseConnections.withConnection(catalog.cluster) { connection =>

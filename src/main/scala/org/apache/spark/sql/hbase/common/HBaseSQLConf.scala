@@ -46,6 +46,15 @@ object HBaseSQLConf {
     .checkValue(_ > 0, "must be positive")
     .createWithDefault(100000)
 
+  val GlobalIndexRecentWrites: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.globalIndex.recentWritesMillis")
+    .doc("A read through a global index reads from the data every row whose index rows changed less than this " +
+      "long before the read began, in milliseconds: the index is not one snapshot across its regions, and such a " +
+      "row may have moved between them during the read. It must cover the clocks' skew between the driver and the " +
+      "region servers and the 60 s in which the region servers finish an index write.")
+    .longConf
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(120000L)
+
   val IndexMarkLease: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.index.markLeaseMillis")
     .doc(
       "How long one write mark covers writes to a region, in milliseconds; CREATE INDEX and ANALYZE TABLE give it " +

@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.execution
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.{CellUtil, HConstants}
-import org.apache.hadoop.hbase.client.{Connection, Result, Scan}
+import org.apache.hadoop.hbase.client.{Connection, Result, Scan, Table}
 import org.apache.hadoop.hbase.filter.{FilterList, FirstKeyOnlyFilter, KeyOnlyFilter, MultiRowRangeFilter}
 import org.apache.hadoop.hbase.util.Bytes
 
@@ -28,15 +28,24 @@ object IndexKeysRead {
    * The data row keys named by the index rows in the lookup's ranges, VERIFIED or not (the scan
    * checks each data row it reads), with the ranges where the index is not trusted; None when
    * there are more keys than the lookup takes. One scan seeks through the ranges and returns keys
-   * only; one Get reads the marks of untrusted ranges.
+   * only; one Get reads the marks of untrusted ranges and loads.
    *
    * A covering lookup reads the index rows whole and answers itself for each data row named by
    * exactly one index row that it can trust ([[IndexTrust]]): VERIFIED, outside the untrusted
    * ranges, not written by a LOAD DATA that no CHECK INDEX has found exact since, of a table none
    * of whose cells the index reads expire by a TTL. Every other named row is read from the data.
+   *
+   * The index's regions are read one after another, each as it is then, so a row that a write
+   * moves between two of them during the read may be named twice or not at all. Once read, a raw
+   * scan of the ranges finds the index rows changed since the read began, less the lookup's
+   * `recentWritesMillis` (the region servers land each write's index rows by then, timestamped
+   * no earlier, docs/indexes.md), and those of each LOAD DATA that landed files since, by the
+   * load's own timestamp, which its index cells carry. The data rows they name are read from the
+   * data, whatever the index said of them.
    */
   def apply(cluster: HBaseClusterConf, table: HBaseTableDef, lookup: IndexLookup): Outcome = {
     val ranges = lookup.rows.ranges
+    val since = System.currentTimeMillis() - lookup.recentWritesMillis
     if (ranges.isEmpty) Outcome(Some(IndexAnswer(Nil, Nil)), 0)
     else {
       val spec = IndexSpecs.of(table, lookup.index)
@@ -45,14 +54,9 @@ object IndexKeysRead {
         filters.addFilter(new FirstKeyOnlyFilter())
         filters.addFilter(new KeyOnlyFilter())
       }
-      if (ranges.size > 1) {
-        // HBase sorts the list it is given in place.
-        val list = new java.util.ArrayList[MultiRowRangeFilter.RowRange]()
-        ranges.foreach(r => list.add(new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)))
-        filters.addFilter(new MultiRowRangeFilter(list))
-      }
       val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
         .setCaching(math.min(lookup.maxRows + 1, 1000))
+      if (ranges.size > 1) filters.addFilter(inRanges(ranges))
       if (!filters.getFilters.isEmpty) scan.setFilter(filters)
       val covered = if (lookup.covering) IndexSpecs.coveredCellsInRowOrder(table, lookup.index) else Nil
       if (lookup.covering) {
@@ -65,13 +69,26 @@ object IndexKeysRead {
           val scanner = index.getScanner(scan)
           try {
             val rows = scanner.iterator().asScala.take(lookup.maxRows + 1).toVector
-            if (rows.size > lookup.maxRows) Outcome(None, rows.size)
+            lazy val marks = IndexMarks.of(index)
+            // One more than the lookup takes is too many.
+            lazy val moved = {
+              val limit = lookup.maxRows - rows.size + 1
+              // Every time from `since` on, but the build's, whose rows landed before the index was ready.
+              val recent = marks.built.filter(_ >= since).fold(Seq(since -> Long.MaxValue))(b =>
+                Seq(since -> b, (b + 1) -> Long.MaxValue)
+              )
+              val times = (recent ++ marks.loadedSince(since).toSeq.map(t => t -> (t + 1))).filter(t => t._1 < t._2)
+              times.foldLeft(Vector.empty[Array[Byte]]) { case (found, (from, until)) =>
+                if (found.size >= limit) found
+                else found ++ changedIn(index, ranges, spec, from, until, limit - found.size)
+              }
+            }
+            if (rows.size > lookup.maxRows || moved.size + rows.size > lookup.maxRows) Outcome(None, rows.size)
             else {
-              val marks = IndexMarks.of(index)
               val answer =
                 if (!lookup.covering || expiring(connection, table, lookup.index).isDefined)
-                  IndexAnswer(rows.flatMap(r => Option(spec.dataRowOf(r.getRow))), marks.untrusted)
-                else answered(rows, spec, covered, marks)
+                  IndexAnswer(rows.flatMap(r => Option(spec.dataRowOf(r.getRow))) ++ moved, marks.untrusted)
+                else answered(rows, spec, covered, marks, moved)
               Outcome(Some(answer), rows.size)
             }
           } finally scanner.close()
@@ -89,9 +106,11 @@ object IndexKeysRead {
       rows: Seq[Result],
       spec: IndexSpec,
       covered: Seq[(Array[Byte], Array[Byte])],
-      marks: IndexMarks
+      marks: IndexMarks,
+      moved: Seq[Array[Byte]]
   ): IndexAnswer = {
     val untrusted = if (marks.untrusted.isEmpty) None else Some(RowRanges.merge(marks.untrusted))
+    val recent = moved.map(java.nio.ByteBuffer.wrap).toSet
     val named = rows.flatMap(r => Option(spec.dataRowOf(r.getRow)).map(_ -> r)).toArray
       .sortWith((a, b) => Bytes.compareTo(a._1, b._1) < 0)
     def sameKey(i: Int, j: Int) = j >= 0 && j < named.length && Bytes.equals(named(i)._1, named(j)._1)
@@ -102,11 +121,40 @@ object IndexKeysRead {
       val status = r.rawCells().find(c => CellUtil.matchingColumn(c, IndexSpec.STATUS_FAMILY, IndexSpec.STATUS)).orNull
       val trust = !sameKey(i, i - 1) && !sameKey(i, i + 1) && status != null && status.getValueLength == 1 &&
         status.getValueArray()(status.getValueOffset) == IndexSpec.VERIFIED && !marks.loading(status.getTimestamp) &&
-        !untrusted.exists(_.overlaps(RowRange(key, KeyBounds.successor(key))))
+        !untrusted.exists(_.overlaps(RowRange(key, KeyBounds.successor(key)))) &&
+        (recent.isEmpty || !recent(java.nio.ByteBuffer.wrap(key)))
       if (trust) trusted += CoveredRow.of(r, key, covered)
       else if (!sameKey(i, i - 1)) checked += key
     }
-    IndexAnswer(checked.result(), marks.untrusted, trusted.result())
+    // A moved row that no index row named is read too: the read may have missed it.
+    IndexAnswer(checked.result() ++ moved, marks.untrusted, trusted.result())
+  }
+
+  /**
+   * The data rows named by the index rows in `ranges` with a cell or a delete marker timestamped
+   * from `from` until `until` (read raw), at most `max` of them.
+   */
+  private def changedIn(
+      index: Table,
+      ranges: Seq[RowRange],
+      spec: IndexSpec,
+      from: Long,
+      until: Long,
+      max: Int
+  ): Vector[Array[Byte]] = {
+    val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
+      .setRaw(true).setTimeRange(from, until).setCaching(math.min(max, 1000))
+    if (ranges.size > 1) scan.setFilter(inRanges(ranges))
+    val scanner = index.getScanner(scan)
+    try scanner.iterator().asScala.flatMap(r => Option(spec.dataRowOf(r.getRow))).take(max).toVector
+    finally scanner.close()
+  }
+
+  private def inRanges(ranges: Seq[RowRange]): MultiRowRangeFilter = {
+    // HBase sorts the list it is given in place.
+    val list = new java.util.ArrayList[MultiRowRangeFilter.RowRange]()
+    ranges.foreach(r => list.add(new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)))
+    new MultiRowRangeFilter(list)
   }
 
   /**

@@ -18,16 +18,27 @@ import org.apache.spark.sql.hbase.server.{IndexSpec, IndexTrust}
  * timestamps) whose VERIFIED rows a covering read checks against the data like UNVERIFIED ones.
  * `clearable` are the marks a CHECK INDEX that finds the index exact after reading them may clear,
  * as (row, qualifier, version): every range, and the loads that had landed all their files (a
- * load still landing may yet leave rows the check did not see).
+ * load still landing may yet leave rows the check did not see). `landed` gives, for each load not
+ * checked since, when it landed its last file (its mark's version), or Long.MaxValue while it lands;
+ * `built` the timestamp of the build's index rows.
  */
 final case class IndexMarks(
     untrusted: Seq[RowRange],
     loads: Set[Long],
-    clearable: Seq[(Array[Byte], Array[Byte], Long)]
+    clearable: Seq[(Array[Byte], Array[Byte], Long)],
+    landed: Map[Long, Long] = Map.empty,
+    built: Option[Long] = None
 ) {
 
   /** Whether an index row whose status cell has this timestamp was written by a LOAD DATA not checked since. */
   def loading(timestamp: Long): Boolean = loads(timestamp)
+
+  /**
+   * The timestamps of the LOAD DATAs that may have changed index rows at or after `time`: those
+   * still landing, and those that landed their last file since. Their index cells carry their own
+   * timestamp, older than when they land.
+   */
+  def loadedSince(time: Long): Iterable[Long] = landed.collect { case (load, at) if at >= time => load }
 }
 
 object IndexMarks {
@@ -47,12 +58,27 @@ object IndexMarks {
       rangeCells.map(c => RowRange(CellUtil.cloneQualifier(c), CellUtil.cloneValue(c))),
       loadCells.filter(_.getQualifierLength == Bytes.SIZEOF_LONG)
         .map(c => Bytes.toLong(c.getQualifierArray, c.getQualifierOffset)).toSet,
-      (rangeCells ++ landed).map(c => (CellUtil.cloneRow(c), CellUtil.cloneQualifier(c), c.getTimestamp))
+      (rangeCells ++ landed).map(c => (CellUtil.cloneRow(c), CellUtil.cloneQualifier(c), c.getTimestamp)),
+      loadCells.filter(_.getQualifierLength == Bytes.SIZEOF_LONG).map { c =>
+        Bytes.toLong(c.getQualifierArray, c.getQualifierOffset) ->
+          (if (CellUtil.matchingValue(c, Landed)) c.getTimestamp else Long.MaxValue)
+      }.toMap,
+      loadCells.find(c => CellUtil.matchingQualifier(c, Built) && c.getValueLength == Bytes.SIZEOF_LONG)
+        .map(c => Bytes.toLong(c.getValueArray, c.getValueOffset))
     )
   }
 
   private val Landing = Array[Byte](0)
   private val Landed = Array[Byte](1)
+  private val Built = Bytes.toBytes("built")
+
+  /**
+   * Records the timestamp the build gives its index rows, before it writes any: they land before
+   * the index is ready, so a read through it need not take them for rows changed during the read
+   * ([[org.apache.spark.sql.hbase.execution.IndexKeysRead]]).
+   */
+  def markBuild(index: Table, timestamp: Long): Unit =
+    index.put(new Put(IndexTrust.LOADS_ROW).addColumn(IndexSpec.STATUS_FAMILY, Built, Bytes.toBytes(timestamp)))
 
   /**
    * Marks the rows of a LOAD DATA whose index cells carry `timestamp`: before any lands, and

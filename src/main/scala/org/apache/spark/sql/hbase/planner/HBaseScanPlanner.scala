@@ -24,7 +24,8 @@ final case class ScanSettings(
     topNMaxRows: Int = 0,
     globalIndex: Boolean = true,
     globalIndexMaxRows: Int = 100000,
-    globalIndexCovering: Boolean = true
+    globalIndexCovering: Boolean = true,
+    globalIndexRecentWrites: Long = 120000L
 )
 
 object ScanSettings {
@@ -41,7 +42,8 @@ object ScanSettings {
     topNMaxRows = conf.getConf(HBaseSQLConf.TopNPerRegionMaxRows),
     globalIndex = conf.getConf(HBaseSQLConf.GlobalIndexEnabled),
     globalIndexMaxRows = conf.getConf(HBaseSQLConf.GlobalIndexMaxRows),
-    globalIndexCovering = conf.getConf(HBaseSQLConf.GlobalIndexCovering)
+    globalIndexCovering = conf.getConf(HBaseSQLConf.GlobalIndexCovering),
+    globalIndexRecentWrites = conf.getConf(HBaseSQLConf.GlobalIndexRecentWrites)
   )
 }
 
@@ -186,7 +188,8 @@ object HBaseScanPlanner {
         val tableBytes = relation.sizeInBytes.map(_ * withServers.regions.size / math.max(1, withServers.regionsTotal))
         IndexLookup.weigh(lookup, facts.globalIndexTable(lookup.index), tableBytes)
       }
-    val indexLookup = weighed.flatMap(_.toOption).map(_.copy(driverReadWithout = driverRead))
+    val indexLookup = weighed.flatMap(_.toOption)
+      .map(_.copy(driverReadWithout = driverRead, recentWritesMillis = settings.globalIndexRecentWrites))
     TableScanPlan(
       request.copy(topN = topN),
       keyRanges,

@@ -18,7 +18,9 @@ import org.apache.spark.sql.hbase.metadata.GlobalIndexDef
  * index (`driverReadWithout` says where a collect of that plan reads). Every row read is still
  * checked against the whole WHERE clause, so the index only has to name every row that may match,
  * which the region servers guarantee: a row's index row is written before the row is
- * ([[IndexLookup.narrow]]; docs/indexes.md).
+ * ([[IndexLookup.narrow]]; docs/indexes.md). Rows whose index rows changed less than
+ * `recentWritesMillis` before the read began are read from the data whatever the index said:
+ * they may have moved between index regions while it was read.
  */
 final case class IndexLookup(
     index: GlobalIndexDef,
@@ -28,7 +30,8 @@ final case class IndexLookup(
     driverReadWithout: Boolean = false,
     hinted: Boolean = false,
     cost: Option[IndexCost] = None,
-    covering: Boolean = false
+    covering: Boolean = false,
+    recentWritesMillis: Long = 120000L
 ) {
   def describe: String = {
     val ranges = keyRanges match {

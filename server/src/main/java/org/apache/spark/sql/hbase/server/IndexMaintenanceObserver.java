@@ -79,6 +79,14 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
   public static final String WRITE_TIMEOUT_PROPERTY = "spark.hbase.sql.index.writeTimeoutMillis";
 
   /**
+   * How long after a write's index timestamp its last step may still change index rows. The step
+   * begins only in the first half of it and must be done by its end, or leaves the rows UNVERIFIED:
+   * a read through an index counts on every index row written during the read carrying a timestamp
+   * no older than this (plus the clocks' skew) before the read began (docs/indexes.md).
+   */
+  public static final long LAST_STEP_DEADLINE_MILLIS = 60_000L;
+
+  /**
    * The attribute of a request to verify a data row's index rows and change nothing else (see
    * {@link #verifyRequest}), as CHECK INDEX ... REPAIR sends one.
    */
@@ -223,7 +231,8 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
           }
         }
         Map<String, IOException> failed =
-            sendAll(writes, what + " before its data (the write was not applied)");
+            sendAll(
+                writes, what + " before its data (the write was not applied)", writeTimeoutMillis);
         if (!failed.isEmpty()) {
           undo(work, held.timestamp, writes.keySet(), failed.keySet());
           throw first(failed);
@@ -244,8 +253,9 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     Pending pending = PENDING.get().remove(batch);
     if (pending == null) return;
     try {
-      send(
+      sendInTime(
           verifying(pending.rows, pending.held.timestamp, null),
+          pending.held.timestamp,
           "verifying the indexes of " + tableName);
     } catch (IOException | RuntimeException e) {
       // The rows stay UNVERIFIED: readers check them against the data, CHECK INDEX repairs them.
@@ -291,8 +301,10 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     written.removeAll(failed);
     if (written.isEmpty()) return;
     try {
-      send(
-          verifying(rows, ts, written), "undoing the index rows of a failed write to " + tableName);
+      sendInTime(
+          verifying(rows, ts, written),
+          ts,
+          "undoing the index rows of a failed write to " + tableName);
     } catch (IOException | RuntimeException e) {
       LOG.warn(
           "Index rows of a failed write to {} are left unverified: {}", tableName, e.toString());
@@ -351,7 +363,10 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
           .computeIfAbsent(spec.indexTable, t -> new ArrayList<>())
           .add(IndexTrust.untrusted(region.getStartKey(), region.getEndKey(), ts));
     }
-    send(writes, "marking where a bulk load into " + tableName + " leaves its indexes behind");
+    send(
+        writes,
+        "marking where a bulk load into " + tableName + " leaves its indexes behind",
+        writeTimeoutMillis);
   }
 
   /**
@@ -393,20 +408,21 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
    * slowest of them rather than for their sum. Every table is sent to even when one fails; the
    * failures are returned by index table.
    */
-  private Map<String, IOException> sendAll(Map<String, List<Row>> writes, String what)
-      throws IOException {
+  private Map<String, IOException> sendAll(
+      Map<String, List<Row>> writes, String what, int timeoutMillis) throws IOException {
     List<Map.Entry<String, List<Row>>> tables = new ArrayList<>();
     for (Map.Entry<String, List<Row>> e : writes.entrySet())
       if (!e.getValue().isEmpty()) tables.add(e);
     Map<String, Future<?>> others = new LinkedHashMap<>();
     for (Map.Entry<String, List<Row>> e :
         tables.subList(Math.min(1, tables.size()), tables.size())) {
-      others.put(e.getKey(), SENDERS.submit(() -> sendTo(e.getKey(), e.getValue(), what)));
+      others.put(
+          e.getKey(), SENDERS.submit(() -> sendTo(e.getKey(), e.getValue(), what, timeoutMillis)));
     }
     Map<String, IOException> failed = new LinkedHashMap<>();
     if (!tables.isEmpty()) {
       try {
-        sendTo(tables.get(0).getKey(), tables.get(0).getValue(), what);
+        sendTo(tables.get(0).getKey(), tables.get(0).getValue(), what, timeoutMillis);
       } catch (IOException e) {
         failed.put(tables.get(0).getKey(), e);
       }
@@ -428,9 +444,27 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     return failed;
   }
 
+  /**
+   * The last step's {@link #sendAll}, failing with the first failure, which carries the others: it
+   * begins only in the first half of {@link #LAST_STEP_DEADLINE_MILLIS} after the write's index
+   * timestamp {@code ts}, and must be done by its end.
+   */
+  private void sendInTime(Map<String, List<Row>> writes, long ts, String what) throws IOException {
+    long left = ts + LAST_STEP_DEADLINE_MILLIS - System.currentTimeMillis();
+    if (left < LAST_STEP_DEADLINE_MILLIS / 2) {
+      throw new IOException(
+          what
+              + ": the last step would begin "
+              + (LAST_STEP_DEADLINE_MILLIS - left)
+              + " ms after the write's index timestamp, too late for readers to see it as new");
+    }
+    send(writes, what, (int) Math.min(writeTimeoutMillis, left));
+  }
+
   /** {@link #sendAll}, failing with the first failure, which carries the others. */
-  private void send(Map<String, List<Row>> writes, String what) throws IOException {
-    Map<String, IOException> failed = sendAll(writes, what);
+  private void send(Map<String, List<Row>> writes, String what, int timeoutMillis)
+      throws IOException {
+    Map<String, IOException> failed = sendAll(writes, what, timeoutMillis);
     if (!failed.isEmpty()) throw first(failed);
   }
 
@@ -441,12 +475,13 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     return first;
   }
 
-  private Void sendTo(String indexTable, List<Row> rows, String what) throws IOException {
+  private Void sendTo(String indexTable, List<Row> rows, String what, int timeoutMillis)
+      throws IOException {
     try (Table index =
         env.getConnection()
             .getTableBuilder(TableName.valueOf(indexTable), null)
-            .setOperationTimeout(writeTimeoutMillis)
-            .setRpcTimeout(writeTimeoutMillis)
+            .setOperationTimeout(timeoutMillis)
+            .setRpcTimeout(timeoutMillis)
             .build()) {
       index.batch(rows, new Object[rows.size()]);
       return null;
