@@ -6,8 +6,9 @@
 `fault_job.py` runs with spark-submit and breaks that HBase while it works: it kills region
 server 2 (SIGKILL) and starts it again during queries and during LOAD DATA, then runs region
 server 3 without the server jar, and then with an older version's server jar, as in a rolling
-upgrade. Every answer must be exact; a statement may instead fail, with
-an error that names HBase, and then succeed when run again.
+upgrade; last, it kills region server 2 and splits and moves regions while writers change a table
+with a global index and reads go through it. Every answer must be exact; a statement may instead
+fail, with an error that names HBase, and then succeed when run again.
 """
 
 import json
@@ -198,3 +199,34 @@ def test_a_rolling_upgrade_of_the_server_jar_while_queries_run_gives_every_answe
     # Four regions are filtered by this build's jar (1,000 rows each with j = 3). The two on the
     # older one are filtered there in wire version 1 (1,000 rows each) or, refused, read whole.
     assert 6 * 1000 <= older["skip_scan_metrics"]["rowsRead"] <= 4 * 1000 + 2 * 5000, older["skip_scan_metrics"]
+
+
+def test_reads_through_a_global_index_while_writers_move_rows_and_a_region_server_dies_count_each_row_once(job):
+    indexed = job["indexed"]
+    assert "covering global index by_v" in job["indexed_plan"], job["indexed_plan"]
+    # The kill landed while reads and writes ran, and HBase served every region again.
+    assert "killed_at" in indexed["fault"] and "serving_again_after_kill_s" in indexed["fault"], indexed["fault"]
+    writes = indexed["writes"]
+    assert writes["update"] > 0 and writes["client"] > 0, writes
+    # A write the fault caught fails, naming HBase or the index table it could not write.
+    for error in writes["update_errors"] + writes["client_errors"]:
+        assert "HBase" in error or "index" in error or "RegionServer" in error, error
+    for round_ in indexed["rounds"]:
+        for name, outcome in round_.items():
+            assert _exact_or_failed_naming_hbase(outcome), (name, outcome)
+    # The last rounds ran after the split and the moves, writes still going on.
+    assert all(o["result"] == "exact" for r in indexed["rounds"][-2:] for o in r.values()), indexed["rounds"][-2:]
+    assert indexed["index_regions"] > 2, indexed
+    assert all(o["result"] == "exact" for o in indexed["after"].values()), indexed["after"]
+
+
+def test_check_index_after_the_faults_finds_no_row_a_reader_would_trust_wrongly_and_repair_leaves_it_exact(job):
+    indexed = job["indexed"]
+    checked = indexed["checked"]
+    # A write cut off by the kill leaves its rows UNVERIFIED, which readers check; nothing else.
+    assert checked["dataRows"] == 3000 and checked["missing"] == checked["stale"] == checked["extra"] == 0, checked
+    after = indexed["checked_after_repair"]
+    assert after["missing"] == after["stale"] == after["extra"] == after["unverified"] == 0, (
+        indexed["repaired"],
+        after,
+    )

@@ -26,11 +26,16 @@ final case class HBaseRegionPartition(index: Int, scans: Seq[RegionScan]) extend
  * Reads its partitions' regions: their row ranges, with Gets when they are whole keys, decoding
  * the requested columns and keeping the rows that pass each region's residual predicate.
  */
-class HBaseScanRDD(sc: SparkContext, request: ScanRequest, partitions: Seq[Seq[RegionScan]], metrics: ReadMetrics)
-    extends RDD[InternalRow](sc, Nil) {
+class HBaseScanRDD(
+    sc: SparkContext,
+    request: ScanRequest,
+    // Only the driver reads it: each task gets its own partition, not every region's scans.
+    @transient private val regionScans: Seq[Seq[RegionScan]],
+    metrics: ReadMetrics
+) extends RDD[InternalRow](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
-    partitions.zipWithIndex.map { case (s, i) => HBaseRegionPartition(i, s): Partition }.toArray
+    regionScans.zipWithIndex.map { case (s, i) => HBaseRegionPartition(i, s): Partition }.toArray
 
   override protected def getPreferredLocations(split: Partition): Seq[String] =
     split.asInstanceOf[HBaseRegionPartition].scans.flatMap(_.region.host).distinct
