@@ -205,6 +205,9 @@ lazy val core = (project in file("."))
     Test / parallelExecution := false,
     Test / javaOptions ++= java17Opens ++ Seq(
       "-Xmx3g",
+      // C1 alone: a test run is many short queries, whose code C2 compiles again and again for
+      // little gain; PlannerDifferentialSpec took 8% less CPU in the same time.
+      "-XX:TieredStopAtLevel=1",
       "-Dspark.ui.enabled=false",
       s"-Dlog4j2.configurationFile=${(baseDirectory.value / "conf" / "log4j2.properties").getAbsolutePath}"
     ),
