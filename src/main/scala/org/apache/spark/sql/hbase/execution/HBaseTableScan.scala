@@ -144,8 +144,8 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
   }
 
   /** The scan whose rows the join's keys narrow at run time, at most `maxKeys` of them (see [[JoinKeys]]). */
-  def withKeysFromJoin(keys: Expression, maxKeys: Int): HBaseTableScan =
-    copy(plan = plan.withJoinKeys(maxKeys), keysFromJoin = Some(keys))
+  def withKeysFromJoin(keys: Expression, maxKeys: Int, throughIndex: Option[IndexLookup] = None): HBaseTableScan =
+    copy(plan = plan.withJoinKeys(maxKeys, throughIndex), keysFromJoin = Some(keys))
 
   /**
    * The plan with its run-time steps taken, anew for each execution: the keys its global index

@@ -190,6 +190,14 @@ object HBaseScanPlanner {
       }
     val indexLookup = weighed.flatMap(_.toOption)
       .map(_.copy(driverReadWithout = driverRead, recentWritesMillis = settings.globalIndexRecentWrites))
+    // A join on an index's leading column may narrow a scan that neither a lookup by key nor an index narrows.
+    val joinIndexes =
+      if (
+        !settings.pushdown || !settings.globalIndex || relation.asOf.isDefined || topN.isDefined ||
+        indexLookup.isDefined || keyRanges.lookups
+      ) Nil
+      else IndexLookup.forJoins(relation, read, settings.globalIndexMaxRows, settings.globalIndexCovering)
+        .map(_.copy(recentWritesMillis = settings.globalIndexRecentWrites))
     TableScanPlan(
       request.copy(topN = topN),
       keyRanges,
@@ -202,7 +210,8 @@ object HBaseScanPlanner {
       withoutServerJar = withoutJar,
       indexLookup = indexLookup,
       indexDeclined = weighed.flatMap(_.left.toOption),
-      oneTask = indexLookup.exists(_.covering) && withServers.regions.size > 1
+      oneTask = indexLookup.exists(_.covering) && withServers.regions.size > 1,
+      joinIndexes = joinIndexes
     )
   }
 

@@ -114,6 +114,34 @@ object IndexLookup extends PredicateHelper {
   }
 
   /**
+   * The lookups a join's other side could make, one through each ready global index whose leading
+   * column it joins on, with the key ranges left for run time ([[JoinKeys.narrow]] makes them of
+   * that side's values): as [[choose]] would for `column IN (values)`, hints included; none where
+   * the index keys do not order that column's values (FLOAT, DOUBLE).
+   */
+  def forJoins(relation: HBaseRelation, read: Seq[Attribute], maxRows: Int, covering: Boolean): Seq[IndexLookup] = {
+    val allowed = relation.indexHint match {
+      case IndexHint.NoIndex => Nil
+      case use: IndexHint.Use => relation.table.globalIndexes.filter(i => use.names(i.name))
+      case IndexHint.Free => relation.table.globalIndexes
+    }
+    allowed.filter(_.isReady).filter(i => layoutOf(relation.table, i).prunable(0)).map { index =>
+      IndexLookup(
+        index,
+        KeyRanges.Ranges(Nil),
+        RowRanges(Nil),
+        maxRows,
+        hinted = relation.indexHint != IndexHint.Free,
+        covering = covering && coversAll(relation, index, read)
+      )
+    }
+  }
+
+  /** How the index's keys encode its columns' values. */
+  def layoutOf(table: org.apache.spark.sql.hbase.metadata.HBaseTableDef, index: GlobalIndexDef): IndexKeyLayout =
+    new IndexKeyLayout(index.columns.map(c => table.column(c).dataType))
+
+  /**
    * Whether an index row holds every column of `read`: each is a key column of the table (in the
    * data row key that ends the index key), an indexed column or a covered one; none is a cell's
    * write time, which an index row does not keep.

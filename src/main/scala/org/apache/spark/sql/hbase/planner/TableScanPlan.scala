@@ -66,6 +66,8 @@ final case class ScanRequest(
  * @param joinKeys     when a join's other side narrows the rows read at run time, how
  * @param indexLookup  when a global index names the rows read at run time, which and how
  * @param indexDeclined why a global index the WHERE clause could use is not, for EXPLAIN
+ * @param joinIndexes  the global indexes a join on their leading column may look its other
+ *                     side's values up in, each a lookup whose key ranges run time gives
  * @param oneTask      every region is read in one Spark partition, in key order: a covering
  *                     index answers for few rows, and a job of one task needs no exchange above
  *                     it (an aggregate over it is one stage)
@@ -87,7 +89,8 @@ final case class TableScanPlan(
     withoutServerJar: Set[String] = Set.empty,
     indexLookup: Option[IndexLookup] = None,
     indexDeclined: Option[String] = None,
-    oneTask: Boolean = false
+    oneTask: Boolean = false,
+    joinIndexes: Seq[IndexLookup] = Nil
 ) {
 
   def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
@@ -107,7 +110,8 @@ final case class TableScanPlan(
     copy(request = request.copy(limits = request.limits.copy(maxRows = Some(request.limits.maxRows.fold(n)(_ min n)))))
 
   /** The plan whose rows a join's other side narrows at run time to at most `maxKeys` of its keys. */
-  def withJoinKeys(maxKeys: Int): TableScanPlan = copy(joinKeys = Some(JoinKeys(maxKeys)))
+  def withJoinKeys(maxKeys: Int, throughIndex: Option[IndexLookup] = None): TableScanPlan =
+    copy(joinKeys = Some(JoinKeys(maxKeys, throughIndex)))
 
   /** The regions in the order their rows come: the key's, or the reverse for a reversed read. */
   def readOrder: Seq[RegionScan] = if (request.reversed) regions.reverse else regions

@@ -129,9 +129,11 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
   /** The columns of one index with the key, which a covering read of that index answers alone. */
   private val indexColumns = Seq("id, email, age", "id, age, tag", "id, born, score", "id, w", "email, age")
 
+  private lazy val people = tables()
+
   describe(s"$cases random WHERE clauses over a table with global indexes") {
     it("return exactly Spark's rows with the indexes used and unused, half of them over its LAYOUT PACKED twin") {
-      val (cells, packed, truthView) = tables()
+      val (cells, packed, truthView) = people
       val (viaIndex, covered, driverAggregates) = (new AtomicInteger(), new AtomicInteger(), new AtomicInteger())
       val failures = failedCases(cases, seed = 211) { (n, random, session) =>
         val (layout, t) = if (n % 2 == 0) ("LAYOUT PACKED", packed) else ("LAYOUT CELLS", cells)
@@ -209,6 +211,76 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
       info(s"${driverAggregates.get} aggregates were computed on the driver")
       withClue("aggregates computed on the driver: ")(
         driverAggregates.get.toDouble should be > floorOf(cases, 0.02, suiteCases)
+      )
+    }
+  }
+
+  /** The scan's step that narrows its rows to the join's values through an index, if any. */
+  private def joinedThroughIndex(df: DataFrame): Boolean =
+    collect(df.queryExecution.executedPlan) { case s: HBaseTableScan => s.plan.joinKeys.flatMap(_.throughIndex) }
+      .flatten.nonEmpty
+
+  private val joinCases = randomCases(inTheSuite = 40)
+
+  describe(s"$joinCases random joins on the leading column of a global index") {
+    it("return exactly Spark's rows with the other side's values looked up in the index, and without") {
+      val (cells, packed, truthView) = people
+      val throughIndex = new AtomicInteger()
+      val failures = failedCases(joinCases, seed = 223) { (n, random, session) =>
+        val t = if (n % 2 == 0) packed else cells
+        // The small side: values of one indexed column, some held by no row, some NULL, some twice.
+        val (column, values) = random.nextInt(3) match {
+          case 0 => "email" -> Seq.fill(1 + random.nextInt(8))(
+              if (random.nextInt(6) == 0) "NULL" else s"'u${random.nextInt(rows / 2)}@x'"
+            )
+          case 1 => "age" -> Seq.fill(1 + random.nextInt(4))(
+              if (random.nextInt(6) == 0) "NULL" else random.nextInt(70).toString
+            )
+          case _ => "born" -> Seq.fill(1 + random.nextInt(5))(
+              if (random.nextInt(6) == 0) "CAST(NULL AS DATE)"
+              else s"DATE'${java.time.LocalDate.of(2024, 1, 1).plusDays(random.nextInt(420))}'"
+            )
+        }
+        val small = s"(SELECT * FROM VALUES ${values.map(v => s"($v)").mkString(", ")} AS s(v))"
+        val (join, columns) = random.nextInt(3) match {
+          case 0 => "JOIN" -> "p.id, p.email, p.age, s.v"
+          case 1 => "LEFT SEMI JOIN" -> "p.id, p.tag, p.score"
+          case _ => "JOIN" -> "p.id, p.age"
+        }
+        val where = if (random.nextBoolean()) "" else s" WHERE p.id % ${2 + random.nextInt(5)} = 0"
+        def query(table: String) =
+          s"SELECT /*+ BROADCAST(s) */ $columns FROM $table p $join $small s ON p.$column = s.v$where"
+        val truth = sorted(session.sql(query(truthView)))
+        val df = session.sql(query(t))
+        val used = sorted(df)
+        if (joinedThroughIndex(df)) throughIndex.incrementAndGet()
+        val unused = withConf(session)(HBaseSQLConf.GlobalIndexEnabled.key -> "false")(sorted(session.sql(query(t))))
+        Seq("looked up in the index" -> used, "without the index" -> unused).foreach { case (how, rows) =>
+          if (rows != truth) fail(s"${query(t)}, $how: ${rows.size} rows, Spark ${truth.size}")
+        }
+      }
+      noFailedCases("joins through global indexes", joinCases, failures)
+      info(s"${throughIndex.get} of $joinCases joins looked their values up in an index")
+      withClue("joins that looked their values up in an index: ")(
+        throughIndex.get.toDouble should be > floorOf(joinCases, 0.5, 40)
+      )
+    }
+
+    it("reads only the rows of the values the other side holds, by Gets, and says so in EXPLAIN") {
+      val t = emails("joined", name = "CONCAT('n', id)")
+      val query = s"SELECT /*+ BROADCAST(s) */ p.id, p.name FROM $t p JOIN (SELECT * FROM VALUES ('u7@x'), " +
+        "('u9@x'), ('none@x'), (NULL) AS s(v)) s ON p.email = s.v"
+      val df = sql(query)
+      df.collect().map(_.getLong(0)).sorted shouldBe Seq(7L, 9L, 407L, 409L, 807L, 809L)
+      df.queryExecution.executedPlan.toString should include(
+        s"rows narrowed at run time to values of email from the join's other side (at most 10000), through " +
+          s"global index by_email [$t.by_email.idx] (at most 100000 rows)"
+      )
+      val metrics = ScanMetrics.of(df)
+      Seq("rowsRead", "gets", "indexRowsRead").map(metrics) shouldBe Seq(6L, 6L, 6L)
+      withClue("NO_INDEX(t) reads the table: ")(
+        sql(query.replace("/*+ BROADCAST(s) */", s"/*+ BROADCAST(s), NO_INDEX(p) */")).queryExecution.executedPlan
+          .toString should not include "through global index"
       )
     }
   }

@@ -3,7 +3,7 @@
 
 package org.apache.spark.sql.hbase.globalindex
 
-import java.util.concurrent.{Callable, Executors, TimeUnit}
+import java.util.concurrent.{Callable, Executors, Semaphore, TimeUnit}
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 
 import scala.jdk.CollectionConverters._
@@ -63,9 +63,9 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
       val rows = 3000
       val t = flips(rows)
       val stop = new AtomicBoolean(false)
-      val writes = new AtomicInteger()
+      val (writes, updated) = (new AtomicInteger(), new AtomicInteger())
       val pool = Executors.newFixedThreadPool(2)
-      // A plain HBase client, and our UPDATE: both move rows between 'a' and 'z' all the time.
+      // A plain HBase client all the time, and our UPDATE: both move rows between 'a' and 'z'.
       val client = pool.submit(new Callable[Unit] {
         def call(): Unit = withTable(t) { table =>
           val random = new Random(5)
@@ -77,14 +77,17 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
           }
         }
       })
+      // Two UPDATEs a read, beside it, rather than a Spark job always running.
+      val turns = new Semaphore(0)
       val updates = pool.submit(new Callable[Unit] {
         def call(): Unit = {
           val session = spark.newSession()
           val random = new Random(6)
-          while (!stop.get()) {
+          while (!stop.get()) if (turns.tryAcquire(50, TimeUnit.MILLISECONDS)) {
             val from = random.nextInt(rows)
             session.sql(s"UPDATE $t SET v = IF(v = 'a', 'z', 'a') WHERE id BETWEEN $from AND ${from + 40}").collect()
             writes.incrementAndGet()
+            updated.incrementAndGet()
           }
         }
       })
@@ -94,6 +97,7 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
           Waits.until("the writers have begun")(writes.get() > 100)
           (1 to 6).map { i =>
             val before = writes.get()
+            turns.release(2)
             val answer = i % 3 match {
               case 0 =>
                 val df = sql(s"SELECT $hint count(*), sum(n) FROM $t WHERE v IN ('a', 'z')")
@@ -127,6 +131,7 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
         }
       }
       withClue("writes went on during the reads: ")(answers.count(_._2 > 0) should be >= 4)
+      withClue("our UPDATEs among them: ")(updated.get() should be > 0)
       val checked = sql(s"CHECK INDEX by_v ON $t").collect().head
       withClue(s"CHECK INDEX after the writes: $checked ")(checked.getAs[Long]("missing") shouldBe 0)
       checked.getAs[Long]("extra") shouldBe 0
