@@ -30,7 +30,7 @@ from spark_submit import SUBMIT, submit_env
 
 REPO = Path(__file__).resolve().parents[1]
 APPS = 8
-STORM_SECONDS = 60
+STORM_SECONDS = 30
 # Cell timestamps and log times are both the machine's clock; the margin covers their rounding.
 MARGIN = 0.005
 
