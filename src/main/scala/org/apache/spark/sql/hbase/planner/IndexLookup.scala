@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, Literal
 import org.apache.spark.sql.hbase.codec.{KeyBounds, RowRange}
 import org.apache.spark.sql.hbase.globalindex.{CoveredRow, CoveredRows, IndexKeyLayout}
 import org.apache.spark.sql.hbase.logical.{HBaseRelation, IndexHint}
-import org.apache.spark.sql.hbase.metadata.GlobalIndexDef
+import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
 
 /**
  * A scan's step planned for run time that reads a global index: its rows in `rows` (the index
@@ -138,7 +138,7 @@ object IndexLookup extends PredicateHelper {
   }
 
   /** How the index's keys encode its columns' values. */
-  def layoutOf(table: org.apache.spark.sql.hbase.metadata.HBaseTableDef, index: GlobalIndexDef): IndexKeyLayout =
+  def layoutOf(table: HBaseTableDef, index: GlobalIndexDef): IndexKeyLayout =
     new IndexKeyLayout(index.columns.map(c => table.column(c).dataType))
 
   /**
