@@ -24,14 +24,13 @@ import org.apache.spark.sql.hbase.server.{IndexSpec, IndexTrust}
  */
 final case class IndexMarks(
     untrusted: Seq[RowRange],
-    loads: Set[Long],
     clearable: Seq[(Array[Byte], Array[Byte], Long)],
     landed: Map[Long, Long] = Map.empty,
     built: Option[Long] = None
 ) {
 
   /** Whether an index row whose status cell has this timestamp was written by a LOAD DATA not checked since. */
-  def loading(timestamp: Long): Boolean = loads(timestamp)
+  def loading(timestamp: Long): Boolean = landed.contains(timestamp)
 
   /**
    * The timestamps of the LOAD DATAs that may have changed index rows at or after `time`: those
@@ -56,8 +55,6 @@ object IndexMarks {
     val landed = loadCells.filter(c => CellUtil.matchingValue(c, Landed))
     IndexMarks(
       rangeCells.map(c => RowRange(CellUtil.cloneQualifier(c), CellUtil.cloneValue(c))),
-      loadCells.filter(_.getQualifierLength == Bytes.SIZEOF_LONG)
-        .map(c => Bytes.toLong(c.getQualifierArray, c.getQualifierOffset)).toSet,
       (rangeCells ++ landed).map(c => (CellUtil.cloneRow(c), CellUtil.cloneQualifier(c), c.getTimestamp)),
       loadCells.filter(_.getQualifierLength == Bytes.SIZEOF_LONG).map { c =>
         Bytes.toLong(c.getQualifierArray, c.getQualifierOffset) ->
