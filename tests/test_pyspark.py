@@ -177,6 +177,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "memoryFlushes": 0,
         "indexRowsRead": 0,
         "untrustedRegions": 0,
+        "rowsInIndexOrder": 0,
     }
     assert [r.k for r in lookup.collect()] == [7, 8, 250]
     assert scan_metrics(lookup) == {
@@ -191,6 +192,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "memoryFlushes": 0,
         "indexRowsRead": 0,
         "untrustedRegions": 0,
+        "rowsInIndexOrder": 0,
     }
 
     # A shuffle puts the scan inside an adaptive query stage; the region server sends one row per group.
@@ -208,6 +210,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "memoryFlushes": 0,
         "indexRowsRead": 0,
         "untrustedRegions": 0,
+        "rowsInIndexOrder": 0,
     }
 
 

@@ -15,12 +15,13 @@ METRIC_NAMES = (
     "memoryFlushes",
     "indexRowsRead",
     "untrustedRegions",
+    "rowsInIndexOrder",
 )
 
 
 def scan_metrics(df):
     """Return {name: count} for regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned, gets,
-    badRowKeys, memoryFlushes, indexRowsRead and untrustedRegions.
+    badRowKeys, memoryFlushes, indexRowsRead, untrustedRegions and rowsInIndexOrder.
 
     ``rowsRead`` counts what HBase returned to Spark: rows, or partial groups where the region
     servers aggregated; ``rowsScanned`` counts the rows the region servers looked at;
@@ -28,8 +29,9 @@ def scan_metrics(df):
     (``spark.sql.hbase.read.badRowKeys=skip``); ``memoryFlushes`` the batches of partial groups
     that region servers sent early because the query's cap (``spark.sql.hbase.coprocessor.maxGroupBytes``)
     or their own memory budget for aggregations was reached; ``indexRowsRead`` the global index rows
-    a scan read to find its rows, and ``untrustedRegions`` the data regions it read whole because a
-    bulk load left the index behind there.
+    a scan read to find its rows, ``untrustedRegions`` the data regions it read whole because a
+    bulk load left the index behind there, and ``rowsInIndexOrder`` the rows an ORDER BY ... LIMIT
+    read in a global index's order (0 when the index could not answer).
 
     The counts are summed over every HBase scan in ``df``'s plan, as of the last action run on
     ``df`` itself (``collect()``, ``toPandas()``, ``foreach()``, a write). Before any action they

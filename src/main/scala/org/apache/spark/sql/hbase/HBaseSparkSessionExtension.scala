@@ -11,7 +11,7 @@ import org.apache.spark.sql.hbase.analysis.{
   ResolveRowLevelStatements
 }
 import org.apache.spark.sql.hbase.physical.{
-  AggregatesOnTheDriver, HBaseStrategy, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys
+  AggregatesOnTheDriver, HBaseStrategy, LimitsInIndexOrder, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys
 }
 import org.apache.spark.sql.hbase.optimizer.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
 import org.apache.spark.sql.hbase.changes.HBaseChangesFunction
@@ -46,11 +46,12 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectQueryStagePrepRule(_ => MergeJoinsByKey)
     extensions.injectQueryStagePrepRule(_ => PushJoinKeys)
     extensions.injectQueryStagePrepRule(_ => LimitsInKeyOrder)
+    extensions.injectQueryStagePrepRule(_ => LimitsInIndexOrder)
     extensions.injectQueryStagePrepRule(_ => AggregatesOnTheDriver)
     extensions.injectColumnar(_ =>
       new ColumnarRule {
         override def preColumnarTransitions =
-          plan => AggregatesOnTheDriver(LimitsInKeyOrder(PushJoinKeys(MergeJoinsByKey(plan))))
+          plan => AggregatesOnTheDriver(LimitsInIndexOrder(LimitsInKeyOrder(PushJoinKeys(MergeJoinsByKey(plan)))))
       }
     )
   }

@@ -143,6 +143,16 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
     rows
   }
 
+  /**
+   * The rows of the plan's ORDER BY ... LIMIT, read on the driver in its global index's order
+   * ([[IndexOrderRead]]); None when the index could not answer, and the scan reads as planned.
+   */
+  def readInIndexOrder(): Option[Array[InternalRow]] = executeQuery {
+    val read = IndexOrderRead(plan, output, narrowed => readOnDriver(narrowed, Int.MaxValue))
+    ReadMetrics.reportIndexOrder(sparkContext, metrics, read)
+    read.rows
+  }
+
   /** The scan whose rows the join's keys narrow at run time, at most `maxKeys` of them (see [[JoinKeys]]). */
   def withKeysFromJoin(keys: Expression, maxKeys: Int, throughIndex: Option[IndexLookup] = None): HBaseTableScan =
     copy(plan = plan.withJoinKeys(maxKeys, throughIndex), keysFromJoin = Some(keys))

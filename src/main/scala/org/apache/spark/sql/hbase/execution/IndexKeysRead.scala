@@ -49,20 +49,9 @@ object IndexKeysRead {
     if (ranges.isEmpty) Outcome(Some(IndexAnswer(Nil, Nil)), 0)
     else {
       val spec = IndexSpecs.of(table, lookup.index)
-      val filters = new FilterList(FilterList.Operator.MUST_PASS_ALL)
-      if (!lookup.covering) {
-        filters.addFilter(new FirstKeyOnlyFilter())
-        filters.addFilter(new KeyOnlyFilter())
-      }
-      val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
+      val scan = indexScan(table, lookup).withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
         .setCaching(math.min(lookup.maxRows + 1, 1000))
-      if (ranges.size > 1) filters.addFilter(inRanges(ranges))
-      if (!filters.getFilters.isEmpty) scan.setFilter(filters)
-      val covered = if (lookup.covering) IndexSpecs.coveredCellsInRowOrder(table, lookup.index) else Nil
-      if (lookup.covering) {
-        scan.addColumn(IndexSpec.STATUS_FAMILY, IndexSpec.STATUS)
-        covered.foreach { case (family, qualifier) => scan.addColumn(family, qualifier) }
-      }
+      if (ranges.size > 1) scan.setFilter(withFilter(scan.getFilter, inRanges(ranges)))
       HBaseConnections.withConnection(cluster) { connection =>
         val index = connection.getTable(lookup.index.indexTable.hbase)
         try {
@@ -71,24 +60,13 @@ object IndexKeysRead {
             val rows = scanner.iterator().asScala.take(lookup.maxRows + 1).toVector
             lazy val marks = IndexMarks.of(index)
             // One more than the lookup takes is too many.
-            lazy val moved = {
-              val limit = lookup.maxRows - rows.size + 1
-              // Every time from `since` on, but the build's, whose rows landed before the index was ready.
-              val recent = marks.built.filter(_ >= since).fold(Seq(since -> Long.MaxValue))(b =>
-                Seq(since -> b, (b + 1) -> Long.MaxValue)
-              )
-              val times = (recent ++ marks.loadedSince(since).toSeq.map(t => t -> (t + 1))).filter(t => t._1 < t._2)
-              times.foldLeft(Vector.empty[Array[Byte]]) { case (found, (from, until)) =>
-                if (found.size >= limit) found
-                else found ++ changedIn(index, ranges, spec, from, until, limit - found.size)
-              }
-            }
+            lazy val moved = changedSince(index, ranges, spec, marks, since, lookup.maxRows - rows.size + 1)
             if (rows.size > lookup.maxRows || moved.size + rows.size > lookup.maxRows) Outcome(None, rows.size)
             else {
               val answer =
                 if (!lookup.covering || expiring(connection, table, lookup.index).isDefined)
                   IndexAnswer(rows.flatMap(r => Option(spec.dataRowOf(r.getRow))) ++ moved, marks.untrusted)
-                else answered(rows, spec, covered, marks, moved)
+                else answered(rows, spec, IndexSpecs.coveredCellsInRowOrder(table, lookup.index), marks, moved)
               Outcome(Some(answer), rows.size)
             }
           } finally scanner.close()
@@ -98,11 +76,53 @@ object IndexKeysRead {
   }
 
   /**
+   * A scan of `lookup`'s index rows, without its bounds: the first cell of each, keys only, or for
+   * a covering lookup its status and covered cells.
+   */
+  private[execution] def indexScan(table: HBaseTableDef, lookup: IndexLookup): Scan = {
+    val scan = new Scan()
+    if (lookup.covering) {
+      scan.addColumn(IndexSpec.STATUS_FAMILY, IndexSpec.STATUS)
+      IndexSpecs.coveredCellsInRowOrder(table, lookup.index).foreach { case (family, qualifier) =>
+        scan.addColumn(family, qualifier)
+      }
+    } else scan.setFilter(withFilter(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
+    scan
+  }
+
+  private def withFilter(filters: org.apache.hadoop.hbase.filter.Filter*): FilterList =
+    new FilterList(FilterList.Operator.MUST_PASS_ALL, filters.filter(_ != null): _*)
+
+  /**
+   * The data rows named by the index rows in `ranges` changed from `since` on, at most `max` of
+   * them: every time from then, but the build's (its rows landed before the index was ready), and
+   * each LOAD DATA's own timestamp when it landed since.
+   */
+  private[execution] def changedSince(
+      index: Table,
+      ranges: Seq[RowRange],
+      spec: IndexSpec,
+      marks: IndexMarks,
+      since: Long,
+      max: Int
+  ): Vector[Array[Byte]] = {
+    val recent = marks.built.filter(_ >= since).fold(Seq(since -> Long.MaxValue))(b =>
+      Seq(since -> b, (b + 1) -> Long.MaxValue)
+    )
+    val times = (recent ++ marks.loadedSince(since).toSeq.map(t => t -> (t + 1))).filter(t => t._1 < t._2)
+    if (ranges.isEmpty) Vector.empty
+    else times.foldLeft(Vector.empty[Array[Byte]]) { case (found, (from, until)) =>
+      if (found.size >= max) found
+      else found ++ changedIn(index, ranges, spec, from, until, max - found.size)
+    }
+  }
+
+  /**
    * The covering lookup's answer: the rows it can trust, and the keys of the others. Sorted by
    * data row key once, so that a data row two index rows name (one of them stale) is found next
    * to its twin, and the answer comes in the order [[IndexLookup.narrow]] hands it to regions in.
    */
-  private def answered(
+  private[execution] def answered(
       rows: Seq[Result],
       spec: IndexSpec,
       covered: Seq[(Array[Byte], Array[Byte])],
@@ -162,7 +182,11 @@ object IndexKeysRead {
    * vanishes without a write, which leaves its index row VERIFIED but wrong. Asked of HBase at
    * each read, since a TTL set by another tool takes effect at once.
    */
-  private def expiring(connection: Connection, table: HBaseTableDef, index: GlobalIndexDef): Option[String] = {
+  private[execution] def expiring(
+      connection: Connection,
+      table: HBaseTableDef,
+      index: GlobalIndexDef
+  ): Option[String] = {
     val admin = connection.getAdmin
     try {
       val read = IndexSpecs.readCells(table, index).map(c => Utf8.string(c._1)).toSet

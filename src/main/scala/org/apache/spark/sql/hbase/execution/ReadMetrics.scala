@@ -44,7 +44,8 @@ object ReadMetrics {
     "badRowKeys" -> SQLMetrics.createMetric(sc, "rows skipped for bad row keys"),
     "memoryFlushes" -> SQLMetrics.createMetric(sc, "partial groups sent early for region server memory"),
     "indexRowsRead" -> SQLMetrics.createMetric(sc, "global index rows read"),
-    "untrustedRegions" -> SQLMetrics.createMetric(sc, "regions read whole where a bulk load left the global index")
+    "untrustedRegions" -> SQLMetrics.createMetric(sc, "regions read whole where a bulk load left the global index"),
+    "rowsInIndexOrder" -> SQLMetrics.createMetric(sc, "rows an ORDER BY ... LIMIT read in a global index's order")
   )
 
   def of(metrics: Map[String, SQLMetric]): ReadMetrics =
@@ -66,9 +67,19 @@ object ReadMetrics {
   }
 
   /** Sets what a global index read at run time counted, as metrics of the running query. */
-  def reportIndexRead(sc: SparkContext, metrics: Map[String, SQLMetric], read: IndexKeysRead.Outcome): Unit = {
-    metrics("indexRowsRead").set(read.indexRowsRead)
-    metrics("untrustedRegions").set(read.answer.fold(0)(_.untrusted.size))
+  def reportIndexRead(sc: SparkContext, metrics: Map[String, SQLMetric], read: IndexKeysRead.Outcome): Unit =
+    reportIndexRead(sc, metrics, read.indexRowsRead, read.answer.fold(0)(_.untrusted.size))
+
+  /** Sets what a read in a global index's order counted: none of its rows when the index could not answer. */
+  def reportIndexOrder(sc: SparkContext, metrics: Map[String, SQLMetric], read: IndexOrderRead.Outcome): Unit = {
+    metrics("rowsInIndexOrder").set(read.rows.fold(0L)(_.length.toLong))
+    reportIndexRead(sc, metrics, read.indexRowsRead, 0)
+    postDriverMetrics(sc, metrics, Seq("rowsInIndexOrder"))
+  }
+
+  def reportIndexRead(sc: SparkContext, metrics: Map[String, SQLMetric], indexRows: Long, untrusted: Int): Unit = {
+    metrics("indexRowsRead").set(indexRows)
+    metrics("untrustedRegions").set(untrusted)
     postDriverMetrics(sc, metrics, Seq("indexRowsRead", "untrustedRegions"))
   }
 

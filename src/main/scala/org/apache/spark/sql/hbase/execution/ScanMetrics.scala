@@ -29,7 +29,8 @@ object ScanMetrics extends AdaptiveSparkPlanHelper {
       "badRowKeys",
       "memoryFlushes",
       "indexRowsRead",
-      "untrustedRegions"
+      "untrustedRegions",
+      "rowsInIndexOrder"
     )
 
   def of(dataset: Dataset[_]): Map[String, Long] = {

@@ -62,7 +62,8 @@ object ScanSettings {
  *     ORDER BY ... LIMIT has each region server return only its region's top rows ([[TopNPerRegion]]);
  *  7. the order rows come in: by the row key, as far as the output holds its leading columns;
  *  8. the families read only from a time on, by lower bounds on write times ([[WrittenSince]]);
- *  9. a global index that names the rows to read, where the key ranges leave a scan ([[IndexLookup]]).
+ *  9. a global index that names the rows to read, where the key ranges leave a scan ([[IndexLookup]]),
+ *     or whose order an ORDER BY ... LIMIT reads its rows in ([[IndexOrder]]).
  */
 object HBaseScanPlanner {
 
@@ -198,6 +199,18 @@ object HBaseScanPlanner {
       ) Nil
       else IndexLookup.forJoins(relation, read, settings.globalIndexMaxRows, settings.globalIndexCovering)
         .map(_.copy(recentWritesMillis = settings.globalIndexRecentWrites))
+    // An ORDER BY ... LIMIT led by an indexed column that no lookup narrows reads, when collected, in the index's order.
+    val indexOrder = relation.topN.filter(_ =>
+      settings.pushdown && settings.globalIndex && relation.asOf.isEmpty && indexLookup.isEmpty && !keyRanges.lookups
+    ).flatMap(IndexOrder.plan(
+      relation,
+      _,
+      condition,
+      read,
+      settings.maxKeyRanges,
+      settings.globalIndexMaxRows,
+      settings.globalIndexCovering
+    )).map(o => o.copy(lookup = o.lookup.copy(recentWritesMillis = settings.globalIndexRecentWrites)))
     TableScanPlan(
       request.copy(topN = topN),
       keyRanges,
@@ -211,7 +224,8 @@ object HBaseScanPlanner {
       indexLookup = indexLookup,
       indexDeclined = weighed.flatMap(_.left.toOption),
       oneTask = indexLookup.exists(_.covering) && withServers.regions.size > 1,
-      joinIndexes = joinIndexes
+      joinIndexes = joinIndexes,
+      indexOrder = indexOrder
     )
   }
 

@@ -66,41 +66,20 @@ object IndexLookup extends PredicateHelper {
       byKey: Boolean,
       covering: Boolean
   ): Option[IndexLookup] = {
-    val conjuncts = splitConjunctivePredicates(where)
-    def attributeOf(column: String): Option[Attribute] =
-      relation.output.find(a => relation.columnOf(a).name.equalsIgnoreCase(column))
-    def rejectsNull(a: Attribute) = conjuncts.exists(c =>
-      c.references.toSeq.map(_.exprId) == Seq(a.exprId) && {
-        val substituted = c.transform { case r: Attribute if r.exprId == a.exprId => Literal(null, a.dataType) }
-        substituted.foldable && scala.util.Try(substituted.eval()).toOption.exists {
-          case null | false => true
-          case _ => false
-        }
-      }
-    )
     def best(indexes: Seq[GlobalIndexDef], hinted: Boolean): Option[IndexLookup] = indexes.filter(_.isReady).flatMap {
       index =>
-        val attributes = index.columns.map(attributeOf)
-        if (attributes.exists(_.isEmpty)) None
-        else {
-          val keys = attributes.flatten
-          val layout = new IndexKeyLayout(keys.map(_.dataType))
-          val usable = keys.indices.takeWhile(d => layout.prunable(d) && rejectsNull(keys(d))).size
-          if (usable == 0) None
-          else KeyRangePlanner.plan(keys, usable, _ => true, where, maxKeyRanges) match {
-            case KeyRanges.FullScan => None
-            case ranges @ KeyRanges.Ranges(rs) =>
-              val bounded = rs.map(r => r.prefix.size + (if (r.last.isDefined) 1 else 0)).minOption.getOrElse(usable)
-              val lookup = IndexLookup(
-                index,
-                ranges,
-                RowRanges(ranges, layout),
-                maxRows,
-                hinted = hinted,
-                covering = covering && coversAll(relation, index, read)
-              )
-              Some((lookup, (ranges.lookups, bounded)))
-          }
+        keyRangesOf(relation, index, where, maxKeyRanges).map { case ranges @ KeyRanges.Ranges(rs) =>
+          val bounded =
+            rs.map(r => r.prefix.size + (if (r.last.isDefined) 1 else 0)).minOption.getOrElse(index.columns.size)
+          val lookup = IndexLookup(
+            index,
+            ranges,
+            RowRanges(ranges, layoutOf(relation.table, index)),
+            maxRows,
+            hinted = hinted,
+            covering = covering && coversAll(relation, index, read)
+          )
+          (lookup, (ranges.lookups, bounded))
         }
     }.sortBy { case (_, (lookups, bounded)) => (!lookups, -bounded) }.headOption.map(_._1)
     val all = relation.table.globalIndexes
@@ -114,24 +93,63 @@ object IndexLookup extends PredicateHelper {
   }
 
   /**
+   * The key ranges of `index` that `where` allows, over as many of its leading columns as it
+   * bounds, each by a conjunct that no row with NULL there passes (the index keys of such rows
+   * start 0x00, which the ranges do not cover); None when it bounds not even the first.
+   */
+  def keyRangesOf(
+      relation: HBaseRelation,
+      index: GlobalIndexDef,
+      where: Expression,
+      maxKeyRanges: Int
+  ): Option[KeyRanges.Ranges] = {
+    val attributes = index.columns.map(c => relation.output.find(a => relation.columnOf(a).name.equalsIgnoreCase(c)))
+    if (attributes.exists(_.isEmpty)) None
+    else {
+      val keys = attributes.flatten
+      val layout = new IndexKeyLayout(keys.map(_.dataType))
+      val usable = keys.indices.takeWhile(d => layout.prunable(d) && rejectsNull(where, keys(d))).size
+      if (usable == 0) None
+      else KeyRangePlanner.plan(keys, usable, _ => true, where, maxKeyRanges) match {
+        case KeyRanges.FullScan => None
+        case ranges: KeyRanges.Ranges => Some(ranges)
+      }
+    }
+  }
+
+  /** Whether a conjunct of `where` over `a` alone passes no row where `a` is NULL. */
+  def rejectsNull(where: Expression, a: Attribute): Boolean = splitConjunctivePredicates(where).exists(c =>
+    c.references.toSeq.map(_.exprId) == Seq(a.exprId) && {
+      val substituted = c.transform { case r: Attribute if r.exprId == a.exprId => Literal(null, a.dataType) }
+      substituted.foldable && scala.util.Try(substituted.eval()).toOption.exists {
+        case null | false => true
+        case _ => false
+      }
+    }
+  )
+
+  /** The global indexes the query's hints let a read of `relation` use, and whether a hint named them. */
+  def allowed(relation: HBaseRelation): (Seq[GlobalIndexDef], Boolean) = relation.indexHint match {
+    case IndexHint.NoIndex => (Nil, true)
+    case use: IndexHint.Use => (relation.table.globalIndexes.filter(i => use.names(i.name)), true)
+    case IndexHint.Free => (relation.table.globalIndexes, false)
+  }
+
+  /**
    * The lookups a join's other side could make, one through each ready global index whose leading
    * column it joins on, with the key ranges left for run time ([[JoinKeys.narrow]] makes them of
    * that side's values): as [[choose]] would for `column IN (values)`, hints included; none where
    * the index keys do not order that column's values (FLOAT, DOUBLE).
    */
   def forJoins(relation: HBaseRelation, read: Seq[Attribute], maxRows: Int, covering: Boolean): Seq[IndexLookup] = {
-    val allowed = relation.indexHint match {
-      case IndexHint.NoIndex => Nil
-      case use: IndexHint.Use => relation.table.globalIndexes.filter(i => use.names(i.name))
-      case IndexHint.Free => relation.table.globalIndexes
-    }
-    allowed.filter(_.isReady).filter(i => layoutOf(relation.table, i).prunable(0)).map { index =>
+    val (indexes, hinted) = allowed(relation)
+    indexes.filter(_.isReady).filter(i => layoutOf(relation.table, i).prunable(0)).map { index =>
       IndexLookup(
         index,
         KeyRanges.Ranges(Nil),
         RowRanges(Nil),
         maxRows,
-        hinted = relation.indexHint != IndexHint.Free,
+        hinted = hinted,
         covering = covering && coversAll(relation, index, read)
       )
     }

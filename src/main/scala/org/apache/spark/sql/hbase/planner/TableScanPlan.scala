@@ -68,6 +68,8 @@ final case class ScanRequest(
  * @param indexDeclined why a global index the WHERE clause could use is not, for EXPLAIN
  * @param joinIndexes  the global indexes a join on their leading column may look its other
  *                     side's values up in, each a lookup whose key ranges run time gives
+ * @param indexOrder   when a collect of the query's ORDER BY ... LIMIT reads the rows in the
+ *                     order of a global index, a batch at a time, which and how
  * @param oneTask      every region is read in one Spark partition, in key order: a covering
  *                     index answers for few rows, and a job of one task needs no exchange above
  *                     it (an aggregate over it is one stage)
@@ -90,7 +92,8 @@ final case class TableScanPlan(
     indexLookup: Option[IndexLookup] = None,
     indexDeclined: Option[String] = None,
     oneTask: Boolean = false,
-    joinIndexes: Seq[IndexLookup] = Nil
+    joinIndexes: Seq[IndexLookup] = Nil,
+    indexOrder: Option[IndexOrder] = None
 ) {
 
   def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
@@ -143,7 +146,8 @@ final case class TableScanPlan(
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
       request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "") +
       request.topN.fold("")(t => s", ${t.describe}") + joinKeys.fold("")(k => s", ${k.describe}") +
-      indexLookup.fold("")(i => s", ${i.describe}") + indexDeclined.fold("")(d => s", $d")
+      indexLookup.fold("")(i => s", ${i.describe}") + indexDeclined.fold("")(d => s", $d") +
+      indexOrder.fold("")(o => s", ${o.describe}")
   }
 
   /** How the partitions are cut, when aligned with another scan. */

@@ -172,6 +172,7 @@ class ScanExecutionSpec extends HBaseSuite {
           "memoryFlushes" -> 0,
           "indexRowsRead" -> 0,
           "untrustedRegions" -> 0,
+          "rowsInIndexOrder" -> 0,
           "rowsRead" -> 3,
           "rowsScanned" -> 3,
           "gets" -> 3
@@ -268,6 +269,7 @@ class ScanExecutionSpec extends HBaseSuite {
           "memoryFlushes" -> 0,
           "indexRowsRead" -> 0,
           "untrustedRegions" -> 0,
+          "rowsInIndexOrder" -> 0,
           "rowsRead" -> 13,
           "rowsScanned" -> 13,
           "gets" -> 3

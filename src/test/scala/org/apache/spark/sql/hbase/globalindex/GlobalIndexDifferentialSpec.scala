@@ -16,7 +16,7 @@ import org.apache.spark.sql.hbase.{DifferentialCases, HBaseSuite, RandomClauses}
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
-import org.apache.spark.sql.hbase.execution.{DriverAggregate, HBaseTableScan, ScanMetrics}
+import org.apache.spark.sql.hbase.execution.{DriverAggregate, HBaseTableScan, IndexOrderLimit, ScanMetrics}
 import org.apache.spark.sql.types.LongType
 
 /**
@@ -433,6 +433,109 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
         sql(s"SELECT /*+ INDEX($t, by_email) */ id FROM $t WHERE id BETWEEN 10 AND 20 AND email >= 'u'")
           .queryExecution.executedPlan.toString should include("global index by_email [")
       )
+    }
+  }
+
+  /** Whether a collect of `df` reads its ORDER BY ... LIMIT in a global index's order. */
+  private def inIndexOrder(df: DataFrame): Boolean =
+    df.queryExecution.executedPlan.collectFirst { case _: IndexOrderLimit => true }.getOrElse(false)
+
+  private val orderCases = randomCases(inTheSuite = 30)
+
+  describe(s"$orderCases random ORDER BY ... LIMIT queries led by an indexed column") {
+    it("return exactly Spark's rows, in order, read in the index's order and without it") {
+      val (cells, packed, truthView) = people
+      val (planned, answered) = (new AtomicInteger(), new AtomicInteger())
+      val failures = failedCases(orderCases, seed = 227) { (n, random, session) =>
+        def pick[T](options: T*): T = options(random.nextInt(options.size))
+        val t = if (n % 2 == 0) packed else cells
+        // The leading columns of by_email, by_age_tag and by_born; id makes the order total.
+        val column = pick("email", "age", "born")
+        val order = s"$column${pick("", " ASC", " DESC")}${pick("", " NULLS FIRST", " NULLS LAST", " NULLS LAST")}, id"
+        val where = pick("", s" WHERE ${randomPredicate(random)}", s" WHERE $column IS NOT NULL", " WHERE id % 3 = 0")
+        val columns = pick("*", "id, email, age", s"id, $column")
+        def query(table: String) = s"SELECT $columns FROM $table$where ORDER BY $order LIMIT ${1 + random.nextInt(20)}"
+        val text = query(t)
+        val truth = session.sql(text.replace(t, truthView)).collect().toSeq.map(_.toString)
+        val df = session.sql(text)
+        val used = df.collect().toSeq.map(_.toString)
+        if (inIndexOrder(df)) {
+          planned.incrementAndGet()
+          if (ScanMetrics.of(df).get("rowsInIndexOrder").exists(_ > 0)) answered.incrementAndGet()
+        }
+        val unused = withConf(session)(HBaseSQLConf.GlobalIndexEnabled.key -> "false")(
+          session.sql(text).collect().toSeq.map(_.toString)
+        )
+        // A third also with the index taking at most 5 rows, so that most fall back to the scan.
+        val few = if (n % 3 != 0) Nil
+        else Seq("used for at most 5 rows" -> withConf(session)(HBaseSQLConf.GlobalIndexMaxRows.key -> "5")(
+          session.sql(text).collect().toSeq.map(_.toString)
+        ))
+        (Seq("in the index's order" -> used, "without the index" -> unused) ++ few).foreach { case (how, rows) =>
+          if (rows != truth) fail(s"$text, $how: ${rows.mkString("; ")}, Spark ${truth.mkString("; ")}")
+        }
+      }
+      noFailedCases("ORDER BY ... LIMIT through global indexes", orderCases, failures)
+      info(s"${planned.get} of $orderCases were planned in an index's order, ${answered.get} answered by it")
+      withClue("queries answered in an index's order: ")(
+        answered.get.toDouble should be > floorOf(orderCases, 0.25, 30)
+      )
+    }
+
+    it("reads only as far into the index as the limit needs, says so in EXPLAIN, and keeps NULLs where they go") {
+      val t = emails("ordered", name = "CONCAT('n', id)")
+      sql(s"INSERT INTO $t VALUES (1000, NULL, 'nobody')")
+      // In descending order: u9@x (9, 409, 809), u99@x (99, 499, 899), u98@x ... as index rows go.
+      val query = s"SELECT id, email, name FROM $t ORDER BY email DESC, id LIMIT 4"
+      val df = sql(query)
+      df.collect().toSeq shouldBe Seq(
+        Row(9L, "u9@x", "n9"),
+        Row(409L, "u9@x", "n409"),
+        Row(809L, "u9@x", "n809"),
+        Row(99L, "u99@x", "n99")
+      )
+      df.queryExecution.executedPlan.toString should include(
+        s"a collect reads the first 4 rows by email DESC in the order of global index by_email [$t.by_email.idx], " +
+          "every non-NULL value (at most 100000 rows)"
+      )
+      // One batch of 16 index rows, whose data rows are read by Gets: 15 of them come before the 16th's value.
+      val metrics = ScanMetrics.of(df)
+      Seq("indexRowsRead", "gets", "rowsRead", "rowsInIndexOrder").map(metrics) shouldBe Seq(16L, 16L, 16L, 16L)
+      withClue("a covering read reads no data row: ") {
+        val covered = sql(s"SELECT id, email FROM $t ORDER BY email DESC, id LIMIT 4")
+        covered.collect().map(_.getLong(0)).toSeq shouldBe Seq(9L, 409L, 809L, 99L)
+        Seq("indexRowsRead", "gets").map(ScanMetrics.of(covered)) shouldBe Seq(16L, 0L)
+      }
+      withClue("NULLs first, where the index has no row for them, need the table: ") {
+        val nullsFirst = sql(s"SELECT id FROM $t ORDER BY email NULLS FIRST, id LIMIT 2")
+        nullsFirst.collect().map(_.getLong(0)).toSeq shouldBe Seq(1000L, 0L)
+        inIndexOrder(nullsFirst) shouldBe false
+      }
+      withClue("unless the WHERE clause rules them out: ") {
+        val notNull = sql(s"SELECT id FROM $t WHERE email >= 'u3' ORDER BY email, id LIMIT 2")
+        // 'u300@x' (300, 700) is the first text from 'u3' on: '0' sorts before '@'.
+        notNull.collect().map(_.getLong(0)).toSeq shouldBe Seq(300L, 700L)
+        inIndexOrder(notNull) shouldBe true
+        ScanMetrics.of(notNull)("indexRowsRead") shouldBe 16L
+      }
+      withClue("a WHERE clause the index rows cannot check reads batches until enough rows pass it: ") {
+        val filtered = sql(s"SELECT id FROM $t WHERE name = 'n4' OR name = 'n404' ORDER BY email NULLS LAST LIMIT 1")
+        filtered.collect().map(_.getLong(0)).toSeq should (equal(Seq(4L)) or equal(Seq(404L)))
+        inIndexOrder(filtered) shouldBe true
+      }
+      withClue("nor do NULLs first in a descending order: ") {
+        sql(s"SELECT email FROM $t ORDER BY email DESC NULLS FIRST LIMIT 1").collect().toSeq shouldBe Seq(Row(null))
+      }
+      for (
+        (how, hinted) <- Seq(
+          "NO_INDEX(t)" -> query.replace("SELECT", s"SELECT /*+ NO_INDEX($t) */"),
+          "switched off" -> query
+        )
+      ) withConf(HBaseSQLConf.GlobalIndexEnabled.key -> (how != "switched off").toString) {
+        val without = sql(hinted)
+        withClue(s"$how: ")(inIndexOrder(without) shouldBe false)
+        without.collect().map(_.getLong(0)).toSeq shouldBe Seq(9L, 409L, 809L, 99L)
+      }
     }
   }
 }

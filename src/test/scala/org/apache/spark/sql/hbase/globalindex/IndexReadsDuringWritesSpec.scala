@@ -59,7 +59,9 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
     df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s }.get
 
   describe("a read through a global index while writers move rows between its regions") {
-    it("gives every row once, as an aggregate, a covering read and a read of the data rows, never fewer or twice") {
+    it(
+      "gives every row once, as an aggregate, a covering read, a read of the data rows and a read in the index's order, never fewer or twice"
+    ) {
       val rows = 3000
       val t = flips(rows)
       val stop = new AtomicBoolean(false)
@@ -95,10 +97,10 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
       val answers =
         try {
           Waits.until("the writers have begun")(writes.get() > 100)
-          (1 to 6).map { i =>
+          (1 to 8).map { i =>
             val before = writes.get()
             turns.release(2)
-            val answer = i % 3 match {
+            val answer = i % 4 match {
               case 0 =>
                 val df = sql(s"SELECT $hint count(*), sum(n) FROM $t WHERE v IN ('a', 'z')")
                 ("aggregate", df.collect().toSeq, df.queryExecution.executedPlan.toString)
@@ -106,6 +108,13 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
                 val df = sql(s"SELECT $hint id, v FROM $t WHERE v IN ('a', 'z')")
                 val read = df.collect().toSeq
                 ("covering read", Seq(Row(read.size.toLong, read.map(_.getLong(0)).distinct.sum)), scanOf(df).toString)
+              case 3 =>
+                // Every row, 'a' before 'z', read in the index's order to the end.
+                val df = sql(s"SELECT $hint id, n FROM $t WHERE v IS NOT NULL ORDER BY v, id LIMIT $rows")
+                val read = df.collect().toSeq
+                val plan = df.queryExecution.executedPlan.toString
+                plan should include("IndexOrderLimit")
+                ("read in the index's order", Seq(Row(read.size.toLong, read.map(_.getLong(0)).distinct.sum)), plan)
               case _ =>
                 val df = sql(s"SELECT $hint id, w FROM $t WHERE v IN ('a', 'z')")
                 val read = df.collect().toSeq
@@ -130,7 +139,7 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
           answer shouldBe every
         }
       }
-      withClue("writes went on during the reads: ")(answers.count(_._2 > 0) should be >= 4)
+      withClue("writes went on during the reads: ")(answers.count(_._2 > 0) should be >= 5)
       withClue("our UPDATEs among them: ")(updated.get() should be > 0)
       val checked = sql(s"CHECK INDEX by_v ON $t").collect().head
       withClue(s"CHECK INDEX after the writes: $checked ")(checked.getAs[Long]("missing") shouldBe 0)
