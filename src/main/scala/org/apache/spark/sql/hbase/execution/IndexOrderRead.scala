@@ -111,7 +111,7 @@ object IndexOrderRead {
             counted += found.count(r => before(r.get(at, order.column.dataType), lastValue))
             rows ++= found
           }
-          batch *= 2
+          batch = math.min(2L * batch, lookup.maxRows + 1L).toInt
         }
         if (counted < order.limit && !order.complete) Outcome(None, indexRowsRead)
         else {
