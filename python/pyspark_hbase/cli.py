@@ -28,7 +28,7 @@ from pyspark_hbase.local import (
 from pyspark_hbase.session import HBaseSessionError
 from pyspark_hbase.spark_cli import conf_flags, run_spark_sql
 from pyspark_hbase.spark_server import SparkServer
-from pyspark_hbase.thriftserver import ThriftServer
+from pyspark_hbase.thriftserver import IDENTITIES, ThriftServer
 
 
 class CliError(Exception):
@@ -259,8 +259,8 @@ def add_demo_parser(subparsers: "argparse._SubParsersAction") -> None:
     demo.set_defaults(func=_demo)
 
 
-def _server(make: Callable[[Optional[str]], "SparkServer"], args: argparse.Namespace) -> int:
-    server = make(args.data_dir)
+def _server(make: Callable[[argparse.Namespace], "SparkServer"], args: argparse.Namespace) -> int:
+    server = make(args)
     if args.action == "start":
         print(server.start(timeout=args.timeout, port=args.port))
         print(f"  log: {server.log_file}", file=sys.stderr)
@@ -276,7 +276,13 @@ def _server(make: Callable[[Optional[str]], "SparkServer"], args: argparse.Names
 
 
 def _add_server_parser(
-    subparsers: "argparse._SubParsersAction", command: str, make, help_text: str, description: str, url_text: str
+    subparsers: "argparse._SubParsersAction",
+    command: str,
+    make,
+    help_text: str,
+    description: str,
+    url_text: str,
+    start_options: Callable[[argparse.ArgumentParser], None] = lambda start: None,
 ) -> None:
     server = subparsers.add_parser(command, help=help_text, description=description)
     actions = server.add_subparsers(dest="action", metavar="ACTION")
@@ -297,21 +303,34 @@ def _add_server_parser(
         help="listen on this port of 127.0.0.1 (default: the port of the last start with this data dir, "
         "if it is free, else a free one)",
     )
+    start_options(start)
     for name, text in (("stop", "stop the server"), ("status", f"print the {url_text} and exit 0 while up")):
         actions.add_parser(name, parents=[common], help=text)
     server.set_defaults(func=lambda args: _server(make, args))
+
+
+def _identity_option(start: argparse.ArgumentParser) -> None:
+    start.add_argument(
+        "--identity",
+        choices=IDENTITIES,
+        default="shared",
+        help="per-user: each JDBC user's statements reach HBase as that user (Hive's doAs), so that HBase's grants "
+        "govern each; shared (default): every user reaches HBase as the server. See 'Identities' in "
+        "docs/deployment.md",
+    )
 
 
 def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
     _add_server_parser(
         subparsers,
         "thriftserver",
-        ThriftServer,
+        lambda args: ThriftServer(args.data_dir, identity=getattr(args, "identity", "shared")),
         "run Spark's Thrift JDBC server with HBase SQL on 127.0.0.1",
         "Start, stop or check Spark's Thrift JDBC server (HiveThriftServer2) with the plugin, talking to "
         "the local HBase (or HBASE_CONF_DIR when set). `start` waits until it accepts connections and "
         "prints the JDBC URL for beeline.",
         "JDBC URL",
+        start_options=_identity_option,
     )
 
 
@@ -319,7 +338,7 @@ def add_connect_parser(subparsers: "argparse._SubParsersAction") -> None:
     _add_server_parser(
         subparsers,
         "connect",
-        ConnectServer,
+        lambda args: ConnectServer(args.data_dir),
         "run Spark's Connect server with HBase SQL on 127.0.0.1",
         "Start, stop or check Spark's Connect server with the plugin, talking to the local HBase (or "
         "HBASE_CONF_DIR when set). `start` waits until it accepts connections and prints the sc:// URL "

@@ -72,6 +72,10 @@ class SparkServer:
         """Jars the server's driver needs on its class path besides the plugin's."""
         return []
 
+    def spark_conf(self) -> dict[str, str]:
+        """Spark settings the server runs with besides the plugin's; a running server must have the same."""
+        return {}
+
     def _alive(self, pid: Optional[int]) -> bool:
         # The marker is one word of the driver options, which spark-submit passes as one argument.
         return process_has_arg(pid, self._marker, whole=False)
@@ -102,6 +106,11 @@ class SparkServer:
                         f"the {self.name} already runs on port {self.port}, not {port}: stop it first "
                         f"to move it to port {port}"
                     )
+                running = read_state(self.state_file).get("conf") or {}
+                if running != self.spark_conf():
+                    raise ServerError(
+                        f"the {self.name} already runs with {running}, not {self.spark_conf()}: stop it first"
+                    )
                 return self.address
             port = self._port_to_listen_on(port)
             driver_options = " ".join(
@@ -116,6 +125,7 @@ class SparkServer:
                 f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
                 "--conf",
                 "spark.ui.enabled=false",
+                *[arg for key, value in self.spark_conf().items() for arg in ("--conf", f"{key}={value}")],
                 "--driver-java-options",
                 driver_options,
                 *self.server_args(port),
@@ -131,7 +141,7 @@ class SparkServer:
                     stderr=subprocess.STDOUT,
                     start_new_session=True,
                 )
-            write_state(self.state_file, {"pid": proc.pid, "port": port})
+            write_state(self.state_file, {"pid": proc.pid, "port": port, "conf": self.spark_conf()})
             try:
                 self._wait_accepting(proc, port, timeout)
             except BaseException:

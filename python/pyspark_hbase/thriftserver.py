@@ -37,13 +37,25 @@ HIVE_LLAP_JARS = (
 )
 
 
+# How the server's users reach HBase (docs/deployment.md, Identities): each as themselves, or all
+# as the server.
+IDENTITIES = ("shared", "per-user")
+
+
 class ThriftServer(SparkServer):
     name = "Thrift server"
     main_class = "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"
 
-    def __init__(self, data_dir: Union[str, Path, None] = None):
+    def __init__(self, data_dir: Union[str, Path, None] = None, identity: str = "shared"):
+        if identity not in IDENTITIES:
+            raise ValueError(f"identity {identity!r}: one of {', '.join(IDENTITIES)}")
         local_dir = LocalHBase(data_dir).data_dir
         super().__init__(local_dir / "thriftserver", local_dir if data_dir is not None else None)
+        self.identity = identity
+
+    def spark_conf(self) -> dict[str, str]:
+        # Per user: each session's statements run as its user (Hive's doAs), and HBase sees that user.
+        return {"spark.sql.hbase.identity": "statement" if self.identity == "per-user" else "process"}
 
     def url(self, port: int) -> str:
         return f"jdbc:hive2://{HOST}:{port}/default"
@@ -59,6 +71,8 @@ class ThriftServer(SparkServer):
             f"hive.server2.thrift.bind.host={HOST}",
             "--hiveconf",
             f"hive.server2.thrift.port={port}",
+            "--hiveconf",
+            f"hive.server2.enable.doAs={'true' if self.identity == 'per-user' else 'false'}",
         ]
 
 

@@ -1,23 +1,36 @@
 # Copyright 2026 The spark-hbase-sql developers
 # SPDX-License-Identifier: Apache-2.0
 
-"""HBase rights granted as HBase's superuser, for the tests of a Kerberos-secured embedded HBase."""
+"""HBase rights granted as HBase's superuser, for the tests of an embedded HBase with the AccessController on
+(Kerberos-secured, or with simple authentication: `simple_access_control()`)."""
 
+import getpass
 import subprocess
 
-from pyspark_hbase.local import LocalHBase, LocalHBaseError
+from pyspark_hbase.local import Additions, LocalHBase, LocalHBaseError
+
+from pyspark_hbase_testing.kerberos import ACCESS_CONTROLLER
 
 ACCESS_TOOL_CLASS = "org.apache.spark.sql.hbase.local.AccessTool"
 
 
 def grant(hbase: LocalHBase, user: str, scope: str, actions: str, timeout: float = 120) -> None:
-    """Grants `user` HBase rights, as HBase's superuser (meant for a `kerberos` run).
+    """Grants `user` HBase rights, as HBase's superuser (an HBase with the AccessController on).
 
     `scope` is "@namespace" (created if missing) or a table; `actions` are letters of RWXCA.
     """
+    _access_tool(hbase, "grant", user, scope, actions, timeout)
+
+
+def revoke(hbase: LocalHBase, user: str, scope: str, actions: str, timeout: float = 120) -> None:
+    """Takes back rights `grant` gave, as HBase's superuser."""
+    _access_tool(hbase, "revoke", user, scope, actions, timeout)
+
+
+def _access_tool(hbase: LocalHBase, command: str, user: str, scope: str, actions: str, timeout: float) -> None:
     java, classpath, _ = hbase._runtime()
     done = subprocess.run(
-        [*hbase._tool_jvm(java, classpath, "access-tool.log"), ACCESS_TOOL_CLASS, "grant", user, scope, actions],
+        [*hbase._tool_jvm(java, classpath, "access-tool.log"), ACCESS_TOOL_CLASS, command, user, scope, actions],
         cwd=hbase.data_dir,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -26,4 +39,20 @@ def grant(hbase: LocalHBase, user: str, scope: str, actions: str, timeout: float
         timeout=timeout,
     )
     if done.returncode != 0:
-        raise LocalHBaseError(f"granting {user} {actions} on {scope} failed:\n{done.stdout[-3000:]}")
+        raise LocalHBaseError(f"{command} {actions} on {scope} for {user} failed:\n{done.stdout[-3000:]}")
+
+
+def simple_access_control() -> Additions:
+    """What `LocalHBase.start(additions=...)` takes to check rights without Kerberos: simple
+    authentication, which takes each client's user name at its word, and the AccessController.
+    The user running the tests is HBase's superuser."""
+    return Additions(
+        hbase_site={
+            "hbase.security.authentication": "simple",
+            "hbase.security.authorization": "true",
+            "hbase.superuser": getpass.getuser(),
+            "hbase.coprocessor.master.classes": ACCESS_CONTROLLER,
+            "hbase.coprocessor.regionserver.classes": ACCESS_CONTROLLER,
+            "hbase.coprocessor.region.classes": ACCESS_CONTROLLER,
+        }
+    )

@@ -16,6 +16,7 @@ import org.apache.spark.sql.hbase.physical.{
 import org.apache.spark.sql.hbase.optimizer.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
 import org.apache.spark.sql.hbase.changes.HBaseChangesFunction
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
+import org.apache.spark.sql.hbase.connection.StatementIdentity
 
 /**
  * The entry point: `spark.sql.extensions=org.apache.spark.sql.hbase.HBaseSparkSessionExtension`.
@@ -26,7 +27,11 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     ThriftServerClassPath.check()
     HBaseSQLConf.register()
     extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
-    extensions.injectResolutionRule(session => ResolveHBaseRelations(session))
+    extensions.injectResolutionRule { session =>
+      // The server's log says at start whom HBase sees as the caller (its settings are Spark's, from its start).
+      StatementIdentity.announce(session.sparkContext.getConf.get(HBaseSQLConf.Identity.key, "process"))
+      ResolveHBaseRelations(session)
+    }
     extensions.injectResolutionRule(session => ResolveIndexStatements(session))
     extensions.injectResolutionRule(_ => ResolveIndexHints)
     extensions.injectResolutionRule(_ => ResolveRowLevelStatements)

@@ -211,6 +211,17 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val Identity: ConfigEntry[String] = SQLConf.buildStaticConf("spark.sql.hbase.identity")
+    .doc("Whom HBase sees as the caller: 'process', the identity this Spark process runs as, for every statement " +
+      "of every user; or 'statement', the user each statement runs as when it is another (the Thrift server's " +
+      "session user, with hive.server2.enable.doAs=true), on the driver and in its tasks, so that HBase's grants " +
+      "govern each user. With Kerberos, 'statement' reaches HBase from the driver only so far. Set when the " +
+      "application starts; a session cannot change it.")
+    .stringConf
+    .transform(_.toLowerCase(java.util.Locale.ROOT))
+    .checkValues(Set("process", "statement"))
+    .createWithDefault("process")
+
   val ConnectionIdleTimeoutMs: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.connection.idleTimeoutMs")
     .doc("Milliseconds after which a shared HBase connection that no task uses is closed.")
     .longConf

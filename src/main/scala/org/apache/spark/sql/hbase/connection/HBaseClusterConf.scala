@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.Path
 import org.apache.hadoop.hbase.HBaseConfiguration
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
  * Which HBase cluster to talk to: the hbase-site.xml of HBASE_CONF_DIR (or `spark.hbase.conf.dir`)
@@ -38,8 +39,15 @@ object HBaseClusterConf {
   val SparkPrefix = "spark.hbase."
   val ConfDirKey = "spark.hbase.conf.dir"
 
-  def fromSession(session: SparkSession): HBaseClusterConf =
-    fromSettings(session.conf.getAll, sys.env.get("HBASE_CONF_DIR"))
+  /** The session's cluster, for the user the calling thread's statement runs as ([[StatementIdentity]]). */
+  def fromSession(session: SparkSession): HBaseClusterConf = {
+    val cluster = fromSettings(session.conf.getAll, sys.env.get("HBASE_CONF_DIR"))
+    // The application's setting, which no session may change: a user must not choose to be the server.
+    val mode = session.sparkContext.getConf.get(HBaseSQLConf.Identity.key, HBaseSQLConf.Identity.defaultValueString)
+    StatementIdentity.statementUser(mode).fold(cluster)(user =>
+      HBaseClusterConf(cluster.settings + (StatementIdentity.UserKey -> user))
+    )
+  }
 
   def fromSettings(sparkSettings: Map[String, String], envConfDir: Option[String]): HBaseClusterConf = {
     val confDir = sparkSettings.get(ConfDirKey).orElse(envConfDir).filter(_.nonEmpty)

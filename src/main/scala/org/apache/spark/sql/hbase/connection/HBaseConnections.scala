@@ -13,9 +13,10 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /**
- * One shared HBase Connection per JVM and cluster configuration. Connections are heavyweight and
- * thread-safe, so every task in an executor borrows the same one; a connection nobody has used
- * for the idle timeout is closed.
+ * One shared HBase Connection per JVM and cluster configuration, which names the user it acts for
+ * when that is not this process ([[StatementIdentity]]): never one user's connection for another.
+ * Connections are heavyweight and thread-safe, so every task in an executor borrows the same one;
+ * a connection nobody has used for the idle timeout is closed.
  */
 object HBaseConnections extends Logging {
 
@@ -59,11 +60,15 @@ object HBaseConnections extends Logging {
         throw HBaseUnreachable.unauthenticatedError(cluster, reason, null)
       }
       HBaseUnreachable.checkZooKeeper(cluster)
-      logInfo(s"Opening HBase connection to ${cluster.zookeeperAddress}")
       val timeout = cluster.settings.get(
         IdleTimeoutKey
       ).map(_.toLong).getOrElse(HBaseSQLConf.ConnectionIdleTimeoutMs.defaultValue.get)
-      val created = new Entry(ConnectionFactory.createConnection(cluster.toConfiguration), timeout)
+      // The statement's user, when it is not this process (StatementIdentity); else the current user, as HBase takes it.
+      val user = cluster.settings.get(StatementIdentity.UserKey).map(StatementIdentity.hbaseUser)
+      logInfo(s"Opening HBase connection to ${cluster.zookeeperAddress}${user.fold("")(u => s" as ${u.getName}")}")
+      val conf = cluster.toConfiguration
+      val connection = user.fold(ConnectionFactory.createConnection(conf))(ConnectionFactory.createConnection(conf, _))
+      val created = new Entry(connection, timeout)
       entries(cluster) = created
       opened(cluster) += 1
       created

@@ -45,6 +45,35 @@ class HBaseConnectionsSpec extends HBaseSuite {
     }
   }
 
+  describe("the connections of the users statements run as") {
+    it("are one per user, never another user's, and the statement's settings name its user") {
+      def as[T](user: String)(body: => T): T = org.apache.hadoop.security.UserGroupInformation.createRemoteUser(user)
+        .doAs(new java.security.PrivilegedExceptionAction[T] { def run(): T = body })
+      // The application's setting (a session cannot change it), as a server started with it has.
+      val key = org.apache.spark.sql.hbase.common.HBaseSQLConf.Identity.key
+      intercept[org.apache.spark.sql.AnalysisException](sql(s"SET $key=process")).getMessage should
+        include("CANNOT_MODIFY_STATIC_CONFIG")
+      spark.sparkContext.conf.set(key, "statement")
+      try {
+        val (alice, bob) = (as("alice")(cluster), as("bob")(cluster))
+        alice.settings.get(StatementIdentity.UserKey) shouldBe Some("alice")
+        bob.settings.get(StatementIdentity.UserKey) shouldBe Some("bob")
+        withClue("the process's own statements: ")(cluster.settings.get(StatementIdentity.UserKey) shouldBe None)
+        val first = HBaseConnections.withConnection(alice)(identity)
+        val opened = HBaseConnections.openedCount(alice)
+        HBaseConnections.withConnection(alice)(identity) should be theSameInstanceAs first
+        HBaseConnections.withConnection(bob)(identity) should not be theSameInstanceAs(first)
+        HBaseConnections.withConnection(cluster)(identity) should not be theSameInstanceAs(first)
+        withClue("alice's second borrow opens none: ")(HBaseConnections.openedCount(alice) shouldBe opened)
+        // A statement run as alice (HBase here checks no rights: tests/test_identity.py has one that does).
+        val t = uniqueName("identity")
+        sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((5))")
+        sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id AS INT) FROM range(10)")
+        as("alice")(sql(s"SELECT sum(v) FROM $t WHERE k >= 0").collect().head.getLong(0)) shouldBe 45L
+      } finally spark.sparkContext.conf.remove(key)
+    }
+  }
+
   describe("an HBase that cannot be reached") {
     it("fails a statement within the client's timeouts, naming its ZooKeeper and what to check") {
       val socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))

@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.security.access.Permission;
  * <pre>
  *   AccessTool grant &lt;user&gt; @&lt;namespace&gt; &lt;actions&gt;   creates the namespace if missing
  *   AccessTool grant &lt;user&gt; &lt;table&gt; &lt;actions&gt;
+ *   AccessTool revoke &lt;user&gt; @&lt;namespace&gt;|&lt;table&gt; &lt;actions&gt;
  * </pre>
  *
  * <p>{@code actions} are letters of RWXCA (read, write, exec, create, admin), as in HBase's shell.
@@ -29,16 +30,24 @@ public final class AccessTool {
   private AccessTool() {}
 
   public static void main(String[] args) throws Throwable {
-    if (args.length != 4 || !args[0].equals("grant")) {
-      System.err.println("usage: AccessTool grant <user> @<namespace>|<table> <RWXCA letters>");
+    if (args.length != 4 || !(args[0].equals("grant") || args[0].equals("revoke"))) {
+      System.err.println(
+          "usage: AccessTool grant|revoke <user> @<namespace>|<table> <RWXCA letters>");
       System.exit(1);
     }
+    boolean grant = args[0].equals("grant");
     String user = args[1];
     String scope = args[2];
     Permission.Action[] actions =
         args[3].chars().mapToObj(AccessTool::action).toArray(Permission.Action[]::new);
     try (Connection c = ConnectionFactory.createConnection(SuperuserLogin.clientConf())) {
-      if (scope.startsWith("@")) {
+      if (!grant) {
+        if (scope.startsWith("@")) {
+          AccessControlClient.revoke(c, scope.substring(1), user, actions);
+        } else {
+          AccessControlClient.revoke(c, TableName.valueOf(scope), user, null, null, actions);
+        }
+      } else if (scope.startsWith("@")) {
         String namespace = scope.substring(1);
         try (Admin admin = c.getAdmin()) {
           try {
@@ -52,7 +61,7 @@ public final class AccessTool {
         AccessControlClient.grant(c, TableName.valueOf(scope), user, null, null, actions);
       }
     }
-    System.out.println("OK " + user + " " + scope + " " + Arrays.toString(actions));
+    System.out.println("OK " + args[0] + " " + user + " " + scope + " " + Arrays.toString(actions));
     System.exit(0);
   }
 

@@ -1,0 +1,79 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.connection
+
+import java.util.concurrent.ConcurrentHashMap
+
+import org.apache.hadoop.hbase.security.User
+import org.apache.hadoop.security.UserGroupInformation
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.hbase.common.HBaseSQLException
+
+/**
+ * Whom HBase sees as the caller of a statement. With `spark.sql.hbase.identity=statement`, a
+ * statement that runs as another user than the one this process logged in as (the Thrift
+ * server's session user, with `hive.server2.enable.doAs`) reaches HBase as that user: its name
+ * travels in the cluster settings ([[UserKey]]), so that every connection opened for them, on the
+ * driver and in tasks, is that user's own ([[HBaseConnections]] shares connections by cluster
+ * settings, so never across users). With `process`, the default, every statement reaches HBase as
+ * this process.
+ */
+object StatementIdentity extends Logging {
+
+  /** The user a cluster's connections act for, among its settings; absent for the process's own identity. */
+  val UserKey = "spark.sql.hbase.connection.user"
+
+  // The driver's own UGIs of the users it has seen, for its other threads (the driver's read pool).
+  private val seen = new ConcurrentHashMap[String, UserGroupInformation]()
+
+  /**
+   * The user the calling thread's statement runs as, when HBase is to see each statement's user
+   * and it is not the one this process logged in as.
+   */
+  def statementUser(mode: String): Option[String] =
+    if (!mode.equalsIgnoreCase("statement")) None
+    else {
+      val current = UserGroupInformation.getCurrentUser
+      if (current.getUserName == UserGroupInformation.getLoginUser.getUserName) None
+      else {
+        seen.put(current.getUserName, current)
+        Some(current.getUserName)
+      }
+    }
+
+  private val announced = ConcurrentHashMap.newKeySet[String]()
+
+  /** Says in the log, once per JVM, whom HBase sees as the caller of this process's statements. */
+  def announce(mode: String): Unit = if (announced.add(mode.toLowerCase(java.util.Locale.ROOT))) {
+    val login = UserGroupInformation.getLoginUser.getUserName
+    if (mode.equalsIgnoreCase("statement"))
+      logInfo(
+        "HBase identity: per user (spark.sql.hbase.identity=statement). A statement that runs as another user " +
+          s"than $login, such as a Thrift server session's user with hive.server2.enable.doAs, reaches HBase as that user"
+      )
+    else logInfo(
+      s"HBase identity: shared (spark.sql.hbase.identity=$mode). Every statement reaches HBase as $login, " +
+        "whichever user runs it: HBase's grants to other users do not apply"
+    )
+  }
+
+  /**
+   * The HBase user a connection for `name` acts as: the driver's UGI of that user (with Kerberos, a
+   * proxy user of the server's login, which HBase's proxy-user settings must allow), or in a JVM
+   * that has none and without Kerberos, a user of that name, which HBase's simple authentication
+   * takes at its word. With Kerberos, a task would need a delegation token of that user, which
+   * is not built yet: it fails rather than reach HBase as anyone else.
+   */
+  def hbaseUser(name: String): User = Option(seen.get(name)) match {
+    case Some(ugi) => User.create(ugi)
+    case None if !UserGroupInformation.isSecurityEnabled => User.create(UserGroupInformation.createRemoteUser(name))
+    case None =>
+      throw new HBaseSQLException(
+        s"The statement runs as $name, and this JVM has no Kerberos credentials of $name to reach HBase with: " +
+          "with Kerberos, spark.sql.hbase.identity=statement reaches HBase from the driver only so far " +
+          "(see 'Identities' in docs/deployment.md)"
+      )
+  }
+}

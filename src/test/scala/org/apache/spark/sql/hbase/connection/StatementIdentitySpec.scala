@@ -1,0 +1,48 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.connection
+
+import java.security.PrivilegedExceptionAction
+
+import org.apache.hadoop.security.UserGroupInformation
+import org.scalatest.funspec.AnyFunSpec
+import org.scalatest.matchers.should.Matchers
+
+class StatementIdentitySpec extends AnyFunSpec with Matchers {
+  private def as[T](user: String)(body: => T): T =
+    UserGroupInformation.createRemoteUser(user).doAs(new PrivilegedExceptionAction[T] { def run(): T = body })
+
+  describe("the user a statement reaches HBase as") {
+    it("is its own user with identity 'statement', when it runs as another user than the process's login") {
+      as("alice-spec")(StatementIdentity.statementUser("statement")) shouldBe Some("alice-spec")
+      as("alice-spec")(StatementIdentity.statementUser("STATEMENT")) shouldBe Some("alice-spec")
+    }
+
+    it("is the process's with identity 'process', whoever runs the statement") {
+      as("alice-spec")(StatementIdentity.statementUser("process")) shouldBe None
+    }
+
+    it("is the process's when the statement runs as the process's own login user") {
+      val login = UserGroupInformation.getLoginUser.getUserName
+      StatementIdentity.statementUser("statement") shouldBe None
+      as(login)(StatementIdentity.statementUser("statement")) shouldBe None
+    }
+  }
+
+  describe("the HBase user of a connection for a statement's user") {
+    it("is that user as the driver saw it, in any thread of the JVM") {
+      val ugi = UserGroupInformation.createRemoteUser("carol-spec")
+      ugi.doAs(new PrivilegedExceptionAction[Option[String]] {
+        def run(): Option[String] = StatementIdentity.statementUser("statement")
+      }) shouldBe Some("carol-spec")
+      // The same login (UGIs are equal when their subjects are the same).
+      StatementIdentity.hbaseUser("carol-spec").getUGI shouldBe ugi
+    }
+
+    it("is a user of that name where the JVM has not seen it and HBase takes names at their word (no Kerberos)") {
+      UserGroupInformation.isSecurityEnabled shouldBe false
+      StatementIdentity.hbaseUser("dave-spec").getName shouldBe "dave-spec"
+    }
+  }
+}

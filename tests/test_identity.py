@@ -1,0 +1,141 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
+"""One Thrift server, many users: with `--identity per-user`, each JDBC user's statements reach
+HBase as that user, so HBase's own grants decide what each may read and write (docs/deployment.md,
+Identities). The HBase here checks rights with its AccessController under simple authentication,
+which takes each client's user name at its word; the user running the tests is its superuser."""
+
+import getpass
+import os
+import subprocess
+
+import pytest
+from conftest import SPARK_HBASE, port_of
+from pyhive import hive
+from pyhive.exc import OperationalError
+from pyspark_hbase.daemons import HOST
+from pyspark_hbase.local import LocalHBase
+from pyspark_hbase.thriftserver import ThriftServer
+from pyspark_hbase_testing.access import grant, revoke, simple_access_control
+
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("HBASE_CONF_DIR")), reason="needs the embedded HBase: it starts one that checks rights"
+)
+
+ADMIN = getpass.getuser()
+
+
+@pytest.fixture(scope="module")
+def acl_hbase(tmp_path_factory):
+    local = LocalHBase(tmp_path_factory.mktemp("acl-hbase"))
+    local.start(region_servers=1, additions=simple_access_control())
+    try:
+        yield local
+    finally:
+        local.stop()
+
+
+@pytest.fixture(scope="module")
+def per_user(acl_hbase):
+    """The port of a Thrift server started as a user starts one for many users."""
+    data_dir = ["--data-dir", str(acl_hbase.data_dir)]
+    started = subprocess.run(
+        [SPARK_HBASE, "thriftserver", "start", "--identity", "per-user", *data_dir],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert started.returncode == 0, started.stderr
+    try:
+        yield port_of(started.stdout.strip().splitlines()[-1])
+    finally:
+        subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir], timeout=120)
+
+
+def run(connection, statement: str) -> list:
+    cursor = connection.cursor()
+    cursor.execute(statement)
+    return [list(row) for row in cursor.fetchall()] if cursor.description else []
+
+
+def denied(connection, statement: str) -> str:
+    with pytest.raises(OperationalError) as refused:
+        run(connection, statement)
+    return str(refused.value)
+
+
+@pytest.fixture(scope="module")
+def tables(acl_hbase, per_user):
+    """t1 and t2 of 100 rows each in two regions, made by HBase's superuser; alice may read and
+    write t1, bob t2, and both read our catalog, to find them."""
+    admin = hive.connect(host=HOST, port=per_user, username=ADMIN)
+    try:
+        for table, letter in (("t1", "a"), ("t2", "b")):
+            run(
+                admin,
+                f"CREATE TABLE {table} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (id_{table}, COLS=[v=f.v]) "
+                "SPLIT ON ((50))",
+            )
+            run(admin, f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
+    finally:
+        admin.close()
+    grant(acl_hbase, "alice", "id_t1", "RW")
+    grant(acl_hbase, "bob", "id_t2", "RW")
+    for user in ("alice", "bob"):
+        grant(acl_hbase, user, "@spark_hbase_sql", "R")
+    return ("t1", "t2")
+
+
+def test_each_jdbc_user_reads_and_writes_only_what_hbase_grants_them_statement_after_statement(
+    acl_hbase, per_user, tables
+):
+    admin, alice, bob = (hive.connect(host=HOST, port=per_user, username=u) for u in (ADMIN, "alice", "bob"))
+    try:
+        # Alternating users on one server: no connection is lent from one to the other.
+        for round in range(2):
+            # A key range over both regions, its aggregate pushed to the region server.
+            assert run(alice, "SELECT count(*), min(v) FROM t1 WHERE k BETWEEN 10 AND 60") == [[51, "a10"]]
+            refused = denied(bob, "SELECT count(*) FROM t1 WHERE k BETWEEN 10 AND 60")
+            assert "HBase denied access" in refused and "bob" in refused and "id_t1" in refused, refused
+            assert "READ" in refused, refused
+            assert run(bob, "SELECT k, v FROM t2 WHERE k IN (3, 97) ORDER BY k") == [[3, "b3"], [97, "b97"]]
+            refused = denied(alice, "SELECT v FROM t2 WHERE k = 3")
+            assert "alice" in refused and "id_t2" in refused, refused
+            run(alice, f"INSERT INTO t1 VALUES ({1000 + round}, 'alice')")
+            refused = denied(bob, "INSERT INTO t1 VALUES (2000, 'bob')")
+            assert "bob" in refused and "id_t1" in refused and "WRITE" in refused, refused
+        assert run(admin, "SELECT count(*), count_if(v = 'alice'), count_if(v = 'bob') FROM t1") == [[102, 2, 0]]
+        # Nor may a user choose to be the server.
+        assert "CANNOT_MODIFY_STATIC_CONFIG" in denied(bob, "SET spark.sql.hbase.identity=process")
+        # A revoked grant holds from the next statement on.
+        revoke(acl_hbase, "alice", "id_t1", "RW")
+        refused = denied(alice, "SELECT count(*) FROM t1 WHERE k < 5")
+        assert "alice" in refused and "id_t1" in refused, refused
+    finally:
+        for connection in (admin, alice, bob):
+            connection.close()
+    assert (
+        "HBase identity: per user (spark.sql.hbase.identity=statement)"
+        in ThriftServer(acl_hbase.data_dir).log_file.read_text()
+    )
+
+
+def test_a_shared_server_reaches_hbase_as_itself_for_every_user_as_documented(acl_hbase, per_user, tables):
+    data_dir = ["--data-dir", str(acl_hbase.data_dir)]
+    # The per-user server is not taken for a shared one.
+    refused = subprocess.run([SPARK_HBASE, "thriftserver", "start", *data_dir], capture_output=True, text=True)
+    assert refused.returncode != 0 and "already runs with" in refused.stderr and "stop it first" in refused.stderr
+    subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir], check=True, timeout=120)
+    started = subprocess.run(
+        [SPARK_HBASE, "thriftserver", "start", "--identity", "shared", *data_dir], capture_output=True, text=True
+    )
+    assert started.returncode == 0, started.stderr
+    carol = hive.connect(host=HOST, port=port_of(started.stdout.strip().splitlines()[-1]), username="carol")
+    try:
+        # carol has no grant at all: HBase sees the server, its superuser, for her.
+        assert run(carol, "SELECT count(*) FROM t2") == [[100]]
+    finally:
+        carol.close()
+    log = ThriftServer(acl_hbase.data_dir).log_file.read_text()
+    assert "HBase identity: shared (spark.sql.hbase.identity=process)" in log
