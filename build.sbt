@@ -48,7 +48,8 @@ lazy val sparkProvided: Seq[Setting[_]] = sparkJarsDir match {
     )
   case None => Seq(libraryDependencies ++= Seq(
       "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
-      "org.apache.spark" %% "spark-hive-thriftserver" % sparkVersion % Provided
+      "org.apache.spark" %% "spark-hive-thriftserver" % sparkVersion % Provided,
+      "org.apache.spark" %% "spark-connect" % sparkVersion % Provided
     ))
 }
 

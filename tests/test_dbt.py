@@ -6,7 +6,8 @@
 dbt-core and dbt-spark (with PyHive) are pinned here and installed into a venv of their own
 (target/dbt-venv), not into the project's .venv: only this test needs them. The project's HBase
 tables are its sources (schema `hbase`, the hbase catalog), aggregated into a Spark table and
-upserted into an HBase table of its own by an incremental model; dbt's tests (unique, not_null,
+upserted into an HBase table of its own by an incremental model, and rebuilt whole into another by
+a table model (and by --full-refresh), with exactly the model's rows each time; dbt's tests (unique, not_null,
 relationships) run on the HBase sources, and `dbt docs generate` reads their columns.
 """
 
@@ -117,21 +118,28 @@ def latest(orders, changes):
     return [by_key[k] for k in sorted(by_key)]
 
 
+def kept_orders(orders):
+    return [(o, c, s) for o, c, s, _, _ in sorted(orders) if s != "returned"]
+
+
 def test_dbt_run_test_and_docs_over_hbase_tables(dbt, project):
     work, _, port, suffix = project
     first = run_dbt(dbt, project, "run")
     assert first.returncode == 0, first.stdout[-5000:]
-    assert "PASS=2 WARN=0 ERROR=0" in first.stdout, first.stdout[-3000:]
+    assert "PASS=3 WARN=0 ERROR=0" in first.stdout, first.stdout[-3000:]
 
     totals = f"default.customer_totals_{suffix}"
     status = f"hbase.order_status_{suffix}"
-    (got_totals, got_status, described) = jdbc_session(
+    kept = f"hbase.orders_kept_{suffix}"
+    (got_totals, got_status, described, got_kept) = jdbc_session(
         port,
         f"SELECT c_id, name, orders, total FROM {totals} ORDER BY c_id",
         f"SELECT o_id, c_id, status, amount, updated FROM {status} ORDER BY o_id",
         f"DESCRIBE {status}",
+        f"SELECT o_id, c_id, status FROM {kept} ORDER BY o_id",
     )
     assert got_totals == expected_totals(ORDERS)
+    assert got_kept == kept_orders(ORDERS)
     assert got_status == [(o, c, s.upper(), a, u) for o, c, s, a, u in ORDERS]
     assert ("o_id", "int", "row key part 1 of 1; NOT NULL") in described, "an HBase table keyed by unique_key"
 
@@ -140,16 +148,28 @@ def test_dbt_run_test_and_docs_over_hbase_tables(dbt, project):
     second = run_dbt(dbt, project, "run")
     assert second.returncode == 0, second.stdout[-5000:]
     now = latest(ORDERS, CHANGED_ORDERS)
-    (got_totals, got_status) = jdbc_session(
+    (got_totals, got_status, got_kept) = jdbc_session(
         port,
         f"SELECT c_id, name, orders, total FROM {totals} ORDER BY c_id",
         f"SELECT o_id, c_id, status, amount, updated FROM {status} ORDER BY o_id",
+        f"SELECT o_id, c_id, status FROM {kept} ORDER BY o_id",
     )
     assert got_status == [(o, c, s.upper(), a, u) for o, c, s, a, u in now]
     assert got_totals == expected_totals(now)
+    # Order 2, returned since, is gone: the table model's HBase table was made anew.
+    assert got_kept == kept_orders(now)
     log = (work / "logs" / "dbt.log").read_text()
     assert f"insert into table {status}" in log, "the second run inserts into the table the first created"
     assert "where updated > (select max(updated)" in log, "is_incremental() held on the second run"
+    assert f"drop table if exists {kept} purge" in log, "the table model is dropped with its HBase table"
+
+    # --full-refresh rebuilds the incremental model whole: a source row deleted since is gone too.
+    jdbc_session(port, f"DELETE FROM orders_{suffix} WHERE o_id = 6")
+    refreshed = run_dbt(dbt, project, "run", "--full-refresh", "--select", "order_status")
+    assert refreshed.returncode == 0, refreshed.stdout[-5000:]
+    now = [o for o in now if o[0] != 6]
+    (got_status,) = jdbc_session(port, f"SELECT o_id, c_id, status, amount, updated FROM {status} ORDER BY o_id")
+    assert got_status == [(o, c, s.upper(), a, u) for o, c, s, a, u in now]
 
     tested = run_dbt(dbt, project, "test")
     assert tested.returncode == 0, tested.stdout[-5000:]

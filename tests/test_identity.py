@@ -1,9 +1,9 @@
 # Copyright 2026 The spark-hbase-sql developers
 # SPDX-License-Identifier: Apache-2.0
 
-"""One Thrift server, many users: with `--identity per-user`, each JDBC user's statements reach
-HBase as that user, so HBase's own grants decide what each may read and write (docs/deployment.md,
-Identities). The HBase here checks rights with its AccessController under simple authentication,
+"""One server, many users: with `--identity per-user`, each JDBC user's statements on the Thrift
+server, and each Spark Connect session's on the Connect server, reach HBase as that user, so
+HBase's own grants decide what each may read and write (docs/deployment.md, Identities). The HBase here checks rights with its AccessController under simple authentication,
 which takes each client's user name at its word; the user running the tests is its superuser."""
 
 import getpass
@@ -14,6 +14,7 @@ import pytest
 from conftest import SPARK_HBASE, port_of
 from pyhive import hive
 from pyhive.exc import OperationalError
+from pyspark_hbase.connect import ConnectServer
 from pyspark_hbase.daemons import HOST
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase.thriftserver import ThriftServer
@@ -139,3 +140,60 @@ def test_a_shared_server_reaches_hbase_as_itself_for_every_user_as_documented(ac
         carol.close()
     log = ThriftServer(acl_hbase.data_dir).log_file.read_text()
     assert "HBase identity: shared (spark.sql.hbase.identity=process)" in log
+
+
+@pytest.fixture(scope="module")
+def per_user_connect(acl_hbase):
+    """The URL of a Spark Connect server started as a user starts one for many users."""
+    data_dir = ["--data-dir", str(acl_hbase.data_dir)]
+    started = subprocess.run(
+        [SPARK_HBASE, "connect", "start", "--identity", "per-user", *data_dir],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert started.returncode == 0, started.stderr
+    try:
+        yield started.stdout.strip().splitlines()[-1]
+    finally:
+        subprocess.run([SPARK_HBASE, "connect", "stop", *data_dir], timeout=120)
+
+
+def connect_as(url: str, user: str):
+    """A thin Connect session (no JVM) stating its user id, as a client of that user does."""
+    from pyspark.sql.connect.session import SparkSession as RemoteSparkSession
+
+    return RemoteSparkSession.builder.remote(f"{url}/;user_id={user}").create()
+
+
+def connect_denied(action) -> str:
+    from pyspark.errors import PySparkException
+
+    with pytest.raises(PySparkException) as refused:
+        action()
+    return str(refused.value)
+
+
+def test_each_connect_session_reads_and_writes_as_its_user_id(acl_hbase, per_user_connect, tables):
+    # alice's grant on t1 was revoked above; bob still reads and writes t2.
+    bob, alice = connect_as(per_user_connect, "bob"), connect_as(per_user_connect, "alice")
+    try:
+        for round in range(2):
+            # A key range over both regions, its aggregate pushed to the region server, and Gets.
+            assert bob.sql("SELECT count(*), min(v) FROM t2 WHERE k BETWEEN 10 AND 60").collect()[0][:] == (51, "b10")
+            assert [tuple(r) for r in bob.table("t2").where("k IN (3, 97)").orderBy("k").collect()] == [
+                (3, "b3"),
+                (97, "b97"),
+            ]
+            refused = connect_denied(lambda: alice.sql("SELECT count(*) FROM t2 WHERE k BETWEEN 10 AND 60").collect())
+            assert "HBase denied access" in refused and "alice" in refused and "id_t2" in refused, refused
+            refused = connect_denied(lambda: alice.table("t1").where("k < 5").collect())
+            assert "alice" in refused and "id_t1" in refused, refused
+            bob.sql(f"INSERT INTO t2 VALUES ({3000 + round}, 'bob')")
+            refused = connect_denied(lambda: alice.sql("INSERT INTO t2 VALUES (4000, 'alice')"))
+            assert "alice" in refused and "id_t2" in refused and "WRITE" in refused, refused
+        assert bob.sql("SELECT count_if(v = 'bob'), count_if(v = 'alice') FROM t2").collect()[0][:] == (2, 0)
+    finally:
+        alice.stop()
+        bob.stop()
+    assert "Spark Connect sessions as their user ids" in ConnectServer(acl_hbase.data_dir).log_file.read_text()

@@ -27,8 +27,8 @@ from pyspark_hbase.local import (
 )
 from pyspark_hbase.session import HBaseSessionError
 from pyspark_hbase.spark_cli import conf_flags, run_spark_sql
-from pyspark_hbase.spark_server import SparkServer
-from pyspark_hbase.thriftserver import IDENTITIES, ThriftServer
+from pyspark_hbase.spark_server import IDENTITIES, SparkServer
+from pyspark_hbase.thriftserver import ThriftServer
 
 
 class CliError(Exception):
@@ -309,15 +309,17 @@ def _add_server_parser(
     server.set_defaults(func=lambda args: _server(make, args))
 
 
-def _identity_option(start: argparse.ArgumentParser) -> None:
-    start.add_argument(
-        "--identity",
-        choices=IDENTITIES,
-        default="shared",
-        help="per-user: each JDBC user's statements reach HBase as that user (Hive's doAs), so that HBase's grants "
-        "govern each; shared (default): every user reaches HBase as the server. See 'Identities' in "
-        "docs/deployment.md",
-    )
+def _identity_option(per_user: str) -> Callable[[argparse.ArgumentParser], None]:
+    def add(start: argparse.ArgumentParser) -> None:
+        start.add_argument(
+            "--identity",
+            choices=IDENTITIES,
+            default="shared",
+            help=f"per-user: {per_user}, so that HBase's grants govern each; shared (default): every user reaches "
+            "HBase as the server. See 'Identities' in docs/deployment.md",
+        )
+
+    return add
 
 
 def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
@@ -330,7 +332,7 @@ def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
         "the local HBase (or HBASE_CONF_DIR when set). `start` waits until it accepts connections and "
         "prints the JDBC URL for beeline.",
         "JDBC URL",
-        start_options=_identity_option,
+        start_options=_identity_option("each JDBC user's statements reach HBase as that user (Hive's doAs)"),
     )
 
 
@@ -338,12 +340,16 @@ def add_connect_parser(subparsers: "argparse._SubParsersAction") -> None:
     _add_server_parser(
         subparsers,
         "connect",
-        lambda args: ConnectServer(args.data_dir),
+        lambda args: ConnectServer(args.data_dir, identity=getattr(args, "identity", "shared")),
         "run Spark's Connect server with HBase SQL on 127.0.0.1",
         "Start, stop or check Spark's Connect server with the plugin, talking to the local HBase (or "
         "HBASE_CONF_DIR when set). `start` waits until it accepts connections and prints the sc:// URL "
         "for SparkSession.builder.remote(...).",
         "sc:// URL",
+        start_options=_identity_option(
+            "each Connect session's statements reach HBase as its user id (sc://...;user_id=NAME), which the "
+            "Connect server does not authenticate"
+        ),
     )
 
 

@@ -4,7 +4,9 @@
 """Spark Connect server with HBase SQL, on 127.0.0.1: `spark-hbase connect start|stop|status`.
 
 Clients connect with `SparkSession.builder.remote("sc://127.0.0.1:<port>")` and need no JVM;
-the server runs the plugin. Its files live under <data dir>/connect/.
+the server runs the plugin. Its files live under <data dir>/connect/. Per user, each Connect
+session's statements reach HBase as the session's user id (`sc://…/;user_id=alice`), which the
+Connect server takes as the client states it.
 """
 
 from pathlib import Path
@@ -12,16 +14,24 @@ from typing import Union
 
 from pyspark_hbase.daemons import HOST
 from pyspark_hbase.local import LocalHBase
-from pyspark_hbase.spark_server import SparkServer
+from pyspark_hbase.spark_server import SparkServer, check_identity
 
 
 class ConnectServer(SparkServer):
     name = "Spark Connect server"
     main_class = "org.apache.spark.sql.connect.service.SparkConnectServer"
 
-    def __init__(self, data_dir: Union[str, Path, None] = None):
+    def __init__(self, data_dir: Union[str, Path, None] = None, identity: str = "shared"):
         local_dir = LocalHBase(data_dir).data_dir
         super().__init__(local_dir / "connect", local_dir if data_dir is not None else None)
+        self.identity = check_identity(identity)
+
+    def spark_conf(self) -> dict[str, str]:
+        # Per user: each Connect session reaches HBase as its user id, which Connect does not
+        # authenticate (docs/deployment.md says what that means).
+        if self.identity == "per-user":
+            return {"spark.sql.hbase.identity": "statement", "spark.sql.hbase.identity.trustConnectUser": "true"}
+        return {"spark.sql.hbase.identity": "process"}
 
     def url(self, port: int) -> str:
         return f"sc://{HOST}:{port}"

@@ -45,6 +45,16 @@ from pyspark_hbase.session import submit_args
 # Marks the server's JVM on its command line (one word of the driver options).
 SERVER_DIR_MARKER = "-Dspark.hbase.server.dir="
 
+# How a server's users reach HBase (docs/deployment.md, Identities): each as themselves, or all
+# as the server.
+IDENTITIES = ("shared", "per-user")
+
+
+def check_identity(identity: str) -> str:
+    if identity not in IDENTITIES:
+        raise ValueError(f"identity {identity!r}: one of {', '.join(IDENTITIES)}")
+    return identity
+
 
 class SparkServer:
     """A Spark application that serves clients on one port of 127.0.0.1, run by spark-submit in

@@ -14,7 +14,7 @@ from pyspark_hbase._paths import fetched_jars_dir, spark_home
 from pyspark_hbase.daemons import HOST
 from pyspark_hbase.hbase_jars import PinnedJar, fetch_pinned, maven_repository
 from pyspark_hbase.local import LocalHBase
-from pyspark_hbase.spark_server import SparkServer
+from pyspark_hbase.spark_server import SparkServer, check_identity
 
 # Hive 2.3's jars that Spark 4 no longer ships. Closing a JDBC session can make Hive register its
 # built-in functions (SessionState.close asks Hive.get for the session's metastore client, which
@@ -37,21 +37,14 @@ HIVE_LLAP_JARS = (
 )
 
 
-# How the server's users reach HBase (docs/deployment.md, Identities): each as themselves, or all
-# as the server.
-IDENTITIES = ("shared", "per-user")
-
-
 class ThriftServer(SparkServer):
     name = "Thrift server"
     main_class = "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"
 
     def __init__(self, data_dir: Union[str, Path, None] = None, identity: str = "shared"):
-        if identity not in IDENTITIES:
-            raise ValueError(f"identity {identity!r}: one of {', '.join(IDENTITIES)}")
         local_dir = LocalHBase(data_dir).data_dir
         super().__init__(local_dir / "thriftserver", local_dir if data_dir is not None else None)
-        self.identity = identity
+        self.identity = check_identity(identity)
 
     def spark_conf(self) -> dict[str, str]:
         # Per user: each session's statements run as its user (Hive's doAs), and HBase sees that user.

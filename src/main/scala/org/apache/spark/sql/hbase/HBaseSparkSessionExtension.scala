@@ -29,7 +29,10 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
     extensions.injectResolutionRule { session =>
       // The server's log says at start whom HBase sees as the caller (its settings are Spark's, from its start).
-      StatementIdentity.announce(session.sparkContext.getConf.get(HBaseSQLConf.Identity.key, "process"))
+      StatementIdentity.announce(
+        session.sparkContext.getConf.get(HBaseSQLConf.Identity.key, "process"),
+        session.sparkContext.getConf.getBoolean(HBaseSQLConf.IdentityTrustsConnectUser.key, false)
+      )
       ResolveHBaseRelations(session)
     }
     extensions.injectResolutionRule(session => ResolveIndexStatements(session))

@@ -214,13 +214,24 @@ object HBaseSQLConf {
   val Identity: ConfigEntry[String] = SQLConf.buildStaticConf("spark.sql.hbase.identity")
     .doc("Whom HBase sees as the caller: 'process', the identity this Spark process runs as, for every statement " +
       "of every user; or 'statement', the user each statement runs as when it is another (the Thrift server's " +
-      "session user, with hive.server2.enable.doAs=true), on the driver and in its tasks, so that HBase's grants " +
+      "session user, with hive.server2.enable.doAs=true, or a Spark Connect session's user with " +
+      "spark.sql.hbase.identity.trustConnectUser), on the driver and in its tasks, so that HBase's grants " +
       "govern each user. With Kerberos, 'statement' reaches HBase from the driver only so far. Set when the " +
       "application starts; a session cannot change it.")
     .stringConf
     .transform(_.toLowerCase(java.util.Locale.ROOT))
     .checkValues(Set("process", "statement"))
     .createWithDefault("process")
+
+  val IdentityTrustsConnectUser: ConfigEntry[Boolean] =
+    SQLConf.buildStaticConf("spark.sql.hbase.identity.trustConnectUser")
+      .doc("With spark.sql.hbase.identity=statement on a Spark Connect server: whether a Connect session's " +
+        "statements reach HBase as the session's user id. The Connect server does not authenticate that id " +
+        "(a client states it), so set this only where something in front of the server does. Without it, " +
+        "Connect sessions reach HBase as this process. Set when the application starts; a session cannot " +
+        "change it.")
+      .booleanConf
+      .createWithDefault(false)
 
   val ConnectionIdleTimeoutMs: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.connection.idleTimeoutMs")
     .doc("Milliseconds after which a shared HBase connection that no task uses is closed.")

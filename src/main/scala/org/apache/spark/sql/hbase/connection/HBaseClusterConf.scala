@@ -43,8 +43,12 @@ object HBaseClusterConf {
   def fromSession(session: SparkSession): HBaseClusterConf = {
     val cluster = fromSettings(session.conf.getAll, sys.env.get("HBASE_CONF_DIR"))
     // The application's setting, which no session may change: a user must not choose to be the server.
-    val mode = session.sparkContext.getConf.get(HBaseSQLConf.Identity.key, HBaseSQLConf.Identity.defaultValueString)
-    StatementIdentity.statementUser(mode).fold(cluster)(user =>
+    val conf = session.sparkContext.getConf
+    val mode = conf.get(HBaseSQLConf.Identity.key, HBaseSQLConf.Identity.defaultValueString)
+    def connectUser =
+      if (conf.getBoolean(HBaseSQLConf.IdentityTrustsConnectUser.key, false)) ConnectSessionUsers.userOf(session)
+      else None
+    StatementIdentity.statementUser(mode, connectUser).fold(cluster)(user =>
       HBaseClusterConf(cluster.settings + (StatementIdentity.UserKey -> user))
     )
   }

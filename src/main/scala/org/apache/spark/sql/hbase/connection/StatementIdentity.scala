@@ -14,7 +14,8 @@ import org.apache.spark.sql.hbase.common.HBaseSQLException
 /**
  * Whom HBase sees as the caller of a statement. With `spark.sql.hbase.identity=statement`, a
  * statement that runs as another user than the one this process logged in as (the Thrift
- * server's session user, with `hive.server2.enable.doAs`) reaches HBase as that user: its name
+ * server's session user, with `hive.server2.enable.doAs`, or a trusted Spark Connect session's
+ * user) reaches HBase as that user: its name
  * travels in the cluster settings ([[UserKey]]), so that every connection opened for them, on the
  * driver and in tasks, is that user's own ([[HBaseConnections]] shares connections by cluster
  * settings, so never across users). With `process`, the default, every statement reaches HBase as
@@ -30,34 +31,55 @@ object StatementIdentity extends Logging {
 
   /**
    * The user the calling thread's statement runs as, when HBase is to see each statement's user
-   * and it is not the one this process logged in as.
+   * and it is not the one this process logged in as: the Spark Connect session's user, when the
+   * server trusts it (`connectUser`, asked only in this mode), or else the thread's own user (a
+   * Thrift session's, with doAs).
    */
-  def statementUser(mode: String): Option[String] =
+  def statementUser(mode: String, connectUser: => Option[String] = None): Option[String] =
     if (!mode.equalsIgnoreCase("statement")) None
     else {
-      val current = UserGroupInformation.getCurrentUser
-      if (current.getUserName == UserGroupInformation.getLoginUser.getUserName) None
-      else {
-        seen.put(current.getUserName, current)
-        Some(current.getUserName)
+      val login = UserGroupInformation.getLoginUser
+      connectUser match {
+        case Some(name) if name != login.getUserName =>
+          // As Hive's doAs does for a Thrift session: with Kerberos, a proxy user of the login,
+          // which HBase's proxy-user settings must allow; without it, the name HBase takes at its word.
+          seen.computeIfAbsent(
+            name,
+            _ =>
+              if (UserGroupInformation.isSecurityEnabled) UserGroupInformation.createProxyUser(name, login)
+              else UserGroupInformation.createRemoteUser(name)
+          )
+          Some(name)
+        case Some(_) => None
+        case None =>
+          val current = UserGroupInformation.getCurrentUser
+          if (current.getUserName == login.getUserName) None
+          else {
+            seen.put(current.getUserName, current)
+            Some(current.getUserName)
+          }
       }
     }
 
   private val announced = ConcurrentHashMap.newKeySet[String]()
 
   /** Says in the log, once per JVM, whom HBase sees as the caller of this process's statements. */
-  def announce(mode: String): Unit = if (announced.add(mode.toLowerCase(java.util.Locale.ROOT))) {
-    val login = UserGroupInformation.getLoginUser.getUserName
-    if (mode.equalsIgnoreCase("statement"))
-      logInfo(
-        "HBase identity: per user (spark.sql.hbase.identity=statement). A statement that runs as another user " +
-          s"than $login, such as a Thrift server session's user with hive.server2.enable.doAs, reaches HBase as that user"
+  def announce(mode: String, trustsConnectUser: Boolean): Unit =
+    if (announced.add(mode.toLowerCase(java.util.Locale.ROOT))) {
+      val login = UserGroupInformation.getLoginUser.getUserName
+      if (mode.equalsIgnoreCase("statement"))
+        logInfo(
+          "HBase identity: per user (spark.sql.hbase.identity=statement). A statement that runs as another user " +
+            s"than $login, such as a Thrift server session's user with hive.server2.enable.doAs, reaches HBase as that " +
+            "user; Spark Connect sessions " +
+            (if (trustsConnectUser) "as their user ids (trusted, not authenticated here)"
+             else s"as $login, their user ids being untrusted")
+        )
+      else logInfo(
+        s"HBase identity: shared (spark.sql.hbase.identity=$mode). Every statement reaches HBase as $login, " +
+          "whichever user runs it: HBase's grants to other users do not apply"
       )
-    else logInfo(
-      s"HBase identity: shared (spark.sql.hbase.identity=$mode). Every statement reaches HBase as $login, " +
-        "whichever user runs it: HBase's grants to other users do not apply"
-    )
-  }
+    }
 
   /**
    * The HBase user a connection for `name` acts as: the driver's UGI of that user (with Kerberos, a

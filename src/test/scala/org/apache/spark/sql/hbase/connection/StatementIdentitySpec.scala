@@ -23,6 +23,21 @@ class StatementIdentitySpec extends AnyFunSpec with Matchers {
       as("alice-spec")(StatementIdentity.statementUser("process")) shouldBe None
     }
 
+    it("is a trusted Spark Connect session's user id, whoever the thread runs as, with identity 'statement'") {
+      StatementIdentity.statementUser("statement", Some("erin-spec")) shouldBe Some("erin-spec")
+      as("alice-spec")(StatementIdentity.statementUser("statement", Some("erin-spec"))) shouldBe Some("erin-spec")
+      StatementIdentity.hbaseUser("erin-spec").getName shouldBe "erin-spec"
+    }
+
+    it("is the process's for a Connect session of the process's own user id, or with identity 'process'") {
+      val login = UserGroupInformation.getLoginUser.getUserName
+      StatementIdentity.statementUser("statement", Some(login)) shouldBe None
+      var asked = false
+      StatementIdentity.statementUser("process", { asked = true; Some("erin-spec") }) shouldBe None
+      withClue("Connect's sessions are not looked at unless HBase is to see each statement's user: ")(asked shouldBe
+        false)
+    }
+
     it("is the process's when the statement runs as the process's own login user") {
       val login = UserGroupInformation.getLoginUser.getUserName
       StatementIdentity.statementUser("statement") shouldBe None
