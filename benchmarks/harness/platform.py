@@ -15,6 +15,8 @@ from pyspark_hbase.thriftserver import ThriftServer
 
 __all__ = [
     "Additions",
+    "access_control",
+    "grant",
     "JAVA17_FLAGS",
     "LocalHBase",
     "ThriftServer",
@@ -52,3 +54,18 @@ def kill_region_server(hbase, number):
     from pyspark_hbase_testing.region_servers import kill_region_server as kill
 
     return kill(hbase, number)
+
+
+def access_control():
+    """The additions that start an embedded HBase checking rights with its AccessController under simple
+    authentication (the tests' helper); the user running it is HBase's superuser."""
+    from pyspark_hbase_testing.access import simple_access_control
+
+    return simple_access_control()
+
+
+def grant(hbase, user, scope, actions):
+    """Grants `user` HBase rights on `scope` ("@namespace" or a table) as HBase's superuser (the tests' helper)."""
+    from pyspark_hbase_testing.access import grant as grant_rights
+
+    grant_rights(hbase, user, scope, actions)
