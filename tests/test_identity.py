@@ -89,7 +89,7 @@ def tables(acl_hbase, per_user):
 
 
 def test_each_jdbc_user_reads_and_writes_only_what_hbase_grants_them_statement_after_statement(
-    acl_hbase, per_user, tables
+    acl_hbase, per_user, tables, tmp_path
 ):
     admin, alice, bob = (hive.connect(host=HOST, port=per_user, username=u) for u in (ADMIN, "alice", "bob"))
     try:
@@ -107,6 +107,17 @@ def test_each_jdbc_user_reads_and_writes_only_what_hbase_grants_them_statement_a
             refused = denied(bob, "INSERT INTO t1 VALUES (2000, 'bob')")
             assert "bob" in refused and "id_t1" in refused and "WRITE" in refused, refused
         assert run(admin, "SELECT count(*), count_if(v = 'alice'), count_if(v = 'bob') FROM t1") == [[102, 2, 0]]
+        # LOAD DATA's bulk load, as the user too. HBase lets only a user with CREATE (or ADMIN) on a
+        # table bulk-load into it, and read its families' settings, which the HFiles are written with.
+        csv = tmp_path / "rows.csv"
+        csv.write_text("".join(f"{k},loaded\n" for k in range(500, 510)))
+        refused = denied(bob, f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE t2")
+        assert "bob" in refused and "id_t2" in refused and "CREATE" in refused, refused
+        grant(acl_hbase, "bob", "id_t2", "RWC")
+        assert run(bob, f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE t2")[0][0] == 10
+        refused = denied(alice, f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE t2")
+        assert "alice" in refused and "id_t2" in refused, refused
+        assert run(admin, "SELECT count(*) FROM t2 WHERE v = 'loaded'") == [[10]]
         # Nor may a user choose to be the server.
         assert "CANNOT_MODIFY_STATIC_CONFIG" in denied(bob, "SET spark.sql.hbase.identity=process")
         # A revoked grant holds from the next statement on.
@@ -135,7 +146,7 @@ def test_a_shared_server_reaches_hbase_as_itself_for_every_user_as_documented(ac
     carol = hive.connect(host=HOST, port=port_of(started.stdout.strip().splitlines()[-1]), username="carol")
     try:
         # carol has no grant at all: HBase sees the server, its superuser, for her.
-        assert run(carol, "SELECT count(*) FROM t2") == [[100]]
+        assert run(carol, "SELECT count(*) FROM t2") == [[110]]  # with bob's 10 loaded rows
     finally:
         carol.close()
     log = ThriftServer(acl_hbase.data_dir).log_file.read_text()
