@@ -57,7 +57,9 @@ def test_leftovers_are_the_processes_naming_a_path_under_the_dir_and_end_ends_th
         assert [p.pid for p in left] == sorted([inside.pid, marked.pid])
         assert {p.pid: p.owner for p in left}[marked.pid] == tmp_path / "hbase"
         processes.end(left, timeout=10)
-        assert not _alive(inside) and not _alive(marked) and _alive(beside)
+        assert not _alive(inside) and not _alive(marked)
+        # How it ended, if it did (a negative code is the signal): this has failed once under load, unexplained.
+        assert _alive(beside), f"the process beside the dir ended: exit {beside.poll()}, pids {[p.pid for p in left]}"
     finally:
         for proc in (inside, marked, beside):
             proc.kill()
@@ -106,7 +108,9 @@ def test_a_module_that_leaves_a_process_running_fails_and_the_process_is_ended(t
         """,
     )
     assert done.returncode == 1, done.stdout
-    assert "1 passed, 1 error" in done.stdout and "test_inner left 1 process(es) running (ended now)" in done.stdout
+    assert "1 passed, 1 error" in done.stdout and "test_inner left 1 process(es) running (ended now)" in done.stdout, (
+        done.stdout + done.stderr
+    )
     assert processes.leftovers(tmp_path / "base") == []
 
 
