@@ -15,10 +15,9 @@ import org.apache.spark.sql.hbase.common.HBaseSQLException
  * Whom HBase sees as the caller of a statement. With `spark.sql.hbase.identity=statement`, a
  * statement that runs as another user than the one this process logged in as (the Thrift
  * server's session user, with `hive.server2.enable.doAs`, or a trusted Spark Connect session's
- * user) reaches HBase as that user: its name
- * travels in the cluster settings ([[UserKey]]), so that every connection opened for them, on the
- * driver and in tasks, is that user's own ([[HBaseConnections]] shares connections by cluster
- * settings, so never across users). With `process`, the default, every statement reaches HBase as
+ * user) reaches HBase as that user: its name travels in the cluster settings ([[UserKey]]), so
+ * that every connection opened for them, on the driver and in tasks, is that user's own
+ * ([[HBaseConnections]] shares connections by cluster settings, so never across users). With `process`, the default, every statement reaches HBase as
  * this process.
  */
 object StatementIdentity extends Logging {
