@@ -9,6 +9,7 @@ which takes each client's user name at its word; the user running the tests is i
 import getpass
 import os
 import subprocess
+from contextlib import contextmanager
 
 import pytest
 from conftest import SPARK_HBASE, port_of
@@ -37,21 +38,25 @@ def acl_hbase(tmp_path_factory):
         local.stop()
 
 
-@pytest.fixture(scope="module")
-def per_user(acl_hbase):
-    """The port of a Thrift server started as a user starts one for many users."""
-    data_dir = ["--data-dir", str(acl_hbase.data_dir)]
+@contextmanager
+def per_user_server(kind: str, hbase: LocalHBase):
+    """The URL of a `kind` server (thriftserver, connect) started as a user starts one for many users, stopped after."""
+    data_dir = ["--data-dir", str(hbase.data_dir)]
     started = subprocess.run(
-        [SPARK_HBASE, "thriftserver", "start", "--identity", "per-user", *data_dir],
-        capture_output=True,
-        text=True,
-        timeout=600,
+        [SPARK_HBASE, kind, "start", "--identity", "per-user", *data_dir], capture_output=True, text=True, timeout=600
     )
     assert started.returncode == 0, started.stderr
     try:
-        yield port_of(started.stdout.strip().splitlines()[-1])
+        yield started.stdout.strip().splitlines()[-1]
     finally:
-        subprocess.run([SPARK_HBASE, "thriftserver", "stop", *data_dir], timeout=120)
+        subprocess.run([SPARK_HBASE, kind, "stop", *data_dir], timeout=120)
+
+
+@pytest.fixture(scope="module")
+def per_user(acl_hbase):
+    """The port of a per-user Thrift server."""
+    with per_user_server("thriftserver", acl_hbase) as url:
+        yield port_of(url)
 
 
 def run(connection, statement: str) -> list:
@@ -155,19 +160,9 @@ def test_a_shared_server_reaches_hbase_as_itself_for_every_user_as_documented(ac
 
 @pytest.fixture(scope="module")
 def per_user_connect(acl_hbase):
-    """The URL of a Spark Connect server started as a user starts one for many users."""
-    data_dir = ["--data-dir", str(acl_hbase.data_dir)]
-    started = subprocess.run(
-        [SPARK_HBASE, "connect", "start", "--identity", "per-user", *data_dir],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert started.returncode == 0, started.stderr
-    try:
-        yield started.stdout.strip().splitlines()[-1]
-    finally:
-        subprocess.run([SPARK_HBASE, "connect", "stop", *data_dir], timeout=120)
+    """The URL of a per-user Spark Connect server."""
+    with per_user_server("connect", acl_hbase) as url:
+        yield url
 
 
 def connect_as(url: str, user: str):
