@@ -17,6 +17,9 @@ object HBaseSparkSession {
       sys.env.contains("HBASE_CONF_DIR"),
       "HBASE_CONF_DIR is not set: run the tests through sbt, which names the embedded HBase"
     )
+    // Spark's executor and Janino load through the creating thread's context class loader.
+    val thread = Thread.currentThread()
+    thread.setContextClassLoader(new MissCachingClassLoader(thread.getContextClassLoader))
     SparkSession.builder()
       .master("local[2]")
       .appName("spark-hbase-sql tests")
