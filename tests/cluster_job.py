@@ -44,8 +44,11 @@ grouped = f"SELECT s, count(*), sum(v), min(w), max(k) FROM {readings} GROUP BY 
 seen["aggregate"], seen["aggregate_metrics"] = rows(grouped)
 seen["aggregate_explain"] = sql(f"EXPLAIN {grouped}").collect()[0][0]
 
-# Where each region's partition would rather run, read from the scan's RDD, and where its region is.
+# Where each region's partition would rather run, read from the scan's RDD, and where its region is:
+# a task per region (by default a read this small shares out its regions among fewer tasks).
+spark.conf.set("spark.sql.hbase.scan.taskMaxBytes", "0")
 plan = sql(f"SELECT * FROM {readings}")._jdf.queryExecution().executedPlan()
+spark.conf.unset("spark.sql.hbase.scan.taskMaxBytes")
 scan = plan.collectLeaves().apply(0)
 rdd = scan.execute()
 # As the scheduler sees them: through the narrow dependencies down to the scan's own RDD.

@@ -3,6 +3,8 @@
 
 """The Phoenix benchmark's settings, the names of its tables and engines, and the issues' targets."""
 
+import re
+
 from harness.data import LINEITEM_COLUMNS, ORDERS_COLUMNS
 
 # A region server archives the files a compaction replaced every 2 minutes by default; sooner here, so that the
@@ -20,8 +22,10 @@ PHOENIX_PACKED_PROPERTIES = {
     "COLUMN_ENCODED_BYTES": "2",
 }
 DRIVER_READ_OFF = {"spark.sql.hbase.driverRead.maxKeyRanges": "0"}  # every read through a Spark job
-SINGLE_TASK_OFF = {"spark.sql.hbase.coprocessor.singleTaskMaxRegions": "0"}  # a Spark task for each region
-SINGLE_TASK_PLAN = "regions read together in one task"
+# A Spark task for each region: neither the single-task aggregate nor several regions a task for small reads.
+SINGLE_TASK_OFF = {"spark.sql.hbase.coprocessor.singleTaskMaxRegions": "0", "spark.sql.hbase.scan.taskMaxBytes": "0"}
+# What EXPLAIN says of a plan that reads several regions in one task.
+SINGLE_TASK_PLAN = re.compile(r"regions read together in one task|, in (one task|\d+ tasks) of ")
 # Issue 36: both join features off, for the comparison within the run (a shuffle and sort on each side, or a
 # broadcast join reading the whole streamed table).
 JOINS_OFF = {"spark.sql.hbase.join.mergeByKey": "false", "spark.sql.hbase.join.pushKeys.maxKeys": "0"}
@@ -56,6 +60,7 @@ CHART_LABELS = {
 PHOENIX_BULK = "Phoenix CsvBulkLoadTool"  # a load route only: the queries read the UPSERTed table
 OURS_JOB = "ours, always a Spark job"
 OURS_TASK_PER_REGION = "ours, a Spark task per region"
+OURS_PACKED_TASK_PER_REGION = "ours packed, a Spark task per region"
 OURS_JOINS_OFF = "ours, join features off"  # today's format with JOINS_OFF: what merging and pushing keys save
 # The lookups also from a JVM JDBC client through our Thrift server, as Phoenix's are from its JDBC client.
 OURS_JDBC, OURS_PACKED_JDBC = "ours, JDBC (Thrift server)", "ours packed, JDBC (Thrift server)"

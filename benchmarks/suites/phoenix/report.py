@@ -18,6 +18,7 @@ from .constants import (
     OURS_JOB,
     OURS_JOINS_OFF,
     OURS_PACKED,
+    OURS_PACKED_TASK_PER_REGION,
     OURS_TASK_PER_REGION,
     PHOENIX,
     PHOENIX_BULK,
@@ -314,11 +315,17 @@ def chart(report, path):
     def label(q):
         job = q["engines"].get(OURS_JOB)
         per_region = q["engines"].get(OURS_TASK_PER_REGION)
+        packed_per_region = q["engines"].get(OURS_PACKED_TASK_PER_REGION)
         joins_off = q["engines"].get(OURS_JOINS_OFF)
         return (
             q["query"]
             + (f"\n(ours as a Spark job: {job['seconds'] * 1000:,.0f} ms)" if job else "")
             + (f"\n(ours, a task per region: {per_region['seconds'] * 1000:,.0f} ms)" if per_region else "")
+            + (
+                f"\n(ours packed, a task per region: {packed_per_region['seconds'] * 1000:,.0f} ms)"
+                if packed_per_region
+                else ""
+            )
             + (f"\n(ours, join features off: {joins_off['seconds'] * 1000:,.0f} ms)" if joins_off else "")
         )
 

@@ -9,6 +9,7 @@ import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.execution.HBaseTableScan
 import org.apache.spark.sql.types.IntegerType
 import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 class EndToEndSpec extends HBaseSuite {
 
@@ -119,13 +120,23 @@ class EndToEndSpec extends HBaseSuite {
       ).selectExpr("CAST(id AS INT) AS k", "CAST(id * 2 AS INT) AS v").createOrReplaceTempView(s"${t}_src")
       sql(s"INSERT INTO $t SELECT * FROM ${t}_src")
 
-      val df = sql(s"SELECT k, v FROM $t")
-      df.queryExecution.executedPlan.collect { case s: HBaseTableScan => s } should have size 1
-      df.rdd.getNumPartitions shouldBe 3
-      val byPartition = df.rdd.mapPartitionsWithIndex((i, rows) => rows.map(r => (i, r.getInt(0)))).collect()
-      byPartition.map(_._2).toSeq shouldBe (-50 until 250)
-      byPartition.groupBy(_._1).view.mapValues(ks => (ks.map(_._2).min, ks.map(_._2).max)).toMap shouldBe
-        Map(0 -> (-50, 99), 1 -> (100, 199), 2 -> (200, 249))
+      // A task per region: by default a read this small reads its regions in one task.
+      withConf(HBaseSQLConf.ScanTaskMaxBytes.key -> "0") {
+        val df = sql(s"SELECT k, v FROM $t")
+        df.queryExecution.executedPlan.collect { case s: HBaseTableScan => s } should have size 1
+        df.rdd.getNumPartitions shouldBe 3
+        val byPartition = df.rdd.mapPartitionsWithIndex((i, rows) => rows.map(r => (i, r.getInt(0)))).collect()
+        byPartition.map(_._2).toSeq shouldBe (-50 until 250)
+        byPartition.groupBy(_._1).view.mapValues(ks => (ks.map(_._2).min, ks.map(_._2).max)).toMap shouldBe
+          Map(0 -> (-50, 99), 1 -> (100, 199), 2 -> (200, 249))
+      }
+      withClue("by default, fewer tasks than regions read consecutive regions, still in key order: ") {
+        val shared = sql(s"SELECT k, v FROM $t")
+        shared.rdd.getNumPartitions should be < 3
+        val byTask = shared.rdd.mapPartitionsWithIndex((i, rows) => rows.map(r => (i, r.getInt(0)))).collect().toSeq
+        byTask.map(_._2) shouldBe (-50 until 250)
+        byTask.map(_._1) shouldBe sorted
+      }
       sql(s"SELECT sum(v) FROM $t WHERE k >= 100").head().getLong(0) shouldBe (100 until 250).map(_ * 2L).sum
     }
 

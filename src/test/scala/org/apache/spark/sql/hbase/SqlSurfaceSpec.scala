@@ -10,7 +10,7 @@ import scala.util.Try
 import org.apache.hadoop.hbase.TableName
 
 import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
 class SqlSurfaceSpec extends HBaseSuite {
 
@@ -28,11 +28,14 @@ class SqlSurfaceSpec extends HBaseSuite {
       regionCount(t) shouldBe 4
       described(t)("Regions") shouldBe "4"
       sql(s"INSERT INTO $t VALUES ('apac', 1, 'a'), ('emea', 1, 'b'), ('emea', 900, 'c'), ('us', 7, 'd')")
-      val df = sql(s"SELECT region, id FROM $t")
-      df.rdd.mapPartitionsWithIndex((i, rows) =>
-        rows.map(r => (i, r.getString(0), r.getInt(1)))
-      ).collect().toSeq shouldBe
-        Seq((0, "apac", 1), (1, "emea", 1), (2, "emea", 900), (3, "us", 7))
+      // A task per region, to see each region's rows in a partition of their own.
+      withConf(HBaseSQLConf.ScanTaskMaxBytes.key -> "0") {
+        val df = sql(s"SELECT region, id FROM $t")
+        df.rdd.mapPartitionsWithIndex((i, rows) =>
+          rows.map(r => (i, r.getString(0), r.getInt(1)))
+        ).collect().toSeq shouldBe
+          Seq((0, "apac", 1), (1, "emea", 1), (2, "emea", 900), (3, "us", 7))
+      }
     }
 
     it("refuses points that are not key prefixes, of the wrong type, or out of order, and creates nothing") {

@@ -84,6 +84,16 @@ object HBaseSQLConf {
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(600L)
 
+  val ScanTaskMaxBytes: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.scan.taskMaxBytes")
+    .doc("A scan small for its regions reads several consecutive regions in each Spark task, one " +
+      "after another: each task reads at most this many estimated bytes (the table's size over its " +
+      "regions, as HBase reports it), and there are as many tasks as Spark's default parallelism " +
+      "unless each would read under 8 MB. Regions larger than this keep a task each. EXPLAIN shows " +
+      "the tasks. 0 reads one region per task.")
+    .bytesConf(org.apache.spark.network.util.ByteUnit.BYTE)
+    .checkValue(_ >= 0, "must not be negative")
+    .createWithDefault(128L * 1024 * 1024)
+
   val CustomFilter: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.customfilter")
     .doc("Use the server-side skip-scan filter when the region servers have the server jar.")
     .booleanConf

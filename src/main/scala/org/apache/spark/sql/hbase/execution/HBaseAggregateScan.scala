@@ -26,8 +26,9 @@ import org.apache.spark.sql.types._
 
 /**
  * Carries out an [[AggregateScanPlan]]: one partition per region (or, when the plan says so, one
- * for all, reading its regions in parallel), whose region servers return partial groups, turned
- * here into the rows Spark's partial aggregation would have produced (grouping values, then
+ * for all, reading its regions in parallel, or one for each task's regions, read one after another),
+ * whose region servers return partial groups, turned here into the rows Spark's partial
+ * aggregation would have produced (grouping values, then
  * buffers). Rows a region server returns unaggregated (it lacks the coprocessor, or reads another
  * wire version) are folded in here by the same aggregator.
  */
@@ -67,13 +68,19 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
   override protected def getPreferredLocations(split: Partition): Seq[String] =
     split.asInstanceOf[HBaseAggregatePartition].regions.flatMap(_._1.region.host).distinct
 
-  override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] =
-    split.asInstanceOf[HBaseAggregatePartition].regions match {
-      case Seq((region, sent)) =>
-        val closing = (close: () => Unit) => { context.addTaskCompletionListener[Unit](_ => close()); () }
-        translating(region)(read(region, sent, metrics, closing))
-      case regions => readTogether(regions)
+  /**
+   * The single task's regions in parallel: each sends one partial row. Several regions of a task
+   * otherwise one after another, each closed at its end: their groups may be many.
+   */
+  override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
+    val regions = split.asInstanceOf[HBaseAggregatePartition].regions
+    if (plan.singleTask && regions.size > 1) readTogether(regions)
+    else regions.iterator.flatMap { case (region, sent) =>
+      val closes = new RegionCloses
+      context.addTaskCompletionListener[Unit](_ => closes.closeAll())
+      closes.atEnd(translating(region)(read(region, sent, metrics, closes.add)))
     }
+  }
 
   // Opened at the first row wanted, so that a failure to open is reported like any other.
   private def translating(region: RegionScan)(rows: => Iterator[InternalRow]): Iterator[InternalRow] =
@@ -146,9 +153,13 @@ object HBaseAggregateRDD {
   /** Threads that read the regions of a single-task aggregate, shared by the tasks of a JVM. */
   private val regionReads = new ParallelReads("hbase-region-aggregate", 16)
 
-  def partitionsOf(plan: AggregateScanPlan): Seq[HBaseAggregatePartition] =
-    if (plan.singleTask) Seq(HBaseAggregatePartition(0, plan.regionRequests))
-    else plan.regionRequests.zipWithIndex.map { case (region, i) => HBaseAggregatePartition(i, Seq(region)) }
+  /** One for all regions, several regions each when the scan shares them out so, or one each. */
+  def partitionsOf(plan: AggregateScanPlan): Seq[HBaseAggregatePartition] = {
+    val regions = plan.regionRequests
+    val grouped =
+      if (plan.singleTask) Seq(regions) else plan.scan.tasks.fold(regions.map(Seq(_)))(_.group(regions))
+    grouped.zipWithIndex.map { case (read, i) => HBaseAggregatePartition(i, read) }
+  }
 
   /** A region's read without the server jar: its ranges, and only the cells the aggregation reads. */
   def plainFilters(plan: AggregateScanPlan, region: RegionScan): Seq[Filter] =

@@ -42,15 +42,11 @@ class HBaseScanRDD(
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
     val partition = split.asInstanceOf[HBaseRegionPartition]
-    // A region is opened only once the one before it has been read to its end.
+    // A region is opened only once the one before it has been read to its end, and closed there.
     partition.scans.iterator.flatMap { scan =>
-      HBaseScanRDD.readRegion(
-        request,
-        scan,
-        partition.index,
-        metrics,
-        close => context.addTaskCompletionListener[Unit](_ => close())
-      )
+      val closes = new RegionCloses
+      context.addTaskCompletionListener[Unit](_ => closes.closeAll())
+      closes.atEnd(HBaseScanRDD.readRegion(request, scan, partition.index, metrics, closes.add))
     }
   }
 }

@@ -19,8 +19,9 @@ import org.apache.spark.sql.hbase.planner.{IndexLookup, JoinKeys, RegionScan, Ta
 
 /**
  * Carries out a finished [[TableScanPlan]]: one Spark partition per region it reads (or per
- * aligned key range), in region order, each reading its regions' part of the ranges, keeping
- * the rows that pass what is left of the WHERE clause there, and returning their `output` columns.
+ * aligned key range, or per task's regions), in region order, each reading its regions' part of
+ * the ranges, keeping the rows that pass what is left of the WHERE clause there, and returning
+ * their `output` columns.
  *
  * When the plan says so, a collect runs on the driver without a job (see
  * `spark.sql.hbase.driverRead.maxKeyRanges`): a lookup then costs HBase round trips, not a job.
@@ -52,9 +53,8 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
    * of the key they are not: one value may straddle two regions. Aligned with another scan,
    * they are ranges of the leading key column's values.
    */
-  override def outputPartitioning: Partitioning = plan.regions.size match {
+  override def outputPartitioning: Partitioning = plan.partitions.size match {
     case _ if plan.alignment.isDefined => KeyRangePartitioning(plan.keyOrder.head, plan.alignment.get)
-    case _ if plan.oneTask => SinglePartition
     case 1 => SinglePartition
     case n if plan.wholeKey => RangePartitioning(outputOrdering, n)
     case n => UnknownPartitioning(n)

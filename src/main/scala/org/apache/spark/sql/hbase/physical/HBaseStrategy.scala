@@ -66,7 +66,14 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
     } yield {
       // Without the bytes its regions are sent: a pushed aggregate sends bytes of its own.
       val scan =
-        HBaseScanPlanner.shape(relation, shape.columns, shape.output, shape.condition, ScanSettings.of(conf), facts)
+        HBaseScanPlanner.shape(
+          relation,
+          shape.columns,
+          shape.output,
+          shape.condition,
+          ScanSettings.of(conf, session.sparkContext.defaultParallelism),
+          facts
+        )
       // Only a bare scan: its output is what the partial aggregation reads. A scan a global index
       // narrows reads a few rows, which Spark aggregates sooner than region servers scan them all.
       val pushed = Some(scan).filter(_ => shape.bare && scan.indexLookup.isEmpty).flatMap { scan =>
@@ -104,7 +111,14 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
     scanOf(
       projects,
       shape,
-      HBaseScanPlanner.plan(relation, shape.columns, shape.output, shape.condition, ScanSettings.of(SQLConf.get), facts)
+      HBaseScanPlanner.plan(
+        relation,
+        shape.columns,
+        shape.output,
+        shape.condition,
+        ScanSettings.of(SQLConf.get, session.sparkContext.defaultParallelism),
+        facts
+      )
     )
   }
 

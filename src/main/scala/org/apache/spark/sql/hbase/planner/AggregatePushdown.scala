@@ -95,7 +95,10 @@ final case class AggregateScanPlan(
 
   def describe: String = {
     val groups = if (groupBy.isEmpty) "" else s" group by ${groupBy.map(_.name).mkString(", ")}"
-    val oneTask = if (singleTask && scan.regions.size > 1) ", regions read together in one task" else ""
+    val oneTask =
+      if (singleTask && scan.regions.size > 1) ", regions read together in one task"
+      else if (singleTask) ""
+      else scan.tasks.fold("")(_.describe)
     s"HBaseAggregateScan ${scan.describeReads}, partial aggregate in region servers: " +
       s"${aggregates.map(_.sql).mkString(", ")}$groups$oneTask"
   }

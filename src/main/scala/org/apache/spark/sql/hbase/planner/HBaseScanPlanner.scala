@@ -25,11 +25,15 @@ final case class ScanSettings(
     globalIndex: Boolean = true,
     globalIndexMaxRows: Int = 100000,
     globalIndexCovering: Boolean = true,
-    globalIndexRecentWrites: Long = 120000L
+    globalIndexRecentWrites: Long = 120000L,
+    taskMaxBytes: Long = 0,
+    minTasks: Int = 1
 )
 
 object ScanSettings {
-  def of(conf: SQLConf): ScanSettings = ScanSettings(
+
+  /** The settings of `conf`, for a Spark application whose default parallelism is `parallelism`. */
+  def of(conf: SQLConf, parallelism: Int): ScanSettings = ScanSettings(
     pushdown = conf.getConf(HBaseSQLConf.Pushdown),
     customFilter = conf.getConf(HBaseSQLConf.CustomFilter),
     maxKeyRanges = conf.getConf(HBaseSQLConf.MaxKeyRanges),
@@ -43,7 +47,9 @@ object ScanSettings {
     globalIndex = conf.getConf(HBaseSQLConf.GlobalIndexEnabled),
     globalIndexMaxRows = conf.getConf(HBaseSQLConf.GlobalIndexMaxRows),
     globalIndexCovering = conf.getConf(HBaseSQLConf.GlobalIndexCovering),
-    globalIndexRecentWrites = conf.getConf(HBaseSQLConf.GlobalIndexRecentWrites)
+    globalIndexRecentWrites = conf.getConf(HBaseSQLConf.GlobalIndexRecentWrites),
+    taskMaxBytes = conf.getConf(HBaseSQLConf.ScanTaskMaxBytes),
+    minTasks = parallelism
   )
 }
 
@@ -63,7 +69,9 @@ object ScanSettings {
  *  7. the order rows come in: by the row key, as far as the output holds its leading columns;
  *  8. the families read only from a time on, by lower bounds on write times ([[WrittenSince]]);
  *  9. a global index that names the rows to read, where the key ranges leave a scan ([[IndexLookup]]),
- *     or whose order an ORDER BY ... LIMIT reads its rows in ([[IndexOrder]]).
+ *     or whose order an ORDER BY ... LIMIT reads its rows in ([[IndexOrder]]);
+ * 10. how many Spark tasks read the regions: a task each, or fewer for a read small for its
+ *     regions ([[RegionTasks]]).
  */
 object HBaseScanPlanner {
 
@@ -211,6 +219,7 @@ object HBaseScanPlanner {
       settings.globalIndexMaxRows,
       settings.globalIndexCovering
     )).map(o => o.copy(lookup = o.lookup.copy(recentWritesMillis = settings.globalIndexRecentWrites)))
+    val oneTask = indexLookup.exists(_.covering) && withServers.regions.size > 1
     TableScanPlan(
       request.copy(topN = topN),
       keyRanges,
@@ -223,9 +232,16 @@ object HBaseScanPlanner {
       withoutServerJar = withoutJar,
       indexLookup = indexLookup,
       indexDeclined = weighed.flatMap(_.left.toOption),
-      oneTask = indexLookup.exists(_.covering) && withServers.regions.size > 1,
+      oneTask = oneTask,
       joinIndexes = joinIndexes,
-      indexOrder = indexOrder
+      indexOrder = indexOrder,
+      tasks = if (oneTask) None
+      else RegionTasks.plan(
+        withServers.regions.size,
+        relation.sizeInBytes.map(_ / math.max(1, withServers.regionsTotal)),
+        settings.taskMaxBytes,
+        settings.minTasks
+      )
     )
   }
 

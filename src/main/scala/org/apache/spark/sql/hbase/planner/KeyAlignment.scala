@@ -78,7 +78,7 @@ object KeyAlignment {
     }
     val regions = parts.map(_._1)
     val alignment = KeyAlignment(key, cuts, parts.map(_._2).distinct.toVector, parts.map(_._2).toVector)
-    plan.copy(regions = regions, driverRead = false, alignment = Some(alignment), oneTask = false)
+    plan.copy(regions = regions, driverRead = false, alignment = Some(alignment), oneTask = false, tasks = None)
   }
 
   /**

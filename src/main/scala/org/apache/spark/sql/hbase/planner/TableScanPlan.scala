@@ -73,6 +73,8 @@ final case class ScanRequest(
  * @param oneTask      every region is read in one Spark partition, in key order: a covering
  *                     index answers for few rows, and a job of one task needs no exchange above
  *                     it (an aggregate over it is one stage)
+ * @param tasks        when a read is small for its regions, how many consecutive regions each
+ *                     Spark task reads; otherwise a task per region
  * @param withoutServerJar the region servers (by `RegionInfo.serverName`) whose regions are read
  *                     without the server jar: they refused it, or read only an older wire
  *                     version than the plan's
@@ -93,7 +95,8 @@ final case class TableScanPlan(
     indexDeclined: Option[String] = None,
     oneTask: Boolean = false,
     joinIndexes: Seq[IndexLookup] = Nil,
-    indexOrder: Option[IndexOrder] = None
+    indexOrder: Option[IndexOrder] = None,
+    tasks: Option[RegionTasks] = None
 ) {
 
   def regionsWithoutServerJar: Int = regions.count(r => withoutServerJar(r.region.serverName))
@@ -121,13 +124,22 @@ final case class TableScanPlan(
 
   /**
    * What each Spark partition reads, in read order: a region each, unless aligned with another
-   * scan or read in one task.
+   * scan, read in one task, or shared out among fewer tasks.
    */
   def partitions: Seq[Seq[RegionScan]] = alignment match {
     case Some(aligned) => aligned.partitions(regions)
     case None if oneTask => Seq(readOrder)
-    case None => readOrder.map(Seq(_))
+    case None => tasks.fold(readOrder.map(Seq(_))) { t =>
+        val grouped = t.group(regions)
+        if (request.reversed) grouped.reverse.map(_.reverse) else grouped
+      }
   }
+
+  /** How the regions are shared out among tasks, as EXPLAIN shows it, when not a task each. */
+  def describeTasks: String =
+    if (alignment.isDefined) ""
+    else if (oneTask) ", in one task"
+    else tasks.fold("")(_.describe)
 
   /**
    * Whether the plan can be read from the highest key down: each region reads one range, or
@@ -142,7 +154,7 @@ final case class TableScanPlan(
   /** The plan on one line, as EXPLAIN shows it. */
   def describe: String = {
     val (read, output) = (request.read, request.emitted)
-    s"HBaseTableScan $describeReads$describeAlignment${if (oneTask && alignment.isEmpty) ", in one task" else ""}, columns [${output.map(_.name).mkString(", ")}]" +
+    s"HBaseTableScan $describeReads$describeAlignment$describeTasks, columns [${output.map(_.name).mkString(", ")}]" +
       (if (read != output) s", reads [${read.map(_.name).mkString(", ")}]" else "") +
       request.limits.maxRows.fold("")(n => s", limit $n") + (if (request.reversed) ", reversed" else "") +
       request.topN.fold("")(t => s", ${t.describe}") + joinKeys.fold("")(k => s", ${k.describe}") +

@@ -15,6 +15,7 @@ import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, Interprete
 import org.apache.spark.sql.hbase.codec.{BinaryKeyCodec, KeyGenerators}
 import org.apache.spark.sql.types._
 import org.apache.spark.sql.hbase.common.Utf8
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /** Every type through real HBase: written by SQL, stored by our codecs, read back in key order. */
 class CodecEndToEndSpec extends HBaseSuite {
@@ -68,8 +69,9 @@ class CodecEndToEndSpec extends HBaseSuite {
         .values.map(_.last).toSeq
       val expectedInternal = unique.sortWith((a, b) => ordering.compare(a, b) < 0)
 
-      // java.time values: no calendar rebasing of dates before 1582 on the way in or out.
-      withConf("spark.sql.datetime.java8API.enabled", "true") {
+      // java.time values: no calendar rebasing of dates before 1582 on the way in or out; a task per
+      // region, to see each region's rows in a partition of their own.
+      withConf("spark.sql.datetime.java8API.enabled" -> "true", HBaseSQLConf.ScanTaskMaxBytes.key -> "0") {
         val toRow = org.apache.spark.sql.catalyst.CatalystTypeConverters.createToScalaConverter(schema)
         val expected = expectedInternal.map(r => toRow(r).asInstanceOf[Row])
         spark.createDataFrame(expected.asJava, schema).write.insertInto(t)

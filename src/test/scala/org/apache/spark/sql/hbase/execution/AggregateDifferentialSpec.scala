@@ -134,24 +134,29 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
   private val suiteCases = 250
   private val cases = randomCases(suiteCases)
 
+  private def aggregateScans(df: DataFrame): Seq[HBaseAggregateScan] =
+    collectWithSubqueries(df.queryExecution.executedPlan) { case s: HBaseAggregateScan => s }
+
   private def inOneTask(df: DataFrame): Boolean =
     collectWithSubqueries(df.queryExecution.executedPlan) {
       case s: HBaseAggregateScan if s.plan.singleTask && s.plan.scan.regions.size > 1 => s
     }.nonEmpty
 
   describe(
-    s"$cases random aggregates, groupings and WHERE clauses, ANSI mode, adaptive execution, single-task reads " +
-      "and tight memory for groups on and off"
+    s"$cases random aggregates, groupings and WHERE clauses, ANSI mode, adaptive execution, single-task reads, " +
+      "several regions a task and tight memory for groups on and off"
   ) {
     it("give exactly Spark's answer with the coprocessor on and off, and most run in the region servers") {
       val t = table
-      val pushedQueries, distinctPushed, oneTask, flushed = new AtomicInteger()
+      val pushedQueries, distinctPushed, oneTask, flushed, fewerTasks = new AtomicInteger()
       val failures = failedCases(cases, seed = 23) { (i, random, session) =>
         val query = randomQuery(random, t)
         val (ansi, adaptive, singleTask) = (i % 2 == 0, i % 4 < 2, i % 8 < 4)
         // A third of the cases with no byte cap, a third with room for a few groups, a third for none.
         val groupBytes = Seq("0", "2k", "1")(i % 3)
+        val taskPerRegion = (i / 8) % 2 == 0
         withConf(session)(
+          HBaseSQLConf.ScanTaskMaxBytes.key -> (if (taskPerRegion) "0" else "128m"),
           "spark.sql.ansi.enabled" -> ansi.toString,
           "spark.sql.adaptive.enabled" -> adaptive.toString,
           HBaseSQLConf.CoprocessorSingleTaskMaxRegions.key -> (if (singleTask) "64" else "0"),
@@ -159,7 +164,10 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
         ) {
           val truth = canonical(session.sql(query.replace(s"FROM $t", s"FROM $truthView")))
           val on = session.sql(query)
-          withClue(s"#$i (ANSI $ansi, adaptive $adaptive, single task $singleTask, group bytes $groupBytes) $query\n") {
+          withClue(
+            s"#$i (ANSI $ansi, adaptive $adaptive, single task $singleTask, task per region $taskPerRegion, " +
+              s"group bytes $groupBytes) $query\n"
+          ) {
             val answer = canonical(on)
             withClue(clue(s"$answer\nis not\n$truth\n"))(sameRows(answer, truth) shouldBe true)
             val flushes = ScanMetrics.of(on)("memoryFlushes")
@@ -171,6 +179,11 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
             if (pushed(on) && query.contains("DISTINCT")) distinctPushed.incrementAndGet()
             if (inOneTask(on)) oneTask.incrementAndGet()
             if (!singleTask) inOneTask(on) shouldBe false
+            aggregateScans(on).foreach { scan =>
+              val partitions = HBaseAggregateRDD.partitionsOf(scan.plan).size
+              if (taskPerRegion && !scan.plan.singleTask) partitions shouldBe scan.plan.scan.regions.size
+              if (partitions > 1 && partitions < scan.plan.scan.regions.size) fewerTasks.incrementAndGet()
+            }
             withConf(session)(HBaseSQLConf.Coprocessor.key -> "false") {
               val off = session.sql(query)
               val offAnswer = canonical(off)
@@ -205,6 +218,9 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
         be > floorOf(cases, 1.0 / 20, suiteCases))
       withClue("groups sent early for the query's byte cap, shown in the metrics: ")(flushed.get.toDouble should
         be > floorOf(cases, 1.0 / 10, suiteCases))
+      withClue("groups of several regions a task, where the read is small for its regions: ")(
+        fewerTasks.get.toDouble should be > floorOf(cases, 1.0 / 10, suiteCases)
+      )
     }
   }
 }

@@ -99,7 +99,7 @@ class AggregatePushdownSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       aggregateScan(df).get.execute().getNumPartitions shouldBe 1
       withClue("every region's rows are counted: ")(ScanMetrics.of(df)("rowsScanned") shouldBe 2500)
 
-      withConf(HBaseSQLConf.CoprocessorSingleTaskMaxRegions.key -> "2") {
+      withConf(HBaseSQLConf.CoprocessorSingleTaskMaxRegions.key -> "2", HBaseSQLConf.ScanTaskMaxBytes.key -> "0") {
         val perRegion = sql(query)
         perRegion.collect().toSeq shouldBe df.collect().toSeq
         shuffles(perRegion) shouldBe 1

@@ -23,8 +23,12 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersA
     df.queryExecution.executedPlan
   }
 
+  /**
+   * The join, merged by key, of reads of a task per region: reads this small are otherwise one task a
+   * side, which Spark's own sort-merge join joins with neither a shuffle nor a sort (see below).
+   */
   private def merged(df: DataFrame): HBaseMergeJoin = {
-    val p = plan(df)
+    val p = withConf(HBaseSQLConf.ScanTaskMaxBytes.key -> "0")(plan(df))
     withClue(p.toString) {
       collect(p) { case e: ShuffleExchangeExec => e } shouldBe empty
       collect(p) { case s: SortExec => s } shouldBe empty
@@ -157,6 +161,25 @@ class MergeJoinSpec extends HBaseSuite with AdaptiveSparkPlanHelper with OrdersA
       withConf("spark.sql.autoBroadcastJoinThreshold" -> "-1") {
         val df = sql(query)
         merged(df)
+        df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
+      }
+    }
+  }
+
+  describe("a join on the leading key of two reads small for their regions") {
+    it("joins their single tasks in Spark's sort-merge join, with neither a shuffle nor a sort") {
+      noBroadcast {
+        val query = s"SELECT o.ok, o.s, l.ln FROM $orders o JOIN $lines l ON o.ok = l.ok WHERE o.ok < 90 OR o.ok >= 380"
+        val df = sql(query)
+        val p = plan(df)
+        withClue(p.toString) {
+          val scans = collect(p) { case s: HBaseTableScan => s }
+          scans.map(_.plan.partitions.size) shouldBe Seq(1, 1)
+          scans.map(_.plan.regions.size).sum should be > 2
+          collect(p) { case e: ShuffleExchangeExec => e } shouldBe empty
+          collect(p) { case s: SortExec => s } shouldBe empty
+          collect(p) { case j: SortMergeJoinExec => j } should have size 1
+        }
         df.collect().toSeq should contain theSameElementsAs asSparkDoesIt(query)
       }
     }

@@ -272,4 +272,44 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       contradiction.regions shouldBe empty
     }
   }
+
+  describe("the tasks of a scan") {
+    val mb = 1024L * 1024
+    def sized(bytes: Long) = relation.copy(sizeInBytes = Some(BigInt(bytes)))
+    def planSized(bytes: Long, where: Option[Expression], s: ScanSettings) =
+      HBaseScanPlanner.plan(sized(bytes), Seq(k, v), Seq(k, v), where, s, new Counting(serverJar = true))
+    val packing = settings.copy(taskMaxBytes = 128 * mb, minTasks = 2)
+
+    it("are fewer than the regions for a read small for them, consecutive regions in key order each, as EXPLAIN says") {
+      val p = planSized(30 * mb, Some(k > 5), packing.copy(minTasks = 1))
+      p.tasks shouldBe Some(RegionTasks(Seq(3), BigInt(30 * mb)))
+      p.partitions.map(_.map(_.region.host.get)) shouldBe Seq(Seq("rs1", "rs2", "rs3"))
+      p.reversedRead.partitions.map(_.map(_.region.host.get)) shouldBe Seq(Seq("rs3", "rs2", "rs1"))
+      p.describe should include("regions 3 of 3, 1 key ranges ((5, +inf)), 0 Gets and 3 scans")
+      p.describe should include(", in one task of 30 MB at most, columns [k, v]")
+      planSized(12 * mb, None, packing).describe should include(", in 2 tasks of 8 MB at most each, columns")
+    }
+
+    it("are at least Spark's default parallelism, unless each would read under 8 MB") {
+      planSized(12 * mb, None, packing).tasks.map(_.regionsPerTask) shouldBe Some(Seq(2, 1))
+      planSized(6 * mb, None, packing).tasks.map(_.regionsPerTask) shouldBe Some(Seq(3))
+      planSized(30 * mb, None, packing).tasks shouldBe None
+    }
+
+    it("are a task per region for large regions, a read of unknown size, or with the setting 0") {
+      planSized(600 * mb, None, packing).tasks shouldBe None
+      HBaseScanPlanner.plan(relation, Seq(k, v), Seq(k, v), None, packing, new Counting(serverJar = true))
+        .tasks shouldBe None
+      val perRegion = planSized(30 * mb, None, packing.copy(taskMaxBytes = 0))
+      perRegion.tasks shouldBe None
+      perRegion.partitions.map(_.size) shouldBe Seq(1, 1, 1)
+      perRegion.describe should not include "tasks"
+    }
+
+    it("count only the regions the key ranges leave") {
+      val p = planSized(30 * mb, Some(k >= 1500), packing.copy(minTasks = 1))
+      p.regions.size shouldBe 2
+      p.tasks shouldBe Some(RegionTasks(Seq(2), BigInt(20 * mb)))
+    }
+  }
 }

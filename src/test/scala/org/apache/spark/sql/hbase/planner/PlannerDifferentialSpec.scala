@@ -120,23 +120,26 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
   /** Every row, filtered by Spark. */
   private case object NoPushdown extends Mode(HBaseSQLConf.Pushdown.key -> "false")
 
+  /** As [[ServerJar]], but a Spark task per region, where by default several regions share one. */
+  private case object TaskPerRegion extends Mode(HBaseSQLConf.ScanTaskMaxBytes.key -> "0")
+
   private val suiteCases = 500
   private val cases = randomCases(suiteCases)
 
   describe(s"$cases random WHERE clauses over the key (a INT, b STRING, c BIGINT) and NULL-holding values") {
     it(
-      "return exactly the rows Spark finds in memory: with the server jar, and alternately with HBase's filters or without pushdown"
+      "return exactly the rows Spark finds in memory: with the server jar, and in turn with HBase's filters, without pushdown, or a task per region"
     ) {
       val t = table
       val stored = sql(s"SELECT count(*) FROM $truthView").head().getLong(0)
       withClue("random keys repeat a little, so the table holds somewhat fewer rows than were written: ")(
         stored should be > (rowCount * 0.9).toLong
       )
-      val pruned, readFewer, skipScans, exact = new AtomicInteger()
+      val pruned, readFewer, skipScans, exact, fewerTasks = new AtomicInteger()
       val predicates = randomPredicates(cases, seed = 11)
       val truths = truthsOf(predicates)
       val failures = failedCasesOf(predicates.zip(truths)) { case (i, (predicate, truth), session) =>
-        Seq(ServerJar, if (i % 2 == 0) HBaseFilters else NoPushdown).foreach { mode =>
+        Seq(ServerJar, Seq(HBaseFilters, NoPushdown, TaskPerRegion)(i % 3)).foreach { mode =>
           withConf(session)(mode.settings: _*) {
             val df = session.sql(s"SELECT * FROM $t WHERE $predicate")
             withClue(clue(s"#$i $mode WHERE $predicate\n${df.queryExecution.executedPlan}\n")) {
@@ -146,7 +149,9 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
                 mode match {
                   case NoPushdown => read shouldBe stored
                   case HBaseFilters => read should be >= truth.size.toLong
+                  case TaskPerRegion => scan.plan.partitions.size shouldBe scan.plan.regions.size
                   case ServerJar =>
+                    if (scan.plan.partitions.size < scan.plan.regions.size) fewerTasks.incrementAndGet()
                     if (scan.metrics("regionsScanned").value < scan.metrics("regionsTotal").value)
                       pruned.incrementAndGet()
                     if (read < stored) readFewer.incrementAndGet()
@@ -180,6 +185,8 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
         be > floorOf(cases, 1.0 / 5, suiteCases))
       withClue("and leave nothing for Spark to check: ")(exact.get.toDouble should
         be > floorOf(cases, 3.0 / 10, suiteCases))
+      withClue("and read several regions in one task: ")(fewerTasks.get.toDouble should
+        be > floorOf(cases, 1.0 / 5, suiteCases))
     }
   }
 
@@ -200,7 +207,9 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
       val t = uniqueName("splitting")
       sql(s"CREATE TABLE $t (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
       sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id AS INT) FROM range(0, 100)")
-      sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 1
+      // A task per region, to count the regions the plan reads.
+      def partitions = withConf(HBaseSQLConf.ScanTaskMaxBytes.key -> "0")(sql(s"SELECT * FROM $t").rdd.getNumPartitions)
+      partitions shouldBe 1
       val name = org.apache.hadoop.hbase.TableName.valueOf(t)
       withAdmin { admin =>
         admin.flush(name)
@@ -208,11 +217,11 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
         Waits.until(s"$t split in two regions")(admin.getRegions(name).size >= 2)
         admin.getRegions(name).size shouldBe 2
       }
-      sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 1
+      partitions shouldBe 1
       sql(s"SELECT count(*), sum(v) FROM $t").head() shouldBe Row(100L, 4950L)
       spark.conf.set(HBaseSQLConf.PartitionExpiration.key, "0")
       try {
-        sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 2
+        partitions shouldBe 2
         sql(s"SELECT count(*), sum(v) FROM $t WHERE k >= 40").head() shouldBe Row(60L, (40 until 100).sum.toLong)
       } finally spark.conf.unset(HBaseSQLConf.PartitionExpiration.key)
     }

@@ -9,6 +9,7 @@ import java.nio.file.{Files, Path}
 import org.apache.spark.sql.hbase.{HBaseSuite, Waits, commands, execution, metadata}
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.hbase.common.HBaseSQLConf
 
 /** LOAD DATA into HBase tables as HFiles, against the real HBase. */
 class LoadDataSpec extends HBaseSuite {
@@ -58,7 +59,7 @@ class LoadDataSpec extends HBaseSuite {
       val bySpark =
         spark.read.option("header", "true").option("escape", "\"").schema(spark.table(t).schema).csv(file.toString)
       sql(s"SELECT * FROM $t").collect().toSet shouldBe bySpark.collect().toSet
-      sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 3
+      withConf(HBaseSQLConf.ScanTaskMaxBytes.key -> "0")(sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 3)
       staged shouldBe empty
     }
 
@@ -460,7 +461,7 @@ class LoadDataSpec extends HBaseSuite {
       }
       sql(s"SELECT count(*), sum(id), sum(score) FROM $t").head() shouldBe
         Row(100L, 5050L, BigDecimal("5050.00").bigDecimal)
-      sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 2
+      withConf(HBaseSQLConf.ScanTaskMaxBytes.key -> "0")(sql(s"SELECT * FROM $t").rdd.getNumPartitions shouldBe 2)
     }
   }
 
