@@ -60,6 +60,29 @@ class RegionReadsSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
     }
   }
 
+  describe("the regions of one task") {
+    it("are read one after another in key order, each closed when its rows run out") {
+      val t = uniqueName("reads_tasks")
+      create(t, 3000)
+      val scan = nodes(sql(s"SELECT k FROM $t")).collectFirst { case s: HBaseTableScan => s }.get
+      val partitions = scan.plan.partitions
+      val several = partitions.indexWhere(_.size > 1)
+      several should be >= 0
+      // Each row of that task alone with the scanners this JVM holds open as it comes (local mode: it runs here).
+      val seen = spark.sparkContext.runJob(
+        scan.execute(),
+        (rows: Iterator[org.apache.spark.sql.catalyst.InternalRow]) =>
+          rows.map(row => (row.getInt(0), RegionScanners.openNow)).toArray,
+        Seq(several)
+      ).head
+      // Split at 1000 and 2000: each region holds 1,000 rows.
+      seen.length shouldBe 1000 * partitions(several).size
+      seen.map(_._1).toSeq shouldBe sorted
+      seen.map(_._2).distinct.toSeq shouldBe Seq(1)
+      RegionScanners.openNow shouldBe 0
+    }
+  }
+
   describe("regions read together") {
     it("are cancelled together: a killed task closes every region's scanner at once, here and in the region servers") {
       assume(RegionServerGauges.embedded, "counts scanners in the embedded HBase's JVMs")
