@@ -76,9 +76,7 @@ class HBaseAggregateRDD(sc: SparkContext, plan: AggregateScanPlan, metrics: Read
     val regions = split.asInstanceOf[HBaseAggregatePartition].regions
     if (plan.singleTask && regions.size > 1) readTogether(regions)
     else regions.iterator.flatMap { case (region, sent) =>
-      val closes = new RegionCloses
-      context.addTaskCompletionListener[Unit](_ => closes.closeAll())
-      closes.atEnd(translating(region)(read(region, sent, metrics, closes.add)))
+      RegionCloses.closedAtEnd(context)(close => translating(region)(read(region, sent, metrics, close)))
     }
   }
 

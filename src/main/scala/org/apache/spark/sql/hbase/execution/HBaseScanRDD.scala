@@ -44,9 +44,7 @@ class HBaseScanRDD(
     val partition = split.asInstanceOf[HBaseRegionPartition]
     // A region is opened only once the one before it has been read to its end, and closed there.
     partition.scans.iterator.flatMap { scan =>
-      val closes = new RegionCloses
-      context.addTaskCompletionListener[Unit](_ => closes.closeAll())
-      closes.atEnd(HBaseScanRDD.readRegion(request, scan, partition.index, metrics, closes.add))
+      RegionCloses.closedAtEnd(context)(HBaseScanRDD.readRegion(request, scan, partition.index, metrics, _))
     }
   }
 }

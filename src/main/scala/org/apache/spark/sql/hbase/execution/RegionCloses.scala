@@ -3,6 +3,8 @@
 
 package org.apache.spark.sql.hbase.execution
 
+import org.apache.spark.TaskContext
+
 /**
  * What one region's read opened, closed once: when its rows run out, or at the end of the task
  * that stopped reading them sooner (a LIMIT, a failure).
@@ -23,5 +25,15 @@ private[execution] final class RegionCloses {
   def atEnd[T](rows: Iterator[T]): Iterator[T] = new Iterator[T] {
     override def hasNext: Boolean = rows.hasNext || { closeAll(); false }
     override def next(): T = rows.next()
+  }
+}
+
+private[execution] object RegionCloses {
+
+  /** The rows `read` returns, what it opens closed when they run out or when `context`'s task ends. */
+  def closedAtEnd[T](context: TaskContext)(read: ((() => Unit) => Unit) => Iterator[T]): Iterator[T] = {
+    val closes = new RegionCloses
+    context.addTaskCompletionListener[Unit](_ => closes.closeAll())
+    closes.atEnd(read(closes.add))
   }
 }
