@@ -20,21 +20,30 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pyspark
 import pytest
 from kerberos_fixtures import LocalKdc, LocalYarn
+from pyhive import hive
+from pyhive.exc import OperationalError
 from pyspark_hbase import _paths
 from pyspark_hbase import session as hbase_session
+from pyspark_hbase.daemons import HOST, accepts, pick_free_ports, terminate
 from pyspark_hbase.local import LocalHBase
-from pyspark_hbase_testing.access import grant
+from pyspark_hbase_testing.access import grant, revoke
 from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
 from pyspark_hbase_testing.kerberos import Kerberos
+from spark_submit import SUBMIT, submit_env
 
 REPO = Path(__file__).resolve().parents[1]
 JOB = REPO / "tests" / "kerberos_job.py"
+
+# The per-user Thrift server's own principal; HBase lets it act for other users.
+SERVER_PRINCIPAL = "spark/localhost"
+PROXY_USERS = ("spark",)
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("HBASE_CONF_DIR")), reason="needs the embedded HBase: it starts a secured one"
@@ -44,7 +53,8 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def kdc(tmp_path_factory):
     server = LocalKdc(
-        tmp_path_factory.mktemp("kdc"), {"hbase": ["hbase/localhost"], "alice": ["alice"], "bob": ["bob"]}
+        tmp_path_factory.mktemp("kdc"),
+        {"hbase": ["hbase/localhost"], "alice": ["alice"], "bob": ["bob"], "spark": [SERVER_PRINCIPAL]},
     )
     try:
         yield server
@@ -61,7 +71,7 @@ def hbase_kerberos(kdc):
 @pytest.fixture(scope="module")
 def secured_hbase(hbase_kerberos, tmp_path_factory):
     local = LocalHBase(tmp_path_factory.mktemp("secured-hbase"))
-    local.start(region_servers=2, additions=hbase_kerberos.security())
+    local.start(region_servers=2, additions=hbase_kerberos.security(PROXY_USERS))
     try:
         grant(local, "alice", "@default", "RWXC")
         grant(local, "alice", "@spark_hbase_sql", "RWXC")
@@ -74,7 +84,7 @@ def secured_hbase(hbase_kerberos, tmp_path_factory):
 def test_the_secured_hbase_keeps_its_kerberos_in_its_state_for_every_later_client(secured_hbase, hbase_kerberos):
     # Another LocalHBase of the data dir (a later CLI call, say) reads it back from the state file.
     again = LocalHBase(secured_hbase.data_dir)
-    assert again.additions == hbase_kerberos.security()
+    assert again.additions == hbase_kerberos.security(PROXY_USERS)
     site = {
         p.findtext("name"): p.findtext("value")
         for p in ET.parse(secured_hbase.conf_dir / "hbase-site.xml").getroot().iter("property")
@@ -392,3 +402,177 @@ def test_executors_on_yarn_without_hbase_tokens_fail_at_once_with_the_kerberos_s
         in error
     ), error
     assert "spark.security.credentials.hbase.enabled" in error
+
+
+# ---- one Thrift server, many users, executors in their own JVMs --------------------------------
+#
+# The server logs in as spark/localhost and runs each JDBC session's statements as its user
+# (hive.server2.enable.doAs); HBase lets spark act for other users (its proxy-user settings). JDBC
+# clients authenticate to the server with a user name only (hive.server2.authentication=NONE):
+# how clients authenticate to HiveServer2 is Hive's business; what is tested here is whom HBase
+# sees. erin and frank have no Kerberos principal at all: the server acts for them.
+
+
+@pytest.fixture(scope="module")
+def per_user_thrift(kdc, secured_hbase, tmp_path_factory):
+    """The port of a per-user Thrift server on local-cluster[2,1,1024], stopped after."""
+    work = tmp_path_factory.mktemp("per-user-thrift")
+    port = pick_free_ports(1)[0]
+    principal, keytab = kdc.principal(SERVER_PRINCIPAL), kdc.keytab("spark")
+    krb5 = f"-Djava.security.krb5.conf={kdc.krb5_conf}"
+    command = [
+        str(SUBMIT),
+        "--class",
+        "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2",
+        "--master",
+        "local-cluster[2,1,1024]",
+        *hbase_session.submit_args({"spark.hbase.conf.dir": str(secured_hbase.conf_dir)}),
+        "--conf",
+        f"spark.kerberos.principal={principal}",
+        "--conf",
+        f"spark.kerberos.keytab={keytab}",
+        "--conf",
+        "spark.sql.hbase.identity=statement",
+        # Every read in a job on the executors, none on the driver.
+        "--conf",
+        "spark.sql.hbase.driverRead.maxKeyRanges=0",
+        "--conf",
+        f"spark.executor.extraJavaOptions={krb5} {SHORT_LIVED_JVM_FLAGS}",
+        "--conf",
+        f"spark.sql.warehouse.dir={work / 'warehouse'}",
+        "--conf",
+        "spark.ui.enabled=false",
+        "--conf",
+        "spark.sql.shuffle.partitions=2",
+        "--conf",
+        "spark.hbase.client.retries.number=3",
+        "--driver-java-options",
+        f"{krb5} -Dderby.system.home={work} -Dspark.hbase.log.file={work / 'server.log'}",
+        "spark-internal",
+        *[
+            a
+            for k, v in {
+                "hive.server2.thrift.bind.host": HOST,
+                "hive.server2.thrift.port": str(port),
+                "hive.server2.enable.doAs": "true",
+                "hive.server2.authentication": "NONE",
+                "hive.server2.authentication.kerberos.principal": principal,
+                "hive.server2.authentication.kerberos.keytab": keytab,
+            }.items()
+            for a in ("--hiveconf", f"{k}={v}")
+        ],
+    ]
+    env = dict(submit_env(), HADOOP_CONF_DIR=str(secured_hbase.conf_dir), HBASE_CONF_DIR=str(secured_hbase.conf_dir))
+    log = work / "server.log"
+    with open(work / "stdout.log", "wb") as out:
+        server = subprocess.Popen(
+            command,
+            cwd=work,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 300
+        while not accepts(port):
+            output = (work / "stdout.log").read_text(errors="replace")[-8000:]
+            assert server.poll() is None and time.monotonic() < deadline, output
+            time.sleep(0.5)
+        yield port, log
+    finally:
+        terminate(server.pid, lambda pid: server.poll() is None, 60)
+
+
+def _jdbc(port, user):
+    return hive.connect(host=HOST, port=port, username=user)
+
+
+def _sql(connection, statement: str) -> list:
+    cursor = connection.cursor()
+    cursor.execute(statement)
+    return [list(row) for row in cursor.fetchall()] if cursor.description else []
+
+
+def _denied(connection, statement: str) -> str:
+    with pytest.raises(OperationalError) as refused:
+        _sql(connection, statement)
+    return str(refused.value)
+
+
+def _wait_for(condition, what: str, timeout: float = 60):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.2)
+
+
+def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_their_own_tokens(
+    secured_hbase, per_user_thrift, tmp_path
+):
+    port, log = per_user_thrift
+    # alice (RWXC on default and our catalog) makes the tables as herself.
+    alice = _jdbc(port, "alice")
+    try:
+        for table, letter in (("ke", "e"), ("kf", "f")):
+            _sql(
+                alice,
+                f"CREATE TABLE {table} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table}, COLS=[v=f.v]) "
+                "SPLIT ON ((50))",
+            )
+            _sql(alice, f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
+    finally:
+        alice.close()
+    grant(secured_hbase, "erin", "ke", "RW")
+    grant(secured_hbase, "frank", "kf", "RWC")
+    for user in ("erin", "frank"):
+        grant(secured_hbase, user, "@spark_hbase_sql", "R")
+    csv = tmp_path / "rows.csv"
+    csv.write_text("".join(f"{k},loaded\n" for k in range(500, 510)))
+    erin, frank = _jdbc(port, "erin"), _jdbc(port, "frank")
+    try:
+        # Alternating users on one server: no connection or token is lent from one to the other.
+        for round in range(2):
+            # A key range over both regions, its aggregate pushed to the region servers, in tasks.
+            assert _sql(erin, "SELECT count(*), min(v) FROM ke WHERE k BETWEEN 10 AND 60") == [[51, "e10"]]
+            refused = _denied(frank, "SELECT count(*) FROM ke WHERE k BETWEEN 10 AND 60")
+            assert "HBase denied access" in refused and "frank" in refused and "ke" in refused, refused
+            assert _sql(frank, "SELECT k, v FROM kf WHERE k IN (3, 97) ORDER BY k") == [[3, "f3"], [97, "f97"]]
+            refused = _denied(erin, "SELECT v FROM kf WHERE k = 3")
+            assert "erin" in refused and "kf" in refused and "READ" in refused, refused
+            # Writes in tasks too.
+            _sql(erin, f"INSERT INTO ke SELECT CAST(1000 + id AS INT), 'erin' FROM range({round * 5}, {round * 5 + 5})")
+            refused = _denied(frank, "INSERT INTO ke SELECT CAST(2000 + id AS INT), 'frank' FROM range(5)")
+            assert "frank" in refused and "ke" in refused and "WRITE" in refused, refused
+        assert _sql(erin, "SELECT count(*), count_if(v = 'erin') FROM ke") == [[110, 10]]
+        # LOAD DATA PARALLEL writes its HFiles in tasks, and bulk-loads them as the user.
+        assert _sql(frank, f"LOAD DATA PARALLEL LOCAL INPATH '{csv}' INTO TABLE kf")[0][0] == 10
+        assert _sql(frank, "SELECT count(*) FROM kf WHERE v = 'loaded'") == [[10]]
+        # A revoked grant holds from the next statement on, though erin's connections and token live on.
+        revoke(secured_hbase, "erin", "ke", "RW")
+        refused = _denied(erin, "SELECT count(*) FROM ke WHERE k < 5")
+        assert "erin" in refused and "ke" in refused, refused
+    finally:
+        frank.close()
+    # HBase saw each user's tasks authenticate with that user's own token, and the server as itself.
+    hbase_logs = lambda: "".join(  # noqa: E731
+        p.read_text(errors="replace") for p in (secured_hbase.data_dir / "logs").glob("*.log")
+    )
+    for user in ("erin", "frank"):
+        assert f"Auth successful for {user} (auth:TOKEN)" in hbase_logs(), user
+    server_log = log.read_text(errors="replace")
+    assert "HBase identity: per user (spark.sql.hbase.identity=statement)" in server_log
+    for user in ("erin", "frank"):
+        assert f"Obtained an HBase delegation token of {user} for tasks" in server_log, user
+    # frank's last session closed: the driver forgets his tokens; erin's session is still open.
+    _wait_for(
+        lambda: "Dropped the HBase delegation tokens of frank" in log.read_text(errors="replace"),
+        "frank's tokens were not dropped when his session closed",
+    )
+    assert "Dropped the HBase delegation tokens of erin" not in log.read_text(errors="replace")
+    erin.close()
+    _wait_for(
+        lambda: "Dropped the HBase delegation tokens of erin" in log.read_text(errors="replace"),
+        "erin's tokens were not dropped when her session closed",
+    )

@@ -6,6 +6,7 @@
 HBase then authenticates clients with Kerberos and checks their rights (SASL, AccessController,
 TokenProvider for delegation tokens); the KDC is the tests' own (tests/kerberos_fixtures.py)."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pyspark_hbase.local import Additions
@@ -48,12 +49,16 @@ class Kerberos:
     def core_settings() -> dict[str, str]:
         return {"hadoop.security.authentication": "kerberos", "hadoop.security.authorization": "true"}
 
-    def security(self) -> Additions:
+    def security(self, proxy_users: Sequence[str] = ()) -> Additions:
         """What `LocalHBase.start(additions=...)` takes to run secured: the site files, the KDC's krb5.conf for every
         JVM, and for our client JVMs (the readiness probe, the AccessTool) the login as HBase's
-        superuser from the service keytab."""
+        superuser from the service keytab.
+
+        `proxy_users` are the short names of servers that may act for any user from anywhere
+        (HBase's proxy-user settings), as a Thrift server with doAs does."""
+        proxies = {f"hadoop.proxyuser.{user}.{what}": "*" for user in proxy_users for what in ("hosts", "groups")}
         return Additions(
-            hbase_site=self.site_settings(),
+            hbase_site={**self.site_settings(), **proxies},
             core_site=self.core_settings(),
             jvm_flags=(f"-Djava.security.krb5.conf={self.krb5_conf}",),
             tool_flags=(

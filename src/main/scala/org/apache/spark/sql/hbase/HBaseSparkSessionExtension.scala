@@ -16,7 +16,7 @@ import org.apache.spark.sql.hbase.physical.{
 import org.apache.spark.sql.hbase.optimizer.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
 import org.apache.spark.sql.hbase.changes.HBaseChangesFunction
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
-import org.apache.spark.sql.hbase.connection.StatementIdentity
+import org.apache.spark.sql.hbase.connection.{SessionEnds, StatementIdentity}
 
 /**
  * The entry point: `spark.sql.extensions=org.apache.spark.sql.hbase.HBaseSparkSessionExtension`.
@@ -29,10 +29,13 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     extensions.injectParser((_, delegate) => new HBaseSqlParser(delegate))
     extensions.injectResolutionRule { session =>
       // The server's log says at start whom HBase sees as the caller (its settings are Spark's, from its start).
+      val identity = session.sparkContext.getConf.get(HBaseSQLConf.Identity.key, "process")
       StatementIdentity.announce(
-        session.sparkContext.getConf.get(HBaseSQLConf.Identity.key, "process"),
+        identity,
         session.sparkContext.getConf.getBoolean(HBaseSQLConf.IdentityTrustsConnectUser.key, false)
       )
+      // Each user's tokens and connections go when their last session does.
+      if (identity.equalsIgnoreCase("statement")) SessionEnds.listen(session.sparkContext)
       ResolveHBaseRelations(session)
     }
     extensions.injectResolutionRule(session => ResolveIndexStatements(session))

@@ -226,7 +226,8 @@ object HBaseSQLConf {
       "of every user; or 'statement', the user each statement runs as when it is another (the Thrift server's " +
       "session user, with hive.server2.enable.doAs=true, or a Spark Connect session's user with " +
       "spark.sql.hbase.identity.trustConnectUser), on the driver and in its tasks, so that HBase's grants " +
-      "govern each user. With Kerberos, 'statement' reaches HBase from the driver only so far. Set when the " +
+      "govern each user. With Kerberos, the driver acts for each user as a proxy user of its login, and their " +
+      "tasks on executors use an HBase delegation token of theirs that the driver obtains. Set when the " +
       "application starts; a session cannot change it.")
     .stringConf
     .transform(_.toLowerCase(java.util.Locale.ROOT))

@@ -28,6 +28,12 @@ final case class HBaseClusterConf(settings: Map[String, String]) {
     conf
   }
 
+  // A token is a secret: it travels with tasks but is never printed.
+  override def toString: String =
+    s"HBaseClusterConf(${settings.map { case (k, v) =>
+        if (k == UserTokens.TokenKey) s"$k -> (secret)" else s"$k -> $v"
+      }.mkString(", ")})"
+
   def zookeeperAddress: String = {
     val quorum = settings.getOrElse("hbase.zookeeper.quorum", "localhost")
     val port = settings.getOrElse("hbase.zookeeper.property.clientPort", "2181")
@@ -48,9 +54,12 @@ object HBaseClusterConf {
     def connectUser =
       if (conf.getBoolean(HBaseSQLConf.IdentityTrustsConnectUser.key, false)) ConnectSessionUsers.userOf(session)
       else None
-    StatementIdentity.statementUser(mode, connectUser).fold(cluster)(user =>
-      HBaseClusterConf(cluster.settings + (StatementIdentity.UserKey -> user))
-    )
+    StatementIdentity.statementUser(mode, connectUser).fold(cluster) { user =>
+      val forUser = HBaseClusterConf(cluster.settings + (StatementIdentity.UserKey -> user))
+      // Tasks in other JVMs have no Kerberos login of the user: they get a delegation token of theirs.
+      if (KerberosCredentials.wanted(forUser.settings) && !session.sparkContext.isLocal) UserTokens.withToken(forUser)
+      else forUser
+    }
   }
 
   def fromSettings(sparkSettings: Map[String, String], envConfDir: Option[String]): HBaseClusterConf = {

@@ -8,6 +8,7 @@ import java.util.concurrent.{Executors, ScheduledExecutorService, ThreadFactory,
 import scala.collection.mutable
 
 import org.apache.hadoop.hbase.client.{Connection, ConnectionFactory}
+import org.apache.hadoop.security.UserGroupInformation
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
@@ -55,40 +56,69 @@ object HBaseConnections extends Logging {
 
   def borrow(cluster: HBaseClusterConf): Connection = synchronized {
     reaper
-    val entry = entries.get(cluster).filterNot(_.connection.isClosed).getOrElse {
-      KerberosCredentials.missing(cluster.settings).foreach { reason =>
-        throw HBaseUnreachable.unauthenticatedError(cluster, reason, null)
-      }
+    // The statement's user, when it is not this process (StatementIdentity); else the current user, as HBase takes it.
+    // Asked at every borrow: a task may bring a newer token of its user than the connection's.
+    val user = cluster.settings.get(StatementIdentity.UserKey).map(StatementIdentity.hbaseUser(_, cluster.settings))
+    val key = keyOf(cluster)
+    val entry = entries.get(key).filterNot(_.connection.isClosed).getOrElse {
+      KerberosCredentials.missing(cluster.settings, user.fold(UserGroupInformation.getCurrentUser)(_.getUGI))
+        .foreach { reason =>
+          throw HBaseUnreachable.unauthenticatedError(cluster, reason, null)
+        }
       HBaseUnreachable.checkZooKeeper(cluster)
       val timeout = cluster.settings.get(
         IdleTimeoutKey
       ).map(_.toLong).getOrElse(HBaseSQLConf.ConnectionIdleTimeoutMs.defaultValue.get)
-      // The statement's user, when it is not this process (StatementIdentity); else the current user, as HBase takes it.
-      val user = cluster.settings.get(StatementIdentity.UserKey).map(StatementIdentity.hbaseUser)
       logInfo(s"Opening HBase connection to ${cluster.zookeeperAddress}${user.fold("")(u => s" as ${u.getName}")}")
       val conf = cluster.toConfiguration
       val connection = user.fold(ConnectionFactory.createConnection(conf))(ConnectionFactory.createConnection(conf, _))
       val created = new Entry(connection, timeout)
-      entries(cluster) = created
-      opened(cluster) += 1
+      entries(key) = created
+      opened(key) += 1
       created
     }
     entry.borrowers += 1
     entry.connection
   }
 
+  // A user's connection outlives their tokens: a newer token joins the user's credentials instead.
+  private def keyOf(cluster: HBaseClusterConf): HBaseClusterConf =
+    if (cluster.settings.contains(UserTokens.TokenKey)) HBaseClusterConf(cluster.settings - UserTokens.TokenKey)
+    else cluster
+
   def release(cluster: HBaseClusterConf): Unit = synchronized {
-    entries.get(cluster).foreach { entry =>
+    entries.get(keyOf(cluster)).foreach { entry =>
       entry.borrowers = math.max(0, entry.borrowers - 1)
       entry.lastReleased = System.currentTimeMillis()
     }
   }
 
   /** How many reads and calls hold this cluster's shared connection now; 0 when every one gave it back. */
-  def borrowers(cluster: HBaseClusterConf): Int = synchronized(entries.get(cluster).fold(0)(_.borrowers))
+  def borrowers(cluster: HBaseClusterConf): Int = synchronized(entries.get(keyOf(cluster)).fold(0)(_.borrowers))
 
   /** How many connections to this cluster this JVM has opened so far; shows that tasks share one. */
-  def openedCount(cluster: HBaseClusterConf): Int = synchronized(opened(cluster))
+  def openedCount(cluster: HBaseClusterConf): Int = synchronized(opened(keyOf(cluster)))
+
+  /**
+   * Closes the connections of `user` (their last session closed) that nobody uses now; one in use
+   * closes when it has been idle for its timeout.
+   */
+  def closeUser(user: String): Unit = {
+    val idle = synchronized {
+      val ofUser = entries.filter { case (cluster, e) =>
+        e.borrowers == 0 && cluster.settings.get(StatementIdentity.UserKey).contains(user)
+      }
+      ofUser.keys.foreach(entries.remove)
+      ofUser.values.toSeq
+    }
+    idle.foreach(close)
+  }
+
+  private def close(e: Entry): Unit = {
+    logInfo("Closing idle HBase connection")
+    try e.connection.close()
+    catch { case t: Throwable => logWarning("Closing an HBase connection failed", t) }
+  }
 
   private[connection] def closeIdle(now: Long): Unit = {
     val idle = synchronized {
@@ -96,10 +126,6 @@ object HBaseConnections extends Logging {
       expired.keys.foreach(entries.remove)
       expired.values.toSeq
     }
-    idle.foreach { e =>
-      logInfo("Closing idle HBase connection")
-      try e.connection.close()
-      catch { case t: Throwable => logWarning("Closing an HBase connection failed", t) }
-    }
+    idle.foreach(close)
   }
 }

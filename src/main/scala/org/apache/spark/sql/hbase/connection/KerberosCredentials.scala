@@ -17,19 +17,25 @@ import org.apache.hadoop.security.UserGroupInformation
  */
 object KerberosCredentials {
 
+  /** Whether the HBase of `settings` authenticates its clients with Kerberos. */
+  def wanted(settings: Map[String, String]): Boolean =
+    settings.get("hbase.security.authentication").exists(_.trim.equalsIgnoreCase("kerberos"))
+
   /**
-   * Why this JVM certainly cannot authenticate to the HBase of `settings`, if it cannot: HBase
-   * wants Kerberos, the HBase client will not log in by itself (hbase.client.keytab.*), and the
-   * current user (or the real user behind a proxy user) has no Kerberos login and no HBase token.
+   * Why this JVM certainly cannot authenticate to the HBase of `settings` as `user`, if it cannot:
+   * HBase wants Kerberos, the HBase client will not log in by itself (hbase.client.keytab.*), and
+   * the user (or the real user behind a proxy user) has no Kerberos login and no HBase token.
    */
-  def missing(settings: Map[String, String]): Option[String] = {
-    val kerberos = settings.get("hbase.security.authentication").exists(_.trim.equalsIgnoreCase("kerberos"))
+  def missing(
+      settings: Map[String, String],
+      user: UserGroupInformation = UserGroupInformation.getCurrentUser
+  ): Option[String] = {
+    val kerberos = wanted(settings)
     val clientLogsIn = settings.contains(AuthUtil.HBASE_CLIENT_KEYTAB_FILE)
     // Another SASL provider selector may know other ways to authenticate.
     val builtInSelector = !settings.contains("hbase.client.sasl.provider.class")
     if (!kerberos || clientLogsIn || !builtInSelector) None
     else {
-      val user = UserGroupInformation.getCurrentUser
       val hasToken =
         user.getCredentials.getAllTokens.asScala.exists(_.getKind == AuthenticationTokenIdentifier.AUTH_TOKEN_TYPE)
       val hasLogin = user.hasKerberosCredentials || Option(user.getRealUser).exists(_.hasKerberosCredentials)

@@ -3,6 +3,8 @@
 
 package org.apache.spark.sql.hbase.connection
 
+import java.lang.reflect.UndeclaredThrowableException
+import java.security.PrivilegedExceptionAction
 import java.util.concurrent.ConcurrentHashMap
 
 import org.apache.hadoop.hbase.security.User
@@ -80,21 +82,48 @@ object StatementIdentity extends Logging {
       )
     }
 
+  // Users of this JVM that reach HBase with a delegation token from the driver (tasks of executors).
+  private val tokenUsers = new ConcurrentHashMap[String, UserGroupInformation]()
+
   /**
-   * The HBase user a connection for `name` acts as: the driver's UGI of that user (with Kerberos, a
-   * proxy user of the server's login, which HBase's proxy-user settings must allow), or in a JVM
-   * that has none and without Kerberos, a user of that name, which HBase's simple authentication
-   * takes at its word. With Kerberos, a task would need a delegation token of that user, which
-   * is not built yet: it fails rather than reach HBase as anyone else.
+   * The HBase user a connection of `cluster` acts as, for the statement's user `name` that the
+   * settings carry: the driver's UGI of that user (with Kerberos, a proxy user of the server's
+   * login, which HBase's proxy-user settings must allow); in another JVM, with Kerberos, a user of
+   * that name holding the delegation token the driver obtained for them ([[UserTokens]]); without
+   * Kerberos, a user of that name, which HBase's simple authentication takes at its word. With
+   * Kerberos and no token, it fails rather than reach HBase as anyone else.
    */
-  def hbaseUser(name: String): User = Option(seen.get(name)) match {
+  def hbaseUser(name: String, settings: Map[String, String] = Map.empty): User = Option(seen.get(name)) match {
     case Some(ugi) => User.create(ugi)
-    case None if !UserGroupInformation.isSecurityEnabled => User.create(UserGroupInformation.createRemoteUser(name))
     case None =>
-      throw new HBaseSQLException(
-        s"The statement runs as $name, and this JVM has no Kerberos credentials of $name to reach HBase with: " +
-          "with Kerberos, spark.sql.hbase.identity=statement reaches HBase from the driver only so far " +
-          "(see 'Identities' in docs/deployment.md)"
-      )
+      UserTokens.decode(settings) match {
+        case Some(token) =>
+          val ugi = tokenUsers.computeIfAbsent(name, UserGroupInformation.createRemoteUser(_))
+          // A newer token of the same cluster replaces the one before; connections open pick it up.
+          ugi.addToken(token)
+          User.create(ugi)
+        case None if !UserGroupInformation.isSecurityEnabled && !KerberosCredentials.wanted(settings) =>
+          User.create(UserGroupInformation.createRemoteUser(name))
+        case None =>
+          throw new HBaseSQLException(
+            s"The statement runs as $name, and this JVM has neither Kerberos credentials nor an HBase delegation " +
+              s"token of $name to reach HBase with: with Kerberos, the driver obtains a token of each statement's " +
+              "user for tasks outside its JVM, and this task came without one " +
+              "(see 'Identities' in docs/deployment.md)"
+          )
+      }
   }
+
+  /**
+   * Runs `body` as the HBase user of `cluster`'s connections, for HBase tools that open a
+   * connection of their own as the calling user (the bulk loader); as the calling user when the
+   * cluster names no statement user.
+   */
+  def actAs[T](cluster: HBaseClusterConf)(body: => T): T =
+    cluster.settings.get(UserKey) match {
+      case None => body
+      case Some(name) =>
+        try hbaseUser(name, cluster.settings).runAs(new PrivilegedExceptionAction[T] { def run(): T = body })
+        catch { case e: UndeclaredThrowableException if e.getCause != null => throw e.getCause }
+    }
 }

@@ -39,6 +39,15 @@ class KerberosCredentialsSpec extends AnyFunSpec with Matchers {
       asUser(token(AuthenticationTokenIdentifier.AUTH_TOKEN_TYPE))(KerberosCredentials.missing(secured)) shouldBe None
     }
 
+    it("are the connection's user's, not the calling thread's, for a statement's user") {
+      val statementUser = UserGroupInformation.createRemoteUser("nora-spec")
+      statementUser.addToken(token(AuthenticationTokenIdentifier.AUTH_TOKEN_TYPE))
+      asUser()(KerberosCredentials.missing(secured, statementUser)) shouldBe None
+      asUser(token(AuthenticationTokenIdentifier.AUTH_TOKEN_TYPE))(
+        KerberosCredentials.missing(secured, UserGroupInformation.createRemoteUser("olga-spec"))
+      ).get should include("user olga-spec has neither")
+    }
+
     it("are not checked for an HBase without Kerberos, or when the HBase client logs in from its own keytab") {
       asUser()(KerberosCredentials.missing(secured - "hbase.security.authentication")) shouldBe None
       asUser()(KerberosCredentials.missing(secured + ("hbase.security.authentication" -> "simple"))) shouldBe None

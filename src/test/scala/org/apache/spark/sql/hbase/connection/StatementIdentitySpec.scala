@@ -9,6 +9,8 @@ import org.apache.hadoop.security.UserGroupInformation
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
+import org.apache.spark.sql.hbase.common.HBaseSQLException
+
 class StatementIdentitySpec extends AnyFunSpec with Matchers {
   private def as[T](user: String)(body: => T): T =
     UserGroupInformation.createRemoteUser(user).doAs(new PrivilegedExceptionAction[T] { def run(): T = body })
@@ -58,6 +60,26 @@ class StatementIdentitySpec extends AnyFunSpec with Matchers {
     it("is a user of that name where the JVM has not seen it and HBase takes names at their word (no Kerberos)") {
       UserGroupInformation.isSecurityEnabled shouldBe false
       StatementIdentity.hbaseUser("dave-spec").getName shouldBe "dave-spec"
+    }
+
+    it("fails, naming the user, where HBase wants Kerberos and the JVM has neither their login nor a token") {
+      val error = intercept[HBaseSQLException](
+        StatementIdentity.hbaseUser("lena-spec", Map("hbase.security.authentication" -> "kerberos"))
+      )
+      error.getMessage should startWith(
+        "The statement runs as lena-spec, and this JVM has neither Kerberos credentials nor an HBase delegation token"
+      )
+    }
+  }
+
+  describe("an HBase tool that connects as the calling user (the bulk loader)") {
+    it("runs as the statement's user of the cluster, and as the caller where the cluster names none") {
+      val cluster = HBaseClusterConf(Map("hbase.zookeeper.quorum" -> "zk1"))
+      StatementIdentity.actAs(HBaseClusterConf(cluster.settings + (StatementIdentity.UserKey -> "mia-spec")))(
+        UserGroupInformation.getCurrentUser.getShortUserName
+      ) shouldBe "mia-spec"
+      StatementIdentity.actAs(cluster)(UserGroupInformation.getCurrentUser) shouldBe
+        UserGroupInformation.getCurrentUser
     }
   }
 }

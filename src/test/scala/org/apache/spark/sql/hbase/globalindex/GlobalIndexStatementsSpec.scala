@@ -281,7 +281,7 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
       files.write(loaded.sortWith((a, b) => Bytes.compareTo(a._1.rowKey, b._1.rowKey) < 0).iterator)
       val oldEmailOf3 = sql(s"SELECT email FROM $t WHERE id = 3").collect().head.getString(0)
       RegionHFiles.bulkLoad(
-        cluster.toConfiguration,
+        cluster,
         TableName.valueOf(t),
         files.close().map { case (f, p) =>
           f -> Seq(p)

@@ -307,7 +307,7 @@ class RangeIndexSpec extends HBaseSuite {
             LoadMetrics.unshown(spark.sparkContext)
           )
           files.write(Iterator((LoadKey(codec.rowKey(row), 0), codec.cellValues(row))))
-          RegionHFiles.bulkLoad(cluster.toConfiguration, hbaseName(t), files.close().map { case (f, p) => f -> Seq(p) })
+          RegionHFiles.bulkLoad(cluster, hbaseName(t), files.close().map { case (f, p) => f -> Seq(p) })
         }
         bulkLoad("plain", sensor = 1, seq = 5, time = 1)
         withClue("sensor 1's region: ")(showIndexes(t).head.getInt(5) shouldBe 30)

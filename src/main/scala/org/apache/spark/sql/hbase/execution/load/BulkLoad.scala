@@ -143,7 +143,7 @@ object BulkLoad {
           indexFiles.foreach { case (load, written) => IndexHFiles.load(job, load, written, before = true) }
           val loadedInto = SQLMetrics.withTimingNs(metrics.loadTime) {
             RegionHFiles.bulkLoad(
-              conf,
+              cluster,
               tableName,
               runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
                 family -> parts.flatMap(_._2).map(new Path(_))
@@ -259,7 +259,7 @@ private[load] final case class LoadJob(
   /** Loads HFiles from a task (PARALLEL); returns the regions they went into. */
   def bulkLoad(table: String, files: Map[String, Seq[Path]]): Set[String] =
     SQLMetrics.withTimingNs(metrics.loadTime)(RegionHFiles.bulkLoad(
-      cluster.toConfiguration,
+      cluster,
       TableName.valueOf(table),
       files
     ))

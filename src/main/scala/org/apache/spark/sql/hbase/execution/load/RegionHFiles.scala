@@ -13,6 +13,7 @@ import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.hbase.common.Utf8
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, StatementIdentity}
 import org.apache.spark.sql.hbase.codec.RowCodec
 import org.apache.spark.sql.hbase.rangeindex.RecordedWrites
 import org.apache.spark.sql.hbase.server.{IndexTrust, PackedCell}
@@ -131,18 +132,21 @@ final class RegionHFiles(
 object RegionHFiles {
 
   /**
-   * Hands HFiles to the region servers; HBase splits a file again if its region has split since.
-   * Returns the regions they went into, by start key in hex.
+   * Hands HFiles to the region servers, as the statement's HBase user (HBase's bulk loader opens
+   * a connection of its own, as the calling user); HBase splits a file again if its region has
+   * split since. Returns the regions they went into, by start key in hex.
    */
-  def bulkLoad(conf: Configuration, table: TableName, files: Map[String, Seq[Path]]): Set[String] = {
+  def bulkLoad(cluster: HBaseClusterConf, table: TableName, files: Map[String, Seq[Path]]): Set[String] = {
     val byFamily = new java.util.TreeMap[Array[Byte], java.util.List[Path]](Bytes.BYTES_COMPARATOR)
     files.foreach { case (family, paths) =>
       if (paths.nonEmpty)
         byFamily.put(Utf8.bytes(family), new java.util.ArrayList[Path](java.util.Arrays.asList(paths: _*)))
     }
     if (byFamily.isEmpty) Set.empty
-    else BulkLoadHFiles.create(conf).bulkLoad(table, byFamily).values.asScala.map(start =>
-      Bytes.toHex(Bytes.getBytes(start))
-    ).toSet
+    else StatementIdentity.actAs(cluster) {
+      BulkLoadHFiles.create(cluster.toConfiguration).bulkLoad(table, byFamily).values.asScala.map(start =>
+        Bytes.toHex(Bytes.getBytes(start))
+      ).toSet
+    }
   }
 }

@@ -433,7 +433,7 @@ class LoadDataSpec extends HBaseSuite {
 
   private def bulkLoad(t: String, files: Map[String, org.apache.hadoop.fs.Path]): Unit =
     execution.load.RegionHFiles.bulkLoad(
-      cluster.toConfiguration,
+      cluster,
       org.apache.hadoop.hbase.TableName.valueOf(t),
       files.map { case (family, path) => family -> Seq(path) }
     )
