@@ -10,11 +10,14 @@ import getpass
 import os
 import subprocess
 from contextlib import contextmanager
+from pathlib import Path
 
+import pyspark
 import pytest
 from conftest import SPARK_HBASE, port_of
 from pyhive import hive
 from pyhive.exc import OperationalError
+from pyspark_hbase import _paths
 from pyspark_hbase.connect import ConnectServer
 from pyspark_hbase.daemons import HOST
 from pyspark_hbase.local import LocalHBase
@@ -91,6 +94,80 @@ def tables(acl_hbase, per_user):
     for user in ("alice", "bob"):
         grant(acl_hbase, user, "@spark_hbase_sql", "R")
     return ("t1", "t2")
+
+
+def jdbc_metadata(port: int, user: str, schema: str, table: str) -> dict:
+    """A JDBC client's getSchemas, getTables and getColumns (Hive's driver, as BI tools use it): rows by call."""
+    jars = Path(pyspark.__file__).parent / "jars"
+    done = subprocess.run(
+        [
+            _paths.java_executable(),
+            "-cp",
+            f"{jars}/*",
+            str(Path(__file__).parent / "JdbcMetadata.java"),
+            f"jdbc:hive2://{HOST}:{port}/default",
+            user,
+            schema,
+            table,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    seen = {"schemas": [], "tables": [], "columns": []}
+    for line in done.stdout.splitlines():
+        call, *fields = line.split("\t")
+        seen[call].append(dict(field.split("=", 1) for field in fields))
+    return seen
+
+
+def test_each_jdbc_user_lists_the_hbase_tables_and_columns_hbase_lets_them_read(acl_hbase, per_user, tables):
+    from sqlalchemy import create_engine, inspect
+
+    columns = {
+        table: [
+            # name, type name, java.sql.Types code, remarks, position, nullable
+            ("k", "INT", "4", "row key, part 1 of 1", "1", "NO"),
+            ("v", "STRING", "12", "", "2", "YES"),
+        ]
+        for table in tables
+    }
+    for user, readable in ((ADMIN, ["t1", "t2"]), ("alice", ["t1"]), ("bob", ["t2"])):
+        seen = jdbc_metadata(per_user, user, "hbase", "t_")
+        assert [s["TABLE_SCHEM"] for s in seen["schemas"]] == ["hbase"], (user, seen["schemas"])
+        assert [(t["TABLE_SCHEM"], t["TABLE_NAME"], t["TABLE_TYPE"]) for t in seen["tables"]] == [
+            ("hbase", table, "TABLE") for table in readable
+        ], (user, seen["tables"])
+        assert [
+            (
+                c["TABLE_NAME"],
+                c["COLUMN_NAME"],
+                c["TYPE_NAME"],
+                c["DATA_TYPE"],
+                c["REMARKS"],
+                c["ORDINAL_POSITION"],
+                c["IS_NULLABLE"],
+            )
+            for c in seen["columns"]
+        ] == [(table, *column) for table in readable for column in columns[table]], (user, seen["columns"])
+        # In SQL, SHOW TABLES IN hbase lists the same.
+        connection = hive.connect(host=HOST, port=per_user, username=user)
+        try:
+            assert [row[:2] for row in run(connection, "SHOW TABLES IN hbase")] == [["hbase", t] for t in readable]
+        finally:
+            connection.close()
+        # SQLAlchemy's inspector over PyHive (Superset's way) asks in SQL too. PyHive 0.7 reads
+        # Spark's SHOW TABLES as Hive's: it takes its first column, the schema, for each table's
+        # name (for Spark's own tables as well), so it gets one 'hbase' per table the user may read.
+        engine = create_engine(f"hive://{user}@{HOST}:{per_user}/default")
+        try:
+            assert inspect(engine).get_table_names(schema="hbase") == ["hbase"] * len(readable), user
+        finally:
+            engine.dispose()
+    # Spark's own tables are still listed, with the HBase schema beside them.
+    seen = jdbc_metadata(per_user, ADMIN, "%", "%")
+    assert {"default", "hbase"} <= {s["TABLE_SCHEM"] for s in seen["schemas"]}, seen["schemas"]
 
 
 def test_each_jdbc_user_reads_and_writes_only_what_hbase_grants_them_statement_after_statement(

@@ -39,7 +39,8 @@ HIVE_LLAP_JARS = (
 
 class ThriftServer(SparkServer):
     name = "Thrift server"
-    main_class = "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"
+    # Spark's Thrift server, whose JDBC metadata calls (getTables, getColumns) list the HBase tables too.
+    main_class = "org.apache.spark.sql.hbase.thriftserver.HBaseThriftServer"
 
     def __init__(self, data_dir: Union[str, Path, None] = None, identity: str = "shared"):
         local_dir = LocalHBase(data_dir).data_dir

@@ -4,6 +4,7 @@
 package org.apache.spark.sql.hbase
 
 import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.hbase.thriftserver.HBaseThriftServer
 
 /**
  * In Spark's Thrift server the plugin must be on the driver's own class path, not only in
@@ -14,7 +15,9 @@ import org.apache.spark.sql.hbase.common.HBaseSQLException
  * NoClassDefFoundError. A server started that way is refused at once, saying how to start it.
  */
 object ThriftServerClassPath {
-  private val ThriftServerMain = "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"
+  // Spark's own, and ours around it.
+  private val ThriftServerMains =
+    Seq("org.apache.spark.sql.hive.thriftserver.HiveThriftServer2", HBaseThriftServer.MainClass)
 
   def check(): Unit =
     if (inThriftServer && !onJvmClassPath) {
@@ -27,7 +30,7 @@ object ThriftServerClassPath {
     }
 
   private def inThriftServer: Boolean =
-    Option(System.getProperty("sun.java.command")).exists(_.contains(ThriftServerMain))
+    Option(System.getProperty("sun.java.command")).exists(command => ThriftServerMains.exists(command.contains))
 
   /** Loaded by the JVM's application class loader (or one of its parents), which nothing closes. */
   private def onJvmClassPath: Boolean = {

@@ -12,8 +12,8 @@ import org.apache.spark.sql.catalyst.analysis.{NoSuchNamespaceException, NoSuchT
 import org.apache.spark.sql.connector.catalog._
 import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.hbase.common.HBaseSQLException
-import org.apache.spark.sql.hbase.metadata.{TableDefinitionStore, TableDefinitionStores}
-import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.metadata.{ReadableEntry, TableDefinitionStore, TableDefinitionStores}
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, TableRights}
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -64,9 +64,22 @@ class HBaseSparkCatalog extends TableCatalog with SupportsNamespaces {
   private def requireNamespace(namespace: Array[String]): Unit =
     if (!isDefault(namespace)) throw new NoSuchNamespaceException(Array(catalogName) ++ namespace)
 
+  /**
+   * The tables whose HBase tables the user of the session's connections may read (all of them
+   * where HBase checks no rights), and the entries that cannot be read, so that DROP TABLE finds them.
+   */
   override def listTables(namespace: Array[String]): Array[Identifier] = {
     requireNamespace(namespace)
-    store.entries().map(t => Identifier.of(ownNamespace, t.name)).toArray
+    val catalog = store
+    val entries = catalog.entries()
+    val readable = TableRights.readable(
+      catalog.cluster,
+      entries.collect { case ReadableEntry(definition) => definition.hbaseTable.hbase }.distinct
+    )
+    entries.filter {
+      case ReadableEntry(definition) => readable(definition.hbaseTable.hbase)
+      case _ => true
+    }.map(t => Identifier.of(ownNamespace, t.name)).toArray
   }
 
   /** A broken entry exists too, so that DROP TABLE can remove it. */

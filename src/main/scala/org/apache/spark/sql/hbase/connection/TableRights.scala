@@ -1,0 +1,35 @@
+// Copyright 2026 The spark-hbase-sql developers
+// SPDX-License-Identifier: Apache-2.0
+
+package org.apache.spark.sql.hbase.connection
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.security.access.Permission
+
+import org.apache.spark.sql.hbase.common.Causes
+
+/** What HBase lets the user of a cluster's connections do with its tables. */
+object TableRights {
+
+  /**
+   * Of `tables`, those HBase lets the connections' user read (by a grant on the table, its
+   * namespace or globally); all of them where HBase checks no rights (no AccessController). One
+   * call to the master, which answers for the caller only.
+   */
+  def readable(cluster: HBaseClusterConf, tables: Seq[TableName]): Set[TableName] =
+    if (tables.isEmpty) Set.empty
+    else HBaseConnections.withConnection(cluster) { connection =>
+      val admin = connection.getAdmin
+      try {
+        val asked = tables.map(t => Permission.newBuilder(t).withActions(Permission.Action.READ).build())
+        tables.zip(admin.hasUserPermissions(asked.asJava).asScala).collect {
+          case (t, readable) if readable.booleanValue => t
+        }.toSet
+      } catch {
+        case e: Exception if Causes.of(e).exists(c => String.valueOf(c.getMessage).contains("is not loaded")) =>
+          tables.toSet
+      } finally admin.close()
+    }
+}
