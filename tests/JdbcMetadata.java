@@ -28,7 +28,10 @@ public class JdbcMetadata {
     while (rows.next()) {
       StringBuilder line = new StringBuilder(call);
       for (int i = 1; i <= columns.getColumnCount(); i++) {
-        line.append('\t').append(columns.getColumnLabel(i).toUpperCase()).append('=').append(rows.getString(i));
+        line.append('\t')
+            .append(columns.getColumnLabel(i).toUpperCase())
+            .append('=')
+            .append(rows.getString(i));
       }
       System.out.println(line);
     }
