@@ -257,7 +257,7 @@ def connect_denied(action) -> str:
     return str(refused.value)
 
 
-def test_each_connect_session_reads_and_writes_as_its_user_id(acl_hbase, per_user_connect, tables):
+def test_each_connect_session_reads_and_writes_as_its_user_id(acl_hbase, per_user_connect, tables, tmp_path):
     # alice's grant on t1 was revoked above; bob still reads and writes t2.
     bob, alice = connect_as(per_user_connect, "bob"), connect_as(per_user_connect, "alice")
     try:
@@ -276,6 +276,30 @@ def test_each_connect_session_reads_and_writes_as_its_user_id(acl_hbase, per_use
             refused = connect_denied(lambda: alice.sql("INSERT INTO t2 VALUES (4000, 'alice')"))
             assert "alice" in refused and "id_t2" in refused and "WRITE" in refused, refused
         assert bob.sql("SELECT count_if(v = 'bob'), count_if(v = 'alice') FROM t2").collect()[0][:] == (2, 0)
+        # A stream's batches write as the user who started it. The sink records each batch's
+        # commit in our catalog's column d:sinkCommit, which its user must be let write too.
+        grant(acl_hbase, "bob", "spark_hbase_sql:catalog/d/sinkCommit", "W")
+        source = tmp_path / "stream"
+        source.mkdir()
+        (source / "rows.csv").write_text("".join(f"{k},streamed\n" for k in range(6000, 6010)))
+
+        def stream_into_t2(session, name):
+            return (
+                session.readStream.schema("k INT, v STRING")
+                .csv(str(source))
+                .writeStream.format("hbase")
+                .option("table", "t2")
+                .option("checkpointLocation", str(tmp_path / f"checkpoint-{name}"))
+                .trigger(availableNow=True)
+                .start()
+            )
+
+        bobs = stream_into_t2(bob, "bob")
+        assert bobs.awaitTermination(180) and bobs.exception() is None, bobs.exception()
+        assert bob.sql("SELECT count(*) FROM t2 WHERE v = 'streamed'").collect()[0][0] == 10
+        alices = stream_into_t2(alice, "alice")
+        refused = connect_denied(lambda: alices.awaitTermination(180))
+        assert "HBase denied access" in refused and "alice" in refused and "id_t2" in refused, refused
     finally:
         alice.stop()
         bob.stop()

@@ -17,7 +17,8 @@ ACCESS_TOOL_CLASS = "org.apache.spark.sql.hbase.local.AccessTool"
 def grant(hbase: LocalHBase, user: str, scope: str, actions: str, timeout: float = 120) -> None:
     """Grants `user` HBase rights, as HBase's superuser (an HBase with the AccessController on).
 
-    `scope` is "@namespace" (created if missing) or a table; `actions` are letters of RWXCA.
+    `scope` is "@namespace" (created if missing), a table, or a table's family or column
+    ("table/family", "table/family/qualifier"); `actions` are letters of RWXCA.
     """
     _access_tool(hbase, "grant", user, scope, actions, timeout)
 

@@ -51,6 +51,13 @@ object UserTokens extends Logging {
     HBaseClusterConf(key.settings + (TokenKey -> token.encoded))
   }
 
+  /**
+   * `cluster` as planned earlier, with a token that has life left if it carried one: for work
+   * that outlives tokens (a stream's batches), on the driver.
+   */
+  def renewed(cluster: HBaseClusterConf, now: Long = System.currentTimeMillis()): HBaseClusterConf =
+    if (cluster.settings.contains(TokenKey)) withToken(cluster, now) else cluster
+
   private def fromHBase(cluster: HBaseClusterConf): Token[AuthenticationTokenIdentifier] =
     HBaseConnections.withConnection(cluster)(ClientTokenUtil.obtainToken)
 

@@ -57,6 +57,18 @@ class UserTokensSpec extends AnyFunSpec with Matchers {
       UserTokens.dropUser("gina-spec")
     }
 
+    it("is renewed for work planned earlier (a stream's batches), and a cluster without one stays as it is") {
+      val hbase = new TokenIssuer
+      val planned = UserTokens.withToken(clusterOf("pia-spec"), issued, hbase(_))
+      UserTokens.renewed(planned, issued + Hour) shouldBe planned
+      hbase.issuedAt = issued + 6 * Hour
+      UserTokens.withToken(clusterOf("pia-spec"), issued + 6 * Hour, hbase(_))
+      UserTokens.renewed(planned, issued + 6 * Hour + 1).settings(UserTokens.TokenKey) should not equal
+        planned.settings(UserTokens.TokenKey)
+      UserTokens.renewed(clusterOf("pia-spec")) shouldBe clusterOf("pia-spec")
+      UserTokens.dropUser("pia-spec")
+    }
+
     it("is each user's own") {
       val hbase = new TokenIssuer
       val gina = UserTokens.withToken(clusterOf("gina-spec"), issued, hbase(_))

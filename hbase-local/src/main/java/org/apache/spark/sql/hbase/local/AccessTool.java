@@ -12,6 +12,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.security.access.AccessControlClient;
 import org.apache.hadoop.hbase.security.access.Permission;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * What an HBase administrator does for a user of a secured HBase, as HBase's superuser (see {@link
@@ -19,8 +20,8 @@ import org.apache.hadoop.hbase.security.access.Permission;
  *
  * <pre>
  *   AccessTool grant &lt;user&gt; @&lt;namespace&gt; &lt;actions&gt;   creates the namespace if missing
- *   AccessTool grant &lt;user&gt; &lt;table&gt; &lt;actions&gt;
- *   AccessTool revoke &lt;user&gt; @&lt;namespace&gt;|&lt;table&gt; &lt;actions&gt;
+ *   AccessTool grant &lt;user&gt; &lt;table&gt;[/&lt;family&gt;[/&lt;qualifier&gt;]] &lt;actions&gt;
+ *   AccessTool revoke &lt;user&gt; @&lt;namespace&gt;|&lt;table&gt;[/&lt;family&gt;[/&lt;qualifier&gt;]] &lt;actions&gt;
  * </pre>
  *
  * <p>{@code actions} are letters of RWXCA (read, write, exec, create, admin), as in HBase's shell.
@@ -32,12 +33,18 @@ public final class AccessTool {
   public static void main(String[] args) throws Throwable {
     if (args.length != 4 || !(args[0].equals("grant") || args[0].equals("revoke"))) {
       System.err.println(
-          "usage: AccessTool grant|revoke <user> @<namespace>|<table> <RWXCA letters>");
+          "usage: AccessTool grant|revoke <user> @<namespace>|<table>[/<family>[/<qualifier>]]"
+              + " <RWXCA letters>");
       System.exit(1);
     }
     boolean grant = args[0].equals("grant");
     String user = args[1];
     String scope = args[2];
+    // A table's scope may narrow to a family, and to a qualifier in it (no table name has a '/').
+    String[] cell = scope.split("/", 3);
+    TableName table = scope.startsWith("@") ? null : TableName.valueOf(cell[0]);
+    byte[] family = cell.length > 1 ? Bytes.toBytes(cell[1]) : null;
+    byte[] qualifier = cell.length > 2 ? Bytes.toBytes(cell[2]) : null;
     Permission.Action[] actions =
         args[3].chars().mapToObj(AccessTool::action).toArray(Permission.Action[]::new);
     try (Connection c = ConnectionFactory.createConnection(SuperuserLogin.clientConf())) {
@@ -45,7 +52,7 @@ public final class AccessTool {
         if (scope.startsWith("@")) {
           AccessControlClient.revoke(c, scope.substring(1), user, actions);
         } else {
-          AccessControlClient.revoke(c, TableName.valueOf(scope), user, null, null, actions);
+          AccessControlClient.revoke(c, table, user, family, qualifier, actions);
         }
       } else if (scope.startsWith("@")) {
         String namespace = scope.substring(1);
@@ -58,7 +65,7 @@ public final class AccessTool {
         }
         AccessControlClient.grant(c, namespace, user, actions);
       } else {
-        AccessControlClient.grant(c, TableName.valueOf(scope), user, null, null, actions);
+        AccessControlClient.grant(c, table, user, family, qualifier, actions);
       }
     }
     System.out.println("OK " + args[0] + " " + user + " " + scope + " " + Arrays.toString(actions));

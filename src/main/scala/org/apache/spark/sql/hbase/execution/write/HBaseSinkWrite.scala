@@ -13,7 +13,7 @@ import org.apache.spark.sql.connector.write.{LogicalWriteInfo, SupportsTruncate}
 import org.apache.spark.sql.connector.write.streaming.{StreamingDataWriterFactory, StreamingWrite}
 import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableDefinitionStores}
-import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.connection.{HBaseAccessDenied, HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.rangeindex.WriteRecording
 import org.apache.spark.sql.internal.connector.SupportsStreamingUpdateAsAppend
 import org.apache.spark.sql.types.StructType
@@ -149,12 +149,16 @@ final class HBaseSinkDataWriter(factory: HBaseSinkWriterFactory, batchId: Long) 
   override def abort(): Unit = ()
 
   override def close(): Unit =
-    try mutator.close()
+    try named(mutator.close())
     finally HBaseConnections.release(cluster)
 
   override def currentMetricsValues(): Array[CustomTaskMetric] = Array(RowsWrittenMetric.value(writer.rows))
 
-  /** A bad row's error (a NULL key, a value HBase refuses) names the batch too. */
+  /**
+   * A bad row's error (a NULL key, a value HBase refuses) names the batch too; HBase's denial of
+   * the writes is said as such here, in the task: the failed batch of writes around it holds rows,
+   * which cannot travel to the driver.
+   */
   private def named[T](body: => T): T =
     try body
     catch {
@@ -162,6 +166,8 @@ final class HBaseSinkDataWriter(factory: HBaseSinkWriterFactory, batchId: Long) 
           s"Streaming batch $batchId into HBase table '${table.name}': ${e.getMessage}",
           Some(e)
         )
+      case e: Exception if HBaseAccessDenied.message(e).isDefined =>
+        HBaseAccessDenied.translate(Some(s"to streaming batch $batchId into HBase table '${table.name}'"))(e)
     }
 }
 

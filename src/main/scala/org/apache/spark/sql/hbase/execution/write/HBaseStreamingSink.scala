@@ -14,7 +14,7 @@ import org.apache.spark.sql.execution.streaming.Sink
 import org.apache.spark.sql.execution.streaming.runtime.StreamExecution
 import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
-import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, UserTokens}
 import org.apache.spark.sql.hbase.facts.HBaseTableSizes
 
 /**
@@ -30,7 +30,8 @@ final class HBaseStreamingSink(table: HBaseTableDef, cluster: HBaseClusterConf) 
   override def addBatch(batchId: Long, data: DataFrame): Unit = {
     val session = data.sparkSession
     val queryId = session.sparkContext.getLocalProperty(StreamExecution.QUERY_ID_KEY)
-    val write = HBaseSinkWrite(session, table, cluster, queryId, data.schema)
+    // A stream outlives a delegation token of its user: each batch's tasks get one with life left.
+    val write = HBaseSinkWrite(session, table, UserTokens.renewed(cluster), queryId, data.schema)
     lastBatchRows = 0L
     if (write.begin(batchId)) {
       val factory = write.factory()
