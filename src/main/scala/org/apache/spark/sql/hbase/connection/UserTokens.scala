@@ -66,12 +66,13 @@ object UserTokens extends Logging {
       obtain: HBaseClusterConf => Token[AuthenticationTokenIdentifier]
   ): Held = {
     val user = cluster.settings.getOrElse(StatementIdentity.UserKey, "(the process)")
+    val started = System.nanoTime()
     val token = obtain(cluster)
     val id = token.decodeIdentifier()
     val life = id.getExpirationDate - id.getIssueDate
     logInfo(
-      s"Obtained an HBase delegation token of $user for tasks, valid for ${life / 60000} minutes " +
-        s"(sequence ${id.getSequenceNumber}, key ${id.getKeyId})"
+      s"Obtained an HBase delegation token of $user for tasks in ${(System.nanoTime() - started) / 1000000} ms, " +
+        s"valid for ${life / 60000} minutes (sequence ${id.getSequenceNumber}, key ${id.getKeyId})"
     )
     Held(token.encodeToUrlString(), id.getIssueDate + life * 3 / 4)
   }

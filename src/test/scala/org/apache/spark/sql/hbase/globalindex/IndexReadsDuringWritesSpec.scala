@@ -142,10 +142,12 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
       withClue("writes went on during the reads: ")(answers.count(_._2 > 0) should be >= 5)
       withClue("our UPDATEs among them: ")(updated.get() should be > 0)
       val checked = sql(s"CHECK INDEX by_v ON $t").collect().head
-      withClue(s"CHECK INDEX after the writes: $checked ")(checked.getAs[Long]("missing") shouldBe 0)
-      checked.getAs[Long]("extra") shouldBe 0
-      checked.getAs[Long]("stale") shouldBe 0
-      checked.getAs[Long]("unverified") shouldBe 0
+      withClue(s"CHECK INDEX after the writes: $checked ") {
+        checked.getAs[Long]("missing") shouldBe 0
+        checked.getAs[Long]("extra") shouldBe 0
+        checked.getAs[Long]("stale") shouldBe 0
+        checked.getAs[Long]("unverified") shouldBe 0
+      }
     }
 
     it("reads from the data the rows whose index rows changed within recentWritesMillis before it, and only those") {
