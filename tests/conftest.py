@@ -133,6 +133,22 @@ def jdbc_session(port: int, *statements: str) -> list:
         connection.close()
 
 
+def jdbc_rows(connection, statement: str) -> list:
+    """One statement on an open PyHive connection; its rows as lists (none for a statement without)."""
+    cursor = connection.cursor()
+    cursor.execute(statement)
+    return [list(row) for row in cursor.fetchall()] if cursor.description else []
+
+
+def jdbc_refused(connection, statement: str) -> str:
+    """The server's error for a statement that must fail."""
+    from pyhive.exc import OperationalError
+
+    with pytest.raises(OperationalError) as refused:
+        jdbc_rows(connection, statement)
+    return str(refused.value)
+
+
 @contextmanager
 def session_on(spark, local_hbase):
     """The run's Spark session, pointed at another embedded HBase for a while, then back."""

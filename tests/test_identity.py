@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pyspark
 import pytest
-from conftest import SPARK_HBASE, port_of
+from conftest import SPARK_HBASE, jdbc_refused, jdbc_rows, port_of
 from pyhive import hive
-from pyhive.exc import OperationalError
 from pyspark_hbase import _paths
 from pyspark_hbase.connect import ConnectServer
 from pyspark_hbase.daemons import HOST
@@ -62,18 +61,6 @@ def per_user(acl_hbase):
         yield port_of(url)
 
 
-def run(connection, statement: str) -> list:
-    cursor = connection.cursor()
-    cursor.execute(statement)
-    return [list(row) for row in cursor.fetchall()] if cursor.description else []
-
-
-def denied(connection, statement: str) -> str:
-    with pytest.raises(OperationalError) as refused:
-        run(connection, statement)
-    return str(refused.value)
-
-
 @pytest.fixture(scope="module")
 def tables(acl_hbase, per_user):
     """t1 and t2 of 100 rows each in two regions, made by HBase's superuser; alice may read and
@@ -81,12 +68,12 @@ def tables(acl_hbase, per_user):
     admin = hive.connect(host=HOST, port=per_user, username=ADMIN)
     try:
         for table, letter in (("t1", "a"), ("t2", "b")):
-            run(
+            jdbc_rows(
                 admin,
                 f"CREATE TABLE {table} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (id_{table}, COLS=[v=f.v]) "
                 "SPLIT ON ((50))",
             )
-            run(admin, f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
+            jdbc_rows(admin, f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
     finally:
         admin.close()
     grant(acl_hbase, "alice", "id_t1", "RW")
@@ -154,7 +141,9 @@ def test_each_jdbc_user_lists_the_hbase_tables_and_columns_hbase_lets_them_read(
         # In SQL, SHOW TABLES IN hbase lists the same.
         connection = hive.connect(host=HOST, port=per_user, username=user)
         try:
-            assert [row[:2] for row in run(connection, "SHOW TABLES IN hbase")] == [["hbase", t] for t in readable]
+            assert [row[:2] for row in jdbc_rows(connection, "SHOW TABLES IN hbase")] == [
+                ["hbase", t] for t in readable
+            ]
         finally:
             connection.close()
         # SQLAlchemy's inspector over PyHive (Superset's way) asks in SQL too. PyHive 0.7 reads
@@ -178,33 +167,33 @@ def test_each_jdbc_user_reads_and_writes_only_what_hbase_grants_them_statement_a
         # Alternating users on one server: no connection is lent from one to the other.
         for round in range(2):
             # A key range over both regions, its aggregate pushed to the region server.
-            assert run(alice, "SELECT count(*), min(v) FROM t1 WHERE k BETWEEN 10 AND 60") == [[51, "a10"]]
-            refused = denied(bob, "SELECT count(*) FROM t1 WHERE k BETWEEN 10 AND 60")
+            assert jdbc_rows(alice, "SELECT count(*), min(v) FROM t1 WHERE k BETWEEN 10 AND 60") == [[51, "a10"]]
+            refused = jdbc_refused(bob, "SELECT count(*) FROM t1 WHERE k BETWEEN 10 AND 60")
             assert "HBase denied access" in refused and "bob" in refused and "id_t1" in refused, refused
             assert "READ" in refused, refused
-            assert run(bob, "SELECT k, v FROM t2 WHERE k IN (3, 97) ORDER BY k") == [[3, "b3"], [97, "b97"]]
-            refused = denied(alice, "SELECT v FROM t2 WHERE k = 3")
+            assert jdbc_rows(bob, "SELECT k, v FROM t2 WHERE k IN (3, 97) ORDER BY k") == [[3, "b3"], [97, "b97"]]
+            refused = jdbc_refused(alice, "SELECT v FROM t2 WHERE k = 3")
             assert "alice" in refused and "id_t2" in refused, refused
-            run(alice, f"INSERT INTO t1 VALUES ({1000 + round}, 'alice')")
-            refused = denied(bob, "INSERT INTO t1 VALUES (2000, 'bob')")
+            jdbc_rows(alice, f"INSERT INTO t1 VALUES ({1000 + round}, 'alice')")
+            refused = jdbc_refused(bob, "INSERT INTO t1 VALUES (2000, 'bob')")
             assert "bob" in refused and "id_t1" in refused and "WRITE" in refused, refused
-        assert run(admin, "SELECT count(*), count_if(v = 'alice'), count_if(v = 'bob') FROM t1") == [[102, 2, 0]]
+        assert jdbc_rows(admin, "SELECT count(*), count_if(v = 'alice'), count_if(v = 'bob') FROM t1") == [[102, 2, 0]]
         # LOAD DATA's bulk load, as the user too. HBase lets only a user with CREATE (or ADMIN) on a
         # table bulk-load into it, and read its families' settings, which the HFiles are written with.
         csv = tmp_path / "rows.csv"
         csv.write_text("".join(f"{k},loaded\n" for k in range(500, 510)))
-        refused = denied(bob, f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE t2")
+        refused = jdbc_refused(bob, f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE t2")
         assert "bob" in refused and "id_t2" in refused and "CREATE" in refused, refused
         grant(acl_hbase, "bob", "id_t2", "RWC")
-        assert run(bob, f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE t2")[0][0] == 10
-        refused = denied(alice, f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE t2")
+        assert jdbc_rows(bob, f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE t2")[0][0] == 10
+        refused = jdbc_refused(alice, f"LOAD DATA LOCAL INPATH '{csv}' INTO TABLE t2")
         assert "alice" in refused and "id_t2" in refused, refused
-        assert run(admin, "SELECT count(*) FROM t2 WHERE v = 'loaded'") == [[10]]
+        assert jdbc_rows(admin, "SELECT count(*) FROM t2 WHERE v = 'loaded'") == [[10]]
         # Nor may a user choose to be the server.
-        assert "CANNOT_MODIFY_STATIC_CONFIG" in denied(bob, "SET spark.sql.hbase.identity=process")
+        assert "CANNOT_MODIFY_STATIC_CONFIG" in jdbc_refused(bob, "SET spark.sql.hbase.identity=process")
         # A revoked grant holds from the next statement on.
         revoke(acl_hbase, "alice", "id_t1", "RW")
-        refused = denied(alice, "SELECT count(*) FROM t1 WHERE k < 5")
+        refused = jdbc_refused(alice, "SELECT count(*) FROM t1 WHERE k < 5")
         assert "alice" in refused and "id_t1" in refused, refused
     finally:
         for connection in (admin, alice, bob):
@@ -228,7 +217,7 @@ def test_a_shared_server_reaches_hbase_as_itself_for_every_user_as_documented(ac
     carol = hive.connect(host=HOST, port=port_of(started.stdout.strip().splitlines()[-1]), username="carol")
     try:
         # carol has no grant at all: HBase sees the server, its superuser, for her.
-        assert run(carol, "SELECT count(*) FROM t2") == [[110]]  # with bob's 10 loaded rows
+        assert jdbc_rows(carol, "SELECT count(*) FROM t2") == [[110]]  # with bob's 10 loaded rows
     finally:
         carol.close()
     log = ThriftServer(acl_hbase.data_dir).log_file.read_text()

@@ -20,18 +20,17 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pyspark
 import pytest
+from conftest import jdbc_refused, jdbc_rows
 from kerberos_fixtures import LocalKdc, LocalYarn
 from pyhive import hive
-from pyhive.exc import OperationalError
 from pyspark_hbase import _paths
 from pyspark_hbase import session as hbase_session
-from pyspark_hbase.daemons import HOST, accepts, pick_free_ports, terminate
+from pyspark_hbase.daemons import HOST, accepts, pick_free_ports, terminate, wait_until
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase_testing.access import grant, revoke
 from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
@@ -475,11 +474,10 @@ def per_user_thrift(kdc, secured_hbase, tmp_path_factory):
             start_new_session=True,
         )
     try:
-        deadline = time.monotonic() + 300
-        while not accepts(port):
-            output = (work / "stdout.log").read_text(errors="replace")[-8000:]
-            assert server.poll() is None and time.monotonic() < deadline, output
-            time.sleep(0.5)
+        ready = wait_until(lambda: accepts(port) or server.poll() is not None, 300, 0.5)
+        assert ready and server.poll() is None, (
+            "the Thrift server did not start:\n" + (work / "stdout.log").read_text(errors="replace")[-8000:]
+        )
         yield port, log
     finally:
         terminate(server.pid, lambda pid: server.poll() is None, 60)
@@ -487,25 +485,6 @@ def per_user_thrift(kdc, secured_hbase, tmp_path_factory):
 
 def _jdbc(port, user):
     return hive.connect(host=HOST, port=port, username=user)
-
-
-def _sql(connection, statement: str) -> list:
-    cursor = connection.cursor()
-    cursor.execute(statement)
-    return [list(row) for row in cursor.fetchall()] if cursor.description else []
-
-
-def _denied(connection, statement: str) -> str:
-    with pytest.raises(OperationalError) as refused:
-        _sql(connection, statement)
-    return str(refused.value)
-
-
-def _wait_for(condition, what: str, timeout: float = 60):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.2)
 
 
 def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_their_own_tokens(
@@ -516,12 +495,12 @@ def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_t
     alice = _jdbc(port, "alice")
     try:
         for table, letter in (("ke", "e"), ("kf", "f")):
-            _sql(
+            jdbc_rows(
                 alice,
                 f"CREATE TABLE {table} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table}, COLS=[v=f.v]) "
                 "SPLIT ON ((50))",
             )
-            _sql(alice, f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
+            jdbc_rows(alice, f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
     finally:
         alice.close()
     grant(secured_hbase, "erin", "ke", "RW")
@@ -535,23 +514,25 @@ def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_t
         # Alternating users on one server: no connection or token is lent from one to the other.
         for round in range(2):
             # A key range over both regions, its aggregate pushed to the region servers, in tasks.
-            assert _sql(erin, "SELECT count(*), min(v) FROM ke WHERE k BETWEEN 10 AND 60") == [[51, "e10"]]
-            refused = _denied(frank, "SELECT count(*) FROM ke WHERE k BETWEEN 10 AND 60")
+            assert jdbc_rows(erin, "SELECT count(*), min(v) FROM ke WHERE k BETWEEN 10 AND 60") == [[51, "e10"]]
+            refused = jdbc_refused(frank, "SELECT count(*) FROM ke WHERE k BETWEEN 10 AND 60")
             assert "HBase denied access" in refused and "frank" in refused and "ke" in refused, refused
-            assert _sql(frank, "SELECT k, v FROM kf WHERE k IN (3, 97) ORDER BY k") == [[3, "f3"], [97, "f97"]]
-            refused = _denied(erin, "SELECT v FROM kf WHERE k = 3")
+            assert jdbc_rows(frank, "SELECT k, v FROM kf WHERE k IN (3, 97) ORDER BY k") == [[3, "f3"], [97, "f97"]]
+            refused = jdbc_refused(erin, "SELECT v FROM kf WHERE k = 3")
             assert "erin" in refused and "kf" in refused and "READ" in refused, refused
             # Writes in tasks too.
-            _sql(erin, f"INSERT INTO ke SELECT CAST(1000 + id AS INT), 'erin' FROM range({round * 5}, {round * 5 + 5})")
-            refused = _denied(frank, "INSERT INTO ke SELECT CAST(2000 + id AS INT), 'frank' FROM range(5)")
+            jdbc_rows(
+                erin, f"INSERT INTO ke SELECT CAST(1000 + id AS INT), 'erin' FROM range({round * 5}, {round * 5 + 5})"
+            )
+            refused = jdbc_refused(frank, "INSERT INTO ke SELECT CAST(2000 + id AS INT), 'frank' FROM range(5)")
             assert "frank" in refused and "ke" in refused and "WRITE" in refused, refused
-        assert _sql(erin, "SELECT count(*), count_if(v = 'erin') FROM ke") == [[110, 10]]
+        assert jdbc_rows(erin, "SELECT count(*), count_if(v = 'erin') FROM ke") == [[110, 10]]
         # LOAD DATA PARALLEL writes its HFiles in tasks, and bulk-loads them as the user.
-        assert _sql(frank, f"LOAD DATA PARALLEL LOCAL INPATH '{csv}' INTO TABLE kf")[0][0] == 10
-        assert _sql(frank, "SELECT count(*) FROM kf WHERE v = 'loaded'") == [[10]]
+        assert jdbc_rows(frank, f"LOAD DATA PARALLEL LOCAL INPATH '{csv}' INTO TABLE kf")[0][0] == 10
+        assert jdbc_rows(frank, "SELECT count(*) FROM kf WHERE v = 'loaded'") == [[10]]
         # A revoked grant holds from the next statement on, though erin's connections and token live on.
         revoke(secured_hbase, "erin", "ke", "RW")
-        refused = _denied(erin, "SELECT count(*) FROM ke WHERE k < 5")
+        refused = jdbc_refused(erin, "SELECT count(*) FROM ke WHERE k < 5")
         assert "erin" in refused and "ke" in refused, refused
     finally:
         frank.close()
@@ -566,13 +547,11 @@ def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_t
     for user in ("erin", "frank"):
         assert f"Obtained an HBase delegation token of {user} for tasks" in server_log, user
     # frank's last session closed: the driver forgets his tokens; erin's session is still open.
-    _wait_for(
-        lambda: "Dropped the HBase delegation tokens of frank" in log.read_text(errors="replace"),
-        "frank's tokens were not dropped when his session closed",
+    assert wait_until(lambda: "Dropped the HBase delegation tokens of frank" in log.read_text(errors="replace"), 60), (
+        "frank's tokens were not dropped within 60 s of his session's close"
     )
     assert "Dropped the HBase delegation tokens of erin" not in log.read_text(errors="replace")
     erin.close()
-    _wait_for(
-        lambda: "Dropped the HBase delegation tokens of erin" in log.read_text(errors="replace"),
-        "erin's tokens were not dropped when her session closed",
+    assert wait_until(lambda: "Dropped the HBase delegation tokens of erin" in log.read_text(errors="replace"), 60), (
+        "erin's tokens were not dropped within 60 s of her session's close"
     )

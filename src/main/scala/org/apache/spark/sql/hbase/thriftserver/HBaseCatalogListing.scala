@@ -31,7 +31,7 @@ private[thriftserver] final case class HBaseCatalogListing(session: SparkSession
   }
 
   /** The tables of catalog `schema` the user may read, matching `tablePattern`. */
-  def tables(schema: String, tablePattern: String): Seq[String] = withActive {
+  def tables(schema: String, tablePattern: String): Seq[String] = session.withActive {
     val catalog = catalogOf(schema)
     val listed =
       try catalog.listTables(Array(schema)).map(_.name()).toSeq
@@ -43,7 +43,7 @@ private[thriftserver] final case class HBaseCatalogListing(session: SparkSession
    * A table's columns as SQL sees them, each key column's remark saying which part of the row
    * key it is, before the column's own comment.
    */
-  def columns(schema: String, table: String): StructType = withActive {
+  def columns(schema: String, table: String): StructType = session.withActive {
     val definition = catalogOf(schema).loadTable(Identifier.of(Array(schema), table)).asInstanceOf[HBaseCatalogTable]
       .definition
     val keys = definition.keyColumns.map(_.toLowerCase(java.util.Locale.ROOT))
@@ -59,14 +59,6 @@ private[thriftserver] final case class HBaseCatalogListing(session: SparkSession
 
   private def catalogOf(schema: String): HBaseSparkCatalog =
     session.sessionState.catalogManager.catalog(schema).asInstanceOf[HBaseSparkCatalog]
-
-  // Our catalog finds the session's cluster and user through the active session.
-  private def withActive[T](body: => T): T = {
-    val before = SparkSession.getActiveSession
-    SparkSession.setActiveSession(session)
-    try body
-    finally before.fold(SparkSession.clearActiveSession())(SparkSession.setActiveSession)
-  }
 
   private val CatalogPrefix = "spark.sql.catalog."
 }
