@@ -4,6 +4,7 @@
 package org.apache.spark.sql.hbase.server
 
 import java.util.concurrent.{Executors, TimeUnit}
+import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 
 import scala.jdk.CollectionConverters._
 
@@ -14,7 +15,7 @@ import org.apache.hadoop.hbase.client.{
 }
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.HBaseSuite
+import org.apache.spark.sql.hbase.{HBaseSuite, Waits}
 
 /**
  * The server jar's index maintenance in real region servers, driven by a plain HBase client that
@@ -199,6 +200,51 @@ class IndexMaintenanceSpec extends HBaseSuite {
         writers.foreach(_.get(120, TimeUnit.SECONDS))
       } finally pool.shutdownNow()
       assertIndexesMatch(t, "four writers' puts and deletes to the same eight rows")
+    }
+
+    it("keeps every index row verified while the data's and the index's regions move between region servers") {
+      val t = newTables()
+      val stop = new AtomicBoolean(false)
+      val (batches, moves) = (new AtomicInteger(), new AtomicInteger())
+      val pool = Executors.newFixedThreadPool(2)
+      try {
+        // Two writers changing the indexed values of rows in both data regions, all the time.
+        val writers = (0 until 2).map { w =>
+          pool.submit(new Runnable {
+            def run(): Unit = withTable(t.data) { table =>
+              var round = 0
+              while (!stop.get()) {
+                round += 1
+                table.put((0 until 10).map(i =>
+                  new Put(row(w * 10 + i)).addColumn(
+                    f,
+                    email,
+                    text(s"w$w-$round@x")
+                  ).addColumn(f, age, Bytes.toBytes(round.toLong))
+                ).asJava)
+                batches.incrementAndGet()
+              }
+            }
+          })
+        }
+        Waits.until("the writers have begun")(batches.get() > 10)
+        // As the balancer does: each region of the data table and of an index to another server, in turns.
+        withAdmin { admin =>
+          val servers = admin.getRegionServers.asScala.toSeq.sortBy(_.toString)
+          for (turn <- 1 to 3; table <- Seq(t.data, t.byEmail)) {
+            admin.getRegions(TableName.valueOf(table)).asScala.foreach { region =>
+              val before = batches.get()
+              admin.move(region.getEncodedNameAsBytes, servers((turn + moves.get()) % servers.size))
+              moves.incrementAndGet()
+              Waits.until(s"a write after moving ${region.getRegionNameAsString}")(batches.get() > before + 2)
+            }
+          }
+        }
+        stop.set(true)
+        writers.foreach(_.get(120, TimeUnit.SECONDS))
+      } finally { stop.set(true); pool.shutdownNow() }
+      withClue("regions moved: ")(moves.get() should be >= 9)
+      assertIndexesMatch(t, s"${batches.get()} batches of writes while regions moved ${moves.get()} times")
     }
 
     it("fails a write whose index rows cannot be written, naming the index table, and keeps its data out") {

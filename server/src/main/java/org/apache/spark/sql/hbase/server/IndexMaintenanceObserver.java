@@ -22,6 +22,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
+import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.Delete;
@@ -130,6 +131,9 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
   private String tableName;
   private int writeTimeoutMillis;
 
+  /** Set once the region begins to close; from then on no write starts its index maintenance. */
+  private volatile boolean closing;
+
   @Override
   public Optional<RegionObserver> getRegionObserver() {
     return Optional.of(this);
@@ -144,6 +148,27 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     locks = new IndexRowLocks(STRIPES, settings.positive(LOCK_WAIT_PROPERTY, 30_000L));
     writeTimeoutMillis =
         (int) Math.min(Integer.MAX_VALUE, settings.positive(WRITE_TIMEOUT_PROPERTY, 20_000L));
+  }
+
+  /**
+   * A closing region reads nothing: once HBase marks it closing, the last step of a batch still in
+   * it could not read the data row and would leave every row of its first step UNVERIFIED. So
+   * before HBase marks it, the writes in progress finish their last step, and writes that come
+   * after fail as HBase would fail them a moment later (the client retries them where the region
+   * opens next).
+   */
+  @Override
+  public void preClose(ObserverContext c, boolean abortRequested) {
+    closing = true;
+    if (abortRequested) return;
+    long started = System.currentTimeMillis();
+    if (!locks.awaitIdle(LAST_STEP_DEADLINE_MILLIS)) {
+      LOG.warn(
+          "Closing a region of {} while a write's index maintenance was still in progress after"
+              + " {} ms; its index rows may be left unverified",
+          tableName,
+          System.currentTimeMillis() - started);
+    }
   }
 
   @Override
@@ -215,6 +240,12 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
       IndexRowLocks.Held held = locks.lock(keys, what);
       boolean written = false;
       try {
+        // Checked under the locks, which preClose waits for: a batch either finishes before the
+        // region is marked closing, or does not begin.
+        if (closing) {
+          throw new NotServingRegionException(
+              env.getRegionInfo().getRegionNameAsString() + " is closing");
+        }
         List<RowWork> work = new ArrayList<>(rows.values());
         Map<String, List<Row>> writes = new LinkedHashMap<>();
         for (RowWork w : work) {

@@ -81,6 +81,25 @@ final class IndexRowLocks {
   }
 
   /**
+   * Waits until every stripe held when this was called has been released once: the writes then in
+   * progress are done. False when that took longer than {@code timeoutMillis}, or was interrupted.
+   */
+  boolean awaitIdle(long timeoutMillis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    try {
+      for (ReentrantLock stripe : stripes) {
+        if (!stripe.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS))
+          return false;
+        stripe.unlock();
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
    * The clock's time once it is past every timestamp the stripes gave: never ahead of the clock, so
    * that after a region moves, the next server's timestamps (from its own clock) are above them.
    * When the clock went back by more than {@link #MAX_CLOCK_WAIT_MILLIS}, one past the last
