@@ -24,6 +24,11 @@ from harness.timing import timed_runs
 
 LAYOUTS = ("cells", "packed")
 UPDATE_ONE_PERCENT = "UPDATE of one column, 1 % of the rows"
+UPDATE_IN_SPARK = "the same UPDATE, merged in Spark"
+UPDATES = (UPDATE_ONE_PERCENT, UPDATE_IN_SPARK)
+# A packed table's UPDATE is merged in the region servers unless this is off: then each row is read, merged in
+# Spark and written conditionally, as it was before the merge (and still is where a table has no merge).
+SETTINGS = {UPDATE_IN_SPARK: {"spark.sql.hbase.update.mergeInRegionServers": "false"}}
 
 
 def queries():
@@ -52,6 +57,7 @@ def queries():
         # Writes each row's value again, so that the tables other benchmarks share keep their rows; the work is an
         # update's all the same. Timed whole: commands run in spark.sql().
         (UPDATE_ONE_PERCENT, "UPDATE {t} SET l_comment = l_comment WHERE l_orderkey < {one_percent}"),
+        (UPDATE_IN_SPARK, "UPDATE {t} SET l_comment = l_comment WHERE l_orderkey < {one_percent}"),
     ]
 
 
@@ -71,12 +77,13 @@ def run_query(spark, tables, server_pid, name, template, max_key, repeat):
     def statement(layout):
         return template.format(t=tables[layout], one_percent=max_key // 100)
 
+    settings = SETTINGS.get(name, {})
     for layout in LAYOUTS:  # warm-up
-        spark.sql(statement(layout)).collect()
+        timed_runs(spark, statement(layout), settings, 1, warm_up=False)
     for _ in range(repeat):
         for layout in LAYOUTS:
             times, rows, metrics = timed_runs(
-                spark, statement(layout), {}, 1, warm_up=False, whole_statement=name == UPDATE_ONE_PERCENT
+                spark, statement(layout), settings, 1, warm_up=False, whole_statement=name in UPDATES
             )
             runs[layout] += times
             answers[layout] = sorted(map(str, rows))
@@ -85,7 +92,7 @@ def run_query(spark, tables, server_pid, name, template, max_key, repeat):
         cpu = None
         if server_pid:
             before = cpu_seconds(server_pid)
-            spark.sql(statement(layout)).collect()
+            timed_runs(spark, statement(layout), settings, 1, warm_up=False)
             cpu = cpu_seconds(server_pid) - before
         entry["layouts"][layout].update(
             {"seconds": statistics.median(runs[layout]), "runs": runs[layout], "serverCpuSeconds": cpu}

@@ -14,7 +14,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{
   UpdateTable, View
 }
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 import org.apache.spark.sql.hbase.commands.{DeleteFromHBaseTableCommand, UpdateHBaseTableCommand}
 
 /**
@@ -39,7 +39,8 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
         relation.table,
         relation.cluster,
         targets.map(t => relation.columnOf(t._1)),
-        newValues(relation, targets, condition)
+        newValues(relation, targets, condition),
+        mergeInRegionServers = conf.getConf(HBaseSQLConf.PackedUpdateMerge)
       )
     case u @ UpdateTable(HBaseTarget(relation), assignments, _) if u.table.resolved =>
       assignments.foreach(refuseUnstorableValue(relation))

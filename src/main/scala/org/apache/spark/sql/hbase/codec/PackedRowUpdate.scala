@@ -6,17 +6,19 @@ package org.apache.spark.sql.hbase.codec
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.{CellUtil, CompareOperator}
-import org.apache.hadoop.hbase.client.{CheckAndMutate, Get, Put, Result}
+import org.apache.hadoop.hbase.client.{Append, CheckAndMutate, Get, Put, Result}
 import org.apache.hadoop.hbase.filter.{BinaryComparator, Filter, FilterList, SingleColumnValueFilter}
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.common.Utf8
 import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
-import org.apache.spark.sql.hbase.server.{PackedCell, PackedCellWriter}
+import org.apache.spark.sql.hbase.server.{PackedCell, PackedCellWriter, PackedPatch}
 
 /**
  * An UPDATE of some value columns of a LAYOUT PACKED table. Changing one column rewrites its
- * family's packed cell, so an update is a read, a merge and a conditional write: the new cells are
+ * family's packed cell. Where the table has the server jar's merge ([[patch]]), the region server
+ * merges the new values into the cell under the row's lock. Otherwise an update is a read, a merge
+ * and a conditional write: the new cells are
  * written only if the row's packed cells of those families are still the ones read (HBase checks
  * and writes a row atomically), and otherwise the row is read and merged again. Two statements
  * updating different columns of one row thus never lose each other's values.
@@ -43,6 +45,26 @@ final class PackedRowUpdate(codec: RowCodec, columns: Seq[HBaseColumn]) extends 
     columns.map(c => ValueCodec.forFormat(table.format).encoder(c.dataType)).toArray
 
   def rowKey(row: InternalRow): Array[Byte] = codec.rowKeyOfKeys(row)
+
+  /**
+   * The append that has the region server merge `row`'s new values into its packed cells
+   * (`server.PackedMergeObserver`): a `PackedPatch` per family, under the family's patch name, which
+   * a region server without the observer refuses.
+   */
+  def patch(row: InternalRow): Append = {
+    val append = new Append(rowKey(row))
+    changedFamilies.foreach { f =>
+      val mine = columns.indices.filter(i => familyOf(i) == f)
+      val values = mine.map(i => if (row.isNullAt(keys + i)) null else encoders(i)(row, keys + i)).toArray
+      append.addColumn(
+        PackedPatch.family(familyBytes(f)),
+        PackedCell.QUALIFIER,
+        PackedPatch.write(mine.map(slotOf).toArray, values)
+      )
+    }
+    append.setReturnResults(true)
+    append
+  }
 
   /** Reads the row's newest packed cell of each family. */
   def read(key: Array[Byte]): Get = {

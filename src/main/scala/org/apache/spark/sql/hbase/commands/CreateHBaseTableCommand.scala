@@ -8,7 +8,9 @@ import java.io.IOException
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.{TableExistsException, TableName}
-import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, Connection, TableDescriptorBuilder}
+import org.apache.hadoop.hbase.client.{
+  Admin, ColumnFamilyDescriptorBuilder, Connection, CoprocessorDescriptorBuilder, TableDescriptorBuilder
+}
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
@@ -105,6 +107,11 @@ case class CreateHBaseTableCommand(
           ).build())
         }
         if (withAggregator) builder.setCoprocessor(ServerJar.AGGREGATE_OBSERVER)
+        // UPDATEs merge their new values into packed cells in the region servers.
+        if (withAggregator && stored.isPacked) {
+          builder.setCoprocessor(CoprocessorDescriptorBuilder.newBuilder(ServerJar.PACKED_MERGE_OBSERVER)
+            .setPriority(ServerJar.PACKED_MERGE_PRIORITY).build())
+        }
         try {
           if (splitKeys.isEmpty) admin.createTable(builder.build())
           else admin.createTable(builder.build(), splitKeys.toArray)

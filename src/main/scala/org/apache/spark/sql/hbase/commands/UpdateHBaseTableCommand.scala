@@ -10,7 +10,9 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{PackedRowUpdate, RowCodec}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
-import org.apache.spark.sql.hbase.execution.ReadsHBaseRows
+import org.apache.spark.SparkContext
+import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+import org.apache.spark.sql.hbase.execution.{ReadsHBaseRows, ScanMetrics}
 import org.apache.spark.sql.hbase.execution.write.{HBaseMutations, PackedUpdates}
 import org.apache.spark.sql.types.LongType
 
@@ -18,28 +20,41 @@ import org.apache.spark.sql.types.LongType
  * UPDATE an HBase table: `newValues` (for each row the statement updates, its key columns in key
  * order, then the new values of `columns`, already of their types) is read as any query is, and
  * only the cells of `columns` are written (a NULL deletes its cell); in a packed table, the packed
- * cells of their families are merged and rewritten (see [[PackedRowUpdate]]). Returns how many
- * rows were updated.
+ * cells of their families are merged and rewritten (see [[PackedRowUpdate]]), by the region
+ * servers when `mergeInRegionServers` and the table has their merge. Returns how many rows were
+ * updated.
  */
 case class UpdateHBaseTableCommand(
     table: HBaseTableDef,
     cluster: HBaseClusterConf,
     columns: Seq[HBaseColumn],
-    newValues: LogicalPlan
+    newValues: LogicalPlan,
+    mergeInRegionServers: Boolean
 ) extends ReadsHBaseRows {
 
   override val output: Seq[Attribute] = Seq(AttributeReference("num_affected_rows", LongType, nullable = false)())
 
   override def innerChildren: Seq[QueryPlan[_]] = Seq(newValues)
 
+  /** With the scan's, how many rows of a packed table the region servers merged. */
+  override lazy val metrics: Map[String, SQLMetric] = ScanMetrics.forCommand() +
+    (UpdateHBaseTableCommand.RowsMerged ->
+      SQLMetrics.createMetric(SparkContext.getOrCreate(), "rows merged in region servers"))
+
   override def run(session: SparkSession): Seq[Row] = {
     val query = classic.Dataset.ofRows(session.asInstanceOf[classic.SparkSession], newValues)
     val rows = query.queryExecution.toRdd
     val codec = new RowCodec(table)
     val updated =
-      if (table.isPacked) PackedUpdates.send(cluster, table, rows, new PackedRowUpdate(codec, columns))
-      else HBaseMutations.send(cluster, table, rows)(codec.updater(columns))
+      if (table.isPacked) {
+        val merged = metrics(UpdateHBaseTableCommand.RowsMerged)
+        PackedUpdates.send(cluster, table, rows, new PackedRowUpdate(codec, columns), mergeInRegionServers, merged)
+      } else HBaseMutations.send(cluster, table, rows)(codec.updater(columns))
     recordScanMetrics(query)
     Seq(Row(updated))
   }
+}
+
+object UpdateHBaseTableCommand {
+  val RowsMerged = "rowsMergedInRegionServers"
 }

@@ -107,6 +107,14 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val PackedUpdateMerge: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.update.mergeInRegionServers")
+    .doc("UPDATE of a LAYOUT PACKED table has the region servers merge the new values into each row's " +
+      "packed cells, under the row's lock, where the table has the server jar's merge observer (CREATE " +
+      "TABLE adds it). Otherwise, or when off, each row is read, merged in Spark and written only if " +
+      "unchanged meanwhile, and read and merged again if not.")
+    .booleanConf
+    .createWithDefault(true)
+
   val CoprocessorMaxGroups: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.coprocessor.maxGroups")
     .doc("Most partial groups a region server holds for one region; at this many it sends them " +
       "to Spark and starts again, and Spark's final aggregation merges the repeats.")

@@ -5,16 +5,19 @@ package org.apache.spark.sql.hbase.codec
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.client.{Delete, Put, Scan}
+import org.apache.hadoop.hbase.TableName
+import org.apache.hadoop.hbase.client.{CheckAndMutate, Delete, Put, Scan, TableDescriptorBuilder}
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.{HBaseSuite, Waits, codec, metadata}
+import org.apache.spark.sql.hbase.{HBaseSuite, Waits, codec, commands, metadata}
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.CommandResultExec
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.execution.command.ExecutedCommandExec
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
-import org.apache.spark.sql.hbase.server.{CellBytes, PackedCell, PackedCellWriter}
+import org.apache.spark.sql.hbase.server.{CellBytes, PackedCell, PackedCellWriter, ServerJar}
 import org.apache.spark.sql.types.IntegerType
 import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 
@@ -204,6 +207,114 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         sql(s"UPDATE $packedUpd SET s = NULL, n = NULL, p = NULL, x = NULL, t = NULL WHERE k = 8")
         rowsOf(s"SELECT * FROM $packedUpd WHERE k = 8") shouldBe Seq("[8,null,null,null,null,null]")
       }
+    }
+
+    it(
+      "is merged into the packed cells by the region servers, or read and written from Spark where they cannot, alike"
+    ) {
+      val t = uniqueName("packedmerge")
+      val cellsTable = create(s"${t}_cells", "CELLS")
+      // The same UPDATEs: merged by the region servers, with the merge off, and on a table without the merge.
+      val (merging, off, without) = (create(t, "PACKED"), create(s"${t}_off", "PACKED"), create(s"${t}_none", "PACKED"))
+      def observer(table: String) = withAdmin(_.getDescriptor(TableName.valueOf(table))).getCoprocessorDescriptors
+        .asScala.find(_.getClassName == ServerJar.PACKED_MERGE_OBSERVER)
+      withClue("CREATE TABLE adds the merge, before the table's other observers: ")(
+        observer(merging).map(_.getPriority) shouldBe Some(ServerJar.PACKED_MERGE_PRIORITY)
+      )
+      withAdmin { admin =>
+        val name = TableName.valueOf(without)
+        admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
+          .removeCoprocessor(ServerJar.PACKED_MERGE_OBSERVER).build())
+      }
+      observer(without) shouldBe None
+      def merged(statement: String): (Long, Long) = {
+        val df = sql(statement)
+        val command = df.queryExecution.executedPlan match {
+          case result: CommandResultExec => result.commandPhysicalPlan
+          case other => other
+        }
+        val update = command.collectFirst { case ExecutedCommandExec(u: commands.UpdateHBaseTableCommand) => u }.get
+        (df.head().getLong(0), update.metrics(commands.UpdateHBaseTableCommand.RowsMerged).value)
+      }
+      val updates = Seq(
+        "UPDATE %s SET s = concat(s, '!'), x = -x WHERE k %% 10 = 1",
+        "UPDATE %s SET n = NULL, p = p * 2 WHERE k BETWEEN 290 AND 610",
+        "UPDATE %s SET t = NULL, s = 'all', n = 5 WHERE k IN (0, 3, 899, 4000)"
+      )
+      for (u <- updates) withClue(u + ": ") {
+        val (expected, _) = merged(u.format(cellsTable))
+        merged(u.format(merging)) shouldBe ((expected, expected))
+        withConf(HBaseSQLConf.PackedUpdateMerge.key -> "false")(merged(u.format(off)) shouldBe ((expected, 0L)))
+        merged(u.format(without)) shouldBe ((expected, 0L))
+        val rows = rowsOf(s"SELECT * FROM $cellsTable")
+        for (table <- Seq(merging, off, without)) withClue(s"$table: ")(rowsOf(s"SELECT * FROM $table") shouldBe rows)
+      }
+      withClue("a row deleted since the statement read it is not brought back, nor counted: ") {
+        val update =
+          new codec.PackedRowUpdate(new codec.RowCodec(definitionOf(merging)), Seq(definitionOf(merging).column("n")))
+        val patch = update.patch(InternalRow(123456, 1L))
+        val answer = withTable(merging)(_.append(patch))
+        rowsOf(s"SELECT k FROM $merging WHERE k = 123456") shouldBe empty
+        withTable(merging)(_.get(new org.apache.hadoop.hbase.client.Get(keys.encode(Seq(123456))))).isEmpty shouldBe
+          true
+        withClue(s"$answer: ")(answer.isEmpty shouldBe true)
+      }
+    }
+
+    it(
+      "merged by the region servers, loses none of its values to a plain client's conditional writes of the same cells"
+    ) {
+      val t = create(uniqueName("packedplain"), "PACKED")
+      val rounds = 4
+      val definition = definitionOf(t)
+      val sSlot = definition.slotOf(definition.column("s").cell.get)
+      val f = Bytes.toBytes("f")
+      val plainRows = 0 until 150
+      val expected = rowsOf(
+        s"SELECT k, n + $rounds, p + $rounds, IF(k < 150, concat(s, repeat('+', $rounds)), s) FROM $t " +
+          "WHERE n IS NOT NULL AND p IS NOT NULL AND s IS NOT NULL"
+      )
+      // As another tool would: read the packed cell, change s, write it if it is still the one read.
+      def plainClient(): Unit = withTable(t) { table =>
+        for (_ <- 1 to rounds; k <- plainRows) {
+          var written = false
+          while (!written) {
+            val cell =
+              table.get(new org.apache.hadoop.hbase.client.Get(keys.encode(Seq(k))).addColumn(f, PackedCell.QUALIFIER))
+                .getValue(f, PackedCell.QUALIFIER)
+            if (cell == null) written = true // every column of family f NULL: nothing to change
+            else {
+              val packed = PackedCell.read(cell, 0, cell.length)
+              val values = (0 until math.max(packed.columns, sSlot + 1)).map(i =>
+                if (i < packed.columns) packed.value(i) else null
+              ).toArray
+              if (values(sSlot) != null) values(sSlot) = values(sSlot) ++ Bytes.toBytes("+")
+              written = table.checkAndMutate(
+                CheckAndMutate.newBuilder(keys.encode(Seq(k))).ifEquals(f, PackedCell.QUALIFIER, cell)
+                  .build(new Put(keys.encode(Seq(k))).addColumn(
+                    f,
+                    PackedCell.QUALIFIER,
+                    PackedCellWriter.write(values)
+                  ))
+              ).isSuccess
+            }
+          }
+        }
+      }
+      val pool = java.util.concurrent.Executors.newFixedThreadPool(3)
+      try {
+        val runs = Seq(
+          pool.submit(new java.util.concurrent.Callable[Long] {
+            override def call(): Long = { plainClient(); 0L }
+          })
+        ) ++ Seq(s"UPDATE $t SET n = n + 1", s"UPDATE $t SET p = p + 1").map { statement =>
+          pool.submit(new java.util.concurrent.Callable[Long] {
+            override def call(): Long = (1 to rounds).map(_ => sql(statement).head().getLong(0)).sum
+          })
+        }
+        runs.map(_.get(5, java.util.concurrent.TimeUnit.MINUTES)) shouldBe Seq(0L, 900L * rounds, 900L * rounds)
+      } finally pool.shutdownNow()
+      rowsOf(s"SELECT k, n, p, s FROM $t WHERE n IS NOT NULL AND p IS NOT NULL AND s IS NOT NULL") shouldBe expected
     }
 
     it("writes a packed cell only if it is still the one read, and reads and merges again if not") {

@@ -30,6 +30,16 @@ public final class ServerJar {
   public static final String INDEX_MAINTENANCE_OBSERVER =
       "org.apache.spark.sql.hbase.server.IndexMaintenanceObserver";
 
+  /** The region coprocessor that merges UPDATEs into packed cells. */
+  public static final String PACKED_MERGE_OBSERVER =
+      "org.apache.spark.sql.hbase.server.PackedMergeObserver";
+
+  /**
+   * The priority tables give {@link #PACKED_MERGE_OBSERVER}: before the observers of the default
+   * priority (HBase's Coprocessor.PRIORITY_USER), which must see the merged cells.
+   */
+  public static final int PACKED_MERGE_PRIORITY = Integer.MAX_VALUE / 2 - 1;
+
   private ServerJar() {}
 
   /** Whether this jar reads and writes bytes of wire version {@code version}. */

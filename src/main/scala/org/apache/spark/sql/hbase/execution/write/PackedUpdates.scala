@@ -3,22 +3,29 @@
 
 package org.apache.spark.sql.hbase.execution.write
 
+import java.io.IOException
+
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.Table
+import org.apache.hadoop.hbase.client.{Result, Table}
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.execution.metric.SQLMetric
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLException}
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.{BadRowKey, PackedRowUpdate}
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.server.PackedPatch
 
 /**
- * Runs a [[PackedRowUpdate]] over the rows an UPDATE of a packed table changes: each task reads a
- * batch of rows, writes their merged packed cells conditionally in one call, and reads and merges
- * again the rows another writer changed in between, until every row is written or gone.
+ * Runs a [[PackedRowUpdate]] over the rows an UPDATE of a packed table changes, a batch of rows a
+ * round trip. Each task first has the region servers merge the new values into the rows' packed
+ * cells ([[PackedRowUpdate.patch]]). Rows whose region server or table has no merge, which refuses
+ * the patch and changes nothing, and every row after them in the task, are read, merged here and
+ * written conditionally in one call instead, and read and merged again where another writer
+ * changed them in between, until every row is written or gone.
  */
 object PackedUpdates {
 
@@ -28,13 +35,66 @@ object PackedUpdates {
   /** How often one row may be found changed by others before the statement gives up on it. */
   val MaxAttempts = 64
 
-  /** Returns how many rows were updated (rows deleted meanwhile are not). */
-  def send(cluster: HBaseClusterConf, table: HBaseTableDef, rows: RDD[InternalRow], update: PackedRowUpdate): Long =
+  /**
+   * Returns how many rows were updated (rows deleted meanwhile are not); adds to `merged` those
+   * the region servers merged.
+   */
+  def send(
+      cluster: HBaseClusterConf,
+      table: HBaseTableDef,
+      rows: RDD[InternalRow],
+      update: PackedRowUpdate,
+      mergeInRegionServers: Boolean,
+      merged: SQLMetric
+  ): Long =
     HBaseMutations.eachPartition(cluster, table, rows) { (partition, connection) =>
       val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-      try partition.map(_.copy()).grouped(BatchRows).map(batch => updateBatch(htable, table, update, batch)).sum
+      var merging = mergeInRegionServers
+      try partition.map(_.copy()).grouped(BatchRows).map { batch =>
+          if (!merging) updateBatch(htable, table, update, batch)
+          else {
+            val (updated, refused) = mergeBatch(htable, table, update, batch)
+            merged.add(batch.size - refused.size)
+            if (refused.isEmpty) updated
+            else {
+              merging = false
+              updated + updateBatch(htable, table, update, refused)
+            }
+          }
+        }.sum
       finally htable.close()
     }
+
+  /**
+   * Sends the batch's patches; returns how many rows were updated, and the rows whose patches were
+   * refused for want of the merge.
+   */
+  private def mergeBatch(
+      htable: Table,
+      table: HBaseTableDef,
+      update: PackedRowUpdate,
+      batch: Seq[InternalRow]
+  ): (Long, Seq[InternalRow]) = {
+    val results = new Array[AnyRef](batch.size)
+    val failure =
+      try { htable.batch(batch.map(update.patch).asJava, results); None }
+      catch { case e: IOException => Some(e) }
+    var updated = 0L
+    val refused = Seq.newBuilder[InternalRow]
+    results.zip(batch).foreach {
+      case (result: Result, _) => if (!result.isEmpty) updated += 1
+      case (refusal: Throwable, row) if String.valueOf(refusal.getMessage).contains(PackedPatch.FAMILY_PREFIX) =>
+        refused += row
+      case (error: Throwable, _) =>
+        throw new HBaseSQLException(s"UPDATE of table '${table.name}': ${Causes.rootMessage(error)}", Some(error))
+      case _ =>
+        throw new HBaseSQLException(
+          s"UPDATE of table '${table.name}': " + failure.map(Causes.rootMessage).getOrElse("HBase gave no result"),
+          failure
+        )
+    }
+    (updated, refused.result())
+  }
 
   private def updateBatch(
       htable: Table,
