@@ -4,11 +4,15 @@
 package org.apache.spark.sql.hbase.execution.write
 
 import java.io.IOException
+import java.util.concurrent.{LinkedBlockingQueue, ThreadPoolExecutor, TimeUnit}
+
+import scala.concurrent.{Await, ExecutionContext, Future}
+import scala.concurrent.duration.Duration
 
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.{Result, Table}
+import org.apache.hadoop.hbase.client.{Connection, Result, Table}
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
@@ -35,6 +39,27 @@ object PackedUpdates {
   /** How often one row may be found changed by others before the statement gives up on it. */
   val MaxAttempts = 64
 
+  /** Calls a task has in flight at once with a batch's patches. */
+  val PatchCalls = 8
+
+  /** The threads that send them, shared by the tasks of an executor; idle ones end. */
+  private lazy val Senders: ExecutionContext = ExecutionContext.fromExecutorService {
+    val pool = new ThreadPoolExecutor(
+      PatchCalls * 4,
+      PatchCalls * 4,
+      60,
+      TimeUnit.SECONDS,
+      new LinkedBlockingQueue[Runnable](),
+      (task: Runnable) => {
+        val thread = new Thread(task, "spark-hbase-sql-patches")
+        thread.setDaemon(true)
+        thread
+      }
+    )
+    pool.allowCoreThreadTimeOut(true)
+    pool
+  }
+
   /**
    * Returns how many rows were updated (rows deleted meanwhile are not); adds to `merged` those
    * the region servers merged.
@@ -53,7 +78,7 @@ object PackedUpdates {
       try partition.map(_.copy()).grouped(BatchRows).map { batch =>
           if (!merging) updateBatch(htable, table, update, batch)
           else {
-            val (updated, refused) = mergeBatch(htable, table, update, batch)
+            val (updated, refused) = mergeBatch(connection, htable, table, update, batch)
             merged.add(batch.size - refused.size)
             if (refused.isEmpty) updated
             else {
@@ -70,15 +95,29 @@ object PackedUpdates {
    * refused for want of the merge.
    */
   private def mergeBatch(
+      connection: Connection,
       htable: Table,
       table: HBaseTableDef,
       update: PackedRowUpdate,
       batch: Seq[InternalRow]
   ): (Long, Seq[InternalRow]) = {
     val results = new Array[AnyRef](batch.size)
-    val failure =
-      try { htable.batch(batch.map(update.patch).asJava, results); None }
-      catch { case e: IOException => Some(e) }
+    // HBase applies each append alone, with a WAL sync of its own, but syncs the appends that arrive
+    // at once together: the batch goes as several calls at a time, each on a table of its own.
+    val parts = batch.indices.grouped(math.max(1, (batch.size + PatchCalls - 1) / PatchCalls)).toSeq
+    val calls = parts.map { part =>
+      Future {
+        val partResults = new Array[AnyRef](part.size)
+        val partTable = connection.getTable(htable.getName)
+        val failure =
+          try { partTable.batch(part.map(i => update.patch(batch(i))).asJava, partResults); None }
+          catch { case e: IOException => Some(e) }
+          finally partTable.close()
+        part.indices.foreach(j => results(part(j)) = partResults(j))
+        failure
+      }(Senders)
+    }
+    val failure = calls.flatMap(call => Await.result(call, Duration.Inf)).headOption
     var updated = 0L
     val refused = Seq.newBuilder[InternalRow]
     results.zip(batch).foreach {
