@@ -81,7 +81,11 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
     List<byte[]> patched = new ArrayList<>();
     for (byte[] family : families.keySet())
       if (Bytes.startsWith(family, PREFIX)) patched.add(family);
-    if (patched.isEmpty()) return null;
+    if (patched.isEmpty()) {
+      // Only this observer marks an append as a patch: a client's mark would merge plain bytes.
+      if (append.getAttribute(PATCH_ATTRIBUTE) != null) append.setAttribute(PATCH_ATTRIBUTE, null);
+      return null;
+    }
     GONE.get().clear(); // one append at a time on a thread: what is left is of one that failed
     RawCellBuilder builder = env.getCellBuilder();
     for (byte[] name : patched) {
@@ -193,8 +197,12 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
                         .setType(Cell.Type.Put)
                         .setValue(new byte[0])
                         .build()));
-    result.copyFrom(answer);
-    return result;
+    try {
+      result.copyFrom(answer);
+      return result;
+    } catch (UnsupportedOperationException readOnly) {
+      return answer; // a result no one may change: this answer, unless a later observer answers
+    }
   }
 
   private boolean rowExists(byte[] row) throws IOException {
