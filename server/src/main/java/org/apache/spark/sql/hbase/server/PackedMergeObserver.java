@@ -57,7 +57,7 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
   /** Marks an append whose families this observer renamed, for its later hooks. */
   static final String PATCH_ATTRIBUTE = "spark.hbase.sql.patch";
 
-  private static final byte[] PREFIX = Bytes.toBytes(PackedPatch.FAMILY_PREFIX);
+  private static final byte[] PREFIX = PackedPatch.FAMILY_PREFIX_BYTES;
 
   /** Appends whose row was gone, from the hook that saw it to the one that answers. */
   private static final ThreadLocal<Set<Mutation>> GONE =
@@ -87,7 +87,6 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
       return null;
     }
     GONE.get().clear(); // one append at a time on a thread: what is left is of one that failed
-    RawCellBuilder builder = env.getCellBuilder();
     for (byte[] name : patched) {
       byte[] family = java.util.Arrays.copyOfRange(name, PREFIX.length, name.length);
       for (Cell cell : families.remove(name)) {
@@ -96,14 +95,7 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
         families
             .computeIfAbsent(family, f -> new ArrayList<>())
             .add(
-                builder
-                    .clear()
-                    .setRow(append.getRow())
-                    .setFamily(family)
-                    .setQualifier(PackedCell.QUALIFIER)
-                    .setTimestamp(cell.getTimestamp())
-                    .setType(Cell.Type.Put)
-                    .setValue(CellUtil.cloneValue(cell))
+                packedCell(append.getRow(), family, cell.getTimestamp(), CellUtil.cloneValue(cell))
                     .build());
       }
     }
@@ -151,14 +143,8 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
                 + e.getMessage());
       }
       RawCellBuilder builder =
-          env.getCellBuilder()
-              .clear()
-              .setRow(mutation.getRow())
-              .setFamily(CellUtil.cloneFamily(appended))
-              .setQualifier(PackedCell.QUALIFIER)
-              .setTimestamp(appended.getTimestamp())
-              .setType(Cell.Type.Put)
-              .setValue(value);
+          packedCell(
+              mutation.getRow(), CellUtil.cloneFamily(appended), appended.getTimestamp(), value);
       if (appended instanceof RawCell) {
         List<Tag> tags = new ArrayList<>();
         ((RawCell) appended).getTags().forEachRemaining(tags::add);
@@ -188,14 +174,11 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
             ? Result.create(new Cell[0])
             : Result.create(
                 List.of(
-                    env.getCellBuilder()
-                        .clear()
-                        .setRow(append.getRow())
-                        .setFamily(first.getKey())
-                        .setQualifier(PackedCell.QUALIFIER)
-                        .setTimestamp(first.getValue().get(0).getTimestamp())
-                        .setType(Cell.Type.Put)
-                        .setValue(new byte[0])
+                    packedCell(
+                            append.getRow(),
+                            first.getKey(),
+                            first.getValue().get(0).getTimestamp(),
+                            new byte[0])
                         .build()));
     try {
       result.copyFrom(answer);
@@ -203,6 +186,18 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
     } catch (UnsupportedOperationException readOnly) {
       return answer; // a result no one may change: this answer, unless a later observer answers
     }
+  }
+
+  /** A builder of the packed cell of {@code family} in {@code row}, holding {@code value}. */
+  private RawCellBuilder packedCell(byte[] row, byte[] family, long timestamp, byte[] value) {
+    return env.getCellBuilder()
+        .clear()
+        .setRow(row)
+        .setFamily(family)
+        .setQualifier(PackedCell.QUALIFIER)
+        .setTimestamp(timestamp)
+        .setType(Cell.Type.Put)
+        .setValue(value);
   }
 
   private boolean rowExists(byte[] row) throws IOException {

@@ -28,11 +28,15 @@ public final class PackedPatch {
 
   private PackedPatch() {}
 
+  /** {@link #FAMILY_PREFIX} as bytes. */
+  static final byte[] FAMILY_PREFIX_BYTES =
+      FAMILY_PREFIX.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
   /** The family name under which a client sends the patches of packed family {@code family}. */
   public static byte[] family(byte[] family) {
-    byte[] prefix = FAMILY_PREFIX.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    byte[] out = java.util.Arrays.copyOf(prefix, prefix.length + family.length);
-    System.arraycopy(family, 0, out, prefix.length, family.length);
+    byte[] out =
+        java.util.Arrays.copyOf(FAMILY_PREFIX_BYTES, FAMILY_PREFIX_BYTES.length + family.length);
+    System.arraycopy(family, 0, out, FAMILY_PREFIX_BYTES.length, family.length);
     return out;
   }
 

@@ -73,12 +73,13 @@ object PackedUpdates {
       merged: SQLMetric
   ): Long =
     HBaseMutations.eachPartition(cluster, table, rows) { (partition, connection) =>
-      val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
+      val name = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
+      val htable = connection.getTable(name)
       var merging = mergeInRegionServers
       try partition.map(_.copy()).grouped(BatchRows).map { batch =>
           if (!merging) updateBatch(htable, table, update, batch)
           else {
-            val (updated, refused) = mergeBatch(connection, htable, table, update, batch)
+            val (updated, refused) = mergeBatch(connection, name, table, update, batch)
             merged.add(batch.size - refused.size)
             if (refused.isEmpty) updated
             else {
@@ -96,7 +97,7 @@ object PackedUpdates {
    */
   private def mergeBatch(
       connection: Connection,
-      htable: Table,
+      name: TableName,
       table: HBaseTableDef,
       update: PackedRowUpdate,
       batch: Seq[InternalRow]
@@ -108,7 +109,7 @@ object PackedUpdates {
     val calls = parts.map { part =>
       Future {
         val partResults = new Array[AnyRef](part.size)
-        val partTable = connection.getTable(htable.getName)
+        val partTable = connection.getTable(name)
         val failure =
           try { partTable.batch(part.map(i => update.patch(batch(i))).asJava, partResults); None }
           catch { case e: IOException => Some(e) }
