@@ -42,6 +42,13 @@ spark.sparkContext.setLogLevel("ERROR")
 sql = spark.sql
 jvm = spark._jvm
 seen = {}
+# When each part ended, in seconds from the start: where the job's minutes go.
+job_started = time.monotonic()
+seen["parts_ended_s"] = {}
+
+
+def part_ended(name):
+    seen["parts_ended_s"][name] = round(time.monotonic() - job_started, 1)
 
 
 # ---- HBase administration, through the HBase client in the plugin jar ----------------------
@@ -269,6 +276,8 @@ spark.conf.unset("spark.hbase.client.retries.number")
 hbase.start(region_servers=3)
 seen["gave_up_then_again"] = {name: outcome(*queries(reads)[name]) for name in ("skip_scan", "aggregate")}
 
+part_ended("1 killed during queries")
+
 # ---- 2. a region server killed during LOAD DATA ------------------------------------------
 
 ROWS = 400_000
@@ -329,6 +338,8 @@ seen["load_during_kill"] = {
     "again": outcome(lambda: load(target), [(ROWS, 0)]),
     "exact_after_again": loaded(target) == expected_load,
 }
+
+part_ended("2 killed during LOAD DATA")
 
 # ---- 3. a region server without the server jar -------------------------------------------
 
@@ -420,6 +431,8 @@ seen["first_region_without_jar"].update(
     regions_by_server_after=[r[2] == server_of(3).getPort() for r in regions_of(first_jarless)],
 )
 
+part_ended("3 without the server jar")
+
 # ---- 4. a rolling upgrade: region server 3's server jar replaced by another version -------
 
 # The server jar of commit 4108602 reads wire version 1 only (tests/server_jars). As an operator
@@ -504,6 +517,8 @@ stop_rolling.set()
 querying.join(timeout=300)
 seen["rolling_upgrade"] = {"queries": rolling_seen, "older": older}
 admin.balancerSwitch(True, True)
+
+part_ended("4 rolling upgrade")
 
 # ---- 5. a global index through a killed region server, a split and moves, while writers write ----
 
@@ -659,6 +674,7 @@ seen["indexed"] = {
     "after": {name: outcome(*q) for name, q in ix_queries.items()},
 }
 
+part_ended("5 global index")
 admin.close()
 connection.close()
 print("RESULT " + json.dumps(seen), flush=True)
