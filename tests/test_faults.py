@@ -117,7 +117,10 @@ def test_a_query_on_a_region_server_that_stays_down_is_exact_or_fails_naming_hba
                 "HBase table f_reads: reading region" in outcome["error"]
                 and "run the statement again" in outcome["error"]
                 or "HBase could not be reached at ZooKeeper" in outcome["error"]
-                and "a region server does not answer" in outcome["error"]
+                and (
+                    "a region server does not answer" in outcome["error"]
+                    or "(a region server or the master) does not answer" in outcome["error"]
+                )
             ), outcome["error"]
     assert all(o["result"] == "exact" for o in job["gave_up_then_again"].values()), job["gave_up_then_again"]
 

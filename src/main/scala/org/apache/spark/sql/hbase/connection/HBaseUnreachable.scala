@@ -113,8 +113,18 @@ object HBaseUnreachable {
     // The client's memory of a region server that refused connections a moment ago.
     case c if c.getClass.getName.endsWith(".FailedServerException") =>
       s"a region server does not answer (${c.getMessage})"
+    // HBase's RPC client names the server it called: a region server or the master, down or restarting.
+    case c: ConnectException if rpcAddress(c).isDefined =>
+      s"the HBase server at ${rpcAddress(c).get} (a region server or the master) does not answer (${c.getMessage})"
     case c: ConnectException => s"a connection was refused (${c.getMessage})"
     case c: NoRouteToHostException => s"no route to host (${c.getMessage})"
     case c: UnknownHostException => s"unknown host (${c.getMessage})"
+  }
+
+  private val RpcCall = """^Call to address=(\S+) failed on connection exception""".r.unanchored
+
+  /** The server an HBase RPC call could not connect to, as the HBase client's message names it. */
+  private def rpcAddress(c: ConnectException): Option[String] = Option(c.getMessage).collect { case RpcCall(address) =>
+    address
   }
 }

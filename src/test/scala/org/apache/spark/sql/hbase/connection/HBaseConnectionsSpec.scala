@@ -102,6 +102,9 @@ class HBaseConnectionsSpec extends HBaseSuite {
         Some("the HBase master is not running (no master)")
       HBaseUnreachable.reason(wrapped(new java.net.ConnectException("Connection refused"))) shouldBe
         Some("a connection was refused (Connection refused)")
+      val refusedCall = "Call to address=127.0.0.1:35645 failed on connection exception: Connection refused"
+      HBaseUnreachable.reason(wrapped(new java.net.ConnectException(refusedCall))) shouldBe
+        Some(s"the HBase server at 127.0.0.1:35645 (a region server or the master) does not answer ($refusedCall)")
       HBaseUnreachable.reason(
         wrapped(new org.apache.hadoop.hbase.ipc.FailedServerException("in the failed servers list"))
       ) shouldBe
