@@ -146,6 +146,39 @@ def test_each_jdbc_user_lists_the_hbase_tables_and_columns_hbase_lets_them_read(
             ]
         finally:
             connection.close()
+        # DESCRIBE and SHOW CREATE TABLE show the same tables, by either name, and refuse the others.
+        connection = hive.connect(host=HOST, port=per_user, username=user)
+        try:
+            for table in tables:
+                for name in (f"hbase.{table}", table):
+                    if table in readable:
+                        described = jdbc_rows(connection, f"DESCRIBE {name}")
+                        assert [row[:2] for row in described[:2]] == [["k", "int"], ["v", "string"]], described
+                        # HBase shows family settings only to users with ADMIN or CREATE on the table.
+                        families = [row[:2] for row in described if row[0].startswith("Famil")]
+                        assert families == (
+                            [["Family f", families[0][1]]] if user == ADMIN else [["Families", "not shown"]]
+                        )
+                        shown = jdbc_rows(connection, f"SHOW CREATE TABLE {name}")[0][0]
+                        assert f"MAPPED BY ('id_{table}'" in shown, shown
+                        assert jdbc_rows(connection, f"DESCRIBE {name} v") == [
+                            ["col_name", "v"],
+                            ["data_type", "string"],
+                            ["comment", "cell f.v"],
+                        ]
+                    else:
+                        for statement, text in (
+                            ("DESCRIBE", f"DESCRIBE {name}"),
+                            ("DESCRIBE", f"DESCRIBE {name} v"),
+                            ("SHOW CREATE TABLE", f"SHOW CREATE TABLE {name}"),
+                        ):
+                            refused = jdbc_refused(connection, text)
+                            assert (
+                                f"HBase denied access: {statement} of table '{table}'" in refused
+                                and f"HBase table 'id_{table}', and user '{user}' may not" in refused
+                            ), refused
+        finally:
+            connection.close()
         # SQLAlchemy's inspector over PyHive (Superset's way) asks in SQL too. PyHive 0.7 reads
         # Spark's SHOW TABLES as Hive's: it takes its first column, the schema, for each table's
         # name (for Spark's own tables as well), so it gets one 'hbase' per table the user may read.

@@ -9,25 +9,26 @@ import org.apache.spark.sql.catalyst.analysis.{
   ResolvedIdentifier, ResolvedNamespace, ResolvedTable, UnresolvedTableOrView
 }
 import org.apache.spark.sql.catalyst.plans.logical.{
-  CreateNamespace, CreateTable, CreateTableAsSelect, DescribeRelation, DropTable, LocalRelation, LogicalPlan,
-  ShowCreateTable, TableSpec
+  CreateNamespace, CreateTable, CreateTableAsSelect, DescribeColumn, DescribeRelation, DropTable, LocalRelation,
+  LogicalPlan, ShowCreateTable, TableSpec
 }
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.connector.catalog.CatalogManager
 import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.TableDefinitionStores
 import org.apache.spark.sql.hbase.commands.{
-  CreateHBaseTableAsSelectCommand, CreateHBaseTableCommand, DescribeMappedTableCommand, DropHBaseTableCommand,
-  ShowCreateMappedTableCommand
+  CreateHBaseTableAsSelectCommand, CreateHBaseTableCommand, DescribeMappedColumnCommand, DescribeMappedTableCommand,
+  DropHBaseTableCommand, ShowCreateMappedTableCommand
 }
 import org.apache.spark.sql.hbase.connector.{HBaseCatalogTable, HBaseSparkCatalog, HBaseTableOptions}
 import org.apache.spark.sql.hbase.facts.TableDefinitions
 
 /**
- * Spark's own DESCRIBE, SHOW CREATE TABLE and DROP TABLE of an HBase table. Through an HBase
- * catalog (`hbase.t`), DROP is the catalog's, and DESCRIBE and SHOW CREATE TABLE show our mapping. A one-part name is Spark's first: only
- * when Spark's catalog has no table or view of that name does it name the HBase table, so these
- * statements ask HBase nothing about Spark's own tables.
+ * Spark's own DESCRIBE (of a table or a column), SHOW CREATE TABLE and DROP TABLE of an HBase
+ * table. Through an HBase catalog (`hbase.t`), DROP is the catalog's, and DESCRIBE and SHOW CREATE
+ * TABLE show our mapping. A one-part name is Spark's first: only when Spark's catalog has no
+ * table or view of that name does it name the HBase table, so these statements ask HBase nothing
+ * about Spark's own tables.
  *
  * Also Spark's CREATE TABLE [AS SELECT] of an HBase catalog, with the mapping in its OPTIONS
  * ([[HBaseTableOptions]]), and CREATE NAMESPACE IF NOT EXISTS of the catalog's one namespace (or
@@ -41,10 +42,23 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
     case describe @ DescribeRelation(UnresolvedTableOrView(Seq(name), _, _, _), _, _) =>
       val catalog = TableDefinitionStores.of(session)
       TableDefinitions.get(catalog, name).map(DescribeMappedTableCommand(_, catalog.cluster)).getOrElse(describe)
+    case DescribeColumn(ResolvedTable(_, _, table: HBaseCatalogTable, _), column, _, output) =>
+      DescribeMappedColumnCommand(
+        table.definition,
+        table.cluster,
+        DescribeColumn.extractColumnNameParts(column),
+        output
+      )
+    case describe @ DescribeColumn(UnresolvedTableOrView(Seq(name), _, _, _), column, _, output) =>
+      val catalog = TableDefinitionStores.of(session)
+      TableDefinitions.get(catalog, name).map(
+        DescribeMappedColumnCommand(_, catalog.cluster, DescribeColumn.extractColumnNameParts(column), output)
+      ).getOrElse(describe)
     case ShowCreateTable(ResolvedTable(_, _, table: HBaseCatalogTable, _), _, _) =>
-      ShowCreateMappedTableCommand(table.definition)
+      ShowCreateMappedTableCommand(table.definition, table.cluster)
     case show @ ShowCreateTable(UnresolvedTableOrView(Seq(name), _, _, _), _, _) =>
-      TableDefinitions.get(TableDefinitionStores.of(session), name).map(ShowCreateMappedTableCommand(_)).getOrElse(show)
+      val catalog = TableDefinitionStores.of(session)
+      TableDefinitions.get(catalog, name).map(ShowCreateMappedTableCommand(_, catalog.cluster)).getOrElse(show)
     case drop @ DropTable(ResolvedIdentifier(catalog, ident), ifExists, purge)
         if catalog.name() == CatalogManager.SESSION_CATALOG_NAME && ident.namespace().toSeq == currentDatabase &&
           !session.sessionState.catalog.tableExists(TableIdentifier(ident.name(), Some(ident.namespace().head))) =>

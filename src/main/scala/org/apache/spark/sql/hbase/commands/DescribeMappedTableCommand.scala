@@ -10,8 +10,8 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.common.Utf8
-import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableFormat}
-import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef, TableFormat}
+import org.apache.spark.sql.hbase.connection.{HBaseAccessDenied, HBaseClusterConf, HBaseConnections, TableRights}
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.types.StringType
 
@@ -20,7 +20,10 @@ case class DescribeMappedTableCommand(table: HBaseTableDef, cluster: HBaseCluste
 
   override val output: Seq[Attribute] = DescribeMappedTableCommand.Output.map(_.newInstance())
 
-  override def run(session: SparkSession): Seq[Row] = DescribeMappedTableCommand.rows(table, cluster)
+  override def run(session: SparkSession): Seq[Row] = {
+    TableRights.requireReadable(cluster, "DESCRIBE", table.name, table.hbaseTable.hbase)
+    DescribeMappedTableCommand.rows(table, cluster)
+  }
 }
 
 /**
@@ -36,14 +39,8 @@ object DescribeMappedTableCommand {
   )
 
   def rows(table: HBaseTableDef, cluster: HBaseClusterConf): Seq[Row] = {
-    val columns = table.columns.map { c =>
-      val mapping = c.cell.map(cell => s"cell $cell")
-        .orElse(c.writeTimeOf.map(cell => s"write time of cell $cell (read-only)"))
-        .getOrElse(s"row key part ${table.keyColumns.indexOf(c.name) + 1} of ${table.keyColumns.size}")
-      // Spark's own type strings, as its DESCRIBE gives them: tools (dbt, BI type maps) compare them.
-      val notNull = if (c.nullable) None else Some("NOT NULL")
-      Row(c.name, c.dataType.simpleString, (mapping +: (notNull.toSeq ++ c.comment)).mkString("; "))
-    }
+    // Spark's own type strings, as its DESCRIBE gives them: tools (dbt, BI type maps) compare them.
+    val columns = table.columns.map(c => Row(c.name, c.dataType.simpleString, comment(table, c)))
     columns ++ Seq(
       Row("", "", null),
       Row("# HBase mapping", "", null),
@@ -75,7 +72,7 @@ object DescribeMappedTableCommand {
       ),
       Row("Regions", HBaseRegions.of(cluster, table.hbaseTable).size.toString, null)
     ) ++
-      families(cluster, table).map(f => Row(s"Family ${Utf8.string(f.getName)}", FamilySettings.describe(f), null)) ++
+      familyRows(cluster, table) ++
       table.indexes.map(i =>
         Row(s"Range index ${i.name}", s"minmax (${i.columns.mkString(", ")})", s"chunkRows ${i.chunkRows}")
       ) ++
@@ -88,6 +85,30 @@ object DescribeMappedTableCommand {
         )
       }
   }
+
+  /** A column's key position or cell, NOT NULL where it is, and its own comment. */
+  def comment(table: HBaseTableDef, c: HBaseColumn): String = {
+    val mapping = c.cell.map(cell => s"cell $cell")
+      .orElse(c.writeTimeOf.map(cell => s"write time of cell $cell (read-only)"))
+      .getOrElse(s"row key part ${table.keyColumns.indexOf(c.name) + 1} of ${table.keyColumns.size}")
+    val notNull = if (c.nullable) None else Some("NOT NULL")
+    (mapping +: (notNull.toSeq ++ c.comment)).mkString("; ")
+  }
+
+  /**
+   * A row of HBase settings per family; for a user who may read the table but not administer it,
+   * a row that says why they are not shown.
+   */
+  private def familyRows(cluster: HBaseClusterConf, table: HBaseTableDef): Seq[Row] =
+    try families(cluster, table).map(f => Row(s"Family ${Utf8.string(f.getName)}", FamilySettings.describe(f), null))
+    catch {
+      case e: Exception if HBaseAccessDenied.message(e).isDefined =>
+        Seq(Row(
+          "Families",
+          "not shown",
+          "HBase shows a table's family settings only to users with ADMIN or CREATE on it"
+        ))
+    }
 
   /** The HBase settings of the families the table reads (all of a key-only table's). */
   private def families(cluster: HBaseClusterConf, table: HBaseTableDef): Seq[ColumnFamilyDescriptor] =

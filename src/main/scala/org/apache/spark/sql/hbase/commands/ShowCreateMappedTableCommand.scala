@@ -6,6 +6,7 @@ package org.apache.spark.sql.hbase.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, TableRights}
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableFormat, TableLayout}
 import org.apache.spark.sql.types.StringType
 
@@ -14,10 +15,13 @@ import org.apache.spark.sql.types.StringType
  * HBase table the same way (columns, key, cells, format, layout). Region boundaries and family
  * settings belong to the HBase table, which the statement finds as it is.
  */
-case class ShowCreateMappedTableCommand(table: HBaseTableDef) extends LeafRunnableCommand {
+case class ShowCreateMappedTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf) extends LeafRunnableCommand {
   override val output: Seq[Attribute] = Seq(AttributeReference("createtab_stmt", StringType, nullable = false)())
 
-  override def run(session: SparkSession): Seq[Row] = Seq(Row(ShowCreateMappedTableCommand.statement(table)))
+  override def run(session: SparkSession): Seq[Row] = {
+    TableRights.requireReadable(cluster, "SHOW CREATE TABLE", table.name, table.hbaseTable.hbase)
+    Seq(Row(ShowCreateMappedTableCommand.statement(table)))
+  }
 }
 
 object ShowCreateMappedTableCommand {

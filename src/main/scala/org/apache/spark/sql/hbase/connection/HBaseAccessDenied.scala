@@ -23,12 +23,22 @@ object HBaseAccessDenied {
 
   /** `doing` says what was denied when HBase's message may not (its read errors leave out the namespace). */
   def error(message: String, cause: Throwable, doing: Option[String] = None): HBaseSQLException =
+    new HBaseSQLException(s"HBase denied access${doing.fold("")(" " + _)}: $message. $Advice", Some(cause))
+
+  /**
+   * A statement that shows a table's definition (DESCRIBE, SHOW CREATE TABLE) refused to a user
+   * HBase does not let read the table's HBase table: as SHOW TABLES does not list it, nothing
+   * shows its columns.
+   */
+  def unreadable(statement: String, table: String, hbaseTable: String, user: String): HBaseSQLException =
     new HBaseSQLException(
-      s"HBase denied access${doing.fold("")(" " + _)}: $message. An HBase administrator grants rights with HBase's grant command " +
-        "(reading and writing a table, creating tables in a namespace, and reading and writing our catalog " +
-        "spark_hbase_sql:catalog); see 'Kerberos' in docs/deployment.md.",
-      Some(cause)
+      s"HBase denied access: $statement of table '$table' shows it only to users HBase lets read HBase table " +
+        s"'$hbaseTable', and user '$user' may not. $Advice"
     )
+
+  private val Advice = "An HBase administrator grants rights with HBase's grant command (reading and writing a " +
+    "table, creating tables in a namespace, and reading and writing our catalog spark_hbase_sql:catalog); see " +
+    "'Kerberos' in docs/deployment.md."
 
   /**
    * The denial itself becomes the cause: a failed batch of writes around it holds the rows, which

@@ -7,11 +7,23 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.security.access.Permission
+import org.apache.hadoop.security.UserGroupInformation
 
 import org.apache.spark.sql.hbase.common.Causes
 
 /** What HBase lets the user of a cluster's connections do with its tables. */
 object TableRights {
+
+  /**
+   * Fails `statement`, which shows `table`'s definition, unless HBase lets the connections' user
+   * read its HBase table `hbase`: what SHOW TABLES does not list, DESCRIBE does not show either.
+   */
+  def requireReadable(cluster: HBaseClusterConf, statement: String, table: String, hbase: TableName): Unit =
+    if (!readable(cluster, Seq(hbase)).contains(hbase)) {
+      val user =
+        cluster.settings.getOrElse(StatementIdentity.UserKey, UserGroupInformation.getCurrentUser.getShortUserName)
+      throw HBaseAccessDenied.unreadable(statement, table, hbase.getNameAsString, user)
+    }
 
   /**
    * Of `tables`, those HBase lets the connections' user read (by a grant on the table, its

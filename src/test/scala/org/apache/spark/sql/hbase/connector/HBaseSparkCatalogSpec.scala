@@ -271,6 +271,24 @@ class HBaseSparkCatalogSpec extends HBaseSuite {
     }
   }
 
+  describe("DESCRIBE of one column") {
+    it("gives its name, type and mapping by either name of the table, and names the table of a column it lacks") {
+      val t = table()
+      val expected = Seq(Row("col_name", "v"), Row("data_type", "int"), Row("comment", "cell f.v"))
+      rows(s"DESCRIBE hbase.$t v") shouldBe expected
+      rows(s"DESCRIBE $t V") shouldBe expected
+      rows(s"DESCRIBE $t $t.v") shouldBe expected
+      rows(s"DESCRIBE TABLE EXTENDED $t k") shouldBe
+        Seq(Row("col_name", "k"), Row("data_type", "int"), Row("comment", "row key part 1 of 2; NOT NULL"))
+      intercept[HBaseSQLException](sql(s"DESCRIBE $t nothing")).getMessage shouldBe
+        s"DESCRIBE of table '$t': it has no column nothing (its columns: k, s, v, v_at)"
+      // A temp view of the same name is Spark's first, as for every statement.
+      sql(s"CREATE OR REPLACE TEMPORARY VIEW $t AS SELECT 'view' AS what")
+      try rows(s"DESCRIBE $t what").map(_.getString(1)) shouldBe Seq("what", "string", "NULL")
+      finally sql(s"DROP VIEW $t")
+    }
+  }
+
   describe("one-part names") {
     it("are Spark's first for every statement: a temp view of the same name is read, described and dropped") {
       val t = table()
