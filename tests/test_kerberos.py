@@ -3,7 +3,7 @@
 
 """Kerberos: the plugin against a secured HBase, with Spark's own Kerberos support.
 
-This module starts a KDC (Hadoop's MiniKdc), then an embedded HBase with two region servers that
+This module starts a KDC (Hadoop's MiniKdc), then an embedded HBase with three region servers that
 authenticates clients with Kerberos (SASL), checks their rights (AccessController) and issues
 delegation tokens (TokenProvider). As HBase's superuser it grants alice rights on the namespaces
 `default` and `spark_hbase_sql` (where our catalog lives), and bob only read rights on the
@@ -70,7 +70,7 @@ def hbase_kerberos(kdc):
 @pytest.fixture(scope="module")
 def secured_hbase(hbase_kerberos, tmp_path_factory):
     local = LocalHBase(tmp_path_factory.mktemp("secured-hbase"))
-    local.start(region_servers=2, additions=hbase_kerberos.security(PROXY_USERS))
+    local.start(region_servers=3, additions=hbase_kerberos.security(PROXY_USERS))
     try:
         grant(local, "alice", "@default", "RWXC")
         grant(local, "alice", "@spark_hbase_sql", "RWXC")
