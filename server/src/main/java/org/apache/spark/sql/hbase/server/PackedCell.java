@@ -79,17 +79,12 @@ public final class PackedCell {
     int width = bytes[offset + 1];
     if (width != 1 && width != 2 && width != 4)
       throw new Malformed("offsets of " + width + " bytes");
-    int at = offset + 2;
-    long columns = 0;
-    for (int shift = 0; ; shift += 7) {
-      if (at >= limit || shift > 14) throw new Malformed("the column count is cut or too large");
-      byte b = bytes[at++];
-      columns |= (long) (b & 0x7F) << shift;
-      if (b >= 0) break;
-    }
+    int[] at = {offset + 2};
+    long columns = UnsignedLeb128.read(bytes, at, limit, 3);
+    if (columns < 0) throw new Malformed("the column count is cut or too large");
     if (columns > MAX_COLUMNS) throw new Malformed(columns + " columns");
     int n = (int) columns;
-    int presenceAt = at;
+    int presenceAt = at[0];
     int presenceBytes = (n + 7) / 8;
     if (limit - presenceAt < presenceBytes) throw new Malformed("the presence bits are cut");
     int present = 0;

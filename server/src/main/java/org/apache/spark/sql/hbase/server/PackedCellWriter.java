@@ -26,7 +26,7 @@ public final class PackedCellWriter {
       }
     }
     int width = valuesLength <= 0xFF ? 1 : valuesLength <= 0xFFFF ? 2 : 4;
-    int countBytes = n < (1 << 7) ? 1 : n < (1 << 14) ? 2 : 3;
+    int countBytes = UnsignedLeb128.size(n);
     int presenceBytes = (n + 7) / 8;
     long size =
         2 + countBytes + presenceBytes + (long) Math.max(present - 1, 0) * width + valuesLength;
@@ -35,15 +35,7 @@ public final class PackedCellWriter {
     byte[] out = new byte[(int) size];
     out[0] = PackedCell.VERSION;
     out[1] = (byte) width;
-    int at = 2;
-    for (int rest = n; ; rest >>>= 7) {
-      if (rest < 0x80) {
-        out[at++] = (byte) rest;
-        break;
-      }
-      out[at++] = (byte) ((rest & 0x7F) | 0x80);
-    }
-    int presenceAt = at;
+    int presenceAt = UnsignedLeb128.write(out, 2, n);
     int endAt = presenceAt + presenceBytes;
     int valueAt = endAt + Math.max(present - 1, 0) * width;
     int end = 0;

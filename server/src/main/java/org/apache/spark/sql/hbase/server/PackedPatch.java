@@ -111,23 +111,12 @@ public final class PackedPatch {
   }
 
   private static void writeUnsigned(java.io.ByteArrayOutputStream out, long value) {
-    for (long rest = value; ; rest >>>= 7) {
-      if (rest < 0x80) {
-        out.write((int) rest);
-        return;
-      }
-      out.write((int) ((rest & 0x7F) | 0x80));
-    }
+    UnsignedLeb128.write(out, value);
   }
 
   private static long readUnsigned(byte[] bytes, int[] at, int limit, long max) throws Malformed {
-    long value = 0;
-    for (int shift = 0; ; shift += 7) {
-      if (at[0] >= limit || shift > 35) throw new Malformed("a number is cut or too long");
-      byte b = bytes[at[0]++];
-      value |= (long) (b & 0x7F) << shift;
-      if (b >= 0) break;
-    }
+    long value = UnsignedLeb128.read(bytes, at, limit, 6);
+    if (value < 0) throw new Malformed("a number is cut or too long");
     if (value > max) throw new Malformed(value + " is above " + max);
     return value;
   }
