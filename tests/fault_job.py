@@ -10,7 +10,7 @@ with three region servers, while it breaks that HBase on purpose.
 2. Region server 2 is killed and started again while LOAD DATA loads a table; the same LOAD is
    then run again.
 3. Region server 3 is started again without the server jar, and regions are moved onto it, also
-   while a query reads one of them.
+   while a query reads one of them; an UPDATE of a packed table changes rows there too.
 4. A rolling upgrade: while queries run, region server 3 is drained, started again with an older
    version's server jar (wire version 1 only), given regions back, and then the same again with
    this build's jar.
@@ -430,6 +430,36 @@ seen["first_region_without_jar"].update(
     aggregate_explain=sql(f"EXPLAIN {aggregate}").collect()[0][0],
     regions_by_server_after=[r[2] == server_of(3).getPort() for r in regions_of(first_jarless)],
 )
+
+# An UPDATE of a packed table with a region on the server without the jar: the other regions'
+# servers merge the new values in, the one without the merge refuses the patches and changes
+# nothing, and the statement reads, merges and writes those rows (and the rest of their task) itself.
+packed = "f_packed_update"
+sql(f"""CREATE TABLE {packed} (k INT, g INT, v BIGINT, PRIMARY KEY (k))
+        MAPPED BY ({packed}, COLS=[g=f.g, v=f.v]) LAYOUT PACKED
+        SPLIT ON ((1000), (2000), (3000), (4000), (5000))""")
+sql(f"INSERT INTO {packed} SELECT CAST(id * 10 AS INT), CAST(id % 7 AS INT), id FROM range(600)")
+for index in range(6):
+    wanted = 3 if index == 2 else 1 + index % 2
+    if regions_of(packed)[index][2] != server_of(wanted).getPort():
+        move(packed, index, wanted)
+
+
+def rows_merged(df):
+    """The UPDATE's count of rows the region servers merged (UpdateHBaseTableCommand's metric)."""
+    plan = df._jdf.queryExecution().executedPlan()
+    command = plan.commandPhysicalPlan() if plan.nodeName() == "CommandResult" else plan
+    return command.cmd().metrics().apply("rowsMergedInRegionServers").value()
+
+
+update = sql(f"UPDATE {packed} SET v = -v, g = g + 100 WHERE k % 20 = 0")
+seen["packed_update_without_jar"] = {
+    "regions_by_server": [r[2] == server_of(3).getPort() for r in regions_of(packed)],
+    "updated": update.collect()[0][0],
+    "merged": rows_merged(update),
+    "exact": sorted(tuple(r) for r in sql(f"SELECT k, g, v FROM {packed}").collect())
+    == [(10 * i, i % 7 + (100 if i % 2 == 0 else 0), -i if i % 2 == 0 else i) for i in range(600)],
+}
 
 part_ended("3 without the server jar")
 

@@ -3,12 +3,13 @@
 
 """Faults during work, on an HBase of three region servers started for this module alone.
 
-`fault_job.py` runs with spark-submit and breaks that HBase while it works: it kills region
-server 2 (SIGKILL) and starts it again during queries and during LOAD DATA, then runs region
-server 3 without the server jar, and then with an older version's server jar, as in a rolling
-upgrade; last, it kills region server 2 and splits and moves regions while writers change a table
-with a global index and reads go through it. Every answer must be exact; a statement may instead
-fail, with an error that names HBase, and then succeed when run again.
+`fault_job.py` runs with spark-submit and breaks that HBase while it works: it kills region server
+2 (SIGKILL) and starts it again during queries and during LOAD DATA, then runs region server 3
+without the server jar (where an UPDATE of a packed table cannot be merged), and then with an older
+version's server jar, as in a rolling upgrade; last, it kills region server 2 and splits and moves
+regions while writers change a table with a global index and reads go through it. Every answer must
+be exact; a statement may instead fail, with an error that names HBase, and then succeed when run
+again.
 """
 
 import json
@@ -186,6 +187,15 @@ def test_a_first_region_on_a_server_without_the_server_jar_leaves_the_aggregate_
     assert first["aggregate_exact"], first
     assert "partial aggregate in region servers" in first["aggregate_explain"], first
     assert "1 region read without the server jar" in first["aggregate_explain"], first
+
+
+def test_an_update_of_a_packed_table_merges_where_the_server_jar_is_and_falls_back_where_it_is_not(job):
+    update = job["packed_update_without_jar"]
+    assert update["regions_by_server"] == [False, False, True, False, False, False], update
+    assert update["updated"] == 300 and update["exact"], update
+    # Regions 0 and 1 come first in their tasks and are merged in their region servers (50 rows
+    # each); region 2's 50 rows, on the server without the merge, are read and written by Spark.
+    assert 100 <= update["merged"] <= 250, update
 
 
 def test_a_rolling_upgrade_of_the_server_jar_while_queries_run_gives_every_answer_exactly(job):
