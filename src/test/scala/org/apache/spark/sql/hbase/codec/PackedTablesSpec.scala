@@ -6,7 +6,9 @@ package org.apache.spark.sql.hbase.codec
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.{CheckAndMutate, Delete, Put, Scan, TableDescriptorBuilder}
+import org.apache.hadoop.hbase.client.{
+  CheckAndMutate, CoprocessorDescriptorBuilder, Delete, Put, Scan, TableDescriptorBuilder
+}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.{HBaseSuite, Waits, codec, commands, metadata}
@@ -47,6 +49,17 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
          |FROM range(0, 900)""".stripMargin
     )
     name
+  }
+
+  /** Runs an UPDATE; returns how many rows it updated and how many of them the region servers merged. */
+  private def merged(statement: String): (Long, Long) = {
+    val df = sql(statement)
+    val command = df.queryExecution.executedPlan match {
+      case result: CommandResultExec => result.commandPhysicalPlan
+      case other => other
+    }
+    val update = command.collectFirst { case ExecutedCommandExec(u: commands.UpdateHBaseTableCommand) => u }.get
+    (df.head().getLong(0), update.metrics(commands.UpdateHBaseTableCommand.RowsMerged).value)
   }
 
   private lazy val (cells, packed) = {
@@ -227,15 +240,6 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
           .removeCoprocessor(ServerJar.PACKED_MERGE_OBSERVER).build())
       }
       observer(without) shouldBe None
-      def merged(statement: String): (Long, Long) = {
-        val df = sql(statement)
-        val command = df.queryExecution.executedPlan match {
-          case result: CommandResultExec => result.commandPhysicalPlan
-          case other => other
-        }
-        val update = command.collectFirst { case ExecutedCommandExec(u: commands.UpdateHBaseTableCommand) => u }.get
-        (df.head().getLong(0), update.metrics(commands.UpdateHBaseTableCommand.RowsMerged).value)
-      }
       val updates = Seq(
         "UPDATE %s SET s = concat(s, '!'), x = -x WHERE k %% 10 = 1",
         "UPDATE %s SET n = NULL, p = p * 2 WHERE k BETWEEN 290 AND 610",
@@ -259,6 +263,40 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
           true
         withClue(s"$answer: ")(answer.isEmpty shouldBe true)
       }
+    }
+
+    it("is merged by the region servers once a table made without the merge gets it as docs/deployment.md says") {
+      val t = uniqueName("packedlater")
+      val cellsTable = create(s"${t}_cells", "CELLS")
+      // As a table made before the merge existed: CREATE TABLE leaves the coprocessors out.
+      val later = withConf(HBaseSQLConf.Coprocessor.key -> "false")(create(t, "PACKED"))
+      val name = TableName.valueOf(later)
+      def coprocessors = withAdmin(_.getDescriptor(name)).getCoprocessorDescriptors.asScala
+        .map(c => c.getClassName -> c.getPriority).toMap
+      coprocessors shouldBe empty
+      def sameUpdate(update: String, mergedRows: Long => Long): Unit = withClue(update + ": ") {
+        val (expected, _) = merged(update.format(cellsTable))
+        merged(update.format(later)) shouldBe ((expected, mergedRows(expected)))
+        rowsOf(s"SELECT * FROM $later") shouldBe rowsOf(s"SELECT * FROM $cellsTable")
+      }
+      sameUpdate("UPDATE %s SET s = concat(s, '?'), x = x + 1 WHERE k %% 7 = 2", _ => 0L)
+      // The HBase shell's `alter` lines of the page, applied as the shell applies them.
+      val page = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("docs", "deployment.md")), "UTF-8")
+      val documented = """'coprocessor' => '\|([\w.]+)\|(\d+)\|'""".r.findAllMatchIn(page)
+        .map(m => m.group(1) -> m.group(2).toInt).toMap
+      documented shouldBe Map(
+        ServerJar.AGGREGATE_OBSERVER -> org.apache.hadoop.hbase.Coprocessor.PRIORITY_USER,
+        ServerJar.PACKED_MERGE_OBSERVER -> ServerJar.PACKED_MERGE_PRIORITY
+      )
+      withAdmin { admin =>
+        val descriptor = TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
+        documented.foreach { case (className, priority) =>
+          descriptor.setCoprocessor(CoprocessorDescriptorBuilder.newBuilder(className).setPriority(priority).build())
+        }
+        admin.modifyTable(descriptor.build()) // returns once the regions reopened with them
+      }
+      coprocessors shouldBe documented
+      sameUpdate("UPDATE %s SET n = n * 3, t = NULL WHERE k BETWEEN 250 AND 650", updated => updated)
     }
 
     it(
