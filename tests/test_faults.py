@@ -193,8 +193,9 @@ def test_an_update_of_a_packed_table_merges_where_the_server_jar_is_and_falls_ba
     update = job["packed_update_without_jar"]
     assert update["regions_by_server"] == [False, False, True, False, False, False], update
     assert update["updated"] == 300 and update["exact"], update
-    # Regions 0 and 1 come first in their tasks and are merged in their region servers (50 rows
-    # each); region 2's 50 rows, on the server without the merge, are read and written by Spark.
+    # The 250 rows outside region 2 are merged in their region servers, but for any a task sends
+    # after a batch with a refusal (its later batches go through Spark); region 2's 50 rows, on the
+    # server without the merge, are read, merged and written by Spark.
     assert 100 <= update["merged"] <= 250, update
 
 
