@@ -281,7 +281,7 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       }
       sameUpdate("UPDATE %s SET s = concat(s, '?'), x = x + 1 WHERE k %% 7 = 2", _ => 0L)
       // The HBase shell's `alter` lines of the page, applied as the shell applies them.
-      val page = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("docs", "deployment.md")), "UTF-8")
+      val page = java.nio.file.Files.readString(java.nio.file.Paths.get("docs", "deployment.md"))
       val documented = """'coprocessor' => '\|([\w.]+)\|(\d+)\|'""".r.findAllMatchIn(page)
         .map(m => m.group(1) -> m.group(2).toInt).toMap
       documented shouldBe Map(
