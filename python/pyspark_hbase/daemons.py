@@ -69,6 +69,24 @@ def _command_lines() -> dict[int, list[bytes]]:
     return found
 
 
+def _ended(pid: int) -> bool:
+    """Has `pid` ended (gone, or a zombie)? Not from its command line: a process that is exiting
+    reads an empty one before it is a zombie, while it still holds its files and ports."""
+    if not Path("/proc/self/stat").exists():
+        try:
+            os.kill(pid, 0)
+            return False
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in ("Z", "X")
+
+
 def pids_with_arg(arg: str, whole: bool = True) -> list[int]:
     """Every live process with `arg` on its command line (with `whole` false, in one argument); [] without /proc."""
     wanted = arg.encode()
@@ -101,7 +119,7 @@ def end_processes(pids: list[int], timeout: float) -> None:
                 os.waitpid(pid, os.WNOHANG)  # our own dead child would linger as a zombie
             except (ChildProcessError, OSError):
                 pass
-        return not set(pids) & set(_command_lines())
+        return all(_ended(pid) for pid in pids)
 
     if not wait_until(gone, timeout, 0.2):
         for pid in pids:
