@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 
 """The benchmark harness's layout, without HBase: every benchmark module and the harness import, no benchmark imports
-another, no module is over 400 lines, only harness/platform.py imports pyspark_hbase, and the differential run's
-verdict tells a statistical floor from a wrong answer."""
+another, no module is over 400 lines, only harness/platform.py imports pyspark_hbase, the differential run's
+verdict tells a statistical floor from a wrong answer, and the test_time run gives CPU to the spec or module that
+took it."""
 
 import ast
 import importlib
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -149,6 +152,48 @@ def test_differential_reads_scalatest_failures():
             "scattered: clauses for which the index skipped chunks: 0.0 was not greater than 0.0 (X.scala:140)",
         )
     ]
+
+
+BUSY_SECOND = "import time\nstarted = time.process_time()\nwhile time.process_time() - started < 1.5: pass\n"
+
+
+def test_time_gives_the_scala_sides_cpu_to_the_spec_the_log_names_and_a_tests_to_its_module(tmp_path):
+    from suites import test_time
+
+    clone = tmp_path / "clone"
+    (clone / "build").mkdir(parents=True)
+    (clone / "target").mkdir()
+    (clone / "target" / "scala-tests.log").write_text("[info] FirstSpec:\n[info] - passes\n[info] SecondSpec:\n")
+    # As bin/test's sbt looks in the process list, and a pytest that busies a second in one module.
+    (clone / "build" / "sbt-launch.py").write_text(BUSY_SECOND)
+    (tmp_path / "test_busy.py").write_text(f"def test_busy():\n    exec({BUSY_SECOND!r})\n")
+    output, progress = tmp_path / "test.log", tmp_path / "progress"
+    output.write_text(test_time.SCALA_STARTED + "\n")
+    sampler = test_time.Sampler(clone, output, progress)
+    sampler.start()
+    scala = subprocess.Popen([sys.executable, str(clone / "build" / "sbt-launch.py"), "pureLoopCheck"])
+    env = dict(
+        os.environ,
+        TEST_TIME_PROGRESS=str(progress),
+        PYTHONPATH=str(BENCHMARKS),
+        PYTEST_ADDOPTS="-p harness.pytest_progress -p no:cacheprovider",
+    )
+    python = subprocess.run([sys.executable, "-m", "pytest", "-q", "test_busy.py"], cwd=tmp_path, env=env)
+    scala.wait()
+    # Until the sampler has seen both processes end.
+    seen = sampler.samples + 2
+    while sampler.samples < seen:
+        sampler.stopped.wait(0.1)
+    sampler.stopped.set()
+    sampler.join()
+    assert python.returncode == 0
+    cpu = {
+        (item["side"], item["item"]): item["cpuSeconds"] for item in test_time.report_of(0, 1, sampler, "x")["items"]
+    }
+    # Up to the last second of each, which ends between two samples.
+    assert cpu.get(("scala", "SecondSpec"), 0) >= 0.4, cpu
+    assert cpu.get(("python", "test_busy.py"), 0) >= 0.4, cpu
+    assert not {side for side, _ in cpu} - {"scala", "python"}, cpu
 
 
 if __name__ == "__main__":

@@ -1,0 +1,256 @@
+# Copyright 2026 The spark-hbase-sql developers
+# SPDX-License-Identifier: Apache-2.0
+
+"""Where `./bin/test`'s time goes: it runs on a fresh clone of this checkout's commit, and every second a sampler
+reads each process's CPU from /proc and gives it to what the process serves at that moment: the setup (building the
+venv and the jars), a Scala spec (sbt, its test JVM and the test HBase under target/test-hbase, by the spec the
+Scala log last named), or a Python test module (every other process, by the test that a pytest plugin says runs).
+
+Run through `./benchmarks/run test_time [--keep]`. On two cores the two suites run side by side and keep the
+machine busy, so the wall clock follows the CPU that all of them need: these CPU seconds are what a change to the
+tests must take away to make `./bin/test` faster. A process that ends between two samples loses its last second to
+"not sampled" (machine busy time that no process was seen to take). Writes results/test_time.json, .md and .png."""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from harness.charts import figure
+from harness.common import BENCHMARKS, ROOT, WORK, git_commit, log, machine, today
+from harness.results import write_results
+
+TICKS = os.sysconf("SC_CLK_TCK")
+# The sbt that bin/test starts for the Scala tests (not the one of the setup or of a Python test) and the test HBase;
+# their children (the forked test JVM) are the Scala side's too.
+SCALA_PROCESS = re.compile(r"sbt-launch.* pureLoopCheck|target/test-hbase")
+SPEC = re.compile(r"^\[info\] (\w+(?:Spec|Test)):$", re.M)
+SCALA_STARTED = "==> Scala tests, in the background"
+SHOWN = 25
+
+
+def _busy_ticks():
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields) - fields[3] - fields[4]  # all but idle and iowait
+
+
+def _processes():
+    """{(pid, start time): (ticks of CPU, parent pid)} of every process now."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            found[(int(entry.name), fields[19])] = (int(fields[11]) + int(fields[12]), int(fields[1]))
+    return found
+
+
+def _command(pid):
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+class Sampler(threading.Thread):
+    """Gives each second's CPU of each process to the item it serves then (see the module)."""
+
+    def __init__(self, clone, output, progress):
+        super().__init__(daemon=True)
+        self.clone, self.output, self.progress = clone, output, progress
+        self.scala_log = clone / "target" / "scala-tests.log"
+        self.cpu = defaultdict(float)  # (side, item) -> CPU s
+        self.wall = defaultdict(float)  # (side, item) -> s during which it was the side's item
+        self.kinds = {}  # (pid, start) -> "scala" | "python" | "kernel" | "before"
+        self.busy = self.kernel = self.before = 0.0
+        self.samples = 0
+        self.stopped = threading.Event()
+        self.spec, self.log_offset, self.setup = "sbt: format check and test compile", 0, True
+        # What runs before the tests start is not theirs.
+        self.first = _processes()
+        self.kinds.update((key, "before") for key in self.first)
+        self.first_busy, self.first_time = _busy_ticks(), time.monotonic()
+
+    def _kind(self, key, parent, parents):
+        if key not in self.kinds:
+            command = _command(key[0])
+            if parent == 2 or key[0] == 2:
+                self.kinds[key] = "kernel"
+            elif parents.get(parent) == "scala" or (SCALA_PROCESS.search(command) and str(self.clone) in command):
+                self.kinds[key] = "scala"
+            else:
+                self.kinds[key] = "python"
+        return self.kinds[key]
+
+    def _scala_spec(self):
+        if self.scala_log.exists():
+            with self.scala_log.open(errors="replace") as f:
+                f.seek(self.log_offset)
+                text = f.read()
+                self.log_offset = f.tell()
+            specs = SPEC.findall(text)
+            self.spec = specs[-1] if specs else self.spec
+        return self.spec
+
+    def _python_item(self):
+        try:
+            return self.progress.read_text().split("::")[0] or "pytest: collection"
+        except OSError:
+            return "lint and pytest's start"
+
+    def run(self):
+        last, last_busy, last_time = self.first, self.first_busy, self.first_time
+        while not self.stopped.wait(1.0):
+            now, busy, at = _processes(), _busy_ticks(), time.monotonic()
+            self.setup = self.setup and SCALA_STARTED not in self.output.read_text(errors="replace")
+            items = (
+                {"setup": "./bin/setup"}
+                if self.setup
+                else {
+                    "scala": self._scala_spec(),
+                    "python": self._python_item(),
+                }
+            )
+            for side, item in items.items():
+                self.wall[(side, item)] += at - last_time
+            # By pid, so that a child finds its parent's kind (a parent has the lower pid until pids wrap around).
+            parents = {}
+            for key, (ticks, parent) in sorted(now.items()):
+                seconds = (ticks - last.get(key, (0, 0))[0]) / TICKS
+                kind = parents[key[0]] = self._kind(key, parent, parents)
+                if kind in ("scala", "python"):
+                    side = "setup" if self.setup else kind
+                    self.cpu[(side, items[side])] += seconds
+                elif kind == "kernel":
+                    self.kernel += seconds
+                else:
+                    self.before += seconds
+            self.busy += (busy - last_busy) / TICKS
+            last, last_busy, last_time = now, busy, at
+            self.samples += 1
+
+
+def run_tests(clone, output, progress):
+    """`./bin/test` in the clone, sampled; its exit code and wall clock."""
+    env = dict(
+        os.environ,
+        TEST_TIME_PROGRESS=str(progress),
+        PYTHONPATH=os.pathsep.join(filter(None, [str(BENCHMARKS), os.environ.get("PYTHONPATH")])),
+        PYTEST_ADDOPTS=" ".join(filter(None, [os.environ.get("PYTEST_ADDOPTS"), "-p harness.pytest_progress"])),
+    )
+    sampler = Sampler(clone, output, progress)
+    started = time.monotonic()
+    with output.open("w") as out:
+        test = subprocess.Popen(
+            [str(clone / "bin" / "test")],
+            cwd=clone,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        sampler.start()
+        code = test.wait()
+    sampler.stopped.set()
+    sampler.join()
+    return code, time.monotonic() - started, sampler
+
+
+def report_of(code, wall, sampler, commit):
+    items = sorted(
+        (
+            {"side": side, "item": item, "cpuSeconds": round(cpu, 1), "wallSeconds": round(sampler.wall[(side, item)])}
+            for (side, item), cpu in sampler.cpu.items()
+        ),
+        key=lambda i: -i["cpuSeconds"],
+    )
+    sides = {
+        side: round(sum(i["cpuSeconds"] for i in items if i["side"] == side), 1)
+        for side in ("setup", "scala", "python")
+    }
+    sampled = sum(sides.values()) + sampler.kernel + sampler.before
+    return {
+        "command": "./benchmarks/run test_time",
+        "commit": commit,
+        "date": today(),
+        "machine": machine(),
+        "exitCode": code,
+        "wallSeconds": round(wall),
+        "busyCpuSeconds": round(sampler.busy),
+        "cpuSecondsBySide": sides,
+        "kernelThreadsCpuSeconds": round(sampler.kernel, 1),
+        "otherProcessesCpuSeconds": round(sampler.before, 1),
+        "notSampledCpuSeconds": round(max(sampler.busy - sampled, 0), 1),
+        "items": items,
+    }
+
+
+def markdown(report):
+    sides = report["cpuSecondsBySide"]
+    lines = [
+        f"# Where ./bin/test's time goes ({report['date']}, commit {report['commit']}, {report['machine']})",
+        "",
+        f"`{report['command']}`: `./bin/test` on a fresh clone, exit {report['exitCode']}, "
+        f"{report['wallSeconds']:,} s; the machine was busy for {report['busyCpuSeconds']:,} CPU s: "
+        f"the setup {sides['setup']:,}, then the Scala side {sides['scala']:,} and the Python side {sides['python']:,}, "
+        f"kernel threads {report['kernelThreadsCpuSeconds']:,}, processes older than the run "
+        f"{report['otherProcessesCpuSeconds']:,}, not sampled {report['notSampledCpuSeconds']:,}.",
+        "",
+        f"The {SHOWN} items that took the most CPU (a Scala spec with the test HBase's share; a Python module with "
+        "every process it started; the wall clock is the time it was its side's current item):",
+        "",
+        "| side | item | CPU s | wall s |",
+        "|---|---|---:|---:|",
+    ]
+    lines += [
+        f"| {i['side']} | {i['item']} | {i['cpuSeconds']:,.1f} | {i['wallSeconds']:,} |"
+        for i in report["items"][:SHOWN]
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def chart(report, path):
+    shown = report["items"][:SHOWN][::-1]
+    fig = figure((10, 8))
+    axes = fig.subplots()
+    colors = {"setup": "C2", "scala": "C0", "python": "C1"}
+    axes.barh(range(len(shown)), [i["cpuSeconds"] for i in shown], color=[colors[i["side"]] for i in shown])
+    axes.set_yticks(range(len(shown)), [f"{i['item']} ({i['side']})" for i in shown], fontsize=7)
+    axes.set_xlabel("CPU seconds")
+    fig.suptitle(
+        f"./bin/test on a fresh clone: {report['wallSeconds']:,} s, {report['busyCpuSeconds']:,} CPU s "
+        f"({report['machine']}, commit {report['commit']})"
+    )
+    fig.savefig(path, dpi=120)
+
+
+CHARTS = {"test_time": chart}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--keep", action="store_true", help="keep the clone (benchmarks/work/test_time) afterwards")
+    args = parser.parse_args()
+    work = WORK / "test_time"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    clone = work / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    commit = git_commit()
+    log(f"./bin/test on a fresh clone of {commit} in {clone}; its output: {work / 'test.log'}")
+    code, wall, sampler = run_tests(clone, work / "test.log", work / "progress")
+    write_results("test_time", report_of(code, wall, sampler, commit), markdown, chart)
+    if not args.keep:
+        shutil.rmtree(clone, ignore_errors=True)
+    raise SystemExit(code)
+
+
+if __name__ == "__main__":
+    main()
