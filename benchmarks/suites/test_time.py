@@ -79,7 +79,9 @@ class Sampler(threading.Thread):
         self.first_busy, self.first_time = _busy_ticks(), time.monotonic()
 
     def _kind(self, key, parent, parents):
-        if key not in self.kinds:
+        # A process seen on the Python side is looked at again each time: `nice` and build/sbt exec the sbt JVM
+        # in the same process, whose command line only then names it.
+        if self.kinds.get(key, "python") == "python":
             command = _command(key[0])
             if parent == 2 or key[0] == 2:
                 self.kinds[key] = "kernel"
