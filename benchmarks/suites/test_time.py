@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from harness.charts import figure
@@ -32,6 +32,8 @@ SCALA_PROCESS = re.compile(r"sbt-launch.* pureLoopCheck|target/test-hbase")
 SPEC = re.compile(r"^\[info\] (\w+(?:Spec|Test)):$", re.M)
 SCALA_STARTED = "==> Scala tests, in the background"
 SHOWN = 25
+# How many samples look at a new process's command line.
+LOOKS = 3
 
 
 def _busy_ticks():
@@ -69,6 +71,7 @@ class Sampler(threading.Thread):
         self.cpu = defaultdict(float)  # (side, item) -> CPU s
         self.wall = defaultdict(float)  # (side, item) -> s during which it was the side's item
         self.kinds = {}  # (pid, start) -> "scala" | "python" | "kernel" | "before"
+        self.looks = Counter()  # (pid, start) -> how often its command line was read
         self.busy = self.kernel = self.before = 0.0
         self.samples = 0
         self.stopped = threading.Event()
@@ -79,9 +82,11 @@ class Sampler(threading.Thread):
         self.first_busy, self.first_time = _busy_ticks(), time.monotonic()
 
     def _kind(self, key, parent, parents):
-        # A process seen on the Python side is looked at again each time: `nice` and build/sbt exec the sbt JVM
-        # in the same process, whose command line only then names it.
-        if self.kinds.get(key, "python") == "python":
+        # A process seen on the Python side is looked at again in its first seconds: `nice` and build/sbt exec the
+        # sbt JVM in the same process, whose command line only then names it. Not for longer: reading every JVM's
+        # long command line each second would take CPU from the run it measures.
+        if self.kinds.get(key, "python") == "python" and self.looks[key] < LOOKS:
+            self.looks[key] += 1
             command = _command(key[0])
             if parent == 2 or key[0] == 2:
                 self.kinds[key] = "kernel"
