@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -164,7 +165,7 @@ def test_time_gives_the_scala_sides_cpu_to_the_spec_the_log_names_and_a_tests_to
     (clone / "build").mkdir(parents=True)
     (clone / "target").mkdir()
     (clone / "target" / "scala-tests.log").write_text("[info] FirstSpec:\n[info] - passes\n[info] SecondSpec:\n")
-    # As bin/test's sbt looks in the process list, and a pytest that busies a second in one module.
+    # As bin/test's sbt looks in the process list, and a pytest module that busies a second and a half.
     (clone / "build" / "sbt-launch.py").write_text(BUSY_SECOND)
     (tmp_path / "test_busy.py").write_text(f"def test_busy():\n    exec({BUSY_SECOND!r})\n")
     output, progress = tmp_path / "test.log", tmp_path / "progress"
@@ -185,9 +186,10 @@ def test_time_gives_the_scala_sides_cpu_to_the_spec_the_log_names_and_a_tests_to
     python = subprocess.run([sys.executable, "-m", "pytest", "-q", "test_busy.py"], cwd=tmp_path, env=env)
     scala.wait()
     # Until the sampler has seen both processes end.
-    seen = sampler.samples + 2
-    while sampler.samples < seen:
+    seen, deadline = sampler.samples + 2, time.monotonic() + 30
+    while sampler.samples < seen and sampler.is_alive() and time.monotonic() < deadline:
         sampler.stopped.wait(0.1)
+    assert sampler.samples >= seen, "the sampler took no two more samples in 30 s"
     sampler.stopped.set()
     sampler.join()
     assert python.returncode == 0
