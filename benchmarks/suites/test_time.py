@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from harness.charts import figure
-from harness.common import BENCHMARKS, ROOT, WORK, git_commit, log, machine, today
+from harness.common import ROOT, WORK, git_commit, log, machine, today
 from harness.results import write_results
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -149,7 +149,8 @@ def run_tests(clone, output, progress):
     env = dict(
         os.environ,
         TEST_TIME_PROGRESS=str(progress),
-        PYTHONPATH=os.pathsep.join(filter(None, [str(BENCHMARKS), os.environ.get("PYTHONPATH")])),
+        # The clone's own harness: the checkout's, first on the path, would be what its layout tests import.
+        PYTHONPATH=os.pathsep.join(filter(None, [str(clone / "benchmarks"), os.environ.get("PYTHONPATH")])),
         PYTEST_ADDOPTS=" ".join(filter(None, [os.environ.get("PYTEST_ADDOPTS"), "-p harness.pytest_progress"])),
     )
     sampler = Sampler(clone, output, progress)
