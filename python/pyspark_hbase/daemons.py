@@ -34,11 +34,7 @@ def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
     """
     if not pid:
         return False
-    try:
-        # Reap it if it is our own dead child, else it lingers as a zombie.
-        os.waitpid(pid, os.WNOHANG)
-    except (ChildProcessError, OSError):
-        pass
+    _reap(pid)
     if Path("/proc/self/cmdline").exists():
         try:
             args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
@@ -46,7 +42,20 @@ def process_has_arg(pid: Optional[int], arg: str, whole: bool = True) -> bool:
             return False
         wanted = arg.encode()
         return wanted in args if whole else any(wanted in a for a in args)
-    try:  # No /proc (macOS): trust the pid file.
+    return _signalable(pid)  # no /proc (macOS): trust the pid file
+
+
+def _reap(pid: int) -> None:
+    """Reaps `pid` if it is our own dead child, else it lingers as a zombie."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except (ChildProcessError, OSError):
+        pass
+
+
+def _signalable(pid: int) -> bool:
+    """Does a process `pid` exist, by a signal 0 (for a system without /proc)?"""
+    try:
         os.kill(pid, 0)
         return True
     except ProcessLookupError:
@@ -73,13 +82,7 @@ def _ended(pid: int) -> bool:
     """Has `pid` ended (gone, or a zombie)? Not from its command line: a process that is exiting
     reads an empty one before it is a zombie, while it still holds its files and ports."""
     if not Path("/proc/self/stat").exists():
-        try:
-            os.kill(pid, 0)
-            return False
-        except ProcessLookupError:
-            return True
-        except PermissionError:
-            return False
+        return not _signalable(pid)
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
@@ -115,10 +118,7 @@ def end_processes(pids: list[int], timeout: float) -> None:
 
     def gone() -> bool:
         for pid in pids:
-            try:
-                os.waitpid(pid, os.WNOHANG)  # our own dead child would linger as a zombie
-            except (ChildProcessError, OSError):
-                pass
+            _reap(pid)
         return all(_ended(pid) for pid in pids)
 
     if not wait_until(gone, timeout, 0.2):
