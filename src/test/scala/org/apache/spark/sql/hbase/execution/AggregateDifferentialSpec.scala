@@ -56,8 +56,10 @@ class AggregateDifferentialSpec extends HBaseSuite with DifferentialCases with A
     // One row per key: repeated keys, written at once, would leave each layout another mix of them.
     val rows = written.distinctBy(r => (r.getInt(0), r.getString(1), r.getLong(2)))
     val schema = spark.table(t).schema
-    for (name <- Seq(t, s"${t}_packed"))
+    for (name <- Seq(t, s"${t}_packed")) {
       spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(name)
+      flushed(name)
+    }
     (t, s"${t}_packed", sharedView(s"${t}_truth", spark.table(t).collect().toSeq, schema))
   }
 

@@ -74,6 +74,7 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
       }
     }
     for (id <- 1L until rows by 101) sql(s"UPDATE $packed SET email = 'plain$id@x' WHERE id = $id")
+    Seq(t, packed).foreach(flushed)
     val truth = spark.table(t).collect().toSeq
     withClue("the twins hold the same rows: ")(spark.table(packed).collect().toSeq.map(_.toString).sorted shouldBe
       truth.map(_.toString).sorted)

@@ -45,6 +45,7 @@ class PlannerDifferentialSpec extends HBaseSuite with DifferentialCases {
     val schema = spark.table(t).schema
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(t)
     spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(s"${t}_packed")
+    Seq(t, s"${t}_packed").foreach(flushed)
     // The truth: the same rows as HBase holds them (one per key), in Spark's memory.
     (t, s"${t}_packed", sharedView(s"${t}_truth", spark.table(t).collect().toSeq, schema))
   }

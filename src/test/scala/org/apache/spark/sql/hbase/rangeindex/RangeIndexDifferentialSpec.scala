@@ -62,6 +62,7 @@ class RangeIndexDifferentialSpec extends HBaseSuite with DifferentialCases {
     for (name <- Seq(t, packed)) {
       spark.createDataFrame(spark.sparkContext.parallelize(rows, 4), schema).write.insertInto(name)
       sql(s"CREATE INDEX ${name}_idx ON $name (ts, d, s, dec, dt, r) OPTIONS (chunkRows = 64)")
+      flushed(name)
     }
     (t, packed, sharedView(s"${t}_truth", spark.table(t).collect().toSeq, schema))
   }
