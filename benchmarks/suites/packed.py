@@ -24,11 +24,16 @@ from harness.timing import timed_runs
 
 LAYOUTS = ("cells", "packed")
 UPDATE_ONE_PERCENT = "UPDATE of one column, 1 % of the rows"
+UPDATE_ROW_BY_ROW = "the same UPDATE, merged an append per row"
 UPDATE_IN_SPARK = "the same UPDATE, merged in Spark"
-UPDATES = (UPDATE_ONE_PERCENT, UPDATE_IN_SPARK)
-# A packed table's UPDATE is merged in the region servers unless this is off: then each row is read, merged in
-# Spark and written conditionally, as it was before the merge (and still is where a table has no merge).
-SETTINGS = {UPDATE_IN_SPARK: {"spark.sql.hbase.update.mergeInRegionServers": "false"}}
+UPDATES = (UPDATE_ONE_PERCENT, UPDATE_ROW_BY_ROW, UPDATE_IN_SPARK)
+# A packed table's UPDATE is merged in the region servers, a region's rows in one call, unless these are off:
+# then one append per row (as before the calls by region, and still where a table has no endpoint for them), or
+# each row read, merged in Spark and written conditionally (as before the merge, and where a table has none).
+SETTINGS = {
+    UPDATE_ROW_BY_ROW: {"spark.sql.hbase.update.regionBatches": "false"},
+    UPDATE_IN_SPARK: {"spark.sql.hbase.update.mergeInRegionServers": "false"},
+}
 
 
 def queries():
@@ -57,6 +62,7 @@ def queries():
         # Writes each row's value again, so that the tables other benchmarks share keep their rows; the work is an
         # update's all the same. Timed whole: commands run in spark.sql().
         (UPDATE_ONE_PERCENT, "UPDATE {t} SET l_comment = l_comment WHERE l_orderkey < {one_percent}"),
+        (UPDATE_ROW_BY_ROW, "UPDATE {t} SET l_comment = l_comment WHERE l_orderkey < {one_percent}"),
         (UPDATE_IN_SPARK, "UPDATE {t} SET l_comment = l_comment WHERE l_orderkey < {one_percent}"),
     ]
 

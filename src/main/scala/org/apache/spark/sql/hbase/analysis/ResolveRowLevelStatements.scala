@@ -40,7 +40,8 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
         relation.cluster,
         targets.map(t => relation.columnOf(t._1)),
         newValues(relation, targets, condition),
-        mergeInRegionServers = conf.getConf(HBaseSQLConf.PackedUpdateMerge)
+        mergeInRegionServers = conf.getConf(HBaseSQLConf.PackedUpdateMerge),
+        regionBatches = conf.getConf(HBaseSQLConf.PackedUpdateRegionBatches)
       )
     case u @ UpdateTable(HBaseTarget(relation), assignments, _) if u.table.resolved =>
       assignments.foreach(refuseUnstorableValue(relation))

@@ -19,6 +19,7 @@ import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.metadata.{FamilyOptions, HBaseTableDef}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
+import org.apache.spark.sql.hbase.execution.write.PackedUpdates
 import org.apache.spark.sql.hbase.server.ServerJar
 
 /**
@@ -107,10 +108,11 @@ case class CreateHBaseTableCommand(
           ).build())
         }
         if (withAggregator) builder.setCoprocessor(ServerJar.AGGREGATE_OBSERVER)
-        // UPDATEs merge their new values into packed cells in the region servers.
+        // UPDATEs merge their new values into packed cells in the region servers, a region's rows at once.
         if (withAggregator && stored.isPacked) {
           builder.setCoprocessor(CoprocessorDescriptorBuilder.newBuilder(ServerJar.PACKED_MERGE_OBSERVER)
             .setPriority(ServerJar.PACKED_MERGE_PRIORITY).build())
+          builder.setCoprocessor(PackedUpdates.RegionBatchEndpoint)
         }
         try {
           if (splitKeys.isEmpty) admin.createTable(builder.build())

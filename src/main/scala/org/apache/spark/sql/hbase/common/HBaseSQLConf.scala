@@ -115,6 +115,14 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val PackedUpdateRegionBatches: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.update.regionBatches")
+    .doc("An UPDATE of a LAYOUT PACKED table merged in the region servers sends the rows of one region " +
+      "(up to 500) in one call of HBase's MultiRowMutationEndpoint where the table has it (CREATE TABLE " +
+      "adds it with the merge observer): the region merges them in one atomic batch, holding all their " +
+      "row locks, with one write to the WAL. When off, or without the endpoint, one append per row.")
+    .booleanConf
+    .createWithDefault(true)
+
   val CoprocessorMaxGroups: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.coprocessor.maxGroups")
     .doc("Most partial groups a region server holds for one region; at this many it sends them " +
       "to Spark and starts again, and Spark's final aggregation merges the repeats.")

@@ -11,7 +11,7 @@ import org.apache.hadoop.hbase.client.{
 }
 import org.apache.hadoop.hbase.util.Bytes
 
-import org.apache.spark.sql.hbase.{HBaseSuite, Waits, codec, commands, metadata}
+import org.apache.spark.sql.hbase.{HBaseSuite, Waits, codec, commands, execution, metadata}
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.CommandResultExec
@@ -53,13 +53,24 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
 
   /** Runs an UPDATE; returns how many rows it updated and how many of them the region servers merged. */
   private def merged(statement: String): (Long, Long) = {
+    val (updated, inRegionServers, _) = mergeCounts(statement)
+    (updated, inRegionServers)
+  }
+
+  /** As [[merged]], and how many of those the region servers merged a region's rows in one call. */
+  private def mergeCounts(statement: String): (Long, Long, Long) = {
     val df = sql(statement)
     val command = df.queryExecution.executedPlan match {
       case result: CommandResultExec => result.commandPhysicalPlan
       case other => other
     }
     val update = command.collectFirst { case ExecutedCommandExec(u: commands.UpdateHBaseTableCommand) => u }.get
-    (df.head().getLong(0), update.metrics(commands.UpdateHBaseTableCommand.RowsMerged).value)
+    val metric = (name: String) => update.metrics(name).value
+    (
+      df.head().getLong(0),
+      metric(commands.UpdateHBaseTableCommand.RowsMerged),
+      metric(commands.UpdateHBaseTableCommand.RowsMergedByRegion)
+    )
   }
 
   private lazy val (cells, packed) = {
@@ -265,6 +276,54 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       }
     }
 
+    it(
+      "sends a region's rows in one call where the table has HBase's MultiRowMutationEndpoint, and row by row where not"
+    ) {
+      val t = uniqueName("packedregion")
+      val cellsTable = create(s"${t}_cells", "CELLS")
+      val (byRegion, byRow) = (create(t, "PACKED"), create(s"${t}_rows", "PACKED"))
+      def endpoint(table: String) =
+        withAdmin(
+          _.getDescriptor(TableName.valueOf(table))
+        ).hasCoprocessor(execution.write.PackedUpdates.RegionBatchEndpoint)
+      withClue("CREATE TABLE adds the endpoint to a packed table: ")(endpoint(byRegion) shouldBe true)
+      withAdmin { admin =>
+        val name = TableName.valueOf(byRow)
+        admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
+          .removeCoprocessor(execution.write.PackedUpdates.RegionBatchEndpoint).build())
+      }
+      endpoint(byRow) shouldBe false
+      for (
+        u <- Seq("UPDATE %s SET s = concat(s, '#'), x = x * 2 WHERE k %% 3 = 1", "UPDATE %s SET n = NULL WHERE k < 450")
+      )
+        withClue(u + ": ") {
+          val (expected, _) = merged(u.format(cellsTable))
+          mergeCounts(u.format(byRegion)) shouldBe ((expected, expected, expected))
+          mergeCounts(u.format(byRow)) shouldBe ((expected, expected, 0L))
+          val rows = rowsOf(s"SELECT * FROM $cellsTable")
+          for (table <- Seq(byRegion, byRow)) withClue(s"$table: ")(rowsOf(s"SELECT * FROM $table") shouldBe rows)
+        }
+      withClue(s"${HBaseSQLConf.PackedUpdateRegionBatches.key}=false: row by row: ")(withConf(
+        HBaseSQLConf.PackedUpdateRegionBatches.key -> "false"
+      )(mergeCounts(s"UPDATE $byRegion SET x = 1.5 WHERE k < 30") shouldBe ((30L, 30L, 0L))))
+      withClue("a call's row that is gone, deleted since the statement read it, is not brought back: ") {
+        val update =
+          new codec.PackedRowUpdate(new codec.RowCodec(definitionOf(byRegion)), Seq(definitionOf(byRegion).column("n")))
+        val request = org.apache.hadoop.hbase.protobuf.generated.MultiRowMutationProtos.MutateRowsRequest.newBuilder()
+        for (k <- Seq(123456, 700)) request.addMutationRequest(org.apache.hadoop.hbase.protobuf.ProtobufUtil.toMutation(
+          org.apache.hadoop.hbase.protobuf.generated.ClientProtos.MutationProto.MutationType.APPEND,
+          update.patch(InternalRow(k, 42L))
+        ))
+        withTable(byRegion) { table =>
+          org.apache.hadoop.hbase.protobuf.generated.MultiRowMutationProtos.MultiRowMutationService
+            .newBlockingStub(table.coprocessorService(keys.encode(Seq(700)))).mutateRows(null, request.build())
+        }
+        rowsOf(s"SELECT k, n FROM $byRegion WHERE k IN (123456, 700)") shouldBe Seq("[700,42]")
+        withTable(byRegion)(_.get(new org.apache.hadoop.hbase.client.Get(keys.encode(Seq(123456))))).isEmpty shouldBe
+          true
+      }
+    }
+
     it("is merged by the region servers once a table made without the merge gets it as docs/deployment.md says") {
       val t = uniqueName("packedlater")
       val cellsTable = create(s"${t}_cells", "CELLS")
@@ -286,7 +345,8 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         .map(m => m.group(1) -> m.group(2).toInt).toMap
       documented shouldBe Map(
         ServerJar.AGGREGATE_OBSERVER -> org.apache.hadoop.hbase.Coprocessor.PRIORITY_USER,
-        ServerJar.PACKED_MERGE_OBSERVER -> ServerJar.PACKED_MERGE_PRIORITY
+        ServerJar.PACKED_MERGE_OBSERVER -> ServerJar.PACKED_MERGE_PRIORITY,
+        execution.write.PackedUpdates.RegionBatchEndpoint -> org.apache.hadoop.hbase.Coprocessor.PRIORITY_USER
       )
       withAdmin { admin =>
         val descriptor = TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
@@ -297,6 +357,8 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       }
       coprocessors shouldBe documented
       sameUpdate("UPDATE %s SET n = n * 3, t = NULL WHERE k BETWEEN 250 AND 650", updated => updated)
+      withClue("a region's rows in one call: ")(mergeCounts(s"UPDATE $later SET x = 0.5 WHERE k < 400") shouldBe
+        ((400L, 400L, 400L)))
     }
 
     it(

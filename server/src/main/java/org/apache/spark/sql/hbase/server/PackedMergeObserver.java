@@ -40,9 +40,10 @@ import org.apache.hadoop.hbase.wal.WALEdit;
  * families before HBase checks them; HBase then takes the row's lock for itself alone (an append is
  * atomic), reads the row's cells and hands them to {@link #postAppendBeforeWAL}, which writes each
  * cell merged with its patch in place of the two concatenated. No other write to the row can come
- * between the read and the write, whoever sends it. A region server without this observer refuses
- * the append, as a table has no family of such a name, and changes nothing: the client then falls
- * back to its own read and conditional write.
+ * between the read and the write, whoever sends it. Appends that come in one call of HBase's
+ * MultiRowMutationEndpoint are merged alike, in one atomic batch that holds all their rows' locks.
+ * A region server without this observer refuses the append, as a table has no family of such a
+ * name, and changes nothing: the client then falls back to its own read and conditional write.
  *
  * <p>An append to a row that has no cell at all (deleted since the statement read it) writes
  * nothing: an UPDATE does not bring a row back. Its result is then empty, where the result of an
@@ -86,7 +87,7 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
       if (append.getAttribute(PATCH_ATTRIBUTE) != null) append.setAttribute(PATCH_ATTRIBUTE, null);
       return null;
     }
-    GONE.get().clear(); // one append at a time on a thread: what is left is of one that failed
+    GONE.get().clear(); // one call at a time on a thread: what is left is of one that failed
     for (byte[] name : patched) {
       byte[] family = java.util.Arrays.copyOfRange(name, PREFIX.length, name.length);
       for (Cell cell : families.remove(name)) {

@@ -8,12 +8,16 @@ import java.util.concurrent.{LinkedBlockingQueue, ThreadPoolExecutor, TimeUnit}
 
 import scala.concurrent.{Await, ExecutionContext, Future}
 import scala.concurrent.duration.Duration
-
 import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
 
 import org.apache.hadoop.hbase.TableName
-import org.apache.hadoop.hbase.client.{Connection, Result, Table}
+import org.apache.hadoop.hbase.client.{Admin, Connection, Result, Table}
+import org.apache.hadoop.hbase.protobuf.ProtobufUtil
+import org.apache.hadoop.hbase.protobuf.generated.ClientProtos.MutationProto.MutationType
+import org.apache.hadoop.hbase.protobuf.generated.MultiRowMutationProtos.{MultiRowMutationService, MutateRowsRequest}
 
+import org.apache.spark.internal.Logging
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.metric.SQLMetric
@@ -26,12 +30,27 @@ import org.apache.spark.sql.hbase.server.PackedPatch
 /**
  * Runs a [[PackedRowUpdate]] over the rows an UPDATE of a packed table changes, a batch of rows a
  * round trip. Each task first has the region servers merge the new values into the rows' packed
- * cells ([[PackedRowUpdate.patch]]). Rows whose region server or table has no merge, which refuses
- * the patch and changes nothing, and every row after them in the task, are read, merged here and
- * written conditionally in one call instead, and read and merged again where another writer
- * changed them in between, until every row is written or gone.
+ * cells ([[PackedRowUpdate.patch]]): where the table carries HBase's [[RegionBatchEndpoint]], all
+ * of a batch's rows in one region in one call, else row by row. Rows whose region server or table
+ * has no merge, which refuses the patch and changes nothing, and every row after them in the task,
+ * are read, merged here and written conditionally in one call instead, and read and merged again
+ * where another writer changed them in between, until every row is written or gone.
  */
-object PackedUpdates {
+object PackedUpdates extends Logging {
+
+  /**
+   * HBase's own endpoint that applies a call's mutations of rows of one region as one atomic batch
+   * (org.apache.hadoop.hbase.coprocessor.MultiRowMutationEndpoint, in every region server): under
+   * each row's exclusive lock, with one WAL sync for the batch, where appends sent one by one take a
+   * sync each. CREATE TABLE gives packed tables it with the merge.
+   */
+  val RegionBatchEndpoint = "org.apache.hadoop.hbase.coprocessor.MultiRowMutationEndpoint"
+
+  /** Whether HBase table `table` carries [[RegionBatchEndpoint]], read from its descriptor. */
+  def hasRegionBatches(admin: Admin, table: HBaseTableDef): Boolean =
+    admin.getDescriptor(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)).hasCoprocessor(
+      RegionBatchEndpoint
+    )
 
   /** Rows read and written per round trip. */
   val BatchRows = 500
@@ -61,8 +80,10 @@ object PackedUpdates {
   }
 
   /**
-   * Returns how many rows were updated (rows deleted meanwhile are not); adds to `merged` those
-   * the region servers merged.
+   * Returns how many rows were updated (rows deleted meanwhile are not, except those of a region's
+   * call: see [[mergeByRegion]]); adds to `merged` those the region servers merged, and of them
+   * those merged a region's rows in one call. With `regionBatches`, the table carries
+   * [[RegionBatchEndpoint]].
    */
   def send(
       cluster: HBaseClusterConf,
@@ -70,7 +91,8 @@ object PackedUpdates {
       rows: RDD[InternalRow],
       update: PackedRowUpdate,
       mergeInRegionServers: Boolean,
-      merged: SQLMetric
+      regionBatches: Boolean,
+      merged: (SQLMetric, SQLMetric)
   ): Long =
     HBaseMutations.eachPartition(cluster, table, rows) { (partition, connection) =>
       val name = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
@@ -79,12 +101,16 @@ object PackedUpdates {
       try partition.map(_.copy()).grouped(BatchRows).map { batch =>
           if (!merging) updateBatch(htable, table, update, batch)
           else {
-            val (updated, refused) = mergeBatch(connection, name, table, update, batch)
-            merged.add(batch.size - refused.size)
-            if (refused.isEmpty) updated
+            val (inRegions, oneByOne) =
+              if (regionBatches) mergeByRegion(connection, name, table, update, batch) else (0L, batch)
+            val (updated, refused) =
+              if (oneByOne.isEmpty) (0L, Nil) else mergeBatch(connection, name, table, update, oneByOne)
+            merged._1.add(batch.size - refused.size)
+            merged._2.add(batch.size - oneByOne.size)
+            if (refused.isEmpty) inRegions + updated
             else {
               merging = false
-              updated + updateBatch(htable, table, update, refused)
+              inRegions + updated + updateBatch(htable, table, update, refused)
             }
           }
         }.sum
@@ -92,8 +118,57 @@ object PackedUpdates {
     }
 
   /**
-   * Sends the batch's patches; returns how many rows were updated, and the rows whose patches were
-   * refused for want of the merge.
+   * Sends the batch's patches through [[RegionBatchEndpoint]], each region's rows in one call, the
+   * calls at once. Returns how many rows were updated, and the rows of the regions whose call
+   * failed, to be sent row by row: split or moved since the batch was cut, or on a region server
+   * without the merge, which refuses the patch family. A call is atomic, so those rows are as they
+   * were (a call that failed only on its way back was applied, and a patch sets values, so applying
+   * it again changes nothing). A region's answer does not say which rows it found gone, deleted
+   * since the statement read them: it writes nothing for those, and they are counted as updated,
+   * as an UPDATE that ran just before the DELETE would have counted them.
+   */
+  private def mergeByRegion(
+      connection: Connection,
+      name: TableName,
+      table: HBaseTableDef,
+      update: PackedRowUpdate,
+      batch: Seq[InternalRow]
+  ): (Long, Seq[InternalRow]) = {
+    val keyed = batch.map(row => (row, update.rowKey(row)))
+    val locator = connection.getRegionLocator(name)
+    val regions =
+      try keyed.groupBy { case (_, key) => locator.getRegionLocation(key).getRegion.getEncodedName }.values.toSeq
+      finally locator.close()
+    val calls = regions.map { rows =>
+      Future {
+        // Two patches of one row in one batch would each merge into the row as it was read.
+        val distinct = rows.map(r => java.nio.ByteBuffer.wrap(r._2)).distinct.size == rows.size
+        if (!distinct) rows.map(_._1)
+        else {
+          val regionTable = connection.getTable(name)
+          try {
+            val request = MutateRowsRequest.newBuilder()
+            rows.foreach { case (row, _) =>
+              request.addMutationRequest(ProtobufUtil.toMutation(MutationType.APPEND, update.patch(row)))
+            }
+            MultiRowMutationService.newBlockingStub(regionTable.coprocessorService(rows.head._2))
+              .mutateRows(null, request.build())
+            Nil
+          } catch {
+            case NonFatal(e) =>
+              logDebug(s"UPDATE of table '${table.name}': a region's call failed, its rows go one by one", e)
+              rows.map(_._1)
+          } finally regionTable.close()
+        }
+      }(Senders)
+    }
+    val oneByOne = calls.flatMap(call => Await.result(call, Duration.Inf))
+    (batch.size - oneByOne.size, oneByOne)
+  }
+
+  /**
+   * Sends the batch's patches row by row; returns how many rows were updated, and the rows whose
+   * patches were refused for want of the merge.
    */
   private def mergeBatch(
       connection: Connection,
