@@ -64,17 +64,48 @@ def _signalable(pid: int) -> bool:
         return True
 
 
-def _command_lines() -> dict[int, list[bytes]]:
+# How long a process may read an empty command line while it starts or exits (see _command_line).
+_SETTLING_SECONDS = 1.0
+
+# The flag of a kernel thread in /proc/<pid>/stat (PF_KTHREAD): it never has a command line.
+_KERNEL_THREAD = 0x00200000
+
+
+def _command_line(pid: int) -> Optional[list[bytes]]:
+    """The command line of live process `pid`; None if it has ended (or is a kernel thread).
+
+    A process reads an empty command line for a moment while exec sets up its new one (its caller's
+    Popen has already returned: exec closes the pipe it waits on first) and while it exits: read
+    again until it has one or has ended. Missed, a server just started was no leftover."""
+    deadline = time.monotonic() + _SETTLING_SECONDS
+    while True:
+        try:
+            args = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            return None
+        if args:
+            return args.split(b"\0")
+        if _ended(pid) or _kernel_thread(pid) or time.monotonic() > deadline:
+            return None
+        time.sleep(0.01)
+
+
+def _kernel_thread(pid: int) -> bool:
+    try:
+        flags = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[6])
+    except (OSError, IndexError, ValueError):
+        return False
+    return bool(flags & _KERNEL_THREAD)
+
+
+def command_lines() -> dict[int, list[bytes]]:
     """pid -> command line of every live process ({} without /proc); zombies have none."""
     found = {}
     for entry in Path("/proc").iterdir() if Path("/proc/self/cmdline").exists() else ():
         if entry.name.isdigit():
-            try:
-                args = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
+            args = _command_line(int(entry.name))
             if args:
-                found[int(entry.name)] = args.split(b"\0")
+                found[int(entry.name)] = args
     return found
 
 
@@ -94,7 +125,7 @@ def pids_with_arg(arg: str, whole: bool = True) -> list[int]:
     """Every live process with `arg` on its command line (with `whole` false, in one argument); [] without /proc."""
     wanted = arg.encode()
     return sorted(
-        pid for pid, args in _command_lines().items() if (wanted in args if whole else any(wanted in a for a in args))
+        pid for pid, args in command_lines().items() if (wanted in args if whole else any(wanted in a for a in args))
     )
 
 

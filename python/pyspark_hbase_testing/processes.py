@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from pyspark_hbase.daemons import end_processes
+from pyspark_hbase.daemons import command_lines, end_processes
 from pyspark_hbase.local_conf import DIR_MARKER, REGION_SERVER_MARKER
 from pyspark_hbase.spark_server import SERVER_DIR_MARKER
 
@@ -69,16 +69,12 @@ def leftovers(root: Path) -> list[Leftover]:
     root_text = str(Path(root).resolve())
     skip = _ancestors()
     found = []
-    for entry in Path("/proc").iterdir() if Path("/proc/self/cmdline").exists() else ():
-        if not entry.name.isdigit() or int(entry.name) in skip:
+    for pid, raw in command_lines().items():
+        if pid in skip:
             continue
-        try:
-            raw = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        args = [a.decode("utf-8", "replace") for a in raw.split(b"\0") if a]
+        args = [a.decode("utf-8", "replace") for a in raw if a]
         if any(a == root_text or f"{root_text}{os.sep}" in a for a in args):
-            found.append(Leftover(int(entry.name), _owner(args), " ".join(args)))
+            found.append(Leftover(pid, _owner(args), " ".join(args)))
     return sorted(found, key=lambda p: p.pid)
 
 
