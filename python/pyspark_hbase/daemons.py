@@ -76,7 +76,8 @@ def _command_line(pid: int) -> Optional[list[bytes]]:
 
     A process reads an empty command line for a moment while exec sets up its new one (its caller's
     Popen has already returned: exec closes the pipe it waits on first) and while it exits: read
-    again until it has one or has ended. Missed, a server just started was no leftover."""
+    again until it has one or has ended. Read once, a process a test had just started was not seen
+    by the leftover check."""
     deadline = time.monotonic() + _SETTLING_SECONDS
     while True:
         try:
