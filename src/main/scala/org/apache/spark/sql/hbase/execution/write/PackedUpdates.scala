@@ -135,10 +135,13 @@ object PackedUpdates extends Logging {
       batch: Seq[InternalRow]
   ): (Long, Seq[InternalRow]) = {
     val keyed = batch.map(row => (row, update.rowKey(row)))
-    val locator = connection.getRegionLocator(name)
-    val regions =
+    val located = scala.util.Try {
+      val locator = connection.getRegionLocator(name)
       try keyed.groupBy { case (_, key) => locator.getRegionLocation(key).getRegion.getEncodedName }.values.toSeq
       finally locator.close()
+    }
+    // Where the regions cannot be told, the row by row path sends them, and reports what fails.
+    val regions = located.getOrElse(Nil)
     val calls = regions.map { rows =>
       Future {
         // Two patches of one row in one batch would each merge into the row as it was read.
@@ -162,7 +165,7 @@ object PackedUpdates extends Logging {
         }
       }(Senders)
     }
-    val oneByOne = calls.flatMap(call => Await.result(call, Duration.Inf))
+    val oneByOne = if (located.isFailure) batch else calls.flatMap(call => Await.result(call, Duration.Inf))
     (batch.size - oneByOne.size, oneByOne)
   }
 
