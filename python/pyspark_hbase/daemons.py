@@ -86,7 +86,7 @@ def _command_line(pid: int) -> Optional[list[bytes]]:
             return None
         if args:
             return args.split(b"\0")
-        if _ended(pid) or _kernel_thread(pid) or time.monotonic() > deadline:
+        if _kernel_thread(pid) or _ended(pid) or time.monotonic() > deadline:
             return None
         time.sleep(0.01)
 
