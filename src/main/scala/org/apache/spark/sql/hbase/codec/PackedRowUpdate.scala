@@ -53,18 +53,28 @@ final class PackedRowUpdate(codec: RowCodec, columns: Seq[HBaseColumn]) extends 
    */
   def patch(row: InternalRow): Append = {
     val append = new Append(rowKey(row))
-    changedFamilies.foreach { f =>
-      val mine = columns.indices.filter(i => familyOf(i) == f)
-      val values = mine.map(i => if (row.isNullAt(keys + i)) null else encoders(i)(row, keys + i)).toArray
-      append.addColumn(
-        PackedPatch.family(familyBytes(f)),
-        PackedCell.QUALIFIER,
-        PackedPatch.write(mine.map(slotOf).toArray, values)
-      )
-    }
+    patches(row).foreach { case (family, patch) => append.addColumn(family, PackedCell.QUALIFIER, patch) }
     append.setReturnResults(true)
     append
   }
+
+  /**
+   * The same patches as a Put, for a call of HBase's MultiRowMutationEndpoint, which writes a
+   * region's rows as one atomic batch: the observer merges them there, and refuses them elsewhere.
+   */
+  def regionPatch(row: InternalRow): Put = {
+    val put = new Put(rowKey(row))
+    patches(row).foreach { case (family, patch) => put.addColumn(family, PackedCell.QUALIFIER, patch) }
+    put
+  }
+
+  /** Each changed family's patch name, and its `PackedPatch`. */
+  private def patches(row: InternalRow): Seq[(Array[Byte], Array[Byte])] =
+    changedFamilies.toSeq.map { f =>
+      val mine = columns.indices.filter(i => familyOf(i) == f)
+      val values = mine.map(i => if (row.isNullAt(keys + i)) null else encoders(i)(row, keys + i)).toArray
+      PackedPatch.family(familyBytes(f)) -> PackedPatch.write(mine.map(slotOf).toArray, values)
+    }
 
   /** Reads the row's newest packed cell of each family. */
   def read(key: Array[Byte]): Get = {

@@ -119,7 +119,8 @@ object HBaseSQLConf {
     .doc("An UPDATE of a LAYOUT PACKED table merged in the region servers sends the rows of one region " +
       "(up to 500) in one call of HBase's MultiRowMutationEndpoint where the table has it (CREATE TABLE " +
       "adds it with the merge observer): the region merges them in one atomic batch, holding all their " +
-      "row locks, with one write to the WAL. When off, or without the endpoint, one append per row.")
+      "row locks, reading them with one scanner and writing them with one write to the WAL. When off, or " +
+      "without the endpoint, one append per row.")
     .booleanConf
     .createWithDefault(true)
 

@@ -4,11 +4,15 @@
 package org.apache.spark.sql.hbase.codec
 
 import scala.jdk.CollectionConverters._
+import scala.util.Try
 
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{
-  CheckAndMutate, CoprocessorDescriptorBuilder, Delete, Put, Scan, TableDescriptorBuilder
+  CheckAndMutate, CoprocessorDescriptorBuilder, Delete, Get, Mutation, Put, Scan, TableDescriptorBuilder
 }
+import org.apache.hadoop.hbase.protobuf.ProtobufUtil
+import org.apache.hadoop.hbase.protobuf.generated.ClientProtos.MutationProto.MutationType
+import org.apache.hadoop.hbase.protobuf.generated.MultiRowMutationProtos
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.{HBaseSuite, Waits, codec, commands, execution, metadata}
@@ -19,9 +23,9 @@ import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
 import org.apache.spark.sql.execution.command.ExecutedCommandExec
 import org.apache.spark.sql.hbase.codec.BinaryKeyCodec
 import org.apache.spark.sql.hbase.execution.{HBaseAggregateScan, ScanMetrics}
-import org.apache.spark.sql.hbase.server.{CellBytes, PackedCell, PackedCellWriter, ServerJar}
+import org.apache.spark.sql.hbase.server.{CellBytes, PackedCell, PackedCellWriter, PackedPatch, ServerJar}
 import org.apache.spark.sql.types.IntegerType
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLConf, HBaseSQLException}
 
 /**
  * Tables in LAYOUT PACKED against the real HBase: one cell per family per row, every statement
@@ -306,21 +310,56 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       withClue(s"${HBaseSQLConf.PackedUpdateRegionBatches.key}=false: row by row: ")(withConf(
         HBaseSQLConf.PackedUpdateRegionBatches.key -> "false"
       )(mergeCounts(s"UPDATE $byRegion SET x = 1.5 WHERE k < 30") shouldBe ((30L, 30L, 0L))))
-      withClue("a call's row that is gone, deleted since the statement read it, is not brought back: ") {
-        val update =
-          new codec.PackedRowUpdate(new codec.RowCodec(definitionOf(byRegion)), Seq(definitionOf(byRegion).column("n")))
-        val request = org.apache.hadoop.hbase.protobuf.generated.MultiRowMutationProtos.MutateRowsRequest.newBuilder()
-        for (k <- Seq(123456, 700)) request.addMutationRequest(org.apache.hadoop.hbase.protobuf.ProtobufUtil.toMutation(
-          org.apache.hadoop.hbase.protobuf.generated.ClientProtos.MutationProto.MutationType.APPEND,
-          update.patch(InternalRow(k, 42L))
-        ))
+      val nUpdate =
+        new codec.PackedRowUpdate(new codec.RowCodec(definitionOf(byRegion)), Seq(definitionOf(byRegion).column("n")))
+      def regionCall(mutations: Seq[(MutationType, Mutation)]): Unit = {
+        val request = MultiRowMutationProtos.MutateRowsRequest.newBuilder()
+        mutations.foreach { case (kind, m) => request.addMutationRequest(ProtobufUtil.toMutation(kind, m)) }
         withTable(byRegion) { table =>
-          org.apache.hadoop.hbase.protobuf.generated.MultiRowMutationProtos.MultiRowMutationService
-            .newBlockingStub(table.coprocessorService(keys.encode(Seq(700)))).mutateRows(null, request.build())
+          MultiRowMutationProtos.MultiRowMutationService.newBlockingStub(
+            table.coprocessorService(keys.encode(Seq(700)))
+          )
+            .mutateRows(null, request.build())
         }
-        rowsOf(s"SELECT k, n FROM $byRegion WHERE k IN (123456, 700)") shouldBe Seq("[700,42]")
-        withTable(byRegion)(_.get(new org.apache.hadoop.hbase.client.Get(keys.encode(Seq(123456))))).isEmpty shouldBe
-          true
+      }
+      for (
+        (kind, patch) <- Seq[(MutationType, InternalRow => Mutation)](
+          MutationType.PUT -> (nUpdate.regionPatch(_)),
+          MutationType.APPEND -> (nUpdate.patch(_))
+        )
+      )
+        withClue(s"a call's row that is gone, deleted since the statement read it, is not brought back ($kind): ") {
+          regionCall(Seq(123456, 700, 701).map(k => kind -> patch(InternalRow(k, k + 42L))))
+          rowsOf(s"SELECT k, n FROM $byRegion WHERE k IN (123456, 700, 701)") shouldBe Seq("[700,742]", "[701,743]")
+          withTable(byRegion)(_.get(new Get(keys.encode(Seq(123456))))).isEmpty shouldBe true
+        }
+      withClue("a region server merges Puts of patches only in one atomic call, and refuses them elsewhere: ") {
+        val before = rowsOf(s"SELECT * FROM $byRegion WHERE k IN (5, 6)")
+        val refusals = Seq(
+          Try(withTable(byRegion)(_.put(nUpdate.regionPatch(InternalRow(5, -1L))))),
+          Try(withTable(byRegion)(
+            _.batch(
+              Seq[org.apache.hadoop.hbase.client.Row](
+                nUpdate.regionPatch(InternalRow(5, -1L)),
+                nUpdate.regionPatch(InternalRow(6, -1L))
+              ).asJava,
+              new Array[AnyRef](2)
+            )
+          ))
+        )
+        for (refusal <- refusals) {
+          refusal.isFailure shouldBe true
+          Causes.rootMessage(refusal.failed.get) should
+            include(s"${PackedPatch.FAMILY_PREFIX} refused: a Put of patches")
+        }
+        rowsOf(s"SELECT * FROM $byRegion WHERE k IN (5, 6)") shouldBe before
+        withClue("two Puts of patches of one row in one call: ") {
+          val row700 = rowsOf(s"SELECT * FROM $byRegion WHERE k = 700")
+          val twice =
+            Try(regionCall(Seq(700, 700).map(k => MutationType.PUT -> nUpdate.regionPatch(InternalRow(k, -1L)))))
+          Causes.rootMessage(twice.failed.get) should include("two Puts of patches of row")
+          rowsOf(s"SELECT * FROM $byRegion WHERE k = 700") shouldBe row700
+        }
       }
     }
 

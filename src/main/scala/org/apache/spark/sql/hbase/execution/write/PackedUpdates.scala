@@ -30,8 +30,8 @@ import org.apache.spark.sql.hbase.server.PackedPatch
 /**
  * Runs a [[PackedRowUpdate]] over the rows an UPDATE of a packed table changes, a batch of rows a
  * round trip. Each task first has the region servers merge the new values into the rows' packed
- * cells ([[PackedRowUpdate.patch]]): where the table carries HBase's [[RegionBatchEndpoint]], all
- * of a batch's rows in one region in one call, else row by row. Rows whose region server or table
+ * cells: where the table carries HBase's [[RegionBatchEndpoint]], a region's rows in one call
+ * ([[PackedRowUpdate.regionPatch]]), several calls at once, else row by row ([[PackedRowUpdate.patch]]). Rows whose region server or table
  * has no merge, which refuses the patch and changes nothing, and every row after them in the task,
  * are read, merged here and written conditionally in one call instead, and read and merged again
  * where another writer changed them in between, until every row is written or gone.
@@ -58,7 +58,7 @@ object PackedUpdates extends Logging {
   /** How often one row may be found changed by others before the statement gives up on it. */
   val MaxAttempts = 64
 
-  /** Calls a task has in flight at once with a batch's patches. */
+  /** Calls a task has in flight at once with patches: a batch's row by row, or batches' by region. */
   val PatchCalls = 8
 
   /** The threads that send them, shared by the tasks of an executor; idle ones end. */
@@ -98,75 +98,81 @@ object PackedUpdates extends Logging {
       val name = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
       val htable = connection.getTable(name)
       var merging = mergeInRegionServers
-      try partition.map(_.copy()).grouped(BatchRows).map { batch =>
-          if (!merging) updateBatch(htable, table, update, batch)
-          else {
-            val (inRegions, oneByOne) =
-              if (regionBatches) mergeByRegion(connection, name, table, update, batch) else (0L, batch)
-            val (updated, refused) =
-              if (oneByOne.isEmpty) (0L, Nil) else mergeBatch(connection, name, table, update, oneByOne)
-            merged._1.add(batch.size - refused.size)
-            merged._2.add(batch.size - oneByOne.size)
-            if (refused.isEmpty) inRegions + updated
+      // By region, the rows of PatchCalls batches go at once, each region's in calls of up to BatchRows:
+      // the rows of one region, as in an UPDATE of a key range, would otherwise wait for one call after another.
+      val rowsAtOnce = if (merging && regionBatches) BatchRows * PatchCalls else BatchRows
+      try partition.map(_.copy()).grouped(rowsAtOnce).map { rows =>
+          val (inRegions, notInRegions) =
+            if (merging && regionBatches) mergeByRegion(connection, name, table, update, rows) else (0L, rows)
+          merged._1.add(inRegions)
+          merged._2.add(inRegions)
+          inRegions + notInRegions.grouped(BatchRows).map { batch =>
+            if (!merging) updateBatch(htable, table, update, batch)
             else {
-              merging = false
-              inRegions + updated + updateBatch(htable, table, update, refused)
+              val (updated, refused) = mergeBatch(connection, name, table, update, batch)
+              merged._1.add(batch.size - refused.size)
+              if (refused.isEmpty) updated
+              else {
+                merging = false
+                updated + updateBatch(htable, table, update, refused)
+              }
             }
-          }
+          }.sum
         }.sum
       finally htable.close()
     }
 
   /**
-   * Sends the batch's patches through [[RegionBatchEndpoint]], each region's rows in one call, the
-   * calls at once. Returns how many rows were updated, and the rows of the regions whose call
-   * failed, to be sent row by row: split or moved since the batch was cut, or on a region server
-   * without the merge, which refuses the patch family. A call is atomic, so those rows are as they
-   * were (a call that failed only on its way back was applied, and a patch sets values, so applying
-   * it again changes nothing). A region's answer does not say which rows it found gone, deleted
-   * since the statement read them: it writes nothing for those, and they are counted as updated,
-   * as an UPDATE that ran just before the DELETE would have counted them.
+   * Sends the rows' patches through [[RegionBatchEndpoint]] as Puts ([[PackedRowUpdate.regionPatch]]),
+   * each region's rows in calls of up to [[BatchRows]], the calls at once: the region server reads a
+   * call's rows with one scanner, where an Append per row has it open a scanner per row. Returns how
+   * many rows were updated, and the rows of the calls that failed, to be sent row by row: a region
+   * split or moved since the rows were grouped, or on a region server without the merge (or with an
+   * older one, which merges Appends only), which refuses the patch family. A call is atomic, so
+   * those rows are as they were (a call that failed only on its way back was applied, and a patch
+   * sets values, so applying it again changes nothing). A region's answer does not say which rows
+   * it found gone, deleted since the statement read them: it writes nothing for those, and they are
+   * counted as updated, as an UPDATE that ran just before the DELETE would have counted them.
    */
   private def mergeByRegion(
       connection: Connection,
       name: TableName,
       table: HBaseTableDef,
       update: PackedRowUpdate,
-      batch: Seq[InternalRow]
+      rows: Seq[InternalRow]
   ): (Long, Seq[InternalRow]) = {
-    val keyed = batch.map(row => (row, update.rowKey(row)))
+    val keyed = rows.map(row => (row, update.rowKey(row)))
     val located = scala.util.Try {
       val locator = connection.getRegionLocator(name)
       try keyed.groupBy { case (_, key) => locator.getRegionLocation(key).getRegion.getEncodedName }.values.toSeq
       finally locator.close()
     }
     // Where the regions cannot be told, the row by row path sends them, and reports what fails.
-    val regions = located.getOrElse(Nil)
-    val calls = regions.map { rows =>
+    val calls = located.getOrElse(Nil).flatMap(_.grouped(BatchRows)).map { call =>
       Future {
-        // Two patches of one row in one batch would each merge into the row as it was read.
-        val distinct = rows.map(r => java.nio.ByteBuffer.wrap(r._2)).distinct.size == rows.size
-        if (!distinct) rows.map(_._1)
+        // Two patches of one row in one call: the region server refuses them.
+        val distinct = call.map(r => java.nio.ByteBuffer.wrap(r._2)).distinct.size == call.size
+        if (!distinct) call.map(_._1)
         else {
           val regionTable = connection.getTable(name)
           try {
             val request = MutateRowsRequest.newBuilder()
-            rows.foreach { case (row, _) =>
-              request.addMutationRequest(ProtobufUtil.toMutation(MutationType.APPEND, update.patch(row)))
+            call.foreach { case (row, _) =>
+              request.addMutationRequest(ProtobufUtil.toMutation(MutationType.PUT, update.regionPatch(row)))
             }
-            MultiRowMutationService.newBlockingStub(regionTable.coprocessorService(rows.head._2))
+            MultiRowMutationService.newBlockingStub(regionTable.coprocessorService(call.head._2))
               .mutateRows(null, request.build())
             Nil
           } catch {
             case NonFatal(e) =>
               logDebug(s"UPDATE of table '${table.name}': a region's call failed, its rows go one by one", e)
-              rows.map(_._1)
+              call.map(_._1)
           } finally regionTable.close()
         }
       }(Senders)
     }
-    val oneByOne = if (located.isFailure) batch else calls.flatMap(call => Await.result(call, Duration.Inf))
-    (batch.size - oneByOne.size, oneByOne)
+    val oneByOne = if (located.isFailure) rows else calls.flatMap(call => Await.result(call, Duration.Inf))
+    (rows.size - oneByOne.size, oneByOne)
   }
 
   /**
