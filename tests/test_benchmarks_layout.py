@@ -172,9 +172,10 @@ def test_time_gives_the_scala_sides_cpu_to_the_spec_the_log_names_and_a_tests_to
     output.write_text(test_time.SCALA_STARTED + "\n")
     sampler = test_time.Sampler(clone, output, progress)
     sampler.start()
-    # First a shell whose command line does not say it, as build/sbt is before it execs the sbt JVM.
+    # First a shell whose command line does not say it, as build/sbt is before it execs the sbt JVM, for longer than
+    # the samples that look at any new process (on a loaded machine, its exec once came after them).
     scala = subprocess.Popen(
-        ["bash", "-c", 'sleep 1.5; exec "$PYTHON" "$LAUNCHER" pureLoopCheck'],
+        ["bash", "-c", f'sleep {test_time.LOOKS + 1.5}; exec "$PYTHON" "$LAUNCHER" pureLoopCheck'],
         env=dict(os.environ, PYTHON=sys.executable, LAUNCHER=str(clone / "build" / "sbt-launch.py")),
     )
     env = dict(

@@ -32,8 +32,11 @@ SCALA_PROCESS = re.compile(r"sbt-launch.* pureLoopCheck|target/test-hbase")
 SPEC = re.compile(r"^\[info\] (\w+(?:Spec|Test)):$", re.M)
 SCALA_STARTED = "==> Scala tests, in the background"
 SHOWN = 25
-# How many samples look at a new process's command line.
+# How many samples look at a new process's command line; and at one that runs a program that may yet exec another
+# (`nice`, the shell running build/sbt), or whose command line is empty while it execs, until it runs something else.
 LOOKS = 3
+LAUNCHER_LOOKS = 120
+LAUNCHERS = {"nice", "bash", "sh", "env"}
 
 
 def _busy_ticks():
@@ -54,6 +57,11 @@ def _processes():
     return found
 
 
+def _may_exec(command):
+    """Whether a process running `command` may yet exec another program: a launcher, or one that is execing."""
+    return not command or Path(command.split(" ", 1)[0]).name in LAUNCHERS
+
+
 def _command(pid):
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
@@ -72,6 +80,7 @@ class Sampler(threading.Thread):
         self.wall = defaultdict(float)  # (side, item) -> s during which it was the side's item
         self.kinds = {}  # (pid, start) -> "scala" | "python" | "kernel" | "before"
         self.looks = Counter()  # (pid, start) -> how often its command line was read
+        self.launchers = set()  # (pid, start) of those that ran a launcher when last looked at
         self.busy = self.kernel = self.before = 0.0
         self.samples = 0
         self.stopped = threading.Event()
@@ -83,11 +92,18 @@ class Sampler(threading.Thread):
 
     def _kind(self, key, parent, parents):
         # A process seen on the Python side is looked at again in its first seconds: `nice` and build/sbt exec the
-        # sbt JVM in the same process, whose command line only then names it. Not for longer: reading every JVM's
-        # long command line each second would take CPU from the run it measures.
-        if self.kinds.get(key, "python") == "python" and self.looks[key] < LOOKS:
+        # sbt JVM in the same process, whose command line only then names it, and a loaded machine may take longer
+        # than LOOKS samples to get there. Not for longer than that: reading every JVM's long command line each second
+        # would take CPU from the run it measures.
+        if self.kinds.get(key, "python") == "python" and (
+            self.looks[key] < LOOKS or (self.looks[key] < LAUNCHER_LOOKS and key in self.launchers)
+        ):
             self.looks[key] += 1
             command = _command(key[0])
+            if _may_exec(command):
+                self.launchers.add(key)
+            else:
+                self.launchers.discard(key)
             if parent == 2 or key[0] == 2:
                 self.kinds[key] = "kernel"
             elif parents.get(parent) == "scala" or (SCALA_PROCESS.search(command) and str(self.clone) in command):
