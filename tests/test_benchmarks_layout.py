@@ -155,6 +155,19 @@ def test_differential_reads_scalatest_failures():
     ]
 
 
+def test_time_sees_a_parent_before_its_child_when_pids_have_wrapped_around():
+    from suites import test_time
+
+    # pid 1 started pid 30000 (the sbt JVM), which started pid 5 (its forked test JVM) after the pids wrapped.
+    processes = {(5, "300"): (0, 30000), (30000, "200"): (0, 1), (1, "0"): (0, 0), (7, "310"): (0, 5), (9, "1"): (0, 1)}
+    order = test_time._parents_first(processes)
+    assert sorted(order) == sorted(processes)
+    for key, (_, parent) in processes.items():
+        parent_key = next((k for k in processes if k[0] == parent and k != key), None)
+        if parent_key is not None:
+            assert order.index(parent_key) < order.index(key), (key, order)
+
+
 BUSY_SECOND = "import time\nstarted = time.process_time()\nwhile time.process_time() - started < 1.5: pass\n"
 
 

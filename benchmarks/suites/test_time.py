@@ -57,6 +57,22 @@ def _processes():
     return found
 
 
+def _parents_first(processes):
+    """The keys of `processes` in an order where each comes after its parent, whatever their pids: pids wrap around
+    (at 32,768 by default), and a process started after the wrap has a lower pid than its parent."""
+    by_pid = {key[0]: key for key in processes}
+    ordered, placed = [], set()
+    for key in sorted(processes):
+        chain = []
+        while key is not None and key not in placed and key not in chain:
+            chain.append(key)
+            key = by_pid.get(processes[key][1])
+        for each in reversed(chain):
+            placed.add(each)
+            ordered.append(each)
+    return ordered
+
+
 def _may_exec(command):
     """Whether a process running `command` may yet exec another program: a launcher, or one that is execing."""
     return not command or Path(command.split(" ", 1)[0]).name in LAUNCHERS
@@ -143,9 +159,10 @@ class Sampler(threading.Thread):
             )
             for side, item in items.items():
                 self.wall[(side, item)] += at - last_time
-            # By pid, so that a child finds its parent's kind (a parent has the lower pid until pids wrap around).
+            # Parents first, so that a child finds its parent's kind (the forked test JVM, the sbt JVM's).
             parents = {}
-            for key, (ticks, parent) in sorted(now.items()):
+            for key in _parents_first(now):
+                ticks, parent = now[key]
                 seconds = (ticks - last.get(key, (0, 0))[0]) / TICKS
                 kind = parents[key[0]] = self._kind(key, parent, parents)
                 if kind in ("scala", "python"):
