@@ -323,14 +323,15 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         }
       }
       for (
-        (kind, patch) <- Seq[(MutationType, InternalRow => Mutation)](
-          MutationType.PUT -> (nUpdate.regionPatch(_)),
-          MutationType.APPEND -> (nUpdate.patch(_))
+        (kind, patch, plus) <- Seq[(MutationType, InternalRow => Mutation, Long)](
+          (MutationType.PUT, nUpdate.regionPatch(_), 42L),
+          (MutationType.APPEND, nUpdate.patch(_), 84L)
         )
       )
         withClue(s"a call's row that is gone, deleted since the statement read it, is not brought back ($kind): ") {
-          regionCall(Seq(123456, 700, 701).map(k => kind -> patch(InternalRow(k, k + 42L))))
-          rowsOf(s"SELECT k, n FROM $byRegion WHERE k IN (123456, 700, 701)") shouldBe Seq("[700,742]", "[701,743]")
+          regionCall(Seq(123456, 700, 701).map(k => kind -> patch(InternalRow(k, k + plus))))
+          rowsOf(s"SELECT k, n FROM $byRegion WHERE k IN (123456, 700, 701)") shouldBe
+            Seq(s"[700,${700 + plus}]", s"[701,${701 + plus}]")
           withTable(byRegion)(_.get(new Get(keys.encode(Seq(123456))))).isEmpty shouldBe true
         }
       withClue("a region server merges Puts of patches only in one atomic call, and refuses them elsewhere: ") {
