@@ -31,10 +31,11 @@ import org.apache.spark.sql.hbase.server.PackedPatch
  * Runs a [[PackedRowUpdate]] over the rows an UPDATE of a packed table changes, a batch of rows a
  * round trip. Each task first has the region servers merge the new values into the rows' packed
  * cells: where the table carries HBase's [[RegionBatchEndpoint]], a region's rows in one call
- * ([[PackedRowUpdate.regionPatch]]), several calls at once, else row by row ([[PackedRowUpdate.patch]]). Rows whose region server or table
- * has no merge, which refuses the patch and changes nothing, and every row after them in the task,
- * are read, merged here and written conditionally in one call instead, and read and merged again
- * where another writer changed them in between, until every row is written or gone.
+ * ([[PackedRowUpdate.regionPatch]]), several calls at once, else row by row
+ * ([[PackedRowUpdate.patch]]). Rows whose region server or table has no merge, which refuses the
+ * patch and changes nothing, and every row after them in the task, are read, merged here and
+ * written conditionally in one call instead, and read and merged again where another writer
+ * changed them in between, until every row is written or gone.
  */
 object PackedUpdates extends Logging {
 
