@@ -25,9 +25,7 @@ from pathlib import Path
 
 import pyspark
 import pytest
-from conftest import jdbc_refused, jdbc_rows
 from kerberos_fixtures import LocalKdc, LocalYarn
-from pyhive import hive
 from pyspark_hbase import _paths
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.daemons import HOST, accepts, pick_free_ports, terminate, wait_until
@@ -53,7 +51,11 @@ pytestmark = pytest.mark.skipif(
 def kdc(tmp_path_factory):
     server = LocalKdc(
         tmp_path_factory.mktemp("kdc"),
-        {"hbase": ["hbase/localhost"], "alice": ["alice"], "bob": ["bob"], "spark": [SERVER_PRINCIPAL]},
+        {
+            "hbase": ["hbase/localhost"],
+            "spark": [SERVER_PRINCIPAL],
+            **{user: [user] for user in ("alice", "bob", "erin", "frank")},
+        },
     )
     try:
         yield server
@@ -407,9 +409,8 @@ def test_executors_on_yarn_without_hbase_tokens_fail_at_once_with_the_kerberos_s
 #
 # The server logs in as spark/localhost and runs each JDBC session's statements as its user
 # (hive.server2.enable.doAs); HBase lets spark act for other users (its proxy-user settings). JDBC
-# clients authenticate to the server with a user name only (hive.server2.authentication=NONE):
-# how clients authenticate to HiveServer2 is Hive's business; what is tested here is whom HBase
-# sees. erin and frank have no Kerberos principal at all: the server acts for them.
+# clients log in to the server with Kerberos (hive.server2.authentication=KERBEROS), each user from
+# a keytab of their own (KerberosJdbc), so a session's user is the one the KDC vouches for.
 
 
 @pytest.fixture(scope="module")
@@ -454,7 +455,9 @@ def per_user_thrift(kdc, secured_hbase, tmp_path_factory):
                 "hive.server2.thrift.bind.host": HOST,
                 "hive.server2.thrift.port": str(port),
                 "hive.server2.enable.doAs": "true",
-                "hive.server2.authentication": "NONE",
+                # JDBC users log in to the server with Kerberos: a user is who the KDC says, not whom a
+                # client names.
+                "hive.server2.authentication": "KERBEROS",
                 "hive.server2.authentication.kerberos.principal": principal,
                 "hive.server2.authentication.kerberos.keytab": keytab,
             }.items()
@@ -483,24 +486,96 @@ def per_user_thrift(kdc, secured_hbase, tmp_path_factory):
         terminate(server.pid, lambda pid: server.poll() is None, 60)
 
 
-def _jdbc(port, user):
-    return hive.connect(host=HOST, port=port, username=user)
+class KerberosJdbc:
+    """A JDBC session of `user` logged in from their keytab (KerberosJdbc.java, Hive's JDBC driver in a JVM of its
+    own, as beeline and BI tools connect); without a keytab, a client with no Kerberos login."""
+
+    def __init__(self, kdc, port, user, keytab=True, url_options=""):
+        url = f"jdbc:hive2://{HOST}:{port}/default;principal={kdc.principal(SERVER_PRINCIPAL)}{url_options}"
+        self.process = subprocess.Popen(
+            [
+                _paths.java_executable(),
+                f"-Djava.security.krb5.conf={kdc.krb5_conf}",
+                *SHORT_LIVED_JVM_FLAGS.split(),
+                "-cp",
+                f"{Path(pyspark.__file__).parent / 'jars'}/*",
+                str(REPO / "tests" / "KerberosJdbc.java"),
+                kdc.principal(user),
+                kdc.keytab(user) if keytab else "-",
+                url,
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        self.opened = self._answer()
+
+    def _answer(self):
+        """Its next answer, past any line the JDBC driver's logging writes to the same output."""
+        while True:
+            line = self.process.stdout.readline()
+            if not line or line.split(" ", 1)[0].strip() in ("connected", "refused", "rows", "error"):
+                return line.strip()
+
+    def _run(self, sql):
+        self.process.stdin.write(sql.replace("\n", " ") + "\n")
+        self.process.stdin.flush()
+        kind, _, answer = self._answer().partition(" ")
+        assert kind in ("rows", "error"), (sql, kind, answer)
+        return kind, json.loads(answer)
+
+    def rows(self, sql):
+        kind, answer = self._run(sql)
+        assert kind == "rows", (sql, answer)
+        return answer
+
+    def refused(self, sql):
+        kind, answer = self._run(sql)
+        assert kind == "error", (sql, answer)
+        return answer
+
+    def close(self):
+        self.process.stdin.close()
+        assert self.process.wait(120) == 0
+
+
+def _jdbc(kdc, port, user):
+    session = KerberosJdbc(kdc, port, user)
+    assert session.opened == "connected", session.opened
+    return session
+
+
+def test_a_jdbc_user_is_who_kerberos_says_whatever_name_the_client_gives_and_one_without_a_login_is_refused(
+    kdc, per_user_thrift
+):
+    port, _ = per_user_thrift
+    claiming = KerberosJdbc(kdc, port, "erin", url_options=";user=frank")
+    try:
+        assert claiming.opened == "connected", claiming.opened
+        assert claiming.rows("SELECT current_user()") == [["erin"]]
+    finally:
+        claiming.close()
+    without_login = KerberosJdbc(kdc, port, "erin", keytab=False)
+    assert without_login.opened.startswith("refused") and "GSS initiate failed" in without_login.opened, (
+        without_login.opened
+    )
+    assert without_login.process.wait(120) == 0
 
 
 def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_their_own_tokens(
-    secured_hbase, per_user_thrift, tmp_path
+    kdc, secured_hbase, per_user_thrift, tmp_path
 ):
     port, log = per_user_thrift
     # alice (RWXC on default and our catalog) makes the tables as herself.
-    alice = _jdbc(port, "alice")
+    alice = _jdbc(kdc, port, "alice")
     try:
         for table, letter in (("ke", "e"), ("kf", "f")):
-            jdbc_rows(
-                alice,
+            alice.rows(
                 f"CREATE TABLE {table} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table}, COLS=[v=f.v]) "
                 "SPLIT ON ((50))",
             )
-            jdbc_rows(alice, f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
+            alice.rows(f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
     finally:
         alice.close()
     grant(secured_hbase, "erin", "ke", "RW")
@@ -509,30 +584,28 @@ def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_t
         grant(secured_hbase, user, "@spark_hbase_sql", "R")
     csv = tmp_path / "rows.csv"
     csv.write_text("".join(f"{k},loaded\n" for k in range(500, 510)))
-    erin, frank = _jdbc(port, "erin"), _jdbc(port, "frank")
+    erin, frank = _jdbc(kdc, port, "erin"), _jdbc(kdc, port, "frank")
     try:
         # Alternating users on one server: no connection or token is lent from one to the other.
         for round in range(2):
             # A key range over both regions, its aggregate pushed to the region servers, in tasks.
-            assert jdbc_rows(erin, "SELECT count(*), min(v) FROM ke WHERE k BETWEEN 10 AND 60") == [[51, "e10"]]
-            refused = jdbc_refused(frank, "SELECT count(*) FROM ke WHERE k BETWEEN 10 AND 60")
+            assert erin.rows("SELECT count(*), min(v) FROM ke WHERE k BETWEEN 10 AND 60") == [[51, "e10"]]
+            refused = frank.refused("SELECT count(*) FROM ke WHERE k BETWEEN 10 AND 60")
             assert "HBase denied access" in refused and "frank" in refused and "ke" in refused, refused
-            assert jdbc_rows(frank, "SELECT k, v FROM kf WHERE k IN (3, 97) ORDER BY k") == [[3, "f3"], [97, "f97"]]
-            refused = jdbc_refused(erin, "SELECT v FROM kf WHERE k = 3")
+            assert frank.rows("SELECT k, v FROM kf WHERE k IN (3, 97) ORDER BY k") == [[3, "f3"], [97, "f97"]]
+            refused = erin.refused("SELECT v FROM kf WHERE k = 3")
             assert "erin" in refused and "kf" in refused and "READ" in refused, refused
             # Writes in tasks too.
-            jdbc_rows(
-                erin, f"INSERT INTO ke SELECT CAST(1000 + id AS INT), 'erin' FROM range({round * 5}, {round * 5 + 5})"
-            )
-            refused = jdbc_refused(frank, "INSERT INTO ke SELECT CAST(2000 + id AS INT), 'frank' FROM range(5)")
+            erin.rows(f"INSERT INTO ke SELECT CAST(1000 + id AS INT), 'erin' FROM range({round * 5}, {round * 5 + 5})")
+            refused = frank.refused("INSERT INTO ke SELECT CAST(2000 + id AS INT), 'frank' FROM range(5)")
             assert "frank" in refused and "ke" in refused and "WRITE" in refused, refused
-        assert jdbc_rows(erin, "SELECT count(*), count_if(v = 'erin') FROM ke") == [[110, 10]]
+        assert erin.rows("SELECT count(*), count_if(v = 'erin') FROM ke") == [[110, 10]]
         # LOAD DATA PARALLEL writes its HFiles in tasks, and bulk-loads them as the user.
-        assert jdbc_rows(frank, f"LOAD DATA PARALLEL LOCAL INPATH '{csv}' INTO TABLE kf")[0][0] == 10
-        assert jdbc_rows(frank, "SELECT count(*) FROM kf WHERE v = 'loaded'") == [[10]]
+        assert frank.rows(f"LOAD DATA PARALLEL LOCAL INPATH '{csv}' INTO TABLE kf")[0][0] == 10
+        assert frank.rows("SELECT count(*) FROM kf WHERE v = 'loaded'") == [[10]]
         # A revoked grant holds from the next statement on, though erin's connections and token live on.
         revoke(secured_hbase, "erin", "ke", "RW")
-        refused = jdbc_refused(erin, "SELECT count(*) FROM ke WHERE k < 5")
+        refused = erin.refused("SELECT count(*) FROM ke WHERE k < 5")
         assert "erin" in refused and "ke" in refused, refused
     finally:
         frank.close()

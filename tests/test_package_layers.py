@@ -43,7 +43,7 @@ LAYERS = {
         "connect",
         "demo",
     ],
-    "the CLI": ["cli", "__main__"],
+    "the CLI": ["cli_options", "cli_servers", "cli", "__main__"],
 }
 LAYER_OF = {module: rank for rank, modules in enumerate(LAYERS.values()) for module in modules}
 LAYER_NAMES = list(LAYERS)

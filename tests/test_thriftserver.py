@@ -16,7 +16,7 @@ from conftest import SPARK_HBASE, data_dir_args, jdbc_session, port_of
 from pyspark_hbase._paths import plugin_jars
 from pyspark_hbase.daemons import HOST, ServerError, pick_free_ports, read_state, write_state
 from pyspark_hbase.session import submit_args
-from pyspark_hbase.thriftserver import ThriftServer, beeline_command
+from pyspark_hbase.thriftserver import ThriftServer, beeline_command, configured_catalog_implementation
 from spark_submit import SUBMIT, submit_env
 
 
@@ -120,7 +120,58 @@ def test_five_sessions_at_once_then_one_after_all_closed(jdbc_url):
     a_table_s_life(port, f"after_{uuid.uuid4().hex[:8]}")
 
 
-def test_a_restart_keeps_the_port(jdbc_url, hbase):
+def test_sessions_close_without_hive_retrying_a_metastore_it_cannot_open(jdbc_url, hbase):
+    """Closing a session makes Hive's session code open a metastore client; with Spark's tables in memory it took
+    the Derby URL of Spark's execution Hive, which does not open, and retried it for 20 s a session."""
+    for _ in range(2):
+        assert jdbc_session(port_of(jdbc_url), "SELECT 1") == [[(1,)]]
+    log = ThriftServer(hbase.data_dir if hbase else None).log_file.read_text(errors="replace")
+    assert "Retrying creating default database" not in log and "Failed to create database" not in log
+
+
+def test_one_part_names_go_to_spark_s_tables_and_views_first_then_to_hbase_s(jdbc_url, table_name):
+    """The server keeps Spark's own tables and views in memory (no Hive metastore is configured here); a one-part
+    name still means a Spark view or table of that name if there is one, in this session or made by another, and
+    else the HBase table."""
+    port = port_of(jdbc_url)
+    (implementation, _, _, _) = jdbc_session(
+        port,
+        "SET spark.sql.catalogImplementation",
+        f"CREATE TABLE {table_name} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[v=f.v])",
+        f"INSERT INTO {table_name} VALUES (1, 'in hbase')",
+        f"CREATE VIEW {table_name} AS SELECT 2 AS k, 'a spark view' AS v",
+    )
+    assert implementation == [("spark.sql.catalogImplementation", "in-memory")]
+    _, temporary, viewed, through_catalog, _, another_s_view, _ = jdbc_session(
+        port,
+        f"CREATE TEMPORARY VIEW {table_name} AS SELECT 3 AS k, 'a temporary view' AS v",
+        f"SELECT k, v FROM {table_name}",
+        f"SELECT k, v FROM default.{table_name}",
+        f"SELECT k, v FROM hbase.{table_name}",
+        f"DROP VIEW {table_name}",
+        f"SELECT k, v FROM {table_name}",
+        f"DROP VIEW default.{table_name}",
+    )
+    assert temporary == [(3, "a temporary view")] and viewed == [(2, "a spark view")]
+    assert through_catalog == [(1, "in hbase")] and another_s_view == [(2, "a spark view")]
+    (in_hbase, _, spark_rows) = jdbc_session(
+        port,
+        f"SELECT k, v FROM {table_name}",
+        f"CREATE TABLE spark_{table_name} USING parquet AS SELECT 4 AS k",
+        f"SELECT k FROM spark_{table_name}",
+    )
+    assert in_hbase == [(1, "in hbase")] and spark_rows == [(4,)]
+    jdbc_session(port, f"DROP TABLE spark_{table_name}", f"DROP TABLE {table_name}")
+
+
+def test_a_restart_keeps_the_port_and_the_hbase_tables_and_forgets_spark_s_own(jdbc_url, hbase, table_name):
+    port = port_of(jdbc_url)
+    jdbc_session(
+        port,
+        f"CREATE TABLE {table_name} (k INT, PRIMARY KEY (k)) MAPPED BY ({table_name})",
+        f"INSERT INTO {table_name} VALUES (7)",
+        f"CREATE TABLE spark_{table_name} USING parquet AS SELECT 8 AS k",
+    )
     stopped = subprocess.run(
         [SPARK_HBASE, "thriftserver", "stop", *data_dir_args(hbase)], capture_output=True, text=True
     )
@@ -130,7 +181,47 @@ def test_a_restart_keeps_the_port(jdbc_url, hbase):
     )
     assert started.returncode == 0, started.stderr
     assert started.stdout.strip() == jdbc_url, "a profiles.yml or a BI tool's connection outlives a restart"
+    assert "Spark's own tables and views made through it: in memory, until it stops" in started.stderr
     assert jdbc_session(port_of(jdbc_url), "SHOW NAMESPACES IN hbase") == [[("hbase",)]]
+    spark_tables, hbase_rows, _, made_again = jdbc_session(
+        port,
+        "SHOW TABLES IN default",
+        f"SELECT k FROM {table_name}",
+        # Its files went with it: a table of the same name can be made again.
+        f"CREATE TABLE spark_{table_name} USING parquet AS SELECT 9 AS k",
+        f"SELECT k FROM spark_{table_name}",
+    )
+    assert f"spark_{table_name}" not in [name for _, name, _ in spark_tables]
+    assert hbase_rows == [(7,)] and made_again == [(9,)]
+    jdbc_session(port, f"DROP TABLE spark_{table_name}", f"DROP TABLE {table_name}")
+
+
+def test_spark_s_tables_go_to_a_hive_metastore_only_where_one_is_configured(tmp_path, monkeypatch):
+    conf, hive, hadoop = (tmp_path / d for d in ("spark-conf", "hive-conf", "hadoop-conf"))
+    for d in (conf, hive, hadoop):
+        d.mkdir()
+    environ = {"SPARK_CONF_DIR": str(conf)}
+    assert configured_catalog_implementation(environ) == "in-memory"
+    (hadoop / "hive-site.xml").write_text("<configuration/>")
+    assert configured_catalog_implementation({**environ, "HADOOP_CONF_DIR": str(hadoop)}) == "hive"
+    assert configured_catalog_implementation({**environ, "HIVE_CONF_DIR": str(hive)}) == "in-memory"
+    (hive / "hive-site.xml").write_text("<configuration/>")
+    assert configured_catalog_implementation({**environ, "HIVE_CONF_DIR": str(hive)}) == "hive"
+    # Spark's own setting, in the defaults spark-submit reads, wins over a hive-site.xml.
+    (conf / "spark-defaults.conf").write_text("spark.master local[2]\nspark.sql.catalogImplementation  in-memory\n")
+    assert configured_catalog_implementation({**environ, "HIVE_CONF_DIR": str(hive)}) == "in-memory"
+    (conf / "spark-defaults.conf").write_text("spark.sql.catalogImplementation=hive\n")
+    assert configured_catalog_implementation(environ) == "hive"
+    (conf / "spark-defaults.conf").write_text("spark.sql.catalogImplementation derby\n")
+    with pytest.raises(ValueError, match="catalog implementation 'derby': one of in-memory, hive"):
+        configured_catalog_implementation(environ)
+    # The launcher's choice, unless it is told otherwise; a server that forgets its tables has its own warehouse.
+    monkeypatch.setenv("SPARK_CONF_DIR", str(hive))
+    assert ThriftServer(tmp_path).spark_conf()["spark.sql.catalogImplementation"] == "hive"
+    server = ThriftServer(tmp_path, catalog_implementation="in-memory")
+    assert server.spark_conf()["spark.sql.catalogImplementation"] == "in-memory"
+    assert server.warehouse_dir == server.dir / "in-memory-warehouse"
+    assert ThriftServer(tmp_path, catalog_implementation="hive").warehouse_dir == server.dir / "warehouse"
 
 
 def test_the_port_is_the_one_asked_for_else_the_last_one_if_free(tmp_path):

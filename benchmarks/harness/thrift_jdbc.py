@@ -22,8 +22,9 @@ def compile_phase_listener(work):
     return java.compile_to_jar("PhaseListener.java", f"{java.pyspark_jars()}/*", work)
 
 
-def thrift_server_with_phases(data_dir, phases_file, listener_jar):
-    """A ThriftServer on the HBase of `data_dir` whose statements' phases go to `phases_file`."""
+def thrift_server_with_phases(data_dir, phases_file, listener_jar, **options):
+    """A ThriftServer on the HBase of `data_dir` whose statements' phases go to `phases_file`; `options` are the
+    ThriftServer's (catalog_implementation, directory)."""
 
     class ThriftServerWithPhases(ThriftServer):
         def server_args(self, port):
@@ -38,7 +39,7 @@ def thrift_server_with_phases(data_dir, phases_file, listener_jar):
             ]
 
     os.environ["PHASE_LISTENER_FILE"] = str(phases_file)  # spark-submit passes its environment on to the server
-    return ThriftServerWithPhases(data_dir)
+    return ThriftServerWithPhases(data_dir, **options)
 
 
 class JdbcClient(java.JsonLineProcess):
@@ -67,12 +68,13 @@ def phases_since(phases_file, offset, expected, timeout=30):
         time.sleep(0.2)
 
 
-def start_with_client(hbase, work, name, warm_up=0):
+def start_with_client(hbase, work, name, warm_up=0, **options):
     """Our Thrift server on the benchmark's HBase with its phases written to work/<name>-thrift-phases.jsonl, and a
-    JDBC client connected to it (warmed with `warm_up` statements): (server, client, phases file)."""
+    JDBC client connected to it (warmed with `warm_up` statements): (server, client, phases file). `options` are
+    the ThriftServer's."""
     phases_file = work / f"{name}-thrift-phases.jsonl"
     phases_file.write_text("")
-    server = thrift_server_with_phases(hbase.data_dir, phases_file, compile_phase_listener(work))
+    server = thrift_server_with_phases(hbase.data_dir, phases_file, compile_phase_listener(work), **options)
     server.stop()
     url = server.start()
     client = JdbcClient(url, work / f"{name}-jdbc-client.log")

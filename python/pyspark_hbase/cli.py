@@ -13,7 +13,8 @@ import time
 from typing import Callable, Optional
 
 from pyspark_hbase._paths import PathsError, __version__, server_jar
-from pyspark_hbase.connect import ConnectServer
+from pyspark_hbase.cli_options import data_dir_option
+from pyspark_hbase.cli_servers import add_connect_parser, add_thriftserver_parser
 from pyspark_hbase.daemons import ServerError
 from pyspark_hbase.demo import run_demo
 from pyspark_hbase.local import (
@@ -27,22 +28,10 @@ from pyspark_hbase.local import (
 )
 from pyspark_hbase.session import HBaseSessionError
 from pyspark_hbase.spark_cli import conf_flags, run_spark_sql
-from pyspark_hbase.spark_server import IDENTITIES, SparkServer
-from pyspark_hbase.thriftserver import ThriftServer
 
 
 class CliError(Exception):
     """Reported as `spark-hbase: error: ...` with exit code 1, without a traceback."""
-
-
-def _data_dir_parent() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(add_help=False)
-    p.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        help="data dir of the local HBase (default: $SPARK_HBASE_LOCAL_DIR, else <repo>/.hbase-local)",
-    )
-    return p
 
 
 def _local(args: argparse.Namespace) -> LocalHBase:
@@ -78,11 +67,7 @@ def _local_start(args: argparse.Namespace) -> int:
 
 
 def _local_stop(args: argparse.Namespace) -> int:
-    hbase = _local(args)
-    if hbase.stop(timeout=args.timeout):
-        print("HBase stopped")
-    else:
-        print("HBase was not running")
+    print("HBase stopped" if _local(args).stop(timeout=args.timeout) else "HBase was not running")
     return 0
 
 
@@ -125,7 +110,7 @@ def add_local_parser(subparsers: "argparse._SubParsersAction") -> None:
     )
     actions = local.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
-    common = _data_dir_parent()
+    common = data_dir_option()
 
     start = actions.add_parser(
         "start", parents=[common], help="start HBase and wait until it is ready, saying on stderr what it waits for"
@@ -202,7 +187,7 @@ def _conf(args: argparse.Namespace) -> int:
 def add_conf_parser(subparsers: "argparse._SubParsersAction") -> None:
     conf = subparsers.add_parser(
         "conf",
-        parents=[_data_dir_parent()],
+        parents=[data_dir_option()],
         help="print the --jars/--conf flags for spark-submit, spark-sql and pyspark",
         description="Print the flags that load the plugin and point Spark at HBase (the local "
         "HBase, or HBASE_CONF_DIR when set), e.g. `spark-sql $(spark-hbase conf)`.",
@@ -222,7 +207,7 @@ def _sql(args: argparse.Namespace) -> int:
 def add_sql_parser(subparsers: "argparse._SubParsersAction") -> None:
     sql = subparsers.add_parser(
         "sql",
-        parents=[_data_dir_parent()],
+        parents=[data_dir_option()],
         help="start the spark-sql CLI wired to HBase",
         description="Run Spark's spark-sql CLI with the plugin, talking to the local HBase "
         "(or HBASE_CONF_DIR when set). Other spark-sql options pass through.",
@@ -254,103 +239,9 @@ def _demo(args: argparse.Namespace) -> int:
 
 def add_demo_parser(subparsers: "argparse._SubParsersAction") -> None:
     demo = subparsers.add_parser(
-        "demo", parents=[_data_dir_parent()], help="create a demo table in the local HBase and query it through PySpark"
+        "demo", parents=[data_dir_option()], help="create a demo table in the local HBase and query it through PySpark"
     )
     demo.set_defaults(func=_demo)
-
-
-def _server(make: Callable[[argparse.Namespace], "SparkServer"], args: argparse.Namespace) -> int:
-    server = make(args)
-    if args.action == "start":
-        print(server.start(timeout=args.timeout, port=args.port))
-        print(f"  log: {server.log_file}", file=sys.stderr)
-        return 0
-    if args.action == "stop":
-        print(f"{server.name} stopped" if server.stop() else f"{server.name} was not running")
-        return 0
-    if server.is_running():
-        print(server.address)
-        return 0
-    print("not running", file=sys.stderr)
-    return 1
-
-
-def _add_server_parser(
-    subparsers: "argparse._SubParsersAction",
-    command: str,
-    make,
-    help_text: str,
-    description: str,
-    url_text: str,
-    start_options: Callable[[argparse.ArgumentParser], None] = lambda start: None,
-) -> None:
-    server = subparsers.add_parser(command, help=help_text, description=description)
-    actions = server.add_subparsers(dest="action", metavar="ACTION")
-    actions.required = True
-    common = _data_dir_parent()
-    start = actions.add_parser("start", parents=[common], help=f"start and print the {url_text}")
-    start.add_argument(
-        "--timeout",
-        type=float,
-        default=SparkServer.default_start_timeout,
-        metavar="SECONDS",
-        help=f"give up (and stop it) after this long (default {SparkServer.default_start_timeout:g})",
-    )
-    start.add_argument(
-        "--port",
-        type=int,
-        metavar="PORT",
-        help="listen on this port of 127.0.0.1 (default: the port of the last start with this data dir, "
-        "if it is free, else a free one)",
-    )
-    start_options(start)
-    for name, text in (("stop", "stop the server"), ("status", f"print the {url_text} and exit 0 while up")):
-        actions.add_parser(name, parents=[common], help=text)
-    server.set_defaults(func=lambda args: _server(make, args))
-
-
-def _identity_option(per_user: str) -> Callable[[argparse.ArgumentParser], None]:
-    def add(start: argparse.ArgumentParser) -> None:
-        start.add_argument(
-            "--identity",
-            choices=IDENTITIES,
-            default="shared",
-            help=f"per-user: {per_user}, so that HBase's grants govern each; shared (default): every user reaches "
-            "HBase as the server. See 'Identities' in docs/deployment.md",
-        )
-
-    return add
-
-
-def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
-    _add_server_parser(
-        subparsers,
-        "thriftserver",
-        lambda args: ThriftServer(args.data_dir, identity=getattr(args, "identity", "shared")),
-        "run Spark's Thrift JDBC server with HBase SQL on 127.0.0.1",
-        "Start, stop or check Spark's Thrift JDBC server (HiveThriftServer2) with the plugin, talking to "
-        "the local HBase (or HBASE_CONF_DIR when set). `start` waits until it accepts connections and "
-        "prints the JDBC URL for beeline.",
-        "JDBC URL",
-        start_options=_identity_option("each JDBC user's statements reach HBase as that user (Hive's doAs)"),
-    )
-
-
-def add_connect_parser(subparsers: "argparse._SubParsersAction") -> None:
-    _add_server_parser(
-        subparsers,
-        "connect",
-        lambda args: ConnectServer(args.data_dir, identity=getattr(args, "identity", "shared")),
-        "run Spark's Connect server with HBase SQL on 127.0.0.1",
-        "Start, stop or check Spark's Connect server with the plugin, talking to the local HBase (or "
-        "HBASE_CONF_DIR when set). `start` waits until it accepts connections and prints the sc:// URL "
-        "for SparkSession.builder.remote(...).",
-        "sc:// URL",
-        start_options=_identity_option(
-            "each Connect session's statements reach HBase as its user id (sc://...;user_id=NAME), which the "
-            "Connect server does not authenticate"
-        ),
-    )
 
 
 SUBCOMMANDS: list[Callable[["argparse._SubParsersAction"], None]] = [

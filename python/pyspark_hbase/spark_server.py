@@ -21,6 +21,7 @@ Connect server), run by spark-submit in the background with the plugin and super
 `daemons` says: a lock, a state file and a log in its own directory, a marker on its command line."""
 
 import os
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -86,6 +87,17 @@ class SparkServer:
         """Spark settings the server runs with besides the plugin's; a running server must have the same."""
         return {}
 
+    def forgets_tables(self) -> bool:
+        """Whether Spark's catalog of the server's own tables and views lives in its memory only."""
+        return False
+
+    @property
+    def warehouse_dir(self) -> Path:
+        """Where Spark's tables made through the server keep their files. A server that forgets its
+        tables when it stops has a warehouse of its own, emptied when it starts: files left there
+        have no table any more, and would refuse a new table of the same name."""
+        return self.dir / ("in-memory-warehouse" if self.forgets_tables() else "warehouse")
+
     def _alive(self, pid: Optional[int]) -> bool:
         # The marker is one word of the driver options, which spark-submit passes as one argument.
         return process_has_arg(pid, self._marker, whole=False)
@@ -123,6 +135,8 @@ class SparkServer:
                     )
                 return self.address
             port = self._port_to_listen_on(port)
+            if self.forgets_tables():
+                shutil.rmtree(self.warehouse_dir, ignore_errors=True)
             driver_options = " ".join(
                 [self._marker, f"-Dderby.system.home={self.dir}", f"-Dspark.hbase.log.file={self.log_file}"]
             )
@@ -132,7 +146,7 @@ class SparkServer:
                 self.main_class,
                 *submit_args(data_dir=self.hbase_data_dir, driver_class_path=self.driver_jars()),
                 "--conf",
-                f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
+                f"spark.sql.warehouse.dir={self.warehouse_dir}",
                 "--conf",
                 "spark.ui.enabled=false",
                 *[arg for key, value in self.spark_conf().items() for arg in ("--conf", f"{key}={value}")],

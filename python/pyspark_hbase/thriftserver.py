@@ -4,11 +4,14 @@
 """Spark's Thrift JDBC server (HiveThriftServer2) with HBase SQL, on 127.0.0.1.
 
 `spark-hbase thriftserver start|stop|status`. Its files live under <data dir>/thriftserver/:
-the Derby metastore, the warehouse, the log, and the state file with the pid and port.
+the warehouse (and the Derby metastore, when it keeps Spark's tables in Hive's), the log, and the
+state file with the pid and port.
 """
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Union
+from typing import Optional, Union
 
 from pyspark_hbase._paths import fetched_jars_dir, spark_home
 from pyspark_hbase.daemons import HOST
@@ -37,19 +40,69 @@ HIVE_LLAP_JARS = (
 )
 
 
+# Where Spark keeps the tables and views made through the server (spark.sql.catalogImplementation).
+CATALOG_IMPLEMENTATIONS = ("in-memory", "hive")
+
+
+def configured_catalog_implementation(environ: Mapping[str, str] = os.environ) -> str:
+    """'hive' where Spark is set up with a Hive metastore, else 'in-memory'.
+
+    Spark's Thrift server keeps its tables in Hive's metastore, a Derby database of its own when
+    none is configured. Every one-part table name is looked up there before it reaches the HBase
+    tables, and each statement thread opens its own connection to it: that made a point lookup
+    through JDBC about 20 ms slower. So without a configured metastore the server keeps Spark's
+    tables in memory, as the Connect server and pyspark do. Configured means a hive-site.xml
+    where Spark or Hive reads it, or spark.sql.catalogImplementation in spark-defaults.conf."""
+    conf_dir = Path(environ.get("SPARK_CONF_DIR") or spark_home() / "conf")
+    defaults = conf_dir / "spark-defaults.conf"
+    if defaults.is_file():
+        for line in defaults.read_text().splitlines():
+            words = line.replace("=", " ", 1).split()
+            if len(words) == 2 and words[0] == "spark.sql.catalogImplementation":
+                return check_catalog_implementation(words[1])
+    dirs = [conf_dir] + [
+        Path(environ[v]) for v in ("HADOOP_CONF_DIR", "YARN_CONF_DIR", "HIVE_CONF_DIR") if environ.get(v)
+    ]
+    return "hive" if any((d / "hive-site.xml").is_file() for d in dirs) else "in-memory"
+
+
+def check_catalog_implementation(name: str) -> str:
+    if name not in CATALOG_IMPLEMENTATIONS:
+        raise ValueError(f"catalog implementation {name!r}: one of {', '.join(CATALOG_IMPLEMENTATIONS)}")
+    return name
+
+
 class ThriftServer(SparkServer):
     name = "Thrift server"
     # Spark's Thrift server, whose JDBC metadata calls (getTables, getColumns) list the HBase tables too.
     main_class = "org.apache.spark.sql.hbase.thriftserver.HBaseThriftServer"
 
-    def __init__(self, data_dir: Union[str, Path, None] = None, identity: str = "shared"):
+    def __init__(
+        self,
+        data_dir: Union[str, Path, None] = None,
+        identity: str = "shared",
+        catalog_implementation: Optional[str] = None,
+        directory: Optional[Path] = None,
+    ):
+        """`catalog_implementation`: where Spark's own tables and views live, 'hive' (a metastore) or
+        'in-memory' (until the server stops); by default as configured_catalog_implementation finds.
+        `directory`: where the server's files live, by default <data dir>/thriftserver."""
         local_dir = LocalHBase(data_dir).data_dir
-        super().__init__(local_dir / "thriftserver", local_dir if data_dir is not None else None)
+        super().__init__(directory or local_dir / "thriftserver", local_dir if data_dir is not None else None)
         self.identity = check_identity(identity)
+        self.catalog_implementation = check_catalog_implementation(
+            catalog_implementation or configured_catalog_implementation()
+        )
 
     def spark_conf(self) -> dict[str, str]:
         # Per user: each session's statements run as its user (Hive's doAs), and HBase sees that user.
-        return {"spark.sql.hbase.identity": "statement" if self.identity == "per-user" else "process"}
+        return {
+            "spark.sql.hbase.identity": "statement" if self.identity == "per-user" else "process",
+            "spark.sql.catalogImplementation": self.catalog_implementation,
+        }
+
+    def forgets_tables(self) -> bool:
+        return self.catalog_implementation == "in-memory"
 
     def url(self, port: int) -> str:
         return f"jdbc:hive2://{HOST}:{port}/default"

@@ -26,8 +26,12 @@ with Spark's floor `SELECT 1` beside them, each timed two ways, alternating stat
   server (`spark-hbase thriftserver`, on the same HBase), every row read through the ResultSet. Spark's phases are
   the server's own, written by a QueryExecutionListener (PhaseListener.java, compiled into a jar of its own and
   put on the server's class path); what is left of the client's time is the execution, the Thrift round trips
-  and the rows' conversion on both sides.
-The answers of both paths are checked against each other.
+  and the rows' conversion on both sides;
+- the same through a second Thrift server on the same HBase, with a JDBC client of its own, that keeps Spark's
+  own tables in a Hive metastore (Derby; `--catalog-implementation hive`), as the launcher started it before it
+  kept them in memory where no metastore is configured. A one-part table name is looked up there first.
+The answers of all paths are checked against each other. After the timed runs, the point lookup runs again
+through each server after 11 s idle, when Hive's statement threads have ended.
 
 --jar runs another build of the plugin (the session and the Thrift server both use it), for a before and after
 in one sitting. The results of each --label are kept beside the earlier labels' in results/statement.json, so

@@ -82,10 +82,22 @@ def python_rows(rows):
     return sorted(tuple(str(v) if v is not None and not isinstance(v, (int, str)) else v for v in r) for r in rows)
 
 
-def measure_lookups(spark, jdbc, phases_file, repeat, idle_runs, processes):
-    """Each lookup from PySpark and through JDBC, run after run alternately, with both answers checked, and the
-    CPU each process spent over each path's runs (`processes`: name -> pid; read from /proc in 10 ms ticks,
-    which average out over the runs)."""
+# The JDBC paths, each its own Thrift server on the same HBase with a JDBC client of its own: as the launcher starts
+# it (no Hive metastore is configured here, so Spark's tables are kept in memory), and with Spark's tables in a Hive
+# metastore (Derby), as it started before: (the server's options, the names of its and its client's processes).
+JDBC_SERVERS = {
+    "jdbc": ({"catalog_implementation": "in-memory"}, ("Thrift server", "JDBC client")),
+    "jdbc-hive": (
+        {"catalog_implementation": "hive"},
+        ("Thrift server (Hive metastore)", "JDBC client (Hive metastore)"),
+    ),
+}
+
+
+def measure_lookups(spark, jdbcs, repeat, idle_runs, processes):
+    """Each lookup from PySpark and through each JDBC path (`jdbcs`: name -> (client, phases file)), run after run
+    alternately, with every answer checked, and the CPU each process spent over each path's runs (`processes`:
+    name -> pid; read from /proc in 10 ms ticks, which average out over the runs)."""
 
     def cpu():
         return {name: cpu_seconds(pid) for name, pid in processes.items()}
@@ -94,15 +106,18 @@ def measure_lookups(spark, jdbc, phases_file, repeat, idle_runs, processes):
         for name, seconds in cpu().items():
             into[name] = into.get(name, 0.0) + seconds - before[name]
 
-    jdbc.query(lookups()[0][1], JDBC_WARM_UP)
+    for jdbc, _ in jdbcs.values():
+        jdbc.query(lookups()[0][1], JDBC_WARM_UP)
     results = {}
     for name, sql, rows in lookups():
-        py_rows = spark.sql(sql).collect()  # untimed warm-up of both
+        py_rows = spark.sql(sql).collect()  # untimed warm-up of every path
         assert len(py_rows) == rows, (name, len(py_rows), rows)
-        warm = jdbc.query(sql, 1)
-        assert python_rows(warm["result"]) == python_rows(py_rows), name
-        offset = os.path.getsize(phases_file)
-        py_seconds, py_phases, jdbc_seconds, py_cpu, jdbc_cpu = [], [], [], {}, {}
+        for path, (jdbc, _) in jdbcs.items():
+            warm = jdbc.query(sql, 1)
+            assert python_rows(warm["result"]) == python_rows(py_rows), (name, path)
+        offsets = {path: os.path.getsize(phases) for path, (_, phases) in jdbcs.items()}
+        py_seconds, py_phases, py_cpu = [], [], {}
+        jdbc_seconds, jdbc_cpu = {path: [] for path in jdbcs}, {path: {} for path in jdbcs}
         for _ in range(repeat):
             before = cpu()
             start = time.perf_counter()
@@ -112,12 +127,12 @@ def measure_lookups(spark, jdbc, phases_file, repeat, idle_runs, processes):
             add(py_cpu, before)
             py_phases.append(spark_phases_ms(df))
             assert len(got) == rows
-            before = cpu()
-            answer = jdbc.query(sql, 1, warm_up=False)
-            add(jdbc_cpu, before)
-            jdbc_seconds.append(answer["runs"][0])
-            assert answer["rows"] == rows
-        server = [{p: line[p] for p in SPARK_PHASES} for line in phases_since(phases_file, offset, repeat)][-repeat:]
+            for path, (jdbc, _) in jdbcs.items():
+                before = cpu()
+                answer = jdbc.query(sql, 1, warm_up=False)
+                add(jdbc_cpu[path], before)
+                jdbc_seconds[path].append(answer["runs"][0])
+                assert answer["rows"] == rows, (name, path)
         results[name] = {
             "sql": sql,
             "rows": rows,
@@ -125,21 +140,30 @@ def measure_lookups(spark, jdbc, phases_file, repeat, idle_runs, processes):
                 **timings(py_seconds, median_phases(py_phases, py_seconds)),
                 "cpuMsPerRun": per_run(py_cpu, repeat),
             },
-            "jdbc": {
-                **timings(jdbc_seconds, median_phases(server, jdbc_seconds)),
-                "cpuMsPerRun": per_run(jdbc_cpu, repeat),
-            },
         }
+        for path, (_, phases_file) in jdbcs.items():
+            lines = phases_since(phases_file, offsets[path], repeat)[-repeat:]
+            server = [{p: line[p] for p in SPARK_PHASES} for line in lines]
+            results[name][path] = {
+                **timings(jdbc_seconds[path], median_phases(server, jdbc_seconds[path])),
+                "cpuMsPerRun": per_run(jdbc_cpu[path], repeat),
+            }
         log(
-            f"{name}: PySpark {results[name]['pyspark']['medianMs']:.1f} ms, JDBC {results[name]['jdbc']['medianMs']:.1f} ms"
+            f"{name}: PySpark {results[name]['pyspark']['medianMs']:.1f} ms, "
+            + ", ".join(f"{path} {results[name][path]['medianMs']:.1f} ms" for path in jdbcs)
         )
     if idle_runs:
         name, sql, rows = lookups()[0]
-        idle = []
+        idle = {path: [] for path in jdbcs}
         for _ in range(idle_runs):
             time.sleep(IDLE_SECONDS)
-            idle.append(jdbc.query(sql, 1, warm_up=False)["runs"][0])
-        results[f"{name} after {IDLE_SECONDS} s idle"] = {"sql": sql, "rows": rows, "jdbc": timings(idle, None)}
+            for path, (jdbc, _) in jdbcs.items():
+                idle[path].append(jdbc.query(sql, 1, warm_up=False)["runs"][0])
+        results[f"{name} after {IDLE_SECONDS} s idle"] = {
+            "sql": sql,
+            "rows": rows,
+            **{path: timings(runs, None) for path, runs in idle.items()},
+        }
     return results
 
 
@@ -156,7 +180,8 @@ def timings(seconds, phases):
 
 
 def run_lookups(spark, hbase, args):
-    """The lineitem-shaped table, our Thrift server on the same HBase, a JDBC client of it, and the lookups."""
+    """The lineitem-shaped table, our Thrift servers on the same HBase (JDBC_SERVERS), a JDBC client of each, and the
+    lookups."""
     splits = ", ".join(f"({MAX_KEY * i // 16})" for i in range(1, 16))
     spark.sql(
         f"CREATE TABLE {LINEITEM} ({LINEITEM_COLUMNS}, PRIMARY KEY (l_orderkey, l_linenumber)) "
@@ -165,16 +190,20 @@ def run_lookups(spark, hbase, args):
     start = time.perf_counter()
     spark.sql(f"INSERT INTO {LINEITEM} {LINEITEM_ROWS}")
     log(f"{LINEITEM}: {ORDERS} orders' lines written in {time.perf_counter() - start:.1f} s")
-    server, jdbc, phases_file = start_with_client(hbase, WORK, "statement")
-    processes = {
-        "Spark": spark._jvm.java.lang.ProcessHandle.current().pid(),
-        "Python": os.getpid(),
-        "Thrift server": json.loads(server.state_file.read_text())["pid"],
-        "JDBC client": jdbc.pid,
-        "HBase": hbase.pid,
-    }
+    servers, jdbcs = [], {}
+    processes = {"Spark": spark._jvm.java.lang.ProcessHandle.current().pid(), "Python": os.getpid(), "HBase": hbase.pid}
     try:
-        return measure_lookups(spark, jdbc, phases_file, args.repeat, args.idle_runs, processes)
+        for path, (options, (server_name, client_name)) in JDBC_SERVERS.items():
+            server, jdbc, phases_file = start_with_client(
+                hbase, WORK, f"statement-{path}", directory=WORK / f"statement-{path}-thriftserver", **options
+            )
+            servers.append(server)
+            jdbcs[path] = (jdbc, phases_file)
+            processes[server_name] = json.loads(server.state_file.read_text())["pid"]
+            processes[client_name] = jdbc.pid
+        return measure_lookups(spark, jdbcs, args.repeat, args.idle_runs, processes)
     finally:
-        jdbc.close()
-        server.stop()
+        for jdbc, _ in jdbcs.values():
+            jdbc.close()
+        for server in servers:
+            server.stop()

@@ -42,13 +42,25 @@ def small_table_lines(run):
     return lines
 
 
+# Each path a lookup is timed on: its label, and the names of its server's and its client's processes.
+CLIENTS = {
+    "pyspark": ("PySpark", "Spark", "Python"),
+    "jdbc": ("JDBC (Thrift server)", "Thrift server", "JDBC client"),
+    "jdbc-hive": (
+        "JDBC (Thrift server, Spark's tables in a Hive metastore)",
+        "Thrift server (Hive metastore)",
+        "JDBC client (Hive metastore)",
+    ),
+}
+
+
 def lookup_lines(lookups_run):
     """The lookups on the lineitem-shaped table from PySpark and through JDBC, by Spark's phase."""
     if not lookups_run:
         return []
     lines = [
         "Lookups on the lineitem-shaped table (600,000 rows, 16 regions), from PySpark and from a JVM JDBC client "
-        "through our Thrift server, run after run alternately; the phases are Spark's (the server's for JDBC), the "
+        "through our Thrift servers, run after run alternately; the phases are Spark's (the server's for JDBC), the "
         "rest is execution and the return of the rows to the client:",
         "",
         "| statement | rows | client | median ms | parsing | analysis | optimization | planning | four phases | rest "
@@ -56,11 +68,10 @@ def lookup_lines(lookups_run):
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, result in lookups_run.items():
-        for client in ("pyspark", "jdbc"):
+        for client, (label, server, user) in CLIENTS.items():
             if client not in result:
                 continue
             t, p = result[client], result[client]["phasesMs"]
-            label = "PySpark" if client == "pyspark" else "JDBC (Thrift server)"
             if p:
                 four = sum(p[k] for k in SPARK_PHASES)
                 cells = [f"{p[k]:.1f}" for k in SPARK_PHASES] + [f"{four:.1f}", f"{p['execution']:.1f}"]
@@ -68,14 +79,13 @@ def lookup_lines(lookups_run):
                 cells = [""] * 6
             c = t.get("cpuMsPerRun")
             if c:
-                server, user = ("Spark", "Python") if client == "pyspark" else ("Thrift server", "JDBC client")
                 cells += [f"{c[server]:.1f}", f"{c['HBase']:.1f}", f"{c[user]:.1f}"]
             else:
                 cells += [""] * 3
             lines.append(f"| {name} | {result['rows']} | {label} | {t['medianMs']:.1f} | {' | '.join(cells)} |")
     lines += ["", "Every run (ms):", ""]
     for name, result in lookups_run.items():
-        for client in ("pyspark", "jdbc"):
+        for client in CLIENTS:
             if client in result:
                 lines.append(f"- {name}, {client}: {', '.join(map(str, result[client]['runsMs']))}")
     lines.append("")
@@ -91,7 +101,7 @@ def chart(report, path):
         """{group: phasesMs}: the small table's statements, then each lookup from each client."""
         found = {name: s["phasesMs"] for name, s in run["statements"].items()}
         for name, result in (run.get("lookups") or {}).items():
-            for client, title in (("pyspark", "PySpark"), ("jdbc", "JDBC")):
+            for client, title in (("pyspark", "PySpark"), ("jdbc", "JDBC"), ("jdbc-hive", "JDBC, Hive")):
                 if result.get(client, {}).get("phasesMs"):
                     found[f"{textwrap.fill(name, 16)}\n{title}"] = result[client]["phasesMs"]
         return found

@@ -3,11 +3,16 @@
 
 package org.apache.spark.sql.hbase.thriftserver
 
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hive.conf.HiveConf
 import org.apache.hive.service.CompositeService
+import org.apache.hive.service.cli.CLIService
 import org.apache.hive.service.server.HiveServer2
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.hive.thriftserver.HiveThriftServer2
+import org.apache.spark.sql.internal.StaticSQLConf
 
 /**
  * Spark's Thrift JDBC/ODBC server, whose metadata calls list the HBase tables too
@@ -21,9 +26,22 @@ object HBaseThriftServer {
   def main(args: Array[String]): Unit = {
     // --hiveconf k=v become system properties, which Hive's settings read.
     new HiveServer2.ServerOptionsProcessor("HBaseThriftServer").parse(args)
-    val server = HiveThriftServer2.startWithSparkSession(sparkSqlEnvSession(), true)
+    val session = sparkSqlEnvSession()
+    val server = HiveThriftServer2.startWithSparkSession(session, true)
+    if (session.conf.get(StaticSQLConf.CATALOG_IMPLEMENTATION) == "in-memory") sessionsMetastoreInMemory(server)
     HBaseOperationManager.install(server: CompositeService)
   }
+
+  /**
+   * With Spark's tables in memory, Hive's session code still opens a metastore client when a JDBC
+   * session closes (SessionState.close), on the settings Spark gave its execution Hive: a Derby URL
+   * (`jdbc:derby:memory:;databaseName=...`) that this Derby cannot open, which Hive retries for 20 s
+   * before it gives up. Sessions opened from now on take an in-memory Derby that opens.
+   */
+  private def sessionsMetastoreInMemory(server: CompositeService): Unit =
+    server.getServices.asScala.collectFirst { case cli: CLIService => cli.getSessionManager.getHiveConf }.foreach {
+      _.setVar(HiveConf.ConfVars.METASTORECONNECTURLKEY, "jdbc:derby:memory:spark_hbase_sql_sessions;create=true")
+    }
 
   /** The Spark session Spark's Thrift server starts (app name, Hive support, Hive's output), through its own code. */
   private def sparkSqlEnvSession(): SparkSession = {
