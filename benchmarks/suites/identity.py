@@ -45,9 +45,10 @@ WARM_UP = 110
 
 def statements():
     """(name, SQL, rows expected), each with the table named as `hbase.t` and as `t`. Spark looks an unqualified
-    name up in its own catalog first (the Thrift server's Hive metastore), and Hive under doAs makes a new
-    metastore store for each statement of a user other than its last one: a cost of Hive's impersonation, not of
-    ours, which the qualified name does not pay."""
+    name up in its own catalog first. Where that is a Hive metastore (`--catalog-implementation hive`, which the
+    launcher started with before it kept Spark's tables in memory), Hive under doAs makes a new metastore store
+    for each statement of a user other than its last one: a cost of Hive's impersonation, not of ours, which the
+    qualified name does not pay."""
     shapes = (
         ("point lookup", "SELECT k, v FROM {t} WHERE k = 123457", [(123457, "v123457")]),
         (
@@ -77,8 +78,7 @@ class ThriftServerOf(ThriftServer):
     """A Thrift server of the HBase in `data_dir` in a directory of its own, so that two run at once."""
 
     def __init__(self, data_dir, identity):
-        super().__init__(data_dir, identity=identity)
-        super(ThriftServer, self).__init__(data_dir / f"thriftserver-{identity}", data_dir)
+        super().__init__(data_dir, identity=identity, directory=data_dir / f"thriftserver-{identity}")
 
 
 def run(connection, sql):
