@@ -37,6 +37,7 @@ LAYERS = {
         "metrics",
         "session",
         "__init__",
+        "spark_catalog",
         "spark_cli",
         "spark_server",
         "thriftserver",

@@ -32,16 +32,22 @@ def test_conf_prints_flags_for_spark_submit(hbase):
 
 
 def test_spark_sql_creates_inserts_and_selects(hbase, table_name):
+    """Here with Spark's own tables in a Hive metastore, as the user's setting asks (the default keeps them in memory
+    where no metastore is configured)."""
     out = spark_hbase(
         "sql",
         *data_dir_args(hbase),
         "-e",
         f"""
+        SET spark.sql.catalogImplementation;
         CREATE TABLE {table_name} (id INT, name STRING, PRIMARY KEY (id)) MAPPED BY ({table_name}, COLS=[name=u.name]);
         INSERT INTO {table_name} VALUES (2, 'grace'), (1, 'ada');
         SELECT * FROM {table_name};""",
+        "--conf",
+        "spark.sql.catalogImplementation=hive",
     )
     assert out.returncode == 0, out.stderr
+    assert "spark.sql.catalogImplementation\thive\n" in out.stdout
     assert "1\tada\n2\tgrace\n" in out.stdout
 
 
@@ -51,10 +57,13 @@ def test_spark_sql_runs_a_file_of_statements(hbase, table_name, tmp_path):
         CREATE TABLE {table_name} (k BIGINT, v DOUBLE, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[v=f.v]);
         INSERT INTO {table_name} SELECT id, id / 4.0 FROM range(0, 40);
         SELECT count(*), max(v) FROM {table_name} WHERE k >= 20;
+        SET spark.sql.catalogImplementation;
     """)
     out = spark_hbase("sql", *data_dir_args(hbase), "-f", str(script))
     assert out.returncode == 0, out.stderr
     assert "20\t9.75\n" in out.stdout
+    # No Hive metastore is configured here: Spark's own tables are kept in memory.
+    assert "spark.sql.catalogImplementation\tin-memory\n" in out.stdout
 
 
 def test_spark_sql_reports_a_bad_statement_clearly(hbase, table_name):

@@ -16,7 +16,8 @@ from conftest import SPARK_HBASE, data_dir_args, jdbc_session, port_of
 from pyspark_hbase._paths import plugin_jars
 from pyspark_hbase.daemons import HOST, ServerError, pick_free_ports, read_state, write_state
 from pyspark_hbase.session import submit_args
-from pyspark_hbase.thriftserver import ThriftServer, beeline_command, configured_catalog_implementation
+from pyspark_hbase.spark_catalog import configured_catalog_implementation
+from pyspark_hbase.thriftserver import ThriftServer, beeline_command
 from spark_submit import SUBMIT, submit_env
 
 

@@ -9,8 +9,9 @@ from typing import Callable
 
 from pyspark_hbase.cli_options import data_dir_option
 from pyspark_hbase.connect import ConnectServer
+from pyspark_hbase.spark_catalog import CATALOG_IMPLEMENTATIONS
 from pyspark_hbase.spark_server import IDENTITIES, SparkServer
-from pyspark_hbase.thriftserver import CATALOG_IMPLEMENTATIONS, ThriftServer
+from pyspark_hbase.thriftserver import ThriftServer
 
 
 def _server(make: Callable[[argparse.Namespace], "SparkServer"], args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from pyspark_hbase import _paths
 from pyspark_hbase._paths import spark_home
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase.session import submit_args
+from pyspark_hbase.spark_catalog import CATALOG_IMPLEMENTATION, configured_catalog_implementation
 
 
 def conf_flags(data_dir=None) -> str:
@@ -24,15 +25,20 @@ def spark_sql_command(sql_args: list[str], data_dir=None, work_dir: Optional[Pat
     """A spark-sql invocation that talks to HBase; `sql_args` (-e, -f, ...) pass through."""
     work = Path(work_dir) if work_dir else LocalHBase(data_dir).data_dir / "spark"
     work.mkdir(parents=True, exist_ok=True)
-    # spark-sql keeps a Derby metastore and a warehouse; keep them out of the user's working dir,
-    # and its log in a file, so the terminal shows results and warnings only.
+    # spark-sql keeps a warehouse (and a Derby metastore, with Hive's catalog); keep them out of the
+    # user's working dir, and its log in a file, so the terminal shows results and warnings only.
     driver_options = [f"-Dderby.system.home={work}", f"-Dspark.hbase.log.file={work / 'spark-sql.log'}"]
     log_config = _log_config()
     if log_config:
         driver_options.append(f"-Dlog4j2.configurationFile={log_config}")
+    # Spark's own tables: in memory unless a Hive metastore is configured (spark_catalog); an
+    # implementation given in `sql_args` comes later, and wins.
+    catalog = configured_catalog_implementation()
     local_state = [
         "--conf",
-        f"spark.sql.warehouse.dir={work / 'warehouse'}",
+        f"{CATALOG_IMPLEMENTATION}={catalog}",
+        "--conf",
+        f"spark.sql.warehouse.dir={work / ('warehouse' if catalog == 'hive' else 'in-memory-warehouse')}",
         "--driver-java-options",
         " ".join(driver_options),
         "--conf",

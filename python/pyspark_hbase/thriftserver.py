@@ -8,8 +8,6 @@ the warehouse (and the Derby metastore, when it keeps Spark's tables in Hive's),
 state file with the pid and port.
 """
 
-import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Optional, Union
 
@@ -17,6 +15,11 @@ from pyspark_hbase._paths import fetched_jars_dir, spark_home
 from pyspark_hbase.daemons import HOST
 from pyspark_hbase.hbase_jars import PinnedJar, fetch_pinned, maven_repository
 from pyspark_hbase.local import LocalHBase
+from pyspark_hbase.spark_catalog import (
+    CATALOG_IMPLEMENTATION,
+    check_catalog_implementation,
+    configured_catalog_implementation,
+)
 from pyspark_hbase.spark_server import SparkServer, check_identity
 
 # Hive 2.3's jars that Spark 4 no longer ships. Closing a JDBC session can make Hive register its
@@ -38,38 +41,6 @@ HIVE_LLAP_JARS = (
         "8c77d0afb92939ee0758761422f20bf2f484e091baa857e337194a5dade2e7df",
     ),
 )
-
-
-# Where Spark keeps the tables and views made through the server (spark.sql.catalogImplementation).
-CATALOG_IMPLEMENTATIONS = ("in-memory", "hive")
-
-
-def configured_catalog_implementation(environ: Mapping[str, str] = os.environ) -> str:
-    """'hive' where Spark is set up with a Hive metastore, else 'in-memory'.
-
-    Spark's Thrift server keeps its tables in Hive's metastore, a Derby database of its own when
-    none is configured. Every one-part table name is looked up there before it reaches the HBase
-    tables, and each statement thread opens its own connection to it: that made a point lookup
-    through JDBC about 20 ms slower. So without a configured metastore the server keeps Spark's
-    tables in memory, as the Connect server and pyspark do. Configured means a hive-site.xml
-    where Spark or Hive reads it, or spark.sql.catalogImplementation in spark-defaults.conf."""
-    conf_dir = Path(environ.get("SPARK_CONF_DIR") or spark_home() / "conf")
-    defaults = conf_dir / "spark-defaults.conf"
-    if defaults.is_file():
-        for line in defaults.read_text().splitlines():
-            words = line.replace("=", " ", 1).split()
-            if len(words) == 2 and words[0] == "spark.sql.catalogImplementation":
-                return check_catalog_implementation(words[1])
-    dirs = [conf_dir] + [
-        Path(environ[v]) for v in ("HADOOP_CONF_DIR", "YARN_CONF_DIR", "HIVE_CONF_DIR") if environ.get(v)
-    ]
-    return "hive" if any((d / "hive-site.xml").is_file() for d in dirs) else "in-memory"
-
-
-def check_catalog_implementation(name: str) -> str:
-    if name not in CATALOG_IMPLEMENTATIONS:
-        raise ValueError(f"catalog implementation {name!r}: one of {', '.join(CATALOG_IMPLEMENTATIONS)}")
-    return name
 
 
 class ThriftServer(SparkServer):
@@ -98,7 +69,7 @@ class ThriftServer(SparkServer):
         # Per user: each session's statements run as its user (Hive's doAs), and HBase sees that user.
         return {
             "spark.sql.hbase.identity": "statement" if self.identity == "per-user" else "process",
-            "spark.sql.catalogImplementation": self.catalog_implementation,
+            CATALOG_IMPLEMENTATION: self.catalog_implementation,
         }
 
     def forgets_tables(self) -> bool:

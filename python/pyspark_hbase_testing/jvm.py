@@ -62,7 +62,9 @@ def spark_class_archive(directory: Path, spark_hbase: str, hbase_args: list[str]
     )
     flags = f"{SHORT_LIVED_JVM_FLAGS} -XX:ArchiveClassesAtExit={partial} {_QUIET}"
     written = subprocess.run(
-        [spark_hbase, "sql", *hbase_args, "-e", statements],
+        # With Hive's metastore, as spark-sql had by default, so that the archive holds the classes the
+        # Thrift servers' Hive sessions load too.
+        [spark_hbase, "sql", *hbase_args, "-e", statements, "--conf", "spark.sql.catalogImplementation=hive"],
         env=dict(os.environ, SPARK_SUBMIT_OPTS=flags),
         capture_output=True,
         text=True,
