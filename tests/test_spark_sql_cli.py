@@ -87,7 +87,8 @@ def test_tables_and_rows_survive_an_hbase_restart(hbase, table_name):
         "-e",
         f"""
         CREATE TABLE {table_name} (k STRING, n BIGINT, PRIMARY KEY (k)) MAPPED BY ({table_name}, COLS=[n=f.n]);
-        INSERT INTO {table_name} VALUES ('x', 1), ('y', 2);""",
+        INSERT INTO {table_name} VALUES ('x', 1), ('y', 2);
+        CREATE TABLE spark_{table_name} USING parquet AS SELECT 1 AS one;""",
     )
     assert created.returncode == 0, created.stderr
 
@@ -95,7 +96,16 @@ def test_tables_and_rows_survive_an_hbase_restart(hbase, table_name):
     assert spark_hbase("local", "status", *data_dir_args(hbase)).returncode == 1
     assert spark_hbase("local", "start", *data_dir_args(hbase)).returncode == 0
 
-    out = spark_hbase("sql", *data_dir_args(hbase), "-e", f"SHOW TABLES IN hbase; SELECT k, n FROM {table_name};")
+    # Spark's own tables, kept in memory here, end with each run, files and all: one of the same name can be made.
+    out = spark_hbase(
+        "sql",
+        *data_dir_args(hbase),
+        "-e",
+        f"SHOW TABLES IN hbase; SELECT k, n FROM {table_name}; SHOW TABLES IN default; "
+        f"CREATE TABLE spark_{table_name} USING parquet AS SELECT 2 AS two; SELECT two FROM spark_{table_name};",
+    )
     assert out.returncode == 0, out.stderr
     assert f"\n{table_name}\n" in f"\n{out.stdout}", "spark-sql prints SHOW TABLES as Hive does: names alone"
     assert "x\t1\ny\t2\n" in out.stdout
+    assert f"spark_{table_name}" not in out.stdout, "SHOW TABLES IN default lists no Spark table of the earlier run"
+    assert out.stdout.endswith("\n2\n")

@@ -5,6 +5,7 @@
 and PyHive (what dbt-spark and Python BI tools use), over many sessions, one after another and
 at the same time, as real clients open and close them."""
 
+import os
 import socket
 import subprocess
 import time
@@ -214,8 +215,22 @@ def test_spark_s_tables_go_to_a_hive_metastore_only_where_one_is_configured(tmp_
     (conf / "spark-defaults.conf").write_text("spark.sql.catalogImplementation=hive\n")
     assert configured_catalog_implementation(environ) == "hive"
     (conf / "spark-defaults.conf").write_text("spark.sql.catalogImplementation derby\n")
-    with pytest.raises(ValueError, match="catalog implementation 'derby': one of in-memory, hive"):
+    with pytest.raises(ValueError) as bad:
         configured_catalog_implementation(environ)
+    assert str(bad.value) == (
+        f"spark.sql.catalogImplementation in {conf / 'spark-defaults.conf'} is 'derby': it can be in-memory or hive"
+    )
+    # The command says so, without a stack trace.
+    refused = subprocess.run(
+        [SPARK_HBASE, "sql", "-e", "SELECT 1"],
+        env=dict(os.environ, SPARK_CONF_DIR=str(conf)),
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 1 and refused.stderr.startswith(
+        "spark-hbase: error: spark.sql.catalogImplementation in"
+    )
+    assert "Traceback" not in refused.stderr
     # The launcher's choice, unless it is told otherwise; a server that forgets its tables has its own warehouse.
     monkeypatch.setenv("SPARK_CONF_DIR", str(hive))
     assert ThriftServer(tmp_path).spark_conf()["spark.sql.catalogImplementation"] == "hive"

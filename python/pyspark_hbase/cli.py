@@ -27,6 +27,7 @@ from pyspark_hbase.local import (
     LocalHBaseError,
 )
 from pyspark_hbase.session import HBaseSessionError
+from pyspark_hbase.spark_catalog import CatalogImplementationError
 from pyspark_hbase.spark_cli import conf_flags, run_spark_sql
 
 
@@ -276,7 +277,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 2
     try:
         return int(func(args) or 0)
-    except (LocalHBaseError, CliError, HBaseSessionError, PathsError, ServerError) as e:
+    except (LocalHBaseError, CliError, HBaseSessionError, PathsError, ServerError, CatalogImplementationError) as e:
         print(f"spark-hbase: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -32,14 +32,18 @@ def configured_catalog_implementation(environ: Mapping[str, str] = os.environ) -
         for line in defaults.read_text().splitlines():
             words = line.replace("=", " ", 1).split()
             if len(words) == 2 and words[0] == CATALOG_IMPLEMENTATION:
-                return check_catalog_implementation(words[1])
+                return check_catalog_implementation(words[1], f"{CATALOG_IMPLEMENTATION} in {defaults}")
     dirs = [conf_dir] + [
         Path(environ[v]) for v in ("HADOOP_CONF_DIR", "YARN_CONF_DIR", "HIVE_CONF_DIR") if environ.get(v)
     ]
     return "hive" if any((d / "hive-site.xml").is_file() for d in dirs) else "in-memory"
 
 
-def check_catalog_implementation(name: str) -> str:
+class CatalogImplementationError(ValueError):
+    """A catalog implementation that Spark does not have."""
+
+
+def check_catalog_implementation(name: str, where: str = CATALOG_IMPLEMENTATION) -> str:
     if name not in CATALOG_IMPLEMENTATIONS:
-        raise ValueError(f"catalog implementation {name!r}: one of {', '.join(CATALOG_IMPLEMENTATIONS)}")
+        raise CatalogImplementationError(f"{where} is {name!r}: it can be {' or '.join(CATALOG_IMPLEMENTATIONS)}")
     return name

@@ -6,6 +6,7 @@
 import os
 import shlex
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -13,7 +14,11 @@ from pyspark_hbase import _paths
 from pyspark_hbase._paths import spark_home
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase.session import submit_args
-from pyspark_hbase.spark_catalog import CATALOG_IMPLEMENTATION, configured_catalog_implementation
+from pyspark_hbase.spark_catalog import (
+    CATALOG_IMPLEMENTATION,
+    check_catalog_implementation,
+    configured_catalog_implementation,
+)
 
 
 def conf_flags(data_dir=None) -> str:
@@ -21,30 +26,44 @@ def conf_flags(data_dir=None) -> str:
     return " ".join(shlex.quote(a) for a in submit_args(data_dir=data_dir))
 
 
-def spark_sql_command(sql_args: list[str], data_dir=None, work_dir: Optional[Path] = None) -> list[str]:
-    """A spark-sql invocation that talks to HBase; `sql_args` (-e, -f, ...) pass through."""
-    work = Path(work_dir) if work_dir else LocalHBase(data_dir).data_dir / "spark"
-    work.mkdir(parents=True, exist_ok=True)
+def spark_sql_command(sql_args: list[str], data_dir=None, warehouse: Optional[Path] = None) -> list[str]:
+    """A spark-sql invocation that talks to HBase; `sql_args` (-e, -f, ...) pass through. Spark's own
+    tables are kept as catalog_implementation says, their files in `warehouse` (by default the work
+    dir's, where a Hive metastore keeps the tables that live there)."""
+    work = work_dir(data_dir)
     # spark-sql keeps a warehouse (and a Derby metastore, with Hive's catalog); keep them out of the
     # user's working dir, and its log in a file, so the terminal shows results and warnings only.
     driver_options = [f"-Dderby.system.home={work}", f"-Dspark.hbase.log.file={work / 'spark-sql.log'}"]
     log_config = _log_config()
     if log_config:
         driver_options.append(f"-Dlog4j2.configurationFile={log_config}")
-    # Spark's own tables: in memory unless a Hive metastore is configured (spark_catalog); an
-    # implementation given in `sql_args` comes later, and wins.
-    catalog = configured_catalog_implementation()
     local_state = [
         "--conf",
-        f"{CATALOG_IMPLEMENTATION}={catalog}",
+        f"{CATALOG_IMPLEMENTATION}={catalog_implementation(sql_args)}",
         "--conf",
-        f"spark.sql.warehouse.dir={work / ('warehouse' if catalog == 'hive' else 'in-memory-warehouse')}",
+        f"spark.sql.warehouse.dir={warehouse or work / 'warehouse'}",
         "--driver-java-options",
         " ".join(driver_options),
         "--conf",
         "spark.ui.enabled=false",
     ]
     return [str(spark_home() / "bin" / "spark-sql"), *submit_args(data_dir=data_dir), *local_state, *sql_args]
+
+
+def work_dir(data_dir=None) -> Path:
+    """Where spark-sql's files go: under the local HBase's data dir."""
+    work = LocalHBase(data_dir).data_dir / "spark"
+    work.mkdir(parents=True, exist_ok=True)
+    return work
+
+
+def catalog_implementation(sql_args: list[str]) -> str:
+    """Where spark-sql keeps Spark's own tables: as `--conf spark.sql.catalogImplementation=...` in
+    its arguments says, else in memory unless a Hive metastore is configured (spark_catalog)."""
+    prefix = f"{CATALOG_IMPLEMENTATION}="
+    given = [b for a, b in zip(sql_args, sql_args[1:]) if a == "--conf" and b.startswith(prefix)]
+    given += [a.removeprefix("--conf=") for a in sql_args if a.startswith(f"--conf={prefix}")]
+    return check_catalog_implementation(given[-1][len(prefix) :]) if given else configured_catalog_implementation()
 
 
 def _log_config() -> Optional[Path]:
@@ -59,4 +78,11 @@ def run_spark_sql(sql_args: list[str], data_dir=None) -> int:
     # Loopback, like the embedded HBase; it also silences Spark's hostname warning.
     env = dict(os.environ, SPARK_HOME=str(spark_home()))
     env.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    return subprocess.call(spark_sql_command(sql_args, data_dir), env=env)
+    if catalog_implementation(sql_args) == "hive":
+        return subprocess.call(spark_sql_command(sql_args, data_dir), env=env)
+    # In memory, Spark's tables end with the run, and so do their files: left behind, they would
+    # refuse a table of the same name in a later run.
+    runs = work_dir(data_dir) / "in-memory-warehouses"
+    runs.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="run-", dir=runs) as warehouse:
+        return subprocess.call(spark_sql_command(sql_args, data_dir, Path(warehouse)), env=env)
