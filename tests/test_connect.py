@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from pyspark_hbase import HBaseSessionError, enable_hbase, scan_metrics
+from pyspark_hbase.connect import ConnectServer
 
 SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
 
@@ -54,6 +55,15 @@ def test_start_prints_a_loopback_url_and_status_and_a_second_start_agree(connect
 
 def test_the_client_is_a_connect_session_without_a_jvm(remote):
     assert type(remote).__module__ == "pyspark.sql.connect.session"
+
+
+def test_spark_s_own_tables_are_kept_in_memory_with_files_the_next_start_removes(remote, hbase):
+    """No Hive metastore is configured here; as on the Thrift server, the warehouse is the server's own and emptied
+    at each start, so that a Spark table's files do not outlive its catalog entry and refuse one of its name."""
+    (implementation,) = remote.sql("SET spark.sql.catalogImplementation").collect()
+    assert implementation.value == "in-memory"
+    server = ConnectServer(hbase.data_dir if hbase else None)
+    assert remote.conf.get("spark.sql.warehouse.dir").endswith(str(server.dir / "in-memory-warehouse"))
 
 
 def test_sql_statements_with_key_predicates_load_data_and_drop(remote, table_name, tmp_path):

@@ -79,15 +79,18 @@ def _identity_option(per_user: str) -> Callable[[argparse.ArgumentParser], None]
     return add
 
 
-def _thriftserver_options(start: argparse.ArgumentParser) -> None:
-    _identity_option("each JDBC user's statements reach HBase as that user (Hive's doAs)")(start)
-    start.add_argument(
-        "--catalog-implementation",
-        choices=CATALOG_IMPLEMENTATIONS,
-        help="where Spark's own tables and views made through the server live: in-memory (until it stops; the "
-        "default unless a hive-site.xml is found) or hive (a Hive metastore, Derby under the data dir if none is "
-        "configured). HBase tables are in HBase either way",
-    )
+def _server_options(per_user: str) -> Callable[[argparse.ArgumentParser], None]:
+    def add(start: argparse.ArgumentParser) -> None:
+        _identity_option(per_user)(start)
+        start.add_argument(
+            "--catalog-implementation",
+            choices=CATALOG_IMPLEMENTATIONS,
+            help="where Spark's own tables and views made through the server live: in-memory (until it stops; "
+            "the default unless a hive-site.xml is found) or hive (a Hive metastore, Derby under the data dir if "
+            "none is configured). HBase tables are in HBase either way",
+        )
+
+    return add
 
 
 def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
@@ -104,7 +107,7 @@ def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
         "the local HBase (or HBASE_CONF_DIR when set). `start` waits until it accepts connections and "
         "prints the JDBC URL for beeline.",
         "JDBC URL",
-        start_options=_thriftserver_options,
+        start_options=_server_options("each JDBC user's statements reach HBase as that user (Hive's doAs)"),
     )
 
 
@@ -112,13 +115,17 @@ def add_connect_parser(subparsers: "argparse._SubParsersAction") -> None:
     _add_server_parser(
         subparsers,
         "connect",
-        lambda args: ConnectServer(args.data_dir, identity=getattr(args, "identity", "shared")),
+        lambda args: ConnectServer(
+            args.data_dir,
+            identity=getattr(args, "identity", "shared"),
+            catalog_implementation=getattr(args, "catalog_implementation", None),
+        ),
         "run Spark's Connect server with HBase SQL on 127.0.0.1",
         "Start, stop or check Spark's Connect server with the plugin, talking to the local HBase (or "
         "HBASE_CONF_DIR when set). `start` waits until it accepts connections and prints the sc:// URL "
         "for SparkSession.builder.remote(...).",
         "sc:// URL",
-        start_options=_identity_option(
+        start_options=_server_options(
             "each Connect session's statements reach HBase as its user id (sc://...;user_id=NAME), which the "
             "Connect server does not authenticate"
         ),

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0
 
 """Where Spark keeps its own tables and views (spark.sql.catalogImplementation) in the applications
-our launchers start: the Thrift server and the spark-sql CLI.
+our launchers start: the Thrift server, the Connect server and the spark-sql CLI.
 
 Spark's Thrift server and spark-sql keep them in Hive's metastore, a Derby database of their own
 when none is configured. Every one-part table name is looked up there before it reaches the HBase
 tables, a Thrift statement thread opens its own connection to it, and spark-sql opens it at every
-start. So where no metastore is configured our launchers keep Spark's tables in memory, as the
-Connect server and pyspark do: they last as long as the application.
+start. So where no metastore is configured our launchers keep Spark's tables in memory, as pyspark
+and Spark's Connect server do: they last as long as the application. Where one is, all three use
+it.
 """
 
 import os

@@ -42,6 +42,11 @@ from pyspark_hbase.daemons import (
 )
 from pyspark_hbase.logs import tail
 from pyspark_hbase.session import submit_args
+from pyspark_hbase.spark_catalog import (
+    CATALOG_IMPLEMENTATION,
+    check_catalog_implementation,
+    configured_catalog_implementation,
+)
 
 # Marks the server's JVM on its command line (one word of the driver options).
 SERVER_DIR_MARKER = "-Dspark.hbase.server.dir="
@@ -65,12 +70,17 @@ class SparkServer:
     main_class = ""
     default_start_timeout = 240.0
 
-    def __init__(self, directory: Path, hbase_data_dir: Optional[Path]):
+    def __init__(self, directory: Path, hbase_data_dir: Optional[Path], catalog_implementation: Optional[str] = None):
+        """`catalog_implementation`: where Spark's own tables and views made through the server live,
+        'hive' (a metastore) or 'in-memory' (until it stops); by default as spark_catalog finds."""
         self.dir = directory
         self.hbase_data_dir = hbase_data_dir
         self.state_file = directory / "state.json"
         self.log_file = directory / "server.log"
         self._marker = f"{SERVER_DIR_MARKER}{directory}"
+        self.catalog_implementation = check_catalog_implementation(
+            catalog_implementation or configured_catalog_implementation()
+        )
 
     def url(self, port: int) -> str:
         raise NotImplementedError
@@ -85,11 +95,11 @@ class SparkServer:
 
     def spark_conf(self) -> dict[str, str]:
         """Spark settings the server runs with besides the plugin's; a running server must have the same."""
-        return {}
+        return {CATALOG_IMPLEMENTATION: self.catalog_implementation}
 
     def forgets_tables(self) -> bool:
         """Whether Spark's catalog of the server's own tables and views lives in its memory only."""
-        return False
+        return self.catalog_implementation == "in-memory"
 
     @property
     def warehouse_dir(self) -> Path:

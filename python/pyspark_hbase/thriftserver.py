@@ -15,11 +15,6 @@ from pyspark_hbase._paths import fetched_jars_dir, spark_home
 from pyspark_hbase.daemons import HOST
 from pyspark_hbase.hbase_jars import PinnedJar, fetch_pinned, maven_repository
 from pyspark_hbase.local import LocalHBase
-from pyspark_hbase.spark_catalog import (
-    CATALOG_IMPLEMENTATION,
-    check_catalog_implementation,
-    configured_catalog_implementation,
-)
 from pyspark_hbase.spark_server import SparkServer, check_identity
 
 # Hive 2.3's jars that Spark 4 no longer ships. Closing a JDBC session can make Hive register its
@@ -55,25 +50,20 @@ class ThriftServer(SparkServer):
         catalog_implementation: Optional[str] = None,
         directory: Optional[Path] = None,
     ):
-        """`catalog_implementation`: where Spark's own tables and views live, 'hive' (a metastore) or
-        'in-memory' (until the server stops); by default as configured_catalog_implementation finds.
-        `directory`: where the server's files live, by default <data dir>/thriftserver."""
+        """`catalog_implementation`: see SparkServer. `directory`: where the server's files live, by
+        default <data dir>/thriftserver."""
         local_dir = LocalHBase(data_dir).data_dir
-        super().__init__(directory or local_dir / "thriftserver", local_dir if data_dir is not None else None)
-        self.identity = check_identity(identity)
-        self.catalog_implementation = check_catalog_implementation(
-            catalog_implementation or configured_catalog_implementation()
+        super().__init__(
+            directory or local_dir / "thriftserver", local_dir if data_dir is not None else None, catalog_implementation
         )
+        self.identity = check_identity(identity)
 
     def spark_conf(self) -> dict[str, str]:
         # Per user: each session's statements run as its user (Hive's doAs), and HBase sees that user.
         return {
+            **super().spark_conf(),
             "spark.sql.hbase.identity": "statement" if self.identity == "per-user" else "process",
-            CATALOG_IMPLEMENTATION: self.catalog_implementation,
         }
-
-    def forgets_tables(self) -> bool:
-        return self.catalog_implementation == "in-memory"
 
     def url(self, port: int) -> str:
         return f"jdbc:hive2://{HOST}:{port}/default"
