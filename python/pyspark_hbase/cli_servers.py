@@ -35,12 +35,13 @@ def _server(make: Callable[[argparse.Namespace], "SparkServer"], args: argparse.
 def _add_server_parser(
     subparsers: "argparse._SubParsersAction",
     command: str,
-    make,
+    server_class: Callable[..., SparkServer],
     help_text: str,
     description: str,
     url_text: str,
-    start_options: Callable[[argparse.ArgumentParser], None] = lambda start: None,
+    per_user: str,
 ) -> None:
+    """`spark-hbase <command> start|stop|status` for `server_class`; `per_user` says what --identity per-user means."""
     server = subparsers.add_parser(command, help=help_text, description=description)
     actions = server.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
@@ -60,54 +61,45 @@ def _add_server_parser(
         help="listen on this port of 127.0.0.1 (default: the port of the last start with this data dir, "
         "if it is free, else a free one)",
     )
-    start_options(start)
+    start.add_argument(
+        "--identity",
+        choices=IDENTITIES,
+        default="shared",
+        help=f"per-user: {per_user}, so that HBase's grants govern each; shared (default): every user reaches "
+        "HBase as the server. See 'Identities' in docs/deployment.md",
+    )
+    start.add_argument(
+        "--catalog-implementation",
+        choices=CATALOG_IMPLEMENTATIONS,
+        help="where Spark's own tables and views made through the server live: in-memory (until it stops; "
+        "the default unless a hive-site.xml is found) or hive (a Hive metastore, Derby under the data dir if "
+        "none is configured). HBase tables are in HBase either way",
+    )
     for name, text in (("stop", "stop the server"), ("status", f"print the {url_text} and exit 0 while up")):
         actions.add_parser(name, parents=[common], help=text)
+
+    def make(args: argparse.Namespace) -> SparkServer:
+        # stop and status take neither option: the defaults name the same server.
+        return server_class(
+            args.data_dir,
+            identity=getattr(args, "identity", "shared"),
+            catalog_implementation=getattr(args, "catalog_implementation", None),
+        )
+
     server.set_defaults(func=lambda args: _server(make, args))
-
-
-def _identity_option(per_user: str) -> Callable[[argparse.ArgumentParser], None]:
-    def add(start: argparse.ArgumentParser) -> None:
-        start.add_argument(
-            "--identity",
-            choices=IDENTITIES,
-            default="shared",
-            help=f"per-user: {per_user}, so that HBase's grants govern each; shared (default): every user reaches "
-            "HBase as the server. See 'Identities' in docs/deployment.md",
-        )
-
-    return add
-
-
-def _server_options(per_user: str) -> Callable[[argparse.ArgumentParser], None]:
-    def add(start: argparse.ArgumentParser) -> None:
-        _identity_option(per_user)(start)
-        start.add_argument(
-            "--catalog-implementation",
-            choices=CATALOG_IMPLEMENTATIONS,
-            help="where Spark's own tables and views made through the server live: in-memory (until it stops; "
-            "the default unless a hive-site.xml is found) or hive (a Hive metastore, Derby under the data dir if "
-            "none is configured). HBase tables are in HBase either way",
-        )
-
-    return add
 
 
 def add_thriftserver_parser(subparsers: "argparse._SubParsersAction") -> None:
     _add_server_parser(
         subparsers,
         "thriftserver",
-        lambda args: ThriftServer(
-            args.data_dir,
-            identity=getattr(args, "identity", "shared"),
-            catalog_implementation=getattr(args, "catalog_implementation", None),
-        ),
+        ThriftServer,
         "run Spark's Thrift JDBC server with HBase SQL on 127.0.0.1",
         "Start, stop or check Spark's Thrift JDBC server (HiveThriftServer2) with the plugin, talking to "
         "the local HBase (or HBASE_CONF_DIR when set). `start` waits until it accepts connections and "
         "prints the JDBC URL for beeline.",
         "JDBC URL",
-        start_options=_server_options("each JDBC user's statements reach HBase as that user (Hive's doAs)"),
+        "each JDBC user's statements reach HBase as that user (Hive's doAs)",
     )
 
 
@@ -115,18 +107,12 @@ def add_connect_parser(subparsers: "argparse._SubParsersAction") -> None:
     _add_server_parser(
         subparsers,
         "connect",
-        lambda args: ConnectServer(
-            args.data_dir,
-            identity=getattr(args, "identity", "shared"),
-            catalog_implementation=getattr(args, "catalog_implementation", None),
-        ),
+        ConnectServer,
         "run Spark's Connect server with HBase SQL on 127.0.0.1",
         "Start, stop or check Spark's Connect server with the plugin, talking to the local HBase (or "
         "HBASE_CONF_DIR when set). `start` waits until it accepts connections and prints the sc:// URL "
         "for SparkSession.builder.remote(...).",
         "sc:// URL",
-        start_options=_server_options(
-            "each Connect session's statements reach HBase as its user id (sc://...;user_id=NAME), which the "
-            "Connect server does not authenticate"
-        ),
+        "each Connect session's statements reach HBase as its user id (sc://...;user_id=NAME), which the "
+        "Connect server does not authenticate",
     )

@@ -26,10 +26,9 @@ def conf_flags(data_dir=None) -> str:
     return " ".join(shlex.quote(a) for a in submit_args(data_dir=data_dir))
 
 
-def spark_sql_command(sql_args: list[str], data_dir=None, warehouse: Optional[Path] = None) -> list[str]:
+def spark_sql_command(sql_args: list[str], data_dir, catalog: str, warehouse: Path) -> list[str]:
     """A spark-sql invocation that talks to HBase; `sql_args` (-e, -f, ...) pass through. Spark's own
-    tables are kept as catalog_implementation says, their files in `warehouse` (by default the work
-    dir's, where a Hive metastore keeps the tables that live there)."""
+    tables are kept as `catalog` says (catalog_implementation), their files in `warehouse`."""
     work = work_dir(data_dir)
     # spark-sql keeps a warehouse (and a Derby metastore, with Hive's catalog); keep them out of the
     # user's working dir, and its log in a file, so the terminal shows results and warnings only.
@@ -39,9 +38,9 @@ def spark_sql_command(sql_args: list[str], data_dir=None, warehouse: Optional[Pa
         driver_options.append(f"-Dlog4j2.configurationFile={log_config}")
     local_state = [
         "--conf",
-        f"{CATALOG_IMPLEMENTATION}={catalog_implementation(sql_args)}",
+        f"{CATALOG_IMPLEMENTATION}={catalog}",
         "--conf",
-        f"spark.sql.warehouse.dir={warehouse or work / 'warehouse'}",
+        f"spark.sql.warehouse.dir={warehouse}",
         "--driver-java-options",
         " ".join(driver_options),
         "--conf",
@@ -78,11 +77,14 @@ def run_spark_sql(sql_args: list[str], data_dir=None) -> int:
     # Loopback, like the embedded HBase; it also silences Spark's hostname warning.
     env = dict(os.environ, SPARK_HOME=str(spark_home()))
     env.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    if catalog_implementation(sql_args) == "hive":
-        return subprocess.call(spark_sql_command(sql_args, data_dir), env=env)
+    catalog = catalog_implementation(sql_args)
+    if catalog == "hive":
+        # A Hive metastore keeps the tables that live in the work dir's warehouse.
+        warehouse = work_dir(data_dir) / "warehouse"
+        return subprocess.call(spark_sql_command(sql_args, data_dir, catalog, warehouse), env=env)
     # In memory, Spark's tables end with the run, and so do their files: left behind, they would
     # refuse a table of the same name in a later run.
     runs = work_dir(data_dir) / "in-memory-warehouses"
     runs.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="run-", dir=runs) as warehouse:
-        return subprocess.call(spark_sql_command(sql_args, data_dir, Path(warehouse)), env=env)
+        return subprocess.call(spark_sql_command(sql_args, data_dir, catalog, Path(warehouse)), env=env)
