@@ -15,13 +15,14 @@ from pathlib import Path
 import pyspark
 import pytest
 from conftest import SPARK_HBASE, jdbc_refused, jdbc_rows, port_of
+from connect_clients import connect_as, connect_denied
 from pyhive import hive
 from pyspark_hbase import _paths
 from pyspark_hbase.connect import ConnectServer
 from pyspark_hbase.daemons import HOST
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase.thriftserver import ThriftServer
-from pyspark_hbase_testing.access import grant, revoke, simple_access_control
+from pyspark_hbase_testing.access import change_rights, grant, revoke, simple_access_control
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("HBASE_CONF_DIR")), reason="needs the embedded HBase: it starts one that checks rights"
@@ -76,10 +77,14 @@ def tables(acl_hbase, per_user):
             jdbc_rows(admin, f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
     finally:
         admin.close()
-    grant(acl_hbase, "alice", "id_t1", "RW")
-    grant(acl_hbase, "bob", "id_t2", "RW")
-    for user in ("alice", "bob"):
-        grant(acl_hbase, user, "@spark_hbase_sql", "R")
+    change_rights(
+        acl_hbase,
+        [
+            ("grant", "alice", "id_t1", "RW"),
+            ("grant", "bob", "id_t2", "RW"),
+            *(("grant", user, "@spark_hbase_sql", "R") for user in ("alice", "bob")),
+        ],
+    )
     return ("t1", "t2")
 
 
@@ -262,21 +267,6 @@ def per_user_connect(acl_hbase):
     """The URL of a per-user Spark Connect server."""
     with per_user_server("connect", acl_hbase) as url:
         yield url
-
-
-def connect_as(url: str, user: str):
-    """A thin Connect session (no JVM) stating its user id, as a client of that user does."""
-    from pyspark.sql.connect.session import SparkSession as RemoteSparkSession
-
-    return RemoteSparkSession.builder.remote(f"{url}/;user_id={user}").create()
-
-
-def connect_denied(action) -> str:
-    from pyspark.errors import PySparkException
-
-    with pytest.raises(PySparkException) as refused:
-        action()
-    return str(refused.value)
 
 
 def test_each_connect_session_reads_and_writes_as_its_user_id(acl_hbase, per_user_connect, tables, tmp_path):

@@ -9,7 +9,9 @@ delegation tokens (TokenProvider). As HBase's superuser it grants alice rights o
 `default` and `spark_hbase_sql` (where our catalog lives), and bob only read rights on the
 latter. Each user's work is an application, `kerberos_job.py`, that spark-submit runs:
 
-- on a local master, the driver logging in with a keytab (spark.kerberos.keytab/.principal);
+- on a local master, the driver logging in with a keytab (spark.kerberos.keytab/.principal), and on a local-cluster
+  master, whose executors, JVMs without a keytab, authenticate with the driver's HBase delegation token, which the
+  plugin sends with their tasks (Spark sends its tokens to no executor of a standalone master);
 - on a one-node YARN (Hadoop's MiniYARNCluster), whose executors are JVMs without a keytab that
   authenticate with the HBase delegation tokens Spark's HBaseDelegationTokenProvider obtains.
   YARN itself runs without Kerberos; only HBase is secured.
@@ -25,14 +27,15 @@ from pathlib import Path
 
 import pyspark
 import pytest
-from kerberos_fixtures import LocalKdc, LocalYarn
+from connect_clients import connect_as, connect_denied
 from pyspark_hbase import _paths
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.daemons import HOST, accepts, pick_free_ports, terminate, wait_until
 from pyspark_hbase.local import LocalHBase
-from pyspark_hbase_testing.access import grant, revoke
+from pyspark_hbase_testing.access import change_rights, revoke
 from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
 from pyspark_hbase_testing.kerberos import Kerberos
+from pyspark_hbase_testing.kerberos_servers import LocalKdc, LocalYarn
 from spark_submit import SUBMIT, submit_env
 
 REPO = Path(__file__).resolve().parents[1]
@@ -74,9 +77,15 @@ def secured_hbase(hbase_kerberos, tmp_path_factory):
     local = LocalHBase(tmp_path_factory.mktemp("secured-hbase"))
     local.start(region_servers=3, additions=hbase_kerberos.security(PROXY_USERS))
     try:
-        grant(local, "alice", "@default", "RWXC")
-        grant(local, "alice", "@spark_hbase_sql", "RWXC")
-        grant(local, "bob", "@spark_hbase_sql", "R")
+        # erin and frank read our catalog; what else they may do, the tests of one server for many users grant.
+        change_rights(
+            local,
+            [
+                ("grant", "alice", "@default", "RWXC"),
+                ("grant", "alice", "@spark_hbase_sql", "RWXC"),
+                *(("grant", user, "@spark_hbase_sql", "R") for user in ("bob", "erin", "frank")),
+            ],
+        )
         yield local
     finally:
         local.stop()
@@ -213,7 +222,17 @@ def owner_job(kdc, secured_hbase, tmp_path_factory):
     csv1.write_text("".join(f"{i},name{i:04d}\n" for i in range(0, 600)))
     csv2.write_text("".join(f"{i},name{i:04d}\n" for i in range(600, 1000)))
     steps = [dict(s, sql=s["sql"].format(csv1=csv1, csv2=csv2)) if "sql" in s else s for s in OWNER_STEPS]
-    return _run(steps, work, kdc, secured_hbase, user="alice")
+    # An executor in a JVM of its own, on a master Spark sends no delegation tokens to: the plugin sends the driver's.
+    executor_options = f"-Djava.security.krb5.conf={kdc.krb5_conf} {SHORT_LIVED_JVM_FLAGS}"
+    return _run(
+        steps,
+        work,
+        kdc,
+        secured_hbase,
+        user="alice",
+        master="local-cluster[1,1,1024]",
+        conf=("--conf", f"spark.executor.extraJavaOptions={executor_options}"),
+    )
 
 
 def test_a_user_with_rights_creates_inserts_and_reads_with_key_ranges_skip_scans_and_aggregates(owner_job):
@@ -410,14 +429,17 @@ def test_executors_on_yarn_without_hbase_tokens_fail_at_once_with_the_kerberos_s
 # The server logs in as spark/localhost and runs each JDBC session's statements as its user
 # (hive.server2.enable.doAs); HBase lets spark act for other users (its proxy-user settings). JDBC
 # clients log in to the server with Kerberos (hive.server2.authentication=KERBEROS), each user from
-# a keytab of their own (KerberosJdbc), so a session's user is the one the KDC vouches for.
+# a keytab of their own (KerberosJdbc), so a session's user is the one the KDC vouches for. The same
+# server is a Spark Connect server (Spark's Connect plugin) that trusts each Connect session's user
+# id, as `spark-hbase connect start --identity per-user` does.
 
 
 @pytest.fixture(scope="module")
-def per_user_thrift(kdc, secured_hbase, tmp_path_factory):
-    """The port of a per-user Thrift server on local-cluster[2,1,1024], stopped after."""
-    work = tmp_path_factory.mktemp("per-user-thrift")
-    port = pick_free_ports(1)[0]
+def per_user_server(kdc, secured_hbase, tmp_path_factory):
+    """A per-user Thrift server on local-cluster[2,1,1024] that is a Spark Connect server too (Spark's Connect
+    plugin), trusting each Connect session's user id: (JDBC port, Connect URL, log). Stopped after."""
+    work = tmp_path_factory.mktemp("per-user-server")
+    port, connect_port = pick_free_ports(2)
     principal, keytab = kdc.principal(SERVER_PRINCIPAL), kdc.keytab("spark")
     krb5 = f"-Djava.security.krb5.conf={kdc.krb5_conf}"
     command = [
@@ -433,6 +455,14 @@ def per_user_thrift(kdc, secured_hbase, tmp_path_factory):
         f"spark.kerberos.keytab={keytab}",
         "--conf",
         "spark.sql.hbase.identity=statement",
+        "--conf",
+        "spark.plugins=org.apache.spark.sql.connect.SparkConnectPlugin",
+        "--conf",
+        f"spark.connect.grpc.binding.address={HOST}",
+        "--conf",
+        f"spark.connect.grpc.binding.port={connect_port}",
+        "--conf",
+        "spark.sql.hbase.identity.trustConnectUser=true",
         # Every read in a job on the executors, none on the driver.
         "--conf",
         "spark.sql.hbase.driverRead.maxKeyRanges=0",
@@ -477,11 +507,11 @@ def per_user_thrift(kdc, secured_hbase, tmp_path_factory):
             start_new_session=True,
         )
     try:
-        ready = wait_until(lambda: accepts(port) or server.poll() is not None, 300, 0.5)
+        ready = wait_until(lambda: (accepts(port) and accepts(connect_port)) or server.poll() is not None, 300, 0.5)
         assert ready and server.poll() is None, (
             "the Thrift server did not start:\n" + (work / "stdout.log").read_text(errors="replace")[-8000:]
         )
-        yield port, log
+        yield port, f"sc://{HOST}:{connect_port}", log
     finally:
         terminate(server.pid, lambda pid: server.poll() is None, 60)
 
@@ -547,9 +577,9 @@ def _jdbc(kdc, port, user):
 
 
 def test_a_jdbc_user_is_who_kerberos_says_whatever_name_the_client_gives_and_one_without_a_login_is_refused(
-    kdc, per_user_thrift
+    kdc, per_user_server
 ):
-    port, _ = per_user_thrift
+    port, _, _ = per_user_server
     claiming = KerberosJdbc(kdc, port, "erin", url_options=";user=frank")
     try:
         assert claiming.opened == "connected", claiming.opened
@@ -564,9 +594,9 @@ def test_a_jdbc_user_is_who_kerberos_says_whatever_name_the_client_gives_and_one
 
 
 def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_their_own_tokens(
-    kdc, secured_hbase, per_user_thrift, tmp_path
+    kdc, secured_hbase, per_user_server, tmp_path
 ):
-    port, log = per_user_thrift
+    port, _, log = per_user_server
     # alice (RWXC on default and our catalog) makes the tables as herself.
     alice = _jdbc(kdc, port, "alice")
     try:
@@ -578,10 +608,7 @@ def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_t
             alice.rows(f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
     finally:
         alice.close()
-    grant(secured_hbase, "erin", "ke", "RW")
-    grant(secured_hbase, "frank", "kf", "RWC")
-    for user in ("erin", "frank"):
-        grant(secured_hbase, user, "@spark_hbase_sql", "R")
+    change_rights(secured_hbase, [("grant", "erin", "ke", "RW"), ("grant", "frank", "kf", "RWC")])
     csv = tmp_path / "rows.csv"
     csv.write_text("".join(f"{k},loaded\n" for k in range(500, 510)))
     erin, frank = _jdbc(kdc, port, "erin"), _jdbc(kdc, port, "frank")
@@ -628,3 +655,91 @@ def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_t
     assert wait_until(lambda: "Dropped the HBase delegation tokens of erin" in log.read_text(errors="replace"), 60), (
         "erin's tokens were not dropped within 60 s of her session's close"
     )
+
+
+def test_each_connect_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_their_own_tokens(
+    secured_hbase, per_user_server, tmp_path
+):
+    # The same server's Connect sessions: their user ids are trusted, not authenticated (docs/deployment.md). The
+    # server acts for each through HBase's proxy-user settings, as for a JDBC user, so gina and hank need no
+    # Kerberos login of their own.
+    _, url, log = per_user_server
+    alice = connect_as(url, "alice")
+    try:
+        for table, letter in (("kg", "g"), ("kh", "h")):
+            alice.sql(
+                f"CREATE TABLE {table} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({table}, COLS=[v=f.v]) "
+                "SPLIT ON ((50))"
+            )
+            alice.sql(f"INSERT INTO {table} SELECT CAST(id AS INT), CONCAT('{letter}', id) FROM range(100)")
+    finally:
+        alice.stop()
+    change_rights(
+        secured_hbase,
+        [
+            ("grant", "gina", "kg", "RW"),
+            ("grant", "hank", "kh", "RW"),
+            *(("grant", user, "@spark_hbase_sql", "R") for user in ("gina", "hank")),
+            # A stream's sink records each batch's commit in our catalog, as the stream's user.
+            ("grant", "gina", "spark_hbase_sql:catalog/d/sinkCommit", "W"),
+        ],
+    )
+    gina, hank = connect_as(url, "gina"), connect_as(url, "hank")
+    try:
+        for round in range(2):
+            # A key range over both regions with its aggregate pushed, and a join merged by key, in tasks.
+            assert gina.sql("SELECT count(*), min(v) FROM kg WHERE k BETWEEN 10 AND 60").collect()[0][:] == (51, "g10")
+            assert gina.sql("SELECT count(*), max(b.v) FROM kg a JOIN kg b ON a.k = b.k WHERE a.k < 70").collect()[0][
+                :
+            ] == (70, "g9")
+            refused = connect_denied(lambda: hank.sql("SELECT count(*) FROM kg WHERE k BETWEEN 10 AND 60").collect())
+            assert "HBase denied access" in refused and "hank" in refused and "kg" in refused, refused
+            assert [tuple(r) for r in hank.table("kh").where("k IN (3, 97)").orderBy("k").collect()] == [
+                (3, "h3"),
+                (97, "h97"),
+            ]
+            refused = connect_denied(lambda: gina.table("kh").where("k = 3").collect())
+            assert "gina" in refused and "kh" in refused and "READ" in refused, refused
+            # DataFrame writes in tasks.
+            gina.range(1000 + round * 5, 1005 + round * 5).selectExpr(
+                "CAST(id AS INT) AS k", "'gina' AS v"
+            ).write.format("hbase").option("table", "kg").mode("append").save()
+            refused = connect_denied(lambda: hank.sql("INSERT INTO kg VALUES (2000, 'hank')"))
+            assert "hank" in refused and "kg" in refused and "WRITE" in refused, refused
+        assert gina.sql("SELECT count(*), count_if(v = 'gina') FROM kg").collect()[0][:] == (110, 10)
+        # A stream's batches write in tasks as the user who started it.
+        source = tmp_path / "stream"
+        source.mkdir()
+        (source / "rows.csv").write_text("".join(f"{k},streamed\n" for k in range(6000, 6010)))
+
+        def stream_into_kg(session, name):
+            return (
+                session.readStream.schema("k INT, v STRING")
+                .csv(str(source))
+                .writeStream.format("hbase")
+                .option("table", "kg")
+                .option("checkpointLocation", str(tmp_path / f"checkpoint-{name}"))
+                .trigger(availableNow=True)
+                .start()
+            )
+
+        ginas = stream_into_kg(gina, "gina")
+        assert ginas.awaitTermination(180) and ginas.exception() is None, ginas.exception()
+        assert gina.sql("SELECT count(*) FROM kg WHERE v = 'streamed'").collect()[0][0] == 10
+        refused = connect_denied(lambda: stream_into_kg(hank, "hank").awaitTermination(180))
+        assert "HBase denied access" in refused and "hank" in refused and "kg" in refused, refused
+    finally:
+        hank.stop()
+    hbase_logs = "".join(p.read_text(errors="replace") for p in (secured_hbase.data_dir / "logs").glob("*.log"))
+    for user in ("gina", "hank"):
+        assert f"Auth successful for {user} (auth:TOKEN)" in hbase_logs, user
+    server_log = log.read_text(errors="replace")
+    assert "Spark Connect sessions as their user ids (trusted, not authenticated here)" in server_log
+    for user in ("gina", "hank"):
+        assert f"Obtained an HBase delegation token of {user} for tasks" in server_log, user
+    # hank's session was released: the driver forgets his tokens; gina's session is still open.
+    assert wait_until(lambda: "Dropped the HBase delegation tokens of hank" in log.read_text(errors="replace"), 60), (
+        "hank's tokens were not dropped within 60 s of his session's release"
+    )
+    assert "Dropped the HBase delegation tokens of gina" not in log.read_text(errors="replace")
+    gina.stop()

@@ -16,7 +16,10 @@ from pyspark_hbase.thriftserver import ThriftServer
 __all__ = [
     "Additions",
     "access_control",
+    "change_rights",
     "grant",
+    "kerberos_security",
+    "local_kdc",
     "JAVA17_FLAGS",
     "LocalHBase",
     "ThriftServer",
@@ -69,3 +72,27 @@ def grant(hbase, user, scope, actions):
     from pyspark_hbase_testing.access import grant as grant_rights
 
     grant_rights(hbase, user, scope, actions)
+
+
+def change_rights(hbase, changes):
+    """Makes each ("grant" or "revoke", user, scope, actions) change as HBase's superuser, in one JVM (the tests'
+    helper)."""
+    from pyspark_hbase_testing.access import change_rights as change
+
+    change(hbase, changes)
+
+
+def local_kdc(work: Path, keytabs):
+    """Hadoop's MiniKdc on 127.0.0.1, a keytab per name of `keytabs` ({name: [principal, ...]}); stop() ends it (the
+    tests' KDC)."""
+    from pyspark_hbase_testing.kerberos_servers import LocalKdc
+
+    return LocalKdc(work, keytabs)
+
+
+def kerberos_security(kdc, proxy_users):
+    """The additions that start an embedded HBase authenticating with `kdc`'s Kerberos as hbase/localhost and checking
+    rights, letting `proxy_users` act for others (the tests' helper)."""
+    from pyspark_hbase_testing.kerberos import Kerberos
+
+    return Kerberos(kdc.krb5_conf, kdc.principal("hbase/localhost"), kdc.keytab("hbase")).security(proxy_users)

@@ -3,23 +3,31 @@
 
 """The cost of identity: statements through a per-user Thrift server against a shared one (issue 51).
 
-Run through `./benchmarks/run identity [--repeat 30] [--users 4] [--first-users 4]`. One embedded HBase of its own,
-started empty, checks rights with its AccessController under simple authentication (as tests/test_identity.py's
-does). A Spark session of the superuser makes a table of 200,000 rows in 4 regions; each user is granted reading it
-and our catalog. Two Thrift servers then run on that HBase at once, started by the package's launcher code:
+Run through `./benchmarks/run identity [--repeat 30] [--users 4] [--first-users 4] [--kerberos]`. One embedded HBase
+of its own, started empty, checks rights with its AccessController under simple authentication (as
+tests/test_identity.py's does). Two Thrift servers run on that HBase at once, started by the package's launcher code:
 - per user: `--identity per-user` (doAs, spark.sql.hbase.identity=statement): each user's statements reach HBase
   as that user, on connections of that user's own;
-- shared: `--identity shared`: every statement reaches HBase as the server, the superuser.
+- shared: `--identity shared`: every statement reaches HBase as the server.
+Through the shared server, a table of 200,000 rows in 4 regions is made; each user is granted reading it and our
+catalog.
+
+With --kerberos, a KDC of its own (Hadoop's MiniKdc) and an HBase that authenticates with Kerberos (as
+tests/test_kerberos.py's does); both servers log in as spark/localhost from a keytab, and on the per-user one HBase
+lets spark act for the users (its proxy-user settings). The servers run on local-cluster[1,1,1024], an executor in a
+JVM of its own, as they are set up through a spark-defaults.conf (kerberos_defaults()), so the per-user server
+obtains an HBase delegation token of each user for their tasks, the first time one of their statements plans. JDBC
+clients still state their names (hive.server2.authentication=NONE): how a client proves it is not measured here.
 Each of --users users has a PyHive session on each server. Three statements (a point lookup, a 2,000-row key range,
 an aggregate over a key range across two regions), each with the table named `hbase.t` and `t` (see statements()).
 Every statement is run once untimed per session, then
 --repeat rounds: in each, every user runs it on both servers, which server goes first alternating round by round.
 The time is the client's, from execute to the last row fetched; the answers are checked. Per statement, the median
-and every run of each server, and the CPU each server's process spent per statement (from /proc).
+and every run of each server, and the CPU each server's driver spent per statement (from /proc).
 
 Then the first statement of users neither server has seen (--first-users of them, a new session each), the point
-lookup: on the per-user server it opens that user's HBase connection (and looks up the table's regions anew), on
-the shared server it reuses the server's.
+lookup: on the per-user server it opens that user's HBase connection (and looks up the table's regions anew, and with
+--kerberos obtains the user's token), on the shared server it reuses the server's.
 
 Target (issue 51): per user no more than 10 % slower than shared, after each user's first statement, for each
 statement in both forms.
@@ -27,17 +35,21 @@ statement in both forms.
 
 import argparse
 import json
+import os
+import re
 import statistics
 import time
 
 from harness.charts import bar_chart
 from harness.common import log
-from harness.platform import ThriftServer, access_control, grant
+from harness.platform import ThriftServer, access_control, change_rights, kerberos_security, local_kdc
 from harness.results import run_header, target, target_lines, write_results
 from harness.server_sampling import cpu_seconds
-from harness.sessions import empty_hbase, spark_session
+from harness.sessions import WORK, empty_hbase
 
 TABLE = "ident_t"
+# With --kerberos: the servers' own principal, which HBase lets act for other users.
+SERVER_PRINCIPAL = "spark/localhost"
 ROWS = 200_000
 # Hive runs each JDBC statement on one of up to 100 pooled threads, whose first statement costs more.
 WARM_UP = 110
@@ -99,17 +111,45 @@ def connect(port, user):
     return hive.connect(host="127.0.0.1", port=port, username=user)
 
 
-def make_table(hbase, users):
-    spark = spark_session("spark-hbase-sql identity benchmark", hbase.data_dir)
-    spark.sql(
-        f"CREATE TABLE {TABLE} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({TABLE}, COLS=[v=f.v]) "
-        "SPLIT ON ((50000), (100000), (150000))"
+def make_table(hbase, shared_port, users, server_user=None):
+    """The table, made through the shared server; `server_user`, the servers' HBase user where it is not HBase's
+    superuser (Kerberos), is granted making it first."""
+    if server_user:
+        change_rights(hbase, [("grant", server_user, f"@{ns}", "RWXC") for ns in ("default", "spark_hbase_sql")])
+    connection = connect(shared_port, "admin")
+    try:
+        run(
+            connection,
+            f"CREATE TABLE {TABLE} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({TABLE}, COLS=[v=f.v]) "
+            "SPLIT ON ((50000), (100000), (150000))",
+        )
+        run(connection, f"INSERT INTO {TABLE} SELECT CAST(id AS INT), concat('v', id) FROM range({ROWS})")
+    finally:
+        connection.close()
+    change_rights(hbase, [("grant", user, scope, "R") for user in users for scope in (TABLE, "@spark_hbase_sql")])
+
+
+def kerberos_defaults(kdc, hbase):
+    """Points the servers started after this at a spark-defaults.conf of their own (SPARK_CONF_DIR) with the
+    Kerberos settings and master a user would put there, and at the secured HBase's site files (HADOOP_CONF_DIR)."""
+    conf_dir = WORK / "identity-spark-conf"
+    conf_dir.mkdir(parents=True, exist_ok=True)
+    krb5 = f"-Djava.security.krb5.conf={kdc.krb5_conf}"
+    principal, keytab = kdc.principal(SERVER_PRINCIPAL), kdc.keytab("spark")
+    defaults = {
+        "spark.master": "local-cluster[1,1,1024]",
+        "spark.kerberos.principal": principal,
+        "spark.kerberos.keytab": keytab,
+        # Spark's Thrift server logs in with Hive's settings when Hadoop's security is on (spark.hive.* are Hive's).
+        "spark.hive.server2.authentication.kerberos.principal": principal,
+        "spark.hive.server2.authentication.kerberos.keytab": keytab,
+        "spark.driver.defaultJavaOptions": krb5,
+        "spark.executor.defaultJavaOptions": krb5,
+    }
+    (conf_dir / "spark-defaults.conf").write_text("".join(f"{k} {v}\n" for k, v in defaults.items()))
+    os.environ.update(
+        SPARK_CONF_DIR=str(conf_dir), HADOOP_CONF_DIR=str(hbase.conf_dir), HBASE_CONF_DIR=str(hbase.conf_dir)
     )
-    spark.sql(f"INSERT INTO {TABLE} SELECT CAST(id AS INT), concat('v', id) FROM range({ROWS})")
-    spark.stop()
-    for user in users:
-        grant(hbase, user, TABLE, "R")
-        grant(hbase, user, "@spark_hbase_sql", "R")
 
 
 def measure(ports, users, repeat, pids):
@@ -173,8 +213,22 @@ def first_statements(ports, new_users):
     return {mode: {"medianMs": statistics.median(runs), "runsMs": runs} for mode, runs in firsts.items()}
 
 
+def token_times(log_file, users):
+    """How long the per-user server took to obtain each user's HBase delegation token, from its log, in ms."""
+    text = log_file.read_text(errors="replace")
+    found = {u: re.search(rf"Obtained an HBase delegation token of {u} for tasks in (\d+) ms", text) for u in users}
+    missing = [u for u, m in found.items() if not m]
+    assert not missing, f"the per-user server obtained no token of {missing}: their tasks would not reach HBase"
+    return [int(m.group(1)) for m in found.values()]
+
+
 def markdown(report):
-    lines = [f"`{report['command']}` at {report['commit']}, {report['date']}, {report['machine']}", ""]
+    setup = (
+        "HBase with Kerberos; both servers logged in from a keytab, on local-cluster[1,1,1024]"
+        if report.get("kerberos")
+        else "HBase with simple authentication; both servers on local[*]"
+    )
+    lines = [f"`{report['command']}` at {report['commit']}, {report['date']}, {report['machine']}. {setup}.", ""]
     lines += [
         "| statement | per user, median ms | shared, median ms | per user / shared | server CPU ms per statement, "
         "per user | shared |",
@@ -191,7 +245,12 @@ def markdown(report):
         "",
         f"A new user's first statement (the point lookup): per user {first['per-user']['medianMs']:.1f} ms, shared "
         f"{first['shared']['medianMs']:.1f} ms (medians; runs per user {first['per-user']['runsMs']}, shared "
-        f"{first['shared']['runsMs']}).",
+        f"{first['shared']['runsMs']})."
+        + (
+            f" Of the per-user ones, obtaining the user's HBase delegation token took {first['per-user']['tokenMs']} ms."
+            if "tokenMs" in first["per-user"]
+            else ""
+        ),
         "",
         "Targets:",
         "",
@@ -236,27 +295,40 @@ def main():
     parser.add_argument("--repeat", type=int, default=30, help="rounds: every user runs each statement once a round")
     parser.add_argument("--users", type=int, default=4)
     parser.add_argument("--first-users", type=int, default=4, help="users whose first statement is timed")
+    parser.add_argument("--kerberos", action="store_true", help="HBase with Kerberos, servers with executors")
     args = parser.parse_args()
     users = [f"user{i}" for i in range(1, args.users + 1)]
     new_users = [f"newcomer{i}" for i in range(1, args.first_users + 1)]
+    keytabs = {"hbase": ["hbase/localhost"], "spark": [SERVER_PRINCIPAL]}
+    kdc = local_kdc(WORK / "identity-kdc", keytabs) if args.kerberos else None
     hbase = empty_hbase("hbase-identity")
-    hbase.start(region_servers=1, additions=access_control())
     servers = {mode: ThriftServerOf(hbase.data_dir, mode) for mode in MODES}
     try:
-        make_table(hbase, users + new_users)
+        hbase.start(region_servers=1, additions=kerberos_security(kdc, ["spark"]) if kdc else access_control())
+        if kdc:
+            kerberos_defaults(kdc, hbase)
         for server in servers.values():
             server.start()
         ports = {mode: server.port for mode, server in servers.items()}
+        make_table(hbase, ports["shared"], users + new_users, "spark" if kdc else None)
         pids = {mode: json.loads(server.state_file.read_text())["pid"] for mode, server in servers.items()}
         statements = measure(ports, users, args.repeat, pids)
         firsts = first_statements(ports, new_users)
+        if kdc:
+            firsts["per-user"]["tokenMs"] = token_times(servers["per-user"].log_file, new_users)
     finally:
         for server in servers.values():
             server.stop()
         hbase.stop()
-    command = f"./benchmarks/run identity --repeat {args.repeat} --users {args.users} --first-users {args.first_users}"
+        if kdc:
+            kdc.stop()
+    command = (
+        f"./benchmarks/run identity --repeat {args.repeat} --users {args.users} --first-users {args.first_users}"
+        + (" --kerberos" if args.kerberos else "")
+    )
     report = {
         **run_header(command),
+        "kerberos": args.kerberos,
         "users": users,
         "statements": statements,
         "firstStatements": firsts,
@@ -265,7 +337,7 @@ def main():
             for name, s in statements.items()
         ],
     }
-    write_results("identity", report, markdown, chart)
+    write_results("identity-kerberos" if args.kerberos else "identity", report, markdown, chart)
 
 
 if __name__ == "__main__":

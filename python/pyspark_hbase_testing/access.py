@@ -20,18 +20,20 @@ def grant(hbase: LocalHBase, user: str, scope: str, actions: str, timeout: float
     `scope` is "@namespace" (created if missing), a table, or a table's family or column
     ("table/family", "table/family/qualifier"); `actions` are letters of RWXCA.
     """
-    _access_tool(hbase, "grant", user, scope, actions, timeout)
+    change_rights(hbase, [("grant", user, scope, actions)], timeout)
 
 
 def revoke(hbase: LocalHBase, user: str, scope: str, actions: str, timeout: float = 120) -> None:
     """Takes back rights `grant` gave, as HBase's superuser."""
-    _access_tool(hbase, "revoke", user, scope, actions, timeout)
+    change_rights(hbase, [("revoke", user, scope, actions)], timeout)
 
 
-def _access_tool(hbase: LocalHBase, command: str, user: str, scope: str, actions: str, timeout: float) -> None:
+def change_rights(hbase: LocalHBase, changes, timeout: float = 120) -> None:
+    """Makes each ("grant" or "revoke", user, scope, actions) change in order, as `grant` and `revoke` do, in one JVM
+    of HBase's superuser."""
     java, classpath, _ = hbase._runtime()
     done = subprocess.run(
-        [*hbase._tool_jvm(java, classpath, "access-tool.log"), ACCESS_TOOL_CLASS, command, user, scope, actions],
+        [*hbase._tool_jvm(java, classpath, "access-tool.log"), ACCESS_TOOL_CLASS, *(a for c in changes for a in c)],
         cwd=hbase.data_dir,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -40,6 +42,8 @@ def _access_tool(hbase: LocalHBase, command: str, user: str, scope: str, actions
         timeout=timeout,
     )
     if done.returncode != 0:
+        made = sum(line.startswith("OK ") for line in done.stdout.splitlines())
+        command, user, scope, actions = changes[min(made, len(changes) - 1)]
         raise LocalHBaseError(f"{command} {actions} on {scope} for {user} failed:\n{done.stdout[-3000:]}")
 
 

@@ -4,7 +4,7 @@
 """An embedded HBase secured with Kerberos, for the tests: `LocalHBase.start(additions=Kerberos(...).security())`.
 
 HBase then authenticates clients with Kerberos and checks their rights (SASL, AccessController,
-TokenProvider for delegation tokens); the KDC is the tests' own (tests/kerberos_fixtures.py)."""
+TokenProvider for delegation tokens); the KDC is the tests' own (kerberos_servers.py)."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -54,13 +54,22 @@ object HBaseClusterConf {
     def connectUser =
       if (conf.getBoolean(HBaseSQLConf.IdentityTrustsConnectUser.key, false)) ConnectSessionUsers.userOf(session)
       else None
-    StatementIdentity.statementUser(mode, connectUser).fold(cluster) { user =>
-      val forUser = HBaseClusterConf(cluster.settings + (StatementIdentity.UserKey -> user))
-      // Tasks in other JVMs have no Kerberos login of the user: they get a delegation token of theirs.
-      if (KerberosCredentials.wanted(forUser.settings) && !session.sparkContext.isLocal) UserTokens.withToken(forUser)
-      else forUser
+    StatementIdentity.statementUser(mode, connectUser) match {
+      case Some(user) =>
+        val forUser = HBaseClusterConf(cluster.settings + (StatementIdentity.UserKey -> user))
+        // Tasks in other JVMs have no Kerberos login of the user: they get a delegation token of theirs.
+        if (KerberosCredentials.wanted(forUser.settings) && !session.sparkContext.isLocal) UserTokens.withToken(forUser)
+        else forUser
+      case None =>
+        // Spark sends its delegation tokens to no executor of a standalone master: the process's own goes with the tasks.
+        if (KerberosCredentials.wanted(cluster.settings) && sendsNoTokens(session.sparkContext.master))
+          UserTokens.withToken(cluster)
+        else cluster
     }
   }
+
+  /** Whether Spark sends no delegation tokens to the executors of `master`: a standalone master, or `local-cluster`. */
+  def sendsNoTokens(master: String): Boolean = master.startsWith("spark://") || master.startsWith("local-cluster")
 
   def fromSettings(sparkSettings: Map[String, String], envConfDir: Option[String]): HBaseClusterConf = {
     val confDir = sparkSettings.get(ConfDirKey).orElse(envConfDir).filter(_.nonEmpty)

@@ -58,7 +58,12 @@ object HBaseConnections extends Logging {
     reaper
     // The statement's user, when it is not this process (StatementIdentity); else the current user, as HBase takes it.
     // Asked at every borrow: a task may bring a newer token of its user than the connection's.
-    val user = cluster.settings.get(StatementIdentity.UserKey).map(StatementIdentity.hbaseUser(_, cluster.settings))
+    val user = cluster.settings.get(StatementIdentity.UserKey) match {
+      case Some(name) => Some(StatementIdentity.hbaseUser(name, cluster.settings))
+      case None =>
+        StatementIdentity.holdProcessToken(cluster.settings)
+        None
+    }
     val key = keyOf(cluster)
     val entry = entries.get(key).filterNot(_.connection.isClosed).getOrElse {
       KerberosCredentials.missing(cluster.settings, user.fold(UserGroupInformation.getCurrentUser)(_.getUGI))

@@ -85,8 +85,9 @@ object HBaseUnreachable {
         "a keytab on the driver (spark.kerberos.keytab and spark.kerberos.principal, with " +
         "hadoop.security.authentication=kerberos in the core-site.xml of HADOOP_CONF_DIR) and HBase delegation tokens " +
         "on the executors, which Spark obtains when spark.security.credentials.hbase.enabled is true and Spark's Hadoop " +
-        "configuration names this HBase (spark.hadoop.hbase.* settings, or hbase-site.xml in HADOOP_CONF_DIR); on YARN, " +
-        "Kubernetes and local masters, not on a standalone master. See 'Kerberos' in docs/deployment.md.",
+        "configuration names this HBase (spark.hadoop.hbase.* settings, or hbase-site.xml in HADOOP_CONF_DIR) on YARN, " +
+        "Kubernetes and local masters; on a standalone master the plugin sends the driver's own. See 'Kerberos' in " +
+        "docs/deployment.md.",
       Option(cause)
     )
 

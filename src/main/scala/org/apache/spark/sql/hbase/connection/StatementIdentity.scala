@@ -115,13 +115,27 @@ object StatementIdentity extends Logging {
   }
 
   /**
+   * Where `settings` carry a delegation token of the process's own user (the tasks of a standalone
+   * master, to which Spark sends none: [[HBaseClusterConf.fromSession]]), adds it to the current
+   * user of a JVM that has no Kerberos login, whose connections then authenticate with it. The
+   * driver keeps its login.
+   */
+  def holdProcessToken(settings: Map[String, String]): Unit =
+    UserTokens.decode(settings).foreach { token =>
+      val current = UserGroupInformation.getCurrentUser
+      if (!current.hasKerberosCredentials) current.addToken(token)
+    }
+
+  /**
    * Runs `body` as the HBase user of `cluster`'s connections, for HBase tools that open a
    * connection of their own as the calling user (the bulk loader); as the calling user when the
    * cluster names no statement user.
    */
   def actAs[T](cluster: HBaseClusterConf)(body: => T): T =
     cluster.settings.get(UserKey) match {
-      case None => body
+      case None =>
+        holdProcessToken(cluster.settings)
+        body
       case Some(name) =>
         try hbaseUser(name, cluster.settings).runAs(new PrivilegedExceptionAction[T] { def run(): T = body })
         catch { case e: UndeclaredThrowableException if e.getCause != null => throw e.getCause }

@@ -19,7 +19,9 @@ import org.apache.spark.internal.Logging
  * driver obtains a token for each user, through that user's own connection (a proxy user of the
  * server's login), and the token travels to the tasks in the cluster settings ([[TokenKey]]),
  * as the user's name does. A task's connection then authenticates with it as that user
- * ([[StatementIdentity.hbaseUser]]).
+ * ([[StatementIdentity.hbaseUser]]). On a standalone master, to whose executors Spark sends no
+ * tokens, the process's own user gets one the same way, for every statement
+ * ([[StatementIdentity.holdProcessToken]]).
  *
  * One token per cluster and user is kept on the driver; HBase's tokens cannot be renewed, so a
  * new one is obtained once three quarters of its life have passed, which leaves a statement

@@ -5,7 +5,12 @@ package org.apache.spark.sql.hbase.connection
 
 import java.security.PrivilegedExceptionAction
 
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.security.token.AuthenticationTokenIdentifier
+import org.apache.hadoop.io.Text
 import org.apache.hadoop.security.UserGroupInformation
+import org.apache.hadoop.security.token.Token
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
@@ -69,6 +74,35 @@ class StatementIdentitySpec extends AnyFunSpec with Matchers {
       error.getMessage should startWith(
         "The statement runs as lena-spec, and this JVM has neither Kerberos credentials nor an HBase delegation token"
       )
+    }
+  }
+
+  describe("the process's own delegation token, which the tasks of a standalone master get from the driver") {
+    it("goes with the tasks of a standalone or local-cluster master, to which Spark sends no tokens") {
+      Seq("spark://host:7077", "local-cluster[2,1,1024]").map(HBaseClusterConf.sendsNoTokens) shouldBe Seq(true, true)
+      Seq("local[2]", "local", "yarn", "k8s://https://host:6443").map(HBaseClusterConf.sendsNoTokens) shouldBe
+        Seq(false, false, false, false)
+    }
+
+    it("joins the current user's credentials in a JVM without a Kerberos login, and nothing else's") {
+      val id = new AuthenticationTokenIdentifier("spark-spec", 7, 1000L, 2000L)
+      val token = new Token[AuthenticationTokenIdentifier](
+        id.getBytes,
+        Array[Byte](1),
+        AuthenticationTokenIdentifier.AUTH_TOKEN_TYPE,
+        new Text("cluster-id")
+      )
+      val settings = Map(UserTokens.TokenKey -> token.encodeToUrlString())
+      val executor = UserGroupInformation.createRemoteUser("executor-spec")
+      val tokens = () => executor.getCredentials.getAllTokens.asScala.map(_.getIdentifier.toSeq).toSeq
+      executor.doAs(new PrivilegedExceptionAction[Unit] {
+        def run(): Unit = StatementIdentity.holdProcessToken(Map.empty)
+      })
+      tokens() shouldBe empty
+      executor.doAs(new PrivilegedExceptionAction[Unit] {
+        def run(): Unit = StatementIdentity.holdProcessToken(settings)
+      })
+      tokens() shouldBe Seq(id.getBytes.toSeq)
     }
   }
 

@@ -25,18 +25,30 @@ import org.apache.hadoop.hbase.util.Bytes;
  * </pre>
  *
  * <p>{@code actions} are letters of RWXCA (read, write, exec, create, admin), as in HBase's shell.
- * Prints OK.
+ * One run makes several changes, in order, given one after another. Prints OK for each.
  */
 public final class AccessTool {
   private AccessTool() {}
 
   public static void main(String[] args) throws Throwable {
-    if (args.length != 4 || !(args[0].equals("grant") || args[0].equals("revoke"))) {
-      System.err.println(
-          "usage: AccessTool grant|revoke <user> @<namespace>|<table>[/<family>[/<qualifier>]]"
-              + " <RWXCA letters>");
-      System.exit(1);
+    if (args.length == 0 || args.length % 4 != 0) usage();
+    for (int i = 0; i < args.length; i += 4)
+      if (!(args[i].equals("grant") || args[i].equals("revoke"))) usage();
+    // One superuser connection for every change: a JVM and a login for each would cost seconds.
+    try (Connection c = ConnectionFactory.createConnection(SuperuserLogin.clientConf())) {
+      for (int i = 0; i < args.length; i += 4) change(c, Arrays.copyOfRange(args, i, i + 4));
     }
+    System.exit(0);
+  }
+
+  private static void usage() {
+    System.err.println(
+        "usage: AccessTool (grant|revoke <user> @<namespace>|<table>[/<family>[/<qualifier>]]"
+            + " <RWXCA letters>)...");
+    System.exit(1);
+  }
+
+  private static void change(Connection c, String[] args) throws Throwable {
     boolean grant = args[0].equals("grant");
     String user = args[1];
     String scope = args[2];
@@ -47,29 +59,26 @@ public final class AccessTool {
     byte[] qualifier = cell.length > 2 ? Bytes.toBytes(cell[2]) : null;
     Permission.Action[] actions =
         args[3].chars().mapToObj(AccessTool::action).toArray(Permission.Action[]::new);
-    try (Connection c = ConnectionFactory.createConnection(SuperuserLogin.clientConf())) {
-      if (!grant) {
-        if (scope.startsWith("@")) {
-          AccessControlClient.revoke(c, scope.substring(1), user, actions);
-        } else {
-          AccessControlClient.revoke(c, table, user, family, qualifier, actions);
-        }
-      } else if (scope.startsWith("@")) {
-        String namespace = scope.substring(1);
-        try (Admin admin = c.getAdmin()) {
-          try {
-            admin.getNamespaceDescriptor(namespace);
-          } catch (NamespaceNotFoundException e) {
-            admin.createNamespace(NamespaceDescriptor.create(namespace).build());
-          }
-        }
-        AccessControlClient.grant(c, namespace, user, actions);
+    if (!grant) {
+      if (scope.startsWith("@")) {
+        AccessControlClient.revoke(c, scope.substring(1), user, actions);
       } else {
-        AccessControlClient.grant(c, table, user, family, qualifier, actions);
+        AccessControlClient.revoke(c, table, user, family, qualifier, actions);
       }
+    } else if (scope.startsWith("@")) {
+      String namespace = scope.substring(1);
+      try (Admin admin = c.getAdmin()) {
+        try {
+          admin.getNamespaceDescriptor(namespace);
+        } catch (NamespaceNotFoundException e) {
+          admin.createNamespace(NamespaceDescriptor.create(namespace).build());
+        }
+      }
+      AccessControlClient.grant(c, namespace, user, actions);
+    } else {
+      AccessControlClient.grant(c, table, user, family, qualifier, actions);
     }
     System.out.println("OK " + args[0] + " " + user + " " + scope + " " + Arrays.toString(actions));
-    System.exit(0);
   }
 
   private static Permission.Action action(int letter) {

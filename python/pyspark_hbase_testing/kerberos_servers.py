@@ -1,7 +1,8 @@
 # Copyright 2026 The spark-hbase-sql developers
 # SPDX-License-Identifier: Apache-2.0
 
-"""A KDC and a one-node YARN for test_kerberos.py, each a JVM of the sbt project kerberos-local.
+"""A KDC and a one-node YARN for test_kerberos.py (the KDC for `./benchmarks/run identity --kerberos` too), each a
+JVM of the sbt project kerberos-local.
 
 Both serve until their stdin closes, so they end with the test process even if it is killed.
 """
@@ -13,9 +14,10 @@ from typing import Optional
 
 from pyspark_hbase import _paths, hbase_jars
 from pyspark_hbase.local import JAVA17_FLAGS
+
 from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = _paths.require_root("the KDC and YARN of kerberos-local")
 CLASSPATH_FILE = REPO / "kerberos-local" / "target" / "kerberos-local.classpath"
 PACKAGE = "org.apache.spark.sql.hbase.local.kerberos"
 
