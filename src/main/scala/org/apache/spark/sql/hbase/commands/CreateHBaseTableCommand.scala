@@ -7,7 +7,7 @@ import java.io.IOException
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.{TableExistsException, TableName}
+import org.apache.hadoop.hbase.{MemoryCompactionPolicy, TableExistsException, TableName}
 import org.apache.hadoop.hbase.client.{
   Admin, ColumnFamilyDescriptorBuilder, Connection, CoprocessorDescriptorBuilder, TableDescriptorBuilder
 }
@@ -102,10 +102,15 @@ case class CreateHBaseTableCommand(
       def create(withAggregator: Boolean): Boolean = {
         val builder = TableDescriptorBuilder.newBuilder(name)
         (stored.families ++ stored.markerFamily).distinct.foreach { f =>
-          builder.setColumnFamily(FamilySettings.applied(
-            ColumnFamilyDescriptorBuilder.newBuilder(Utf8.bytes(f)),
-            familyOptions.find(_.family == f)
-          ).build())
+          val family =
+            FamilySettings.applied(
+              ColumnFamilyDescriptorBuilder.newBuilder(Utf8.bytes(f)),
+              familyOptions.find(_.family == f)
+            )
+          // An UPDATE rewrites a packed row's whole cell: the memstore drops the versions beyond the family's as it
+          // fills, where every read of the row, the UPDATE's merge too, would otherwise skip them until a flush.
+          if (stored.isPacked) family.setInMemoryCompaction(MemoryCompactionPolicy.EAGER)
+          builder.setColumnFamily(family.build())
         }
         if (withAggregator) builder.setCoprocessor(ServerJar.AGGREGATE_OBSERVER)
         // UPDATEs merge their new values into packed cells in the region servers, a region's rows at once.

@@ -105,6 +105,15 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       }
     }
 
+    it("drops a row's old cells in memory as its memstore fills (EAGER in-memory compaction), unlike one of cells") {
+      val t = uniqueName("packedmemstore")
+      def policies(table: String) = withAdmin(_.getDescriptor(TableName.valueOf(table))).getColumnFamilies.toSeq
+        .map(_.getInMemoryCompaction)
+      policies(create(t, "PACKED")).distinct shouldBe Seq(org.apache.hadoop.hbase.MemoryCompactionPolicy.EAGER)
+      policies(create(s"${t}_cells", "CELLS")).distinct should not contain
+        org.apache.hadoop.hbase.MemoryCompactionPolicy.EAGER
+    }
+
     it("says so in DESCRIBE, and SHOW CREATE TABLE gives a statement that maps it again") {
       val described = sql(s"DESCRIBE TABLE $packed").collect().map(r => r.getString(0) -> r.getString(1)).toMap
       described("Layout") shouldBe "PACKED"
@@ -396,6 +405,20 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         admin.modifyTable(descriptor.build()) // returns once the regions reopened with them
       }
       coprocessors shouldBe documented
+      // And its families' in-memory compaction, as CREATE TABLE gives a packed table's.
+      val inMemory = """IN_MEMORY_COMPACTION => '(\w+)'""".r.findAllMatchIn(page).map(_.group(1)).toSeq
+      inMemory shouldBe Seq(org.apache.hadoop.hbase.MemoryCompactionPolicy.EAGER.name)
+      withAdmin { admin =>
+        admin.getDescriptor(name).getColumnFamilies.foreach { family =>
+          admin.modifyColumnFamily(
+            name,
+            org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(family)
+              .setInMemoryCompaction(org.apache.hadoop.hbase.MemoryCompactionPolicy.valueOf(inMemory.head)).build()
+          )
+        }
+      }
+      withAdmin(_.getDescriptor(name)).getColumnFamilies.map(_.getInMemoryCompaction).toSet shouldBe
+        Set(org.apache.hadoop.hbase.MemoryCompactionPolicy.EAGER)
       sameUpdate("UPDATE %s SET n = n * 3, t = NULL WHERE k BETWEEN 250 AND 650", updated => updated)
       withClue("a region's rows in one call: ")(mergeCounts(s"UPDATE $later SET x = 0.5 WHERE k < 400") shouldBe
         ((400L, 400L, 400L)))

@@ -196,13 +196,16 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
       for (int index : patches) {
         Put put = (Put) batch.getOperation(index);
         byte[] row = put.getRow();
-        if (more
-            && (ahead.isEmpty()
-                || CellComparator.getInstance().compareRows(ahead.get(0), row, 0, row.length)
-                    < 0)) {
+        if (more && (ahead.isEmpty() || before(ahead, row))) {
+          // The next row first: an UPDATE's rows are mostly neighbours, where a reseek would
+          // search each of the store's memstore segments and files again for every row.
           ahead.clear();
-          scanner.reseek(row);
           more = scanner.next(ahead);
+          if (more && before(ahead, row)) {
+            ahead.clear();
+            scanner.reseek(row);
+            more = scanner.next(ahead);
+          }
         }
         if (ahead.isEmpty() || !CellUtil.matchingRows(ahead.get(0), row)) {
           // Deleted since the statement read it: an UPDATE does not bring a row back.
@@ -211,6 +214,12 @@ public final class PackedMergeObserver implements RegionCoprocessor, RegionObser
         } else merge(put, ahead);
       }
     }
+  }
+
+  /** Whether the row of {@code cells} (some) sorts before {@code row}. */
+  private static boolean before(List<Cell> cells, byte[] row) {
+    return !cells.isEmpty()
+        && CellComparator.getInstance().compareRows(cells.get(0), row, 0, row.length) < 0;
   }
 
   private static byte[] rowOf(MiniBatchOperationInProgress batch, int index) {

@@ -59,7 +59,7 @@ object PackedUpdates extends Logging {
   /** How often one row may be found changed by others before the statement gives up on it. */
   val MaxAttempts = 64
 
-  /** Calls a task has in flight at once with patches: a batch's row by row, or batches' by region. */
+  /** Calls a task has in flight at once with patches: a batch's row by row, or a region's rows. */
   val PatchCalls = 8
 
   /** The threads that send them, shared by the tasks of an executor; idle ones end. */
@@ -99,41 +99,55 @@ object PackedUpdates extends Logging {
       val name = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
       val htable = connection.getTable(name)
       var merging = mergeInRegionServers
-      // By region, the rows of PatchCalls batches go at once, each region's in calls of up to BatchRows:
-      // the rows of one region, as in an UPDATE of a key range, would otherwise wait for one call after another.
-      val rowsAtOnce = if (merging && regionBatches) BatchRows * PatchCalls else BatchRows
-      try partition.map(_.copy()).grouped(rowsAtOnce).map { rows =>
-          val (inRegions, notInRegions) =
-            if (merging && regionBatches) mergeByRegion(connection, name, table, update, rows) else (0L, rows)
-          merged._1.add(inRegions)
-          merged._2.add(inRegions)
-          inRegions + notInRegions.grouped(BatchRows).map { batch =>
-            if (!merging) updateBatch(htable, table, update, batch)
-            else {
-              val (updated, refused) = mergeBatch(connection, name, table, update, batch)
-              merged._1.add(batch.size - refused.size)
-              if (refused.isEmpty) updated
-              else {
-                merging = false
-                updated + updateBatch(htable, table, update, refused)
-              }
+      // Rows a region server merges no more, or that could not go by region, go in batches, row by row.
+      def oneByOne(rows: Seq[InternalRow]): Long = rows.grouped(BatchRows).map { batch =>
+        if (!merging) updateBatch(htable, table, update, batch)
+        else {
+          val (updated, refused) = mergeBatch(connection, name, table, update, batch)
+          merged._1.add(batch.size - refused.size)
+          if (refused.isEmpty) updated
+          else {
+            merging = false
+            updated + updateBatch(htable, table, update, refused)
+          }
+        }
+      }.sum
+      try {
+        if (merging && regionBatches) {
+          // By region, each BatchRows rows go as soon as they are read, up to PatchCalls calls in flight: the
+          // statement reads its next rows while the region servers merge the ones before.
+          val inFlight = scala.collection.mutable.Queue.empty[(Int, Future[Seq[InternalRow]])]
+          var updated = 0L
+          def awaitOldest(): Unit = {
+            val (sent, call) = inFlight.dequeue()
+            val notInRegions = Await.result(call, Duration.Inf)
+            merged._1.add(sent - notInRegions.size)
+            merged._2.add(sent - notInRegions.size)
+            updated += sent - notInRegions.size + oneByOne(notInRegions)
+          }
+          partition.map(_.copy()).grouped(BatchRows).foreach { rows =>
+            if (!merging) updated += oneByOne(rows) // a region server refused the merge: no more region calls
+            else mergeByRegion(connection, name, table, update, rows).foreach { call =>
+              while (inFlight.size >= PatchCalls) awaitOldest()
+              inFlight.enqueue(call)
             }
-          }.sum
-        }.sum
-      finally htable.close()
+          }
+          while (inFlight.nonEmpty) awaitOldest()
+          updated
+        } else partition.map(_.copy()).grouped(BatchRows).map(oneByOne).sum
+      } finally htable.close()
     }
 
   /**
-   * Sends the rows' patches through [[RegionBatchEndpoint]] as Puts ([[PackedRowUpdate.regionPatch]]),
-   * each region's rows in calls of up to [[BatchRows]], the calls at once: the region server reads a
-   * call's rows with one scanner, where an Append per row has it open a scanner per row. Returns how
-   * many rows were updated, and the rows of the calls that failed, to be sent row by row: a region
-   * split or moved since the rows were grouped, or on a region server without the merge (or with an
-   * older one, which merges Appends only), which refuses the patch family. A call is atomic, so
-   * those rows are as they were (a call that failed only on its way back was applied, and a patch
-   * sets values, so applying it again changes nothing). A region's answer does not say which rows
-   * it found gone, deleted since the statement read them: it writes nothing for those, and they are
-   * counted as updated, as an UPDATE that ran just before the DELETE would have counted them.
+   * Starts sending the rows' patches through [[RegionBatchEndpoint]] as Puts ([[PackedRowUpdate.regionPatch]]),
+   * a call per region's rows: the region server reads a call's rows with one scanner, where an Append per row has
+   * it open a scanner per row. Returns each call's number of rows, and its rows to be sent row by row once it ends:
+   * those of a call that failed, on a region split or moved since the rows were grouped, or on a region server
+   * without the merge (or with an older one, which merges Appends only), which refuses the patch family. A call is
+   * atomic, so those rows are as they were (a call that failed only on its way back was applied, and a patch sets
+   * values, so applying it again changes nothing). A region's answer does not say which rows it found gone, deleted
+   * since the statement read them: it writes nothing for those, and they are counted as updated, as an UPDATE that
+   * ran just before the DELETE would have counted them.
    */
   private def mergeByRegion(
       connection: Connection,
@@ -141,7 +155,7 @@ object PackedUpdates extends Logging {
       table: HBaseTableDef,
       update: PackedRowUpdate,
       rows: Seq[InternalRow]
-  ): (Long, Seq[InternalRow]) = {
+  ): Seq[(Int, Future[Seq[InternalRow]])] = {
     val keyed = rows.map(row => (row, update.rowKey(row)))
     val located = scala.util.Try {
       val locator = connection.getRegionLocator(name)
@@ -149,31 +163,32 @@ object PackedUpdates extends Logging {
       finally locator.close()
     }
     // Where the regions cannot be told, the row by row path sends them, and reports what fails.
-    val calls = located.getOrElse(Nil).flatMap(_.grouped(BatchRows)).map { call =>
-      Future {
-        // Two patches of one row in one call: the region server refuses them.
-        val distinct = call.map(r => java.nio.ByteBuffer.wrap(r._2)).distinct.size == call.size
-        if (!distinct) call.map(_._1)
-        else {
-          val regionTable = connection.getTable(name)
-          try {
-            val request = MutateRowsRequest.newBuilder()
-            call.foreach { case (row, _) =>
-              request.addMutationRequest(ProtobufUtil.toMutation(MutationType.PUT, update.regionPatch(row)))
-            }
-            MultiRowMutationService.newBlockingStub(regionTable.coprocessorService(call.head._2))
-              .mutateRows(null, request.build())
-            Nil
-          } catch {
-            case NonFatal(e) =>
-              logDebug(s"UPDATE of table '${table.name}': a region's call failed, its rows go one by one", e)
-              call.map(_._1)
-          } finally regionTable.close()
-        }
-      }(Senders)
-    }
-    val oneByOne = if (located.isFailure) rows else calls.flatMap(call => Await.result(call, Duration.Inf))
-    (rows.size - oneByOne.size, oneByOne)
+    located.fold(
+      _ => Seq(rows.size -> Future.successful(rows)),
+      _.map { call =>
+        call.size -> Future {
+          // Two patches of one row in one call: the region server refuses them.
+          val distinct = call.map(r => java.nio.ByteBuffer.wrap(r._2)).distinct.size == call.size
+          if (!distinct) call.map(_._1)
+          else {
+            val regionTable = connection.getTable(name)
+            try {
+              val request = MutateRowsRequest.newBuilder()
+              call.foreach { case (row, _) =>
+                request.addMutationRequest(ProtobufUtil.toMutation(MutationType.PUT, update.regionPatch(row)))
+              }
+              MultiRowMutationService.newBlockingStub(regionTable.coprocessorService(call.head._2))
+                .mutateRows(null, request.build())
+              Nil
+            } catch {
+              case NonFatal(e) =>
+                logDebug(s"UPDATE of table '${table.name}': a region's call failed, its rows go one by one", e)
+                call.map(_._1)
+            } finally regionTable.close()
+          }
+        }(Senders)
+      }
+    )
   }
 
   /**
