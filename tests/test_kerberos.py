@@ -617,6 +617,10 @@ def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_t
         for round in range(2):
             # A key range over both regions, its aggregate pushed to the region servers, in tasks.
             assert erin.rows("SELECT count(*), min(v) FROM ke WHERE k BETWEEN 10 AND 60") == [[51, "e10"]]
+            # A join merged by key, both sides read in tasks.
+            assert erin.rows("SELECT count(*), max(b.v) FROM ke a JOIN ke b ON a.k = b.k WHERE a.k < 70") == [
+                [70, "e9"]
+            ]
             refused = frank.refused("SELECT count(*) FROM ke WHERE k BETWEEN 10 AND 60")
             assert "HBase denied access" in refused and "frank" in refused and "ke" in refused, refused
             assert frank.rows("SELECT k, v FROM kf WHERE k IN (3, 97) ORDER BY k") == [[3, "f3"], [97, "f97"]]
