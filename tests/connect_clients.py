@@ -20,3 +20,17 @@ def connect_denied(action) -> str:
     with pytest.raises(PySparkException) as refused:
         action()
     return str(refused.value)
+
+
+def stream_csv_into(session, source, table: str, checkpoint):
+    """A stream of the `k INT, v STRING` CSV files in `source` into HBase table `table`, started from the thin client
+    with the trigger availableNow."""
+    return (
+        session.readStream.schema("k INT, v STRING")
+        .csv(str(source))
+        .writeStream.format("hbase")
+        .option("table", table)
+        .option("checkpointLocation", str(checkpoint))
+        .trigger(availableNow=True)
+        .start()
+    )

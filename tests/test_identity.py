@@ -15,7 +15,7 @@ from pathlib import Path
 import pyspark
 import pytest
 from conftest import SPARK_HBASE, jdbc_refused, jdbc_rows, port_of
-from connect_clients import connect_as, connect_denied
+from connect_clients import connect_as, connect_denied, stream_csv_into
 from pyhive import hive
 from pyspark_hbase import _paths
 from pyspark_hbase.connect import ConnectServer
@@ -296,15 +296,7 @@ def test_each_connect_session_reads_and_writes_as_its_user_id(acl_hbase, per_use
         (source / "rows.csv").write_text("".join(f"{k},streamed\n" for k in range(6000, 6010)))
 
         def stream_into_t2(session, name):
-            return (
-                session.readStream.schema("k INT, v STRING")
-                .csv(str(source))
-                .writeStream.format("hbase")
-                .option("table", "t2")
-                .option("checkpointLocation", str(tmp_path / f"checkpoint-{name}"))
-                .trigger(availableNow=True)
-                .start()
-            )
+            return stream_csv_into(session, source, "t2", tmp_path / f"checkpoint-{name}")
 
         bobs = stream_into_t2(bob, "bob")
         assert bobs.awaitTermination(180) and bobs.exception() is None, bobs.exception()

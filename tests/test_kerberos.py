@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pyspark
 import pytest
-from connect_clients import connect_as, connect_denied
+from connect_clients import connect_as, connect_denied, stream_csv_into
 from pyspark_hbase import _paths
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.daemons import HOST, accepts, pick_free_ports, terminate, wait_until
@@ -576,6 +576,23 @@ def _jdbc(kdc, port, user):
     return session
 
 
+def _tasks_used_their_own_tokens(secured_hbase, log, users):
+    """HBase saw each user's tasks authenticate with that user's own token, which the server obtained for them."""
+    hbase_logs = "".join(p.read_text(errors="replace") for p in (secured_hbase.data_dir / "logs").glob("*.log"))
+    server_log = log.read_text(errors="replace")
+    for user in users:
+        assert f"Auth successful for {user} (auth:TOKEN)" in hbase_logs, user
+        assert f"Obtained an HBase delegation token of {user} for tasks" in server_log, user
+
+
+def _tokens_dropped_of_only(log, user, still_held):
+    """The server dropped `user`'s tokens within 60 s (their last session ended), and not those of `still_held`."""
+    assert wait_until(
+        lambda: f"Dropped the HBase delegation tokens of {user}" in log.read_text(errors="replace"), 60
+    ), f"{user}'s tokens were not dropped within 60 s of their last session's end"
+    assert f"Dropped the HBase delegation tokens of {still_held}" not in log.read_text(errors="replace")
+
+
 def test_a_jdbc_user_is_who_kerberos_says_whatever_name_the_client_gives_and_one_without_a_login_is_refused(
     kdc, per_user_server
 ):
@@ -640,21 +657,10 @@ def test_each_jdbc_user_reaches_hbase_as_themselves_in_tasks_on_executors_with_t
         assert "erin" in refused and "ke" in refused, refused
     finally:
         frank.close()
-    # HBase saw each user's tasks authenticate with that user's own token, and the server as itself.
-    hbase_logs = lambda: "".join(  # noqa: E731
-        p.read_text(errors="replace") for p in (secured_hbase.data_dir / "logs").glob("*.log")
-    )
-    for user in ("erin", "frank"):
-        assert f"Auth successful for {user} (auth:TOKEN)" in hbase_logs(), user
-    server_log = log.read_text(errors="replace")
-    assert "HBase identity: per user (spark.sql.hbase.identity=statement)" in server_log
-    for user in ("erin", "frank"):
-        assert f"Obtained an HBase delegation token of {user} for tasks" in server_log, user
+    _tasks_used_their_own_tokens(secured_hbase, log, ("erin", "frank"))
+    assert "HBase identity: per user (spark.sql.hbase.identity=statement)" in log.read_text(errors="replace")
     # frank's last session closed: the driver forgets his tokens; erin's session is still open.
-    assert wait_until(lambda: "Dropped the HBase delegation tokens of frank" in log.read_text(errors="replace"), 60), (
-        "frank's tokens were not dropped within 60 s of his session's close"
-    )
-    assert "Dropped the HBase delegation tokens of erin" not in log.read_text(errors="replace")
+    _tokens_dropped_of_only(log, "frank", still_held="erin")
     erin.close()
     assert wait_until(lambda: "Dropped the HBase delegation tokens of erin" in log.read_text(errors="replace"), 60), (
         "erin's tokens were not dropped within 60 s of her session's close"
@@ -717,15 +723,7 @@ def test_each_connect_user_reaches_hbase_as_themselves_in_tasks_on_executors_wit
         (source / "rows.csv").write_text("".join(f"{k},streamed\n" for k in range(6000, 6010)))
 
         def stream_into_kg(session, name):
-            return (
-                session.readStream.schema("k INT, v STRING")
-                .csv(str(source))
-                .writeStream.format("hbase")
-                .option("table", "kg")
-                .option("checkpointLocation", str(tmp_path / f"checkpoint-{name}"))
-                .trigger(availableNow=True)
-                .start()
-            )
+            return stream_csv_into(session, source, "kg", tmp_path / f"checkpoint-{name}")
 
         ginas = stream_into_kg(gina, "gina")
         assert ginas.awaitTermination(180) and ginas.exception() is None, ginas.exception()
@@ -734,16 +732,10 @@ def test_each_connect_user_reaches_hbase_as_themselves_in_tasks_on_executors_wit
         assert "HBase denied access" in refused and "hank" in refused and "kg" in refused, refused
     finally:
         hank.stop()
-    hbase_logs = "".join(p.read_text(errors="replace") for p in (secured_hbase.data_dir / "logs").glob("*.log"))
-    for user in ("gina", "hank"):
-        assert f"Auth successful for {user} (auth:TOKEN)" in hbase_logs, user
-    server_log = log.read_text(errors="replace")
-    assert "Spark Connect sessions as their user ids (trusted, not authenticated here)" in server_log
-    for user in ("gina", "hank"):
-        assert f"Obtained an HBase delegation token of {user} for tasks" in server_log, user
-    # hank's session was released: the driver forgets his tokens; gina's session is still open.
-    assert wait_until(lambda: "Dropped the HBase delegation tokens of hank" in log.read_text(errors="replace"), 60), (
-        "hank's tokens were not dropped within 60 s of his session's release"
+    _tasks_used_their_own_tokens(secured_hbase, log, ("gina", "hank"))
+    assert "Spark Connect sessions as their user ids (trusted, not authenticated here)" in log.read_text(
+        errors="replace"
     )
-    assert "Dropped the HBase delegation tokens of gina" not in log.read_text(errors="replace")
+    # hank's session was released: the driver forgets his tokens; gina's session is still open.
+    _tokens_dropped_of_only(log, "hank", still_held="gina")
     gina.stop()
