@@ -77,7 +77,7 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
   }
 
   override def executeCollect(): Array[InternalRow] =
-    if (plan.driverRead) readOnDriver(Int.MaxValue) else super.executeCollect()
+    if (plan.driverRead) readOnDriver(Int.MaxValue) else CollectedRows.of(execute(), output.size)
 
   override def executeTake(n: Int): Array[InternalRow] =
     if (plan.driverRead) readOnDriver(n) else super.executeTake(n)
@@ -102,7 +102,7 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
     val plan = runtimePlan
     // An index that named more rows than its lookup takes leaves the plan as it was without it.
     if (plan.driverRead) readOnDriver(plan, maxRows)
-    else rowsOf(plan).mapPartitionsInternal(_.take(maxRows).map(_.copy())).collect().take(maxRows)
+    else CollectedRows.of(rowsOf(plan), output.size, maxRows).take(maxRows)
   }
 
   private def readOnDriver(plan: TableScanPlan, maxRows: Int): Array[InternalRow] = {

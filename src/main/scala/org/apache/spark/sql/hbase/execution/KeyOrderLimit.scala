@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.execution
 
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Attribute, NamedExpression, SortOrder, UnsafeProjection, UnsafeRow}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, NamedExpression, SortOrder, UnsafeProjection}
 import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartition}
 import org.apache.spark.sql.execution.{SparkPlan, TakeOrderedAndProjectExec, UnaryExecNode}
 
@@ -41,18 +41,9 @@ case class KeyOrderLimit(limit: Int, sortOrder: Seq[SortOrder], projectList: Seq
         val out = Array.newBuilder[InternalRow]
         var (count, partition) = (0, 0)
         while (count < limit && partition < rows.getNumPartitions) {
-          val wanted = limit - count
-          val bytes = sparkContext.runJob(
-            rows,
-            (it: Iterator[InternalRow]) => it.take(wanted).map(_.asInstanceOf[UnsafeRow].copy().getBytes).toArray,
-            Seq(partition)
-          ).head
-          bytes.foreach { b =>
-            val row = new UnsafeRow(width)
-            row.pointTo(b, b.length)
-            out += row
-          }
-          count += bytes.length
+          val first = CollectedRows.in(rows, width, Seq(partition), limit - count)
+          out ++= first
+          count += first.length
           partition += 1
         }
         out.result()

@@ -8,13 +8,14 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{BufferedMutator, BufferedMutatorParams, Connection, Mutation}
 
-import org.apache.spark.SparkException
+import org.apache.spark.{SparkException, TaskContext}
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.facts.HBaseTableSizes
+import org.apache.spark.util.LongAccumulator
 
 /**
  * Sends rows to HBase as mutations, batched by one BufferedMutator per task, and counts the rows.
@@ -60,14 +61,31 @@ object HBaseMutations {
       write: (Iterator[InternalRow], Connection) => Long
   ): Long = {
     val sent = rows.sparkContext.longAccumulator(s"rows written to ${table.hbaseTable}")
-    try rows.foreachPartition { partition =>
-        HBaseConnections.withConnection(cluster)(connection => sent.add(write(partition, connection)))
-      }
+    try rows.sparkContext.runJob(
+        rows,
+        new PartitionWrite(cluster, write, sent),
+        rows.partitions.indices,
+        (_: Int, _: Unit) => ()
+      )
     catch {
       // A bad row fails its task; report the row's problem (a NULL key, HBase refusing), not the job's failure around it.
       case e: SparkException =>
         throw HBaseSQLException.causeOf(e).map(c => new HBaseSQLException(c.getMessage, Some(e))).getOrElse(e)
     } finally HBaseTableSizes.forget(cluster, table.hbaseTable)
     sent.value
+  }
+
+  /**
+   * A task's writing of its partition: a named class rather than a lambda, whose class file Spark's
+   * closure cleaner would read for every statement (see [[org.apache.spark.sql.hbase.execution.CollectedRows]]).
+   */
+  private final class PartitionWrite(
+      cluster: HBaseClusterConf,
+      write: (Iterator[InternalRow], Connection) => Long,
+      sent: LongAccumulator
+  ) extends ((TaskContext, Iterator[InternalRow]) => Unit)
+      with Serializable {
+    override def apply(context: TaskContext, partition: Iterator[InternalRow]): Unit =
+      HBaseConnections.withConnection(cluster)(connection => sent.add(write(partition, connection)))
   }
 }
