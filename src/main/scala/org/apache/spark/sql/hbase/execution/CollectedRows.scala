@@ -3,6 +3,8 @@
 
 package org.apache.spark.sql.hbase.execution
 
+import scala.collection.mutable
+
 import org.apache.spark.TaskContext
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
@@ -37,6 +39,27 @@ object CollectedRows {
       row.pointTo(bytes, bytes.length)
       row: InternalRow
     })
+  }
+
+  /**
+   * The first `n` rows of `rows` in partition order, reading partitions in rounds as Spark's own
+   * take does: `initial` partitions first, then as many more as the rows found so far suggest,
+   * at most `scaleUp` times as many as were read.
+   */
+  def take(rows: RDD[InternalRow], width: Int, n: Int, initial: Int, scaleUp: Int): Array[InternalRow] = {
+    val total = rows.partitions.length
+    val found = mutable.ArrayBuffer.empty[InternalRow]
+    var read = 0
+    while (found.length < n && read < total) {
+      val tries =
+        if (read == 0) initial
+        else if (found.isEmpty) read * scaleUp
+        else math.min(math.ceil(1.5 * (n - found.length) * read / found.length).toInt, read * scaleUp)
+      val partitions = read until math.min(total, read + tries)
+      found ++= in(rows, width, partitions, n - found.length)
+      read = partitions.end
+    }
+    found.take(n).toArray
   }
 
   /** A task's rows as the bytes of their UnsafeRows, at most `max` of them. */

@@ -80,7 +80,15 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
     if (plan.driverRead) readOnDriver(Int.MaxValue) else CollectedRows.of(execute(), output.size)
 
   override def executeTake(n: Int): Array[InternalRow] =
-    if (plan.driverRead) readOnDriver(n) else super.executeTake(n)
+    if (plan.driverRead) readOnDriver(n)
+    else if (n <= 0) Array.empty
+    else CollectedRows.take(
+      execute(),
+      output.size,
+      n,
+      conf.limitInitialNumPartitions,
+      math.max(conf.limitScaleUpFactor, 2)
+    )
 
   /**
    * `onDriver` of every row, read on the driver, when the plan with its run-time steps taken still

@@ -197,6 +197,21 @@ class ScanExecutionSpec extends HBaseSuite {
       val filtered = sql(s"SELECT k FROM $table WHERE v = 9 LIMIT 3")
       filtered.collect().map(_.getInt(0)).foreach(k => k % 10 shouldBe 9)
     }
+
+    it("reads regions in rounds as Spark's take does, the first region alone, then more where it found too few") {
+      // A task per region; the rows with w >= 5000 are all in the last region.
+      def firstThreeAndJobs(): (Seq[Int], Int) = {
+        var rows = Seq.empty[Int]
+        val query = sql(s"SELECT k FROM $table WHERE w >= 5000 LIMIT 3")
+        val jobs = jobsRunBy { rows = query.collect().map(_.getInt(0)).toSeq }
+        (rows, jobs)
+      }
+      withConf(HBaseSQLConf.ScanTaskMaxBytes.key -> "0") {
+        firstThreeAndJobs() shouldBe ((Seq(2500, 2501, 2502), 2))
+        withConf("spark.sql.limit.initialNumPartitions" -> "3")(firstThreeAndJobs() shouldBe
+          ((Seq(2500, 2501, 2502), 1)))
+      }
+    }
   }
 
   describe("the columns read") {
