@@ -44,7 +44,7 @@ object CollectedRows {
   /**
    * The first `n` rows of `rows` in partition order, reading partitions in rounds as Spark's own
    * take does: `initial` partitions first, then as many more as the rows found so far suggest,
-   * at most `scaleUp` times as many as were read.
+   * at most `scaleUp` times as many as were read. No job runs for `n` of 0 or less.
    */
   def take(rows: RDD[InternalRow], width: Int, n: Int, initial: Int, scaleUp: Int): Array[InternalRow] = {
     val total = rows.partitions.length

@@ -81,7 +81,6 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
 
   override def executeTake(n: Int): Array[InternalRow] =
     if (plan.driverRead) readOnDriver(n)
-    else if (n <= 0) Array.empty
     else CollectedRows.take(
       execute(),
       output.size,
