@@ -102,6 +102,9 @@ lazy val hbaseLocal = (project in file("hbase-local"))
   .settings(
     name := "spark-hbase-sql-hbase-local",
     crossPaths := false,
+    // Its classes as a jar on the classpath written below: Java's class data sharing archives
+    // classes from jars only, and refuses a classpath with a non-empty directory before its last jar.
+    exportJars := true,
     autoScalaLibrary := false,
     publish / skip := true,
     libraryDependencies ++= Seq(
@@ -154,6 +157,7 @@ lazy val kerberosLocal = (project in file("kerberos-local"))
   .settings(
     name := "spark-hbase-sql-kerberos-local",
     crossPaths := false,
+    exportJars := true,
     autoScalaLibrary := false,
     publish / skip := true,
     libraryDependencies ++= Seq(

@@ -14,10 +14,13 @@ as Ctrl-C does.
 """
 
 import atexit
+import json
+import math
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from contextlib import contextmanager
@@ -27,22 +30,47 @@ import pytest
 from pyspark_hbase import _paths
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase_testing import processes
-from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS, sharing, spark_class_archive
+from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS, sharing, write_class_archives
 
 SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
 
-# C1 alone and the serial collector for the run's many short-lived JVMs (see the module); flags
-# given by whoever runs the tests win.
-_OUR_SPARK_FLAGS = "SPARK_SUBMIT_OPTS" not in os.environ
-for _variable in ("SPARK_SUBMIT_OPTS", "HBASE_OPTS"):
-    os.environ.setdefault(_variable, SHORT_LIVED_JVM_FLAGS)
+# C1 alone and the serial collector for the run's many short-lived JVMs, and class archives
+# (pyspark_hbase_testing.jvm); flags given by whoever runs the tests win.
+_OUR_FLAGS = {v for v in ("SPARK_SUBMIT_OPTS", "HBASE_OPTS") if v not in os.environ}
+for _variable in _OUR_FLAGS:
+    os.environ[_variable] = SHORT_LIVED_JVM_FLAGS
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """From here on, Spark's JVMs map one archive of their classes and HBase's another.
+
+    They are kept in the checkout's target/ for the next run, and made when the jars change. Not
+    with an external HBase (HBASE_CONF_DIR), nor for flags whoever runs the tests set."""
+    root = _paths.repo_root()
+    if os.environ.get("HBASE_CONF_DIR") or not _OUR_FLAGS or root is None:
+        return
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="class-archives-") as scratch:
+        archives = write_class_archives(root / "target" / "class-archives", SPARK_HBASE, Path(scratch))
+    for name, variable, archive in (
+        ("Spark", "SPARK_SUBMIT_OPTS", archives.spark),
+        ("HBase", "HBASE_OPTS", archives.hbase),
+    ):
+        if variable not in _OUR_FLAGS:
+            continue
+        if archive is None:
+            _FIGURES.append((f"{name} class archive", "none: it could not be written; its JVMs load classes as usual"))
+            continue
+        os.environ[variable] = f"{SHORT_LIVED_JVM_FLAGS} {sharing(archive)}"
+        how = f"written in {time.monotonic() - started:.0f} s" if name.lower() in archives.written else "reused"
+        _FIGURES.append((f"{name} class archive", f"{how}: {archive}"))
 
 
 @pytest.fixture(scope="session")
 def hbase(tmp_path_factory):
     """The LocalHBase the run uses, or None for an external HBase named by HBASE_CONF_DIR."""
     if os.environ.get("HBASE_CONF_DIR"):
-        _share_spark_classes([], tmp_path_factory)
         yield None
         return
     local = LocalHBase(tmp_path_factory.mktemp("hbase"))
@@ -50,31 +78,9 @@ def hbase(tmp_path_factory):
     _SESSION_OWNERS.update({local.data_dir, local.data_dir / "thriftserver"})
     try:
         local.start()
-        _share_spark_classes(data_dir_args(local), tmp_path_factory)
         yield local
     finally:
         local.stop()
-
-
-def _share_spark_classes(hbase_args, tmp_path_factory):
-    """From here on, Spark's JVMs map one archive of their classes (pyspark_hbase_testing.jvm).
-
-    It is kept in target/ for the next run, and made when the jars change. Left out when whoever
-    runs the tests set SPARK_SUBMIT_OPTS."""
-    if not _OUR_SPARK_FLAGS:
-        return
-    root = _paths.repo_root()
-    directory = root / "target" / "class-archives" if root else tmp_path_factory.mktemp("class-archives")
-    started = time.monotonic()
-    archive, written = spark_class_archive(directory, SPARK_HBASE, hbase_args)
-    if archive is None:
-        _FIGURES.append(
-            ("Spark class archive", "none: its spark-sql session failed; Spark's JVMs load classes as usual")
-        )
-        return
-    os.environ["SPARK_SUBMIT_OPTS"] = f"{SHORT_LIVED_JVM_FLAGS} {sharing(archive)}"
-    how = f"written in {time.monotonic() - started:.0f} s" if written else "reused"
-    _FIGURES.append(("Spark class archive", f"{how}: {archive}"))
 
 
 @pytest.fixture(scope="session")
@@ -177,6 +183,26 @@ def figure():
     return lambda name, value: _FIGURES.append((name, value))
 
 
+def pytest_collection_modifyitems(items):
+    """The modules that took longest in the last timed run first, then the rest: each of
+    ./bin/test's workers takes the next module when it is done with one, so a long module taken
+    last would end the run alone. The times are benchmarks/results/test_time.json's (none: as
+    collected); a module it does not name counts as long."""
+    recorded = _paths.repo_root() and _paths.repo_root() / "benchmarks" / "results" / "test_time.json"
+    if not recorded or not recorded.is_file():
+        return
+    seconds = {
+        item["item"]: item["wallSeconds"]
+        for item in json.loads(recorded.read_text())["items"]
+        if item["side"] == "python"
+    }
+    position = {}
+    for index, item in enumerate(items):
+        position.setdefault(item.path, index)
+    # Stable: a module's tests keep their order, and modules of equal time theirs.
+    items.sort(key=lambda item: (-seconds.get(f"tests/{item.path.name}", math.inf), position[item.path]))
+
+
 def pytest_terminal_summary(terminalreporter):
     if _FIGURES:
         terminalreporter.section("figures measured")
@@ -191,7 +217,7 @@ def pytest_terminal_summary(terminalreporter):
 # The run's temporary dir, once a module has run; the dirs of the session fixtures' processes.
 _RUN_ROOT: list[Path] = []
 _SESSION_OWNERS: set[Path] = set()
-_LEFT_AT_THE_END: list[processes.Leftover] = []
+_LEFT_AT_THE_END: list[str] = []
 
 
 def _interrupt(signum, frame):
@@ -230,9 +256,22 @@ def _end_leftovers() -> list[processes.Leftover]:
 
 @pytest.hookimpl(trylast=True)  # after the fixtures' teardown (the runner's own pytest_sessionfinish)
 def pytest_sessionfinish(session, exitstatus):
-    _LEFT_AT_THE_END.extend(_end_leftovers())
+    _LEFT_AT_THE_END.extend(map(str, _end_leftovers()))
     if _LEFT_AT_THE_END and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    # A worker of pytest-xdist tells the controlling pytest, which reports and fails the run.
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["figures"] = [list(f) for f in _FIGURES]
+        output["left"] = _LEFT_AT_THE_END
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's
+def pytest_testnodedown(node, error):
+    """A worker's figures and leftovers (see pytest_sessionfinish), in the controlling pytest."""
+    output = getattr(node, "workeroutput", {})
+    _FIGURES.extend(tuple(f) for f in output.get("figures", ()))
+    _LEFT_AT_THE_END.extend(output.get("left", ()))
 
 
 @pytest.fixture

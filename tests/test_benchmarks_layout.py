@@ -197,7 +197,8 @@ def test_time_gives_the_scala_sides_cpu_to_the_spec_the_log_names_and_a_tests_to
         PYTHONPATH=str(BENCHMARKS),
         PYTEST_ADDOPTS="-p harness.pytest_progress -p no:cacheprovider",
     )
-    python = subprocess.run([sys.executable, "-m", "pytest", "-q", "test_busy.py"], cwd=tmp_path, env=env)
+    # On a pytest-xdist worker, as ./bin/test runs its modules.
+    python = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "1", "test_busy.py"], cwd=tmp_path, env=env)
     scala.wait()
     # Until the sampler has seen both processes end.
     seen, deadline = sampler.samples + 2, time.monotonic() + 30

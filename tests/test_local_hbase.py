@@ -4,7 +4,7 @@
 """Tests of `spark-hbase local` against a real embedded HBase (no mocks).
 
 Needs Java 17 and `./build/sbt hbaseLocal/writeClasspath` (the classpath file, plus our helper
-classes in hbase-local/target/classes); without them the tests fail and say so. This module starts
+classes in the hbase-local jar); without them the tests fail and say so. This module starts
 its own HBase in a temp dir (fixture `launcher_hbase`), separate from conftest's `hbase`.
 """
 
@@ -77,7 +77,7 @@ def test_missing_classpath_names_the_build_command(tmp_path):
 def test_broken_classpath_reports_the_log(tmp_path):
     # A classpath that has our classes but lacks HBase: the JVM dies at once.
     entries = _classpath()
-    keep = [e for e in entries if "log4j-api" in e or not e.endswith(".jar")]
+    keep = [e for e in entries if "log4j-api" in e or "spark-hbase-sql-hbase-local" in e]
     broken = tmp_path / "broken.classpath"
     broken.write_text(os.pathsep.join(keep))
     hbase = LocalHBase(tmp_path / "data", classpath_file=broken)
@@ -91,11 +91,11 @@ def test_broken_classpath_reports_the_log(tmp_path):
 
 
 def test_missing_probe_class_names_the_build_command(tmp_path):
-    # The jars without hbase-local/target/classes: no readiness probe, so HBase isn't started.
-    jars_only = tmp_path / "jars-only.classpath"
-    jars_only.write_text(os.pathsep.join(e for e in _classpath() if e.endswith(".jar")))
+    # The classpath without the hbase-local jar: no readiness probe, so HBase isn't started.
+    without_ours = tmp_path / "without-ours.classpath"
+    without_ours.write_text(os.pathsep.join(e for e in _classpath() if "spark-hbase-sql-hbase-local" not in e))
     data = tmp_path / "data"
-    hbase = LocalHBase(data, classpath_file=jars_only)
+    hbase = LocalHBase(data, classpath_file=without_ours)
     with pytest.raises(
         LocalHBaseError,
         match=r"LocalHBaseProbe not found.*"

@@ -1,22 +1,40 @@
 # Copyright 2026 The spark-hbase-sql developers
 # SPDX-License-Identifier: Apache-2.0
 
-"""A pytest plugin for the test_time benchmark: writes the node id of the test that runs now to the file that
-TEST_TIME_PROGRESS names, so that a sampler outside pytest can say which test the machine's CPU went to. Loaded
-with `-p harness.pytest_progress` and benchmarks/ on PYTHONPATH; without TEST_TIME_PROGRESS it does nothing."""
+"""A pytest plugin for the test_time benchmark: each pytest process that runs tests (the one pytest, or each
+pytest-xdist worker) writes the node id of its test that runs now to a file of its own in the directory that
+TEST_TIME_PROGRESS names, `<pid>`, so that a sampler outside pytest can say which test the CPU of that process and
+of those it started went to. Loaded with `-p harness.pytest_progress` and benchmarks/ on PYTHONPATH; without
+TEST_TIME_PROGRESS it does nothing."""
 
 import os
 
-# Taken from the environment, so that a pytest that a test runs (with the same PYTEST_ADDOPTS) writes nothing.
-_PATH = os.environ.pop("TEST_TIME_PROGRESS", None)
+import pytest
+
+# Taken from the environment, so that a pytest that a test runs (with the same PYTEST_ADDOPTS) writes nothing; handed
+# to pytest-xdist's workers through their input.
+_KEY = "test_time_progress"
+_DIR = os.environ.pop("TEST_TIME_PROGRESS", None)
+
+
+def pytest_configure(config):
+    global _DIR
+    _DIR = getattr(config, "workerinput", {}).get(_KEY, _DIR)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's
+def pytest_configure_node(node):
+    node.workerinput[_KEY] = _DIR
 
 
 def _write(text):
-    if _PATH:
+    if _DIR:
         # Replaced whole, so that the sampler never reads half a name.
-        with open(f"{_PATH}.tmp", "w") as f:
+        os.makedirs(_DIR, exist_ok=True)
+        path = os.path.join(_DIR, str(os.getpid()))
+        with open(f"{path}.tmp", "w") as f:
             f.write(text)
-        os.replace(f"{_PATH}.tmp", _PATH)
+        os.replace(f"{path}.tmp", path)
 
 
 def pytest_runtest_logstart(nodeid, location):

@@ -4,7 +4,8 @@
 """Where `./bin/test`'s time goes: it runs on a fresh clone of this checkout's commit, and every second a sampler
 reads each process's CPU from /proc and gives it to what the process serves at that moment: the setup (building the
 venv and the jars), a Scala spec (sbt, its test JVM and the test HBase under target/test-hbase, by the spec the
-Scala log last named), or a Python test module (every other process, by the test that a pytest plugin says runs).
+Scala log last named), or a Python test module (every other process, by the test that a pytest plugin says its
+pytest worker runs: the worker it was first seen under, its own or an ancestor's).
 
 Run through `./benchmarks/run test_time [--keep]`. On two cores the two suites run side by side and keep the
 machine busy, so the wall clock follows the CPU that all of them need: these CPU seconds are what a change to the
@@ -37,6 +38,8 @@ SHOWN = 25
 LOOKS = 3
 LAUNCHER_LOOKS = 120
 LAUNCHERS = {"nice", "bash", "sh", "env"}
+# What the Python side's processes outside a pytest worker serve: the lint, pytest's start and its controller.
+PYTHON_START = "lint and pytest's start"
 
 
 def _busy_ticks():
@@ -97,6 +100,7 @@ class Sampler(threading.Thread):
         self.kinds = {}  # (pid, start) -> "scala" | "python" | "kernel" | "before"
         self.looks = Counter()  # (pid, start) -> how often its command line was read
         self.launchers = set()  # (pid, start) of those that ran a launcher when last looked at
+        self.workers = {}  # (pid, start) -> pid of the pytest worker it was first seen under, or None
         self.busy = self.kernel = self.before = 0.0
         self.samples = 0
         self.stopped = threading.Event()
@@ -138,36 +142,53 @@ class Sampler(threading.Thread):
             self.spec = specs[-1] if specs else self.spec
         return self.spec
 
-    def _python_item(self):
-        try:
-            return self.progress.read_text().split("::")[0] or "pytest: collection"
-        except OSError:
-            return "lint and pytest's start"
+    def _python_items(self):
+        """{pid of a pytest worker: the module it runs now}."""
+        items = {}
+        for path in self.progress.glob("[0-9]*"):
+            try:
+                items[int(path.name)] = path.read_text().split("::")[0] or "pytest: collection"
+            except (OSError, ValueError):
+                continue
+        return items
+
+    def _worker_of(self, key, now, workers):
+        """The pytest worker that `key` serves: itself or its nearest ancestor when first seen. Servers that outlive
+        the command that started them are seen first while it still waits for them."""
+        if self.workers.get(key) is None:  # looked for again until found: a worker is one once it has a test
+            by_pid = {k[0]: k for k in now}
+            seen, at = set(), key
+            while at is not None and at[0] not in workers and at not in seen:
+                seen.add(at)
+                at = by_pid.get(now[at][1])
+            self.workers[key] = at[0] if at is not None and at[0] in workers else None
+        return self.workers[key]
 
     def run(self):
         last, last_busy, last_time = self.first, self.first_busy, self.first_time
         while not self.stopped.wait(1.0):
             now, busy, at = _processes(), _busy_ticks(), time.monotonic()
             self.setup = self.setup and SCALA_STARTED not in self.output.read_text(errors="replace")
-            items = (
-                {"setup": "./bin/setup"}
-                if self.setup
-                else {
-                    "scala": self._scala_spec(),
-                    "python": self._python_item(),
-                }
-            )
-            for side, item in items.items():
-                self.wall[(side, item)] += at - last_time
+            workers = {} if self.setup else self._python_items()
+            if self.setup:
+                self.wall[("setup", "./bin/setup")] += at - last_time
+            else:
+                self.wall[("scala", self._scala_spec())] += at - last_time
+                for item in set(workers.values()) or {PYTHON_START}:
+                    self.wall[("python", item)] += at - last_time
             # Parents first, so that a child finds its parent's kind (the forked test JVM, the sbt JVM's).
             parents = {}
             for key in _parents_first(now):
                 ticks, parent = now[key]
                 seconds = (ticks - last.get(key, (0, 0))[0]) / TICKS
                 kind = parents[key[0]] = self._kind(key, parent, parents)
-                if kind in ("scala", "python"):
-                    side = "setup" if self.setup else kind
-                    self.cpu[(side, items[side])] += seconds
+                if self.setup and kind in ("scala", "python"):
+                    self.cpu[("setup", "./bin/setup")] += seconds
+                elif kind == "scala":
+                    self.cpu[("scala", self.spec)] += seconds
+                elif kind == "python":
+                    worker = self._worker_of(key, now, workers)
+                    self.cpu[("python", workers.get(worker, PYTHON_START))] += seconds
                 elif kind == "kernel":
                     self.kernel += seconds
                 else:
@@ -245,7 +266,8 @@ def markdown(report):
         f"{report['otherProcessesCpuSeconds']:,}, not sampled {report['notSampledCpuSeconds']:,}.",
         "",
         f"The {SHOWN} items that took the most CPU (a Scala spec with the test HBase's share; a Python module with "
-        "every process it started; the wall clock is the time it was its side's current item):",
+        "every process it started; the wall clock is the time it was its side's current item, or for a Python module "
+        "the time a pytest worker ran it):",
         "",
         "| side | item | CPU s | wall s |",
         "|---|---|---:|---:|",

@@ -81,8 +81,8 @@ def read_classpath(path: Optional[Path] = None) -> list[str]:
 def require_class(entries: list[str], class_name: str, path: Optional[Path] = None) -> str:
     """The classpath entry (class dir or jar) holding `class_name`; fails with the build command.
 
-    Our own helper classes (hbase-local/src/main/java) live in hbase-local/target/classes,
-    which sbt fills when it writes the classpath file.
+    Our own helper classes (hbase-local/src/main/java) are in the hbase-local jar, which sbt
+    builds when it writes the classpath file.
     """
     resource = class_name.replace(".", "/") + ".class"
     dirs = [e for e in entries if os.path.isdir(e)]

@@ -245,6 +245,12 @@ class LocalHBaseConf:
             *(additions.jvm_flags if additions else ()),
         ]
 
+    def _classpath(self, classpath: list[str]) -> str:
+        """The JVM's classpath: the jars, then the conf dir, from which HBase reads hbase-site.xml
+        (no jar holds one). Java's class data sharing (an archive in HBASE_OPTS) needs a non-empty
+        directory after the jars it archives from."""
+        return os.pathsep.join([*classpath, str(self.conf_dir)])
+
     def _tool_jvm(self, java: str, classpath: list[str], log_name: str) -> list[str]:
         """A short-lived HBase client JVM of ours (the probe, AccessTool), up to its main class.
 
@@ -260,9 +266,11 @@ class LocalHBaseConf:
             f"-Dspark.hbase.log.file={self.data_dir / 'logs' / log_name}",
             "-Dspark.hbase.log.level=ERROR",
             *(additions.tool_flags if additions else ()),
-            # The conf dir first: the tool reads hbase-site.xml from the classpath.
+            # As HBase's bin/hbase gives them to its clients too (a class archive, say).
+            *shlex.split(os.environ.get("HBASE_OPTS", "")),
+            # The tool reads hbase-site.xml from the classpath.
             "-cp",
-            os.pathsep.join([str(self.conf_dir), *classpath]),
+            self._classpath(classpath),
         ]
 
     def _hbase_jvm(self, java: str, log_file: Path) -> list[str]:
@@ -285,7 +293,7 @@ class LocalHBaseConf:
             # ZooKeeper 3.5+ would otherwise open its admin web server on port 8080.
             "-Dzookeeper.admin.enableServer=false",
             "-cp",
-            os.pathsep.join([str(self.conf_dir), *classpath]),
+            self._classpath(classpath),
             SERVER_LAUNCH_CLASS,
             # Bulk-loaded files are moved, not copied twice (see the class). On the command line,
             # not in hbase-site.xml: clients read that file too, without the class on their classpath.
@@ -300,7 +308,7 @@ class LocalHBaseConf:
             *self._hbase_jvm(java, self.data_dir / "logs" / f"regionserver-{number}.log"),
             f"{REGION_SERVER_MARKER}{self.data_dir}#{number}",
             "-cp",
-            os.pathsep.join([str(self.conf_dir), *classpath]),
+            self._classpath(classpath),
             SERVER_LAUNCH_CLASS,
             # A region server of its own joins the cluster only when HBase is "distributed".
             REGION_SERVER_MAIN_CLASS,

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 from pyspark_hbase.daemons import HOST
 
-# Readiness probe: a small HBase client in its own JVM, built by sbt into hbase-local/target/classes
+# Readiness probe: a small HBase client in its own JVM, built by sbt into the hbase-local jar
 # (source: hbase-local/src/main/java). Open ports are not enough; its class comment says why.
 PROBE_CLASS = "org.apache.spark.sql.hbase.local.LocalHBaseProbe"
 # The probe prints this, then what it waits for, each time that changes.
