@@ -52,7 +52,10 @@ def pytest_sessionstart(session):
         return
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="class-archives-") as scratch:
-        archives = write_class_archives(root / "target" / "class-archives", SPARK_HBASE, Path(scratch))
+        try:
+            archives = write_class_archives(root / "target" / "class-archives", SPARK_HBASE, Path(scratch))
+        except _paths.PathsError:
+            return  # nothing built yet: the tests that need it say what to build
     for name, variable, archive in (
         ("Spark", "SPARK_SUBMIT_OPTS", archives.spark),
         ("HBase", "HBASE_OPTS", archives.hbase),

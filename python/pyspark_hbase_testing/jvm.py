@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import NamedTuple, Optional
 
 from pyspark_hbase import _paths, hbase_jars
-from pyspark_hbase.local import LocalHBase
+from pyspark_hbase.local import LocalHBase, LocalHBaseError
 
 SHORT_LIVED_JVM_FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
@@ -47,27 +47,28 @@ class ClassArchives(NamedTuple):
 def write_class_archives(directory: Path, spark_hbase: str, scratch: Path) -> ClassArchives:
     """The archives in `directory` for the JVMs and jars as built now, made with one HBase in `scratch` if missing.
 
-    Archives written earlier for other jars are deleted."""
+    Archives written earlier for other jars are deleted. An archive that could not be written is
+    None: the run then goes on without it."""
     spark = directory / f"spark-{_key(_spark_classpath())}.jsa"
     hbase = directory / f"hbase-{_key(hbase_jars.read_classpath())}.jsa"
-    missing = [a for a in (spark, hbase) if not a.is_file()]
+    missing = {name: archive for name, archive in (("spark", spark), ("hbase", hbase)) if not archive.is_file()}
     if missing:
         directory.mkdir(parents=True, exist_ok=True)
         partial = hbase.with_name(f"{hbase.name}.{os.getpid()}.tmp")
         # HBase writes its archive as it exits, with the classes its master and region server loaded
         # for the Spark session below too.
-        archive = sharing(hbase) if hbase.is_file() else f"-XX:ArchiveClassesAtExit={partial} {_QUIET}"
+        archive = f"-XX:ArchiveClassesAtExit={partial} {_QUIET}" if "hbase" in missing else sharing(hbase)
         local = LocalHBase(scratch)
         saved = os.environ.get("HBASE_OPTS")
         os.environ["HBASE_OPTS"] = f"{SHORT_LIVED_JVM_FLAGS} {archive}"
         try:
             local.start()
+            if "spark" in missing:
+                _write_spark_archive(spark, spark_hbase, ["--data-dir", str(scratch)])
+        except LocalHBaseError:
+            pass  # the session HBase's start will say why
         finally:
             _restore("HBASE_OPTS", saved)
-        try:
-            if not spark.is_file():
-                _write_spark_archive(spark, spark_hbase, ["--data-dir", str(scratch)])
-        finally:
             local.stop()
         if partial.is_file():
             partial.replace(hbase)
@@ -77,7 +78,7 @@ def write_class_archives(directory: Path, spark_hbase: str, scratch: Path) -> Cl
     return ClassArchives(
         spark if spark.is_file() else None,
         hbase if hbase.is_file() else None,
-        tuple(a.name.split("-")[0] for a in missing if a.is_file()),
+        tuple(name for name, archive in missing.items() if archive.is_file()),
     )
 
 
