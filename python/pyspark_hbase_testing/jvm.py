@@ -56,7 +56,8 @@ def write_class_archives(directory: Path, spark_hbase: str, scratch: Path) -> Cl
         directory.mkdir(parents=True, exist_ok=True)
         partial = hbase.with_name(f"{hbase.name}.{os.getpid()}.tmp")
         # HBase writes its archive as it exits, with the classes its master and region server loaded
-        # for the Spark session below too.
+        # for the Spark session below too. (The readiness probe, given the same flags, writes one
+        # first, as it exits: the master's, written last, replaces it.)
         archive = f"-XX:ArchiveClassesAtExit={partial} {_QUIET}" if "hbase" in missing else sharing(hbase)
         local = LocalHBase(scratch)
         saved = os.environ.get("HBASE_OPTS")
