@@ -148,6 +148,23 @@ def kill_and_restart(number, when, log):
     return thread
 
 
+def split(table, key):
+    """Asks HBase to split the region of `table` holding `key` at `key`, again while that region
+    is in transition: the master refuses to split a region that is not open ("is not OPEN;
+    state=CLOSING"), as it was once, under load, just after a region server came back."""
+
+    def accepted():
+        try:
+            admin.split(TableName.valueOf(table), key)
+            return True
+        except Exception as e:  # noqa: BLE001 - py4j's error; anything else is raised again
+            if "is not OPEN" in str(e):
+                return False
+            raise
+
+    wait_for(accepted, f"the master to accept a split of {table} at {key}")
+
+
 def wait_for(condition, what, seconds=120):
     deadline = time.monotonic() + seconds
     while not condition():
@@ -568,7 +585,7 @@ sql(
 sql(f"CREATE INDEX by_v ON {indexed} USING global (v) OPTIONS (include 'n')")
 index_table = f"{indexed}.by_v.idx"
 # The index's regions: split between 'a' and 'z' (an index key is 0x01, the text, 0x00 0x00, the data key).
-admin.split(TableName.valueOf(index_table), b"\x01b")
+split(index_table, b"\x01b")
 wait_for(
     lambda: any(r[0] == b"\x01b" and r[2] > 0 for r in regions_of(index_table)), "the index split between 'a' and 'z'"
 )
@@ -669,7 +686,7 @@ restarter.join()
 # while writing. (HBase finds no split point of its own in rows that are all in memory.)
 for value in (b"a", b"z"):
     middle = b"\x01" + value + b"\x00\x00" + row_key(IX_ROWS // 2)
-    admin.split(TableName.valueOf(index_table), middle)
+    split(index_table, middle)
     wait_for(
         lambda middle=middle: (
             any(r[0] == middle and r[2] > 0 for r in regions_of(index_table))

@@ -15,11 +15,19 @@ import pytest
 # to pytest-xdist's workers through their input.
 _KEY = "test_time_progress"
 _DIR = os.environ.pop("TEST_TIME_PROGRESS", None)
+_WRITES = True
 
 
 def pytest_configure(config):
     global _DIR
     _DIR = getattr(config, "workerinput", {}).get(_KEY, _DIR)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session):
+    global _WRITES
+    # pytest-xdist's controller runs no test: it only reports its workers' (its plugin "dsession").
+    _WRITES = not session.config.pluginmanager.has_plugin("dsession")
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's
@@ -28,7 +36,7 @@ def pytest_configure_node(node):
 
 
 def _write(text):
-    if _DIR:
+    if _DIR and _WRITES:
         # Replaced whole, so that the sampler never reads half a name.
         os.makedirs(_DIR, exist_ok=True)
         path = os.path.join(_DIR, str(os.getpid()))

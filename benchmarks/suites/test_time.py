@@ -34,10 +34,10 @@ SPEC = re.compile(r"^\[info\] (\w+(?:Spec|Test)):$", re.M)
 SCALA_STARTED = "==> Scala tests, in the background"
 SHOWN = 25
 # How many samples look at a new process's command line; and at one that runs a program that may yet exec another
-# (`setsid`, the shell running build/sbt), or whose command line is empty while it execs, until it runs something else.
+# (`nice`, the shell running build/sbt), or whose command line is empty while it execs, until it runs something else.
 LOOKS = 3
 LAUNCHER_LOOKS = 120
-LAUNCHERS = {"setsid", "nice", "bash", "sh", "env"}
+LAUNCHERS = {"nice", "bash", "sh", "env"}
 # What the Python side's processes outside a pytest worker serve: the lint, pytest's start and its controller.
 PYTHON_START = "lint and pytest's start"
 
@@ -111,7 +111,7 @@ class Sampler(threading.Thread):
         self.first_busy, self.first_time = _busy_ticks(), time.monotonic()
 
     def _kind(self, key, parent, parents):
-        # A process seen on the Python side is looked at again in its first seconds: `setsid` and build/sbt exec the
+        # A process seen on the Python side is looked at again in its first seconds: `nice` and build/sbt exec the
         # sbt JVM in the same process, whose command line only then names it, and a loaded machine may take longer
         # than LOOKS samples to get there. Not for longer than that: reading every JVM's long command line each second
         # would take CPU from the run it measures.
