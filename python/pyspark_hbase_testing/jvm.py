@@ -29,6 +29,7 @@ from typing import NamedTuple, Optional
 
 from pyspark_hbase import _paths, hbase_jars
 from pyspark_hbase.local import LocalHBase, LocalHBaseError
+from pyspark_hbase.local_conf import Additions
 
 SHORT_LIVED_JVM_FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
@@ -60,16 +61,13 @@ def write_class_archives(directory: Path, spark_hbase: str, scratch: Path) -> Cl
         # first, as it exits: the master's, written last, replaces it.)
         archive = f"-XX:ArchiveClassesAtExit={partial} {_QUIET}" if "hbase" in missing else sharing(hbase)
         local = LocalHBase(scratch)
-        saved = os.environ.get("HBASE_OPTS")
-        os.environ["HBASE_OPTS"] = f"{SHORT_LIVED_JVM_FLAGS} {archive}"
         try:
-            local.start()
+            local.start(additions=Additions(jvm_flags=(*SHORT_LIVED_JVM_FLAGS.split(), *archive.split())))
             if "spark" in missing:
                 _write_spark_archive(spark, spark_hbase, ["--data-dir", str(scratch)])
         except LocalHBaseError:
             pass  # the session HBase's start will say why
         finally:
-            _restore("HBASE_OPTS", saved)
             local.stop()
         if partial.is_file():
             partial.replace(hbase)
@@ -81,13 +79,6 @@ def write_class_archives(directory: Path, spark_hbase: str, scratch: Path) -> Cl
         hbase if hbase.is_file() else None,
         tuple(name for name, archive in missing.items() if archive.is_file()),
     )
-
-
-def _restore(variable: str, value: Optional[str]) -> None:
-    if value is None:
-        os.environ.pop(variable, None)
-    else:
-        os.environ[variable] = value
 
 
 def _spark_classpath() -> list:
