@@ -180,6 +180,13 @@ lazy val forgetStoppedTestHBase =
 lazy val checkNoTestHBaseStarted =
   taskKey[Unit]("Fails if the embedded test HBase runs or ran since forgetStoppedTestHBase")
 
+// The test groups' JVMs run at the same time (sbt's default runs one forked group at a time).
+Global / concurrentRestrictions := Seq(
+  Tags.limitAll(math.max(java.lang.Runtime.getRuntime.availableProcessors, 2)),
+  Tags.limit(Tags.ForkedTestGroup, 2),
+  Tags.exclusiveGroup(Tags.Clean)
+)
+
 // `sbt pureLoopCheck`: a pure spec run alone starts no HBase process (./bin/test runs it first). An
 // HBase started and stopped by the run would leave its data directory behind, so that is checked too.
 addCommandAlias(
@@ -207,7 +214,9 @@ lazy val core = (project in file("."))
       "com.github.sbt" % "junit-interface" % "0.13.3" % Test
     ),
     Test / fork := true,
-    Test / parallelExecution := false,
+    // Two test JVMs side by side (see TestHBase.testGroups); one spec after another in each.
+    Test / parallelExecution := true,
+    Test / testGrouping := TestHBase.testGroups((Test / definedTests).value, (Test / forkOptions).value),
     Test / javaOptions ++= java17Opens ++ Seq(
       "-Xmx3g",
       // C1 alone: a test run is many short queries, whose code C2 compiles again and again for
@@ -237,6 +246,8 @@ lazy val core = (project in file("."))
       }
     }.value,
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+    // Which suite each test JVM runs, for the test_time benchmark (a no-op without it).
+    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-C", "org.apache.spark.sql.hbase.SuiteProgress"),
     forgetStoppedTestHBase := {
       val running = TestHBase.processes(baseDirectory.value)
       if (running.nonEmpty)

@@ -27,6 +27,35 @@ object TestHBase {
       s"-Dspark.hbase.test.launcher=${launcher(root).getAbsolutePath}"
     )
 
+  /**
+   * The specs that run the most queries, each a few minutes of Spark and HBase work: they run in a
+   * JVM of their own beside the others', so that `sbt test` takes about half as long on two cores
+   * when the Python suites are done first. The two JVMs share the test HBase (the tests' TestHBase);
+   * no spec of one depends on what the other does to it.
+   */
+  val QueryHeavySpecs: Set[String] = Set(
+    "PlannerDifferentialSpec",
+    "AggregateDifferentialSpec",
+    "GlobalIndexDifferentialSpec",
+    "RangeIndexDifferentialSpec",
+    "JoinDifferentialSpec",
+    "LargeInputsSpec",
+    "SmallSortsInOneTaskSpec"
+  )
+
+  /** The test groups, each in a JVM of its own that says its group (`spark.hbase.test.group`). */
+  def testGroups(tests: Seq[TestDefinition], fork: ForkOptions): Seq[Tests.Group] = {
+    val (heavy, rest) = tests.partition(t => QueryHeavySpecs(t.name.split('.').last))
+    Seq("specs" -> rest, "query-heavy-specs" -> heavy).collect {
+      case (name, group) if group.nonEmpty =>
+        Tests.Group(
+          name,
+          group,
+          Tests.SubProcess(fork.withRunJVMOptions(fork.runJVMOptions :+ s"-Dspark.hbase.test.group=$name"))
+        )
+    }
+  }
+
   /** With SPARK_HBASE_TESTS=pure, only the suites that need no HBase run. */
   def pureOnly: Boolean = sys.env.get("SPARK_HBASE_TESTS").contains("pure")
 

@@ -217,5 +217,40 @@ def test_time_gives_the_scala_sides_cpu_to_the_spec_the_log_names_and_a_tests_to
     assert not {side for side, _ in cpu} - {"scala", "python"}, cpu
 
 
+def test_time_gives_each_test_jvms_cpu_to_the_spec_it_says_it_runs(tmp_path):
+    from suites import test_time
+
+    clone, progress = tmp_path / "clone", tmp_path / "progress"
+    (clone / "build").mkdir(parents=True)
+    (clone / "target").mkdir()
+    (clone / "target" / "scala-tests.log").write_text("[info] LoggedSpec:\n")
+    progress.mkdir()
+    # A test JVM, as sbt forks it: it says its group on its command line and its spec in the progress directory.
+    jvm = (
+        "import os, sys\n"
+        f"open(os.path.join({str(progress)!r}, f'scala-{{os.getpid()}}'), 'w').write('RunningSpec')\n" + BUSY_SECOND
+    )
+    (clone / "build" / "sbt-launch.py").write_text(
+        "import subprocess, sys\n"
+        f"subprocess.run([sys.executable, '-c', {jvm!r}, '{test_time.TEST_JVM}specs'], check=True)\n"
+    )
+    output = tmp_path / "test.log"
+    output.write_text(test_time.SCALA_STARTED + "\n")
+    sampler = test_time.Sampler(clone, output, progress)
+    sampler.start()
+    sbt = subprocess.run([sys.executable, str(clone / "build" / "sbt-launch.py"), "pureLoopCheck"], check=False)
+    seen, deadline = sampler.samples + 2, time.monotonic() + 30
+    while sampler.samples < seen and sampler.is_alive() and time.monotonic() < deadline:
+        sampler.stopped.wait(0.1)
+    sampler.stopped.set()
+    sampler.join()
+    assert sbt.returncode == 0
+    cpu = {
+        (item["side"], item["item"]): item["cpuSeconds"] for item in test_time.report_of(0, 1, sampler, "x")["items"]
+    }
+    assert cpu.get(("scala", "RunningSpec"), 0) >= 0.4, cpu
+    assert cpu.get(("scala", "LoggedSpec"), 0) < 0.4, cpu
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__]))

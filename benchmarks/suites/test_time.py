@@ -3,8 +3,9 @@
 
 """Where `./bin/test`'s time goes: it runs on a fresh clone of this checkout's commit, and every second a sampler
 reads each process's CPU from /proc and gives it to what the process serves at that moment: the setup (building the
-venv and the jars), a Scala spec (sbt, its test JVM and the test HBase under target/test-hbase, by the spec the
-Scala log last named), or a Python test module (every other process, by the test that a pytest plugin says its
+venv and the jars), a Scala spec (each of the two test JVMs to the spec it says it runs, in a file of its own in the
+progress directory; sbt and the test HBase under target/test-hbase in equal shares to the specs running then, or
+before the test JVMs start to what the Scala log last named), or a Python test module (every other process, by the test that a pytest plugin says its
 pytest worker runs: the worker it was first seen under, its own or an ancestor's).
 
 Run through `./benchmarks/run test_time [--keep]`. On two cores the two suites run side by side and keep the
@@ -32,6 +33,8 @@ TICKS = os.sysconf("SC_CLK_TCK")
 SCALA_PROCESS = re.compile(r"sbt-launch.* pureLoopCheck|target/test-hbase")
 SPEC = re.compile(r"^\[info\] (\w+(?:Spec|Test)):$", re.M)
 SCALA_STARTED = "==> Scala tests, in the background"
+# On the command line of each test JVM (build.sbt's test groups).
+TEST_JVM = "-Dspark.hbase.test.group="
 SHOWN = 25
 # How many samples look at a new process's command line; and at one that runs a program that may yet exec another
 # (`nice`, the shell running build/sbt), or whose command line is empty while it execs, until it runs something else.
@@ -101,6 +104,8 @@ class Sampler(threading.Thread):
         self.looks = Counter()  # (pid, start) -> how often its command line was read
         self.launchers = set()  # (pid, start) of those that ran a launcher when last looked at
         self.workers = {}  # (pid, start) -> pid of the pytest worker it was first seen under, or None
+        self.test_jvms = set()  # pids of the test JVMs
+        self.jvm_looks = Counter()  # (pid, start) -> how often a Scala process's command line was read for TEST_JVM
         self.busy = self.kernel = self.before = 0.0
         self.samples = 0
         self.stopped = threading.Event()
@@ -142,6 +147,27 @@ class Sampler(threading.Thread):
             self.spec = specs[-1] if specs else self.spec
         return self.spec
 
+    def _scala_items(self):
+        """{pid of a test JVM: the spec it runs now}."""
+        items = {}
+        for path in self.progress.glob("scala-[0-9]*"):
+            try:
+                pid = int(path.name.split("-", 1)[1])
+                if pid in self.test_jvms:
+                    items[pid] = path.read_text() or self.spec
+            except (OSError, ValueError):
+                continue
+        return items
+
+    def _test_jvm_of(self, key, parent):
+        """The pid of the test JVM that `key` is or was started by, if any. A forked JVM may be seen before it execs
+        java, so a Scala process's command line is read again in its first seconds."""
+        if key[0] not in self.test_jvms and self.jvm_looks[key] < LOOKS:
+            self.jvm_looks[key] += 1
+            if TEST_JVM in _command(key[0]):
+                self.test_jvms.add(key[0])
+        return key[0] if key[0] in self.test_jvms else parent if parent in self.test_jvms else None
+
     def _python_items(self):
         """{pid of a pytest worker: the module it runs now}."""
         items = {}
@@ -170,22 +196,35 @@ class Sampler(threading.Thread):
             now, busy, at = _processes(), _busy_ticks(), time.monotonic()
             self.setup = self.setup and SCALA_STARTED not in self.output.read_text(errors="replace")
             workers = {} if self.setup else self._python_items()
+            # Parents first, so that a child finds its parent's kind (the forked test JVM, the sbt JVM's).
+            parents, jvms = {}, {}
+            order = _parents_first(now)
+            for key in order:
+                kind = parents[key[0]] = self._kind(key, now[key][1], parents)
+                if kind == "scala":
+                    jvms[key] = self._test_jvm_of(key, now[key][1])
+            running = {} if self.setup else {pid: s for pid, s in self._scala_items().items() if pid in jvms.values()}
+            # sbt and the test HBase, shared by the specs running; before the test JVMs start, what the log last named.
+            shared = set(running.values()) or {self._scala_spec()}
             if self.setup:
                 self.wall[("setup", "./bin/setup")] += at - last_time
             else:
-                self.wall[("scala", self._scala_spec())] += at - last_time
+                for spec in shared:
+                    self.wall[("scala", spec)] += at - last_time
                 for item in set(workers.values()) or {PYTHON_START}:
                     self.wall[("python", item)] += at - last_time
-            # Parents first, so that a child finds its parent's kind (the forked test JVM, the sbt JVM's).
-            parents = {}
-            for key in _parents_first(now):
+            for key in order:
                 ticks, parent = now[key]
                 seconds = (ticks - last.get(key, (0, 0))[0]) / TICKS
-                kind = parents[key[0]] = self._kind(key, parent, parents)
+                kind = parents[key[0]]
                 if self.setup and kind in ("scala", "python"):
                     self.cpu[("setup", "./bin/setup")] += seconds
                 elif kind == "scala":
-                    self.cpu[("scala", self.spec)] += seconds
+                    if jvms[key] in running:
+                        self.cpu[("scala", running[jvms[key]])] += seconds
+                    else:
+                        for spec in shared:
+                            self.cpu[("scala", spec)] += seconds / len(shared)
                 elif kind == "python":
                     worker = self._worker_of(key, now, workers)
                     self.cpu[("python", workers.get(worker, PYTHON_START))] += seconds
@@ -265,9 +304,9 @@ def markdown(report):
         f"kernel threads {report['kernelThreadsCpuSeconds']:,}, processes older than the run "
         f"{report['otherProcessesCpuSeconds']:,}, not sampled {report['notSampledCpuSeconds']:,}.",
         "",
-        f"The {SHOWN} items that took the most CPU (a Scala spec with the test HBase's share; a Python module with "
-        "every process it started; the wall clock is the time it was its side's current item, or for a Python module "
-        "the time a pytest worker ran it):",
+        f"The {SHOWN} items that took the most CPU (a Scala spec with its share of sbt's and the test HBase's; a Python "
+        "module with every process it started; the wall clock is the time a test JVM or a pytest worker ran it, or for "
+        "sbt's compile the time before the tests):",
         "",
         "| side | item | CPU s | wall s |",
         "|---|---|---:|---:|",
