@@ -246,8 +246,6 @@ lazy val core = (project in file("."))
       }
     }.value,
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
-    // Which suite each test JVM runs, for the test_time benchmark (a no-op without it).
-    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-C", "org.apache.spark.sql.hbase.SuiteProgress"),
     forgetStoppedTestHBase := {
       val running = TestHBase.processes(baseDirectory.value)
       if (running.nonEmpty)

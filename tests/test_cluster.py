@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from pyspark_hbase import session as hbase_session
 from pyspark_hbase.local import LocalHBase
+from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
 from spark_submit import SUBMIT, submit_env
 
 REPO = Path(__file__).resolve().parents[1]
@@ -83,6 +84,9 @@ def job(cluster_hbase, tmp_path_factory):
         *hbase_session.submit_args(data_dir=cluster_hbase.data_dir),
         "--conf",
         "spark.sql.shuffle.partitions=4",
+        # The executors are JVMs that Spark starts itself, without SPARK_SUBMIT_OPTS: the run's flags for short JVMs.
+        "--conf",
+        f"spark.executor.extraJavaOptions={SHORT_LIVED_JVM_FLAGS}",
         "--conf",
         "spark.ui.showConsoleProgress=false",
         # One connection per executor for the whole job: none is closed for being idle.

@@ -3,8 +3,8 @@
 
 """Where `./bin/test`'s time goes: it runs on a fresh clone of this checkout's commit, and every second a sampler
 reads each process's CPU from /proc and gives it to what the process serves at that moment: the setup (building the
-venv and the jars), a Scala spec (each of the two test JVMs to the spec it says it runs, in a file of its own in the
-progress directory; sbt and the test HBase under target/test-hbase in equal shares to the specs running then, or
+venv and the jars), a Scala spec (each of the two test JVMs to the HBase-backed spec it says it runs, in a file of its
+own in the progress directory; sbt and the test HBase under target/test-hbase in equal shares to the specs running then, or
 before the test JVMs start to what the Scala log last named), or a Python test module (every other process, by the test that a pytest plugin says its
 pytest worker runs: the worker it was first seen under, its own or an ancestor's).
 

@@ -20,6 +20,7 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
   // The HBase is made ready when a suite that needs it runs, never when a pure spec alone does.
   override def run(testName: Option[String], args: org.scalatest.Args): org.scalatest.Status = {
     TestHBase.ensureRunning()
+    SuiteProgress.started(getClass.getSimpleName)
     super.run(testName, args)
   }
 
