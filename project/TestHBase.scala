@@ -43,16 +43,11 @@ object TestHBase {
     "SmallSortsInOneTaskSpec"
   )
 
-  /** The test groups, each in a JVM of its own that says its group (`spark.hbase.test.group`). */
+  /** The test groups, each in a JVM of its own. */
   def testGroups(tests: Seq[TestDefinition], fork: ForkOptions): Seq[Tests.Group] = {
     val (heavy, rest) = tests.partition(t => QueryHeavySpecs(t.name.split('.').last))
     Seq("specs" -> rest, "query-heavy-specs" -> heavy).collect {
-      case (name, group) if group.nonEmpty =>
-        Tests.Group(
-          name,
-          group,
-          Tests.SubProcess(fork.withRunJVMOptions(fork.runJVMOptions :+ s"-Dspark.hbase.test.group=$name"))
-        )
+      case (name, group) if group.nonEmpty => Tests.Group(name, group, Tests.SubProcess(fork))
     }
   }
 

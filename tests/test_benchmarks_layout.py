@@ -225,14 +225,13 @@ def test_time_gives_each_test_jvms_cpu_to_the_spec_it_says_it_runs(tmp_path):
     (clone / "target").mkdir()
     (clone / "target" / "scala-tests.log").write_text("[info] LoggedSpec:\n")
     progress.mkdir()
-    # A test JVM, as sbt forks it: it says its group on its command line and its spec in the progress directory.
+    # A test JVM, as sbt forks it (its flags in a file): it says its spec in the progress directory.
     jvm = (
         "import os, sys\n"
         f"open(os.path.join({str(progress)!r}, f'scala-{{os.getpid()}}'), 'w').write('RunningSpec')\n" + BUSY_SECOND
     )
     (clone / "build" / "sbt-launch.py").write_text(
-        "import subprocess, sys\n"
-        f"subprocess.run([sys.executable, '-c', {jvm!r}, '{test_time.TEST_JVM}specs'], check=True)\n"
+        f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {jvm!r}], check=True)\n"
     )
     output = tmp_path / "test.log"
     output.write_text(test_time.SCALA_STARTED + "\n")

@@ -33,8 +33,6 @@ TICKS = os.sysconf("SC_CLK_TCK")
 SCALA_PROCESS = re.compile(r"sbt-launch.* pureLoopCheck|target/test-hbase")
 SPEC = re.compile(r"^\[info\] (\w+(?:Spec|Test)):$", re.M)
 SCALA_STARTED = "==> Scala tests, in the background"
-# On the command line of each test JVM (build.sbt's test groups).
-TEST_JVM = "-Dspark.hbase.test.group="
 SHOWN = 25
 # How many samples look at a new process's command line; and at one that runs a program that may yet exec another
 # (`nice`, the shell running build/sbt), or whose command line is empty while it execs, until it runs something else.
@@ -104,8 +102,6 @@ class Sampler(threading.Thread):
         self.looks = Counter()  # (pid, start) -> how often its command line was read
         self.launchers = set()  # (pid, start) of those that ran a launcher when last looked at
         self.workers = {}  # (pid, start) -> pid of the pytest worker it was first seen under, or None
-        self.test_jvms = set()  # pids of the test JVMs
-        self.jvm_looks = Counter()  # (pid, start) -> how often a Scala process's command line was read for TEST_JVM
         self.busy = self.kernel = self.before = 0.0
         self.samples = 0
         self.stopped = threading.Event()
@@ -148,25 +144,15 @@ class Sampler(threading.Thread):
         return self.spec
 
     def _scala_items(self):
-        """{pid of a test JVM: the spec it runs now}."""
+        """{pid: the spec it runs now} of each test JVM that said so: sbt hands a forked JVM its flags in a file, so its
+        command line does not tell it from other JVMs."""
         items = {}
         for path in self.progress.glob("scala-[0-9]*"):
             try:
-                pid = int(path.name.split("-", 1)[1])
-                if pid in self.test_jvms:
-                    items[pid] = path.read_text() or self.spec
+                items[int(path.name.split("-", 1)[1])] = path.read_text() or self.spec
             except (OSError, ValueError):
                 continue
         return items
-
-    def _test_jvm_of(self, key, parent):
-        """The pid of the test JVM that `key` is or was started by, if any. A forked JVM may be seen before it execs
-        java, so a Scala process's command line is read again in its first seconds."""
-        if key[0] not in self.test_jvms and self.jvm_looks[key] < LOOKS:
-            self.jvm_looks[key] += 1
-            if TEST_JVM in _command(key[0]):
-                self.test_jvms.add(key[0])
-        return key[0] if key[0] in self.test_jvms else parent if parent in self.test_jvms else None
 
     def _python_items(self):
         """{pid of a pytest worker: the module it runs now}."""
@@ -197,13 +183,12 @@ class Sampler(threading.Thread):
             self.setup = self.setup and SCALA_STARTED not in self.output.read_text(errors="replace")
             workers = {} if self.setup else self._python_items()
             # Parents first, so that a child finds its parent's kind (the forked test JVM, the sbt JVM's).
-            parents, jvms = {}, {}
+            parents = {}
             order = _parents_first(now)
             for key in order:
-                kind = parents[key[0]] = self._kind(key, now[key][1], parents)
-                if kind == "scala":
-                    jvms[key] = self._test_jvm_of(key, now[key][1])
-            running = {} if self.setup else {pid: s for pid, s in self._scala_items().items() if pid in jvms.values()}
+                parents[key[0]] = self._kind(key, now[key][1], parents)
+            scala = {pid for pid, kind in parents.items() if kind == "scala"}
+            running = {} if self.setup else {pid: s for pid, s in self._scala_items().items() if pid in scala}
             # sbt and the test HBase, shared by the specs running; before the test JVMs start, what the log last named.
             shared = set(running.values()) or {self._scala_spec()}
             if self.setup:
@@ -220,8 +205,9 @@ class Sampler(threading.Thread):
                 if self.setup and kind in ("scala", "python"):
                     self.cpu[("setup", "./bin/setup")] += seconds
                 elif kind == "scala":
-                    if jvms[key] in running:
-                        self.cpu[("scala", running[jvms[key]])] += seconds
+                    jvm = key[0] if key[0] in running else parent  # a test JVM, or a process it started
+                    if jvm in running:
+                        self.cpu[("scala", running[jvm])] += seconds
                     else:
                         for spec in shared:
                             self.cpu[("scala", spec)] += seconds / len(shared)

@@ -18,8 +18,8 @@ import scala.sys.process._
  *
  * `sbt test` runs the suites in two JVMs at once (build.sbt), which share that HBase: each holds a
  * shared lock on a file beside the data directory for as long as it may use it, one at a time they
- * start it or find it running under another lock, and the last to leave stops the HBase that tests
- * started (never one that already ran).
+ * start it or find it running under another lock, and the last to leave stops it if a test JVM
+ * started it (a marker in the data directory says so; one started by hand is left running).
  */
 object TestHBase {
 
