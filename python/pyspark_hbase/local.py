@@ -45,7 +45,7 @@ from pyspark_hbase.local_conf import (
 )
 from pyspark_hbase.local_state import LocalHBaseState, hbase_client_conf
 from pyspark_hbase.logs import LOG_TAIL_LINES, tail
-from pyspark_hbase.readiness import PROBE_CLASS, PROBE_WAITING, NewLines, WaitReport, zk_ruok
+from pyspark_hbase.readiness import PROBE_CLASS, PROBE_WAITING, NewLines, WaitReport, zk_ready_by, zk_ruok
 
 # Also what callers of this module use (the CLI's defaults, the JVM flags of benchmarks' own tools).
 __all__ = [
@@ -165,8 +165,8 @@ class LocalHBase(LocalHBaseState):
                         progress=progress,
                     )
                 return pid
-            # Alive but not known ready (e.g. its launcher died): same deal as a fresh start.
-            # Outside the try: a missing build is no reason to kill that HBase.
+            # Alive but not known ready (e.g. its launcher died): same deal as a fresh start. Outside the try: a missing
+            # build is no reason to kill that HBase.
             java, classpath, _ = self._runtime()
             state = self._read_state()
             state["pid"] = pid
@@ -217,8 +217,7 @@ class LocalHBase(LocalHBaseState):
         # From here on, a failure or an interrupt ends what was started.
         try:
             self.pid_file.write_text(f"{proc.pid}\n")
-            # Region servers of their own get their old ports again, where free.
-            servers = {
+            servers = {  # region servers of their own get their old ports again, where free
                 str(n): {"port": rs["port"], "pid": None}
                 for n, rs in self._extra_servers().items()
                 if n <= region_servers
@@ -240,6 +239,8 @@ class LocalHBase(LocalHBaseState):
                 "additions": state["additions"],
             }
             self._write_state(state)
+            if region_servers > 1:  # each of their own aborts if its first call to ZooKeeper fails
+                zk_ready_by(ports["zookeeper"], t0 + timeout, lambda: proc.poll() is None, WaitReport(progress))
             for number in range(2, region_servers + 1):
                 self._start_region_server(java, classpath, number, server_jar=jars.get(number, True))
             self._wait_ready(java, classpath, proc, proc.pid, ports, t0, timeout, region_servers, progress=progress)
@@ -309,9 +310,8 @@ class LocalHBase(LocalHBaseState):
         restarted: Optional[tuple[int, list[int]]] = None,
         progress: Optional[Callable[[str], None]] = None,
     ) -> None:
-        """Waits for the probe, telling `progress` what it waits for. `restarted` is (launch time in
-        epoch ms, ports) of region servers just started beside a running master; the dead ones they
-        replace may still count as live."""
+        """Waits for the probe, telling `progress` what it waits for. `restarted` is (launch time in epoch ms,
+        ports) of region servers just started beside a running master; the dead ones they replace may still count."""
         deadline = t0 + timeout
         report = WaitReport(progress)
 
@@ -381,8 +381,8 @@ class LocalHBase(LocalHBaseState):
                 return self._end_strays(timeout)
             self._log(f"stopping HBase (pid {pid}), asked by {caller()}")
             t0 = time.monotonic()
-            # HBase's shutdown hooks close the regions, which flushes the memstores; the region
-            # servers of their own go first, so that theirs are closed by them.
+            # HBase's shutdown hooks close the regions, which flushes the memstores; the region servers of their own go
+            # first, so that theirs are closed by them.
             self._stop_extra_servers(signal.SIGTERM, timeout)
             try:
                 os.kill(pid, signal.SIGTERM)

@@ -31,6 +31,18 @@ def zk_ruok(port: int, host: str = HOST, timeout: float = 1.0) -> bool:
         return False
 
 
+def zk_ready_by(port: int, deadline: float, alive: Callable[[], bool], report: "WaitReport") -> bool:
+    """Waits until ZooKeeper on `port` answers its health check, the JVM running it dies, or `deadline`
+    (time.monotonic()) passes; whether it answered. Region servers of their own start only then: one whose first
+    call to ZooKeeper fails aborts, as it retries none (conf/hbase-site.xml); one did, in a loaded run."""
+    while alive() and time.monotonic() < deadline:
+        report.waiting(f"ZooKeeper on {HOST}:{port}")
+        if zk_ruok(port, timeout=0.5):
+            return True
+        time.sleep(0.2)
+    return False
+
+
 class WaitReport:
     """Tells `progress` what the start waits for: each change, at most every PROGRESS_INTERVAL s.
 
