@@ -189,7 +189,9 @@ class HostileNamesSpec extends HBaseSuite {
         val tablesBefore = hbaseTables
         intercept[HBaseSQLException](sql(statement(t))).getMessage shouldBe s"CREATE TABLE $t: $why"
         TableDefinitionStores.of(spark).get(t) shouldBe None
-        (hbaseTables -- tablesBefore).filterNot(madeByAnotherSpec) shouldBe empty
+        val tablesAfter = hbaseTables
+        (tablesAfter -- tablesBefore).filterNot(madeByAnotherSpec) shouldBe empty
+        (tablesBefore -- tablesAfter).filterNot(madeByAnotherSpec) shouldBe empty
       }
     }
 
