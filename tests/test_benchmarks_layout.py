@@ -171,6 +171,20 @@ def test_time_sees_a_parent_before_its_child_when_pids_have_wrapped_around():
 BUSY_SECOND = "import time\nstarted = time.process_time()\nwhile time.process_time() - started < 1.5: pass\n"
 
 
+def _cpu_once_ended(sampler):
+    """{(side, item): CPU s} that `sampler` gave, once it has seen the processes started before this call end."""
+    from suites import test_time
+
+    seen, deadline = sampler.samples + 2, time.monotonic() + 30
+    while sampler.samples < seen and sampler.is_alive() and time.monotonic() < deadline:
+        sampler.stopped.wait(0.1)
+    assert sampler.samples >= seen, "the sampler took no two more samples in 30 s"
+    sampler.stopped.set()
+    sampler.join()
+    report = test_time.report_of(0, 1, sampler, "x")
+    return {(item["side"], item["item"]): item["cpuSeconds"] for item in report["items"]}
+
+
 def test_time_gives_the_scala_sides_cpu_to_the_spec_the_log_names_and_a_tests_to_its_module(tmp_path):
     from suites import test_time
 
@@ -200,17 +214,8 @@ def test_time_gives_the_scala_sides_cpu_to_the_spec_the_log_names_and_a_tests_to
     # On a pytest-xdist worker, as ./bin/test runs its modules.
     python = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "1", "test_busy.py"], cwd=tmp_path, env=env)
     scala.wait()
-    # Until the sampler has seen both processes end.
-    seen, deadline = sampler.samples + 2, time.monotonic() + 30
-    while sampler.samples < seen and sampler.is_alive() and time.monotonic() < deadline:
-        sampler.stopped.wait(0.1)
-    assert sampler.samples >= seen, "the sampler took no two more samples in 30 s"
-    sampler.stopped.set()
-    sampler.join()
+    cpu = _cpu_once_ended(sampler)
     assert python.returncode == 0
-    cpu = {
-        (item["side"], item["item"]): item["cpuSeconds"] for item in test_time.report_of(0, 1, sampler, "x")["items"]
-    }
     # Up to the last second of each, which ends between two samples.
     assert cpu.get(("scala", "SecondSpec"), 0) >= 0.4, cpu
     assert cpu.get(("python", "test_busy.py"), 0) >= 0.4, cpu
@@ -238,15 +243,8 @@ def test_time_gives_each_test_jvms_cpu_to_the_spec_it_says_it_runs(tmp_path):
     sampler = test_time.Sampler(clone, output, progress)
     sampler.start()
     sbt = subprocess.run([sys.executable, str(clone / "build" / "sbt-launch.py"), "pureLoopCheck"], check=False)
-    seen, deadline = sampler.samples + 2, time.monotonic() + 30
-    while sampler.samples < seen and sampler.is_alive() and time.monotonic() < deadline:
-        sampler.stopped.wait(0.1)
-    sampler.stopped.set()
-    sampler.join()
+    cpu = _cpu_once_ended(sampler)
     assert sbt.returncode == 0
-    cpu = {
-        (item["side"], item["item"]): item["cpuSeconds"] for item in test_time.report_of(0, 1, sampler, "x")["items"]
-    }
     assert cpu.get(("scala", "RunningSpec"), 0) >= 0.4, cpu
     assert cpu.get(("scala", "LoggedSpec"), 0) < 0.4, cpu
 

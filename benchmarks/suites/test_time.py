@@ -3,10 +3,11 @@
 
 """Where `./bin/test`'s time goes: it runs on a fresh clone of this checkout's commit, and every second a sampler
 reads each process's CPU from /proc and gives it to what the process serves at that moment: the setup (building the
-venv and the jars), a Scala spec (each of the two test JVMs to the HBase-backed spec it says it runs, in a file of its
-own in the progress directory; sbt and the test HBase under target/test-hbase in equal shares to the specs running then, or
-before the test JVMs start to what the Scala log last named), or a Python test module (every other process, by the test that a pytest plugin says its
-pytest worker runs: the worker it was first seen under, its own or an ancestor's).
+venv and the jars), a Scala spec (each of the two test JVMs to the HBase-backed spec it says it runs, in a file of
+its own in the progress directory; sbt and the test HBase under target/test-hbase in equal shares to the specs running
+then, or before the test JVMs start to what the Scala log last named), or a Python test module (every other process,
+by the test that a pytest plugin says its pytest worker runs: the worker it was first seen under, its own or an
+ancestor's).
 
 Run through `./benchmarks/run test_time [--keep]`. On two cores the two suites run side by side and keep the
 machine busy, so the wall clock follows the CPU that all of them need: these CPU seconds are what a change to the
@@ -290,9 +291,9 @@ def markdown(report):
         f"kernel threads {report['kernelThreadsCpuSeconds']:,}, processes older than the run "
         f"{report['otherProcessesCpuSeconds']:,}, not sampled {report['notSampledCpuSeconds']:,}.",
         "",
-        f"The {SHOWN} items that took the most CPU (a Scala spec with its share of sbt's and the test HBase's; a Python "
-        "module with every process it started; the wall clock is the time a test JVM or a pytest worker ran it, or for "
-        "sbt's compile the time before the tests):",
+        f"The {SHOWN} items that took the most CPU (a Scala spec with its share of sbt's and the test HBase's; a "
+        "Python module with every process it started; the wall clock is the time a test JVM or a pytest worker ran "
+        "it, or for sbt's compile the time before the tests):",
         "",
         "| side | item | CPU s | wall s |",
         "|---|---|---:|---:|",
