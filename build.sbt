@@ -116,7 +116,9 @@ lazy val hbaseLocal = (project in file("hbase-local"))
       "org.apache.hadoop" % "hadoop-mapreduce-client-common" % hadoopVersion,
       "org.apache.logging.log4j" % "log4j-slf4j-impl" % "2.25.2",
       "org.apache.logging.log4j" % "log4j-core" % "2.25.2",
-      "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2"
+      "org.apache.logging.log4j" % "log4j-1.2-api" % "2.25.2",
+      "junit" % "junit" % "4.13.2" % Test,
+      "com.github.sbt" % "junit-interface" % "0.13.3" % Test
     ),
     excludeDependencies ++= Seq(ExclusionRule("org.slf4j", "slf4j-reload4j"), ExclusionRule("ch.qos.reload4j")),
     writeClasspath := writeClasspathTo("hbase-local.classpath").value,

@@ -23,6 +23,7 @@ from pyspark_hbase.daemons import HOST
 from pyspark_hbase.local import LocalHBase
 from pyspark_hbase.thriftserver import ThriftServer
 from pyspark_hbase_testing.access import change_rights, grant, revoke, simple_access_control
+from pyspark_hbase_testing.jvm import SHORT_LIVED_JVM_FLAGS
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("HBASE_CONF_DIR")), reason="needs the embedded HBase: it starts one that checks rights"
@@ -94,6 +95,7 @@ def jdbc_metadata(port: int, user: str, schema: str, table: str) -> dict:
     done = subprocess.run(
         [
             _paths.java_executable(),
+            *SHORT_LIVED_JVM_FLAGS.split(),
             "-cp",
             f"{jars}/*",
             str(Path(__file__).parent / "JdbcMetadata.java"),

@@ -36,7 +36,8 @@ def repository(tmp_path_factory):
     """A Maven repository that `publishM2` wrote, kept apart from the user's ~/.m2."""
     repo = tmp_path_factory.mktemp("m2")
     # Docs are left out here for time; they are published like the jars.
-    env = dict(os.environ, SBT_JAVA_OPTS=f"-Xms512m -Xmx3g -Xss4m -Dmaven.repo.local={repo}")
+    # Added to build/sbt's own JVM flags (SBT_JAVA_OPTS would replace them).
+    env = dict(os.environ, JAVA_TOOL_OPTIONS=f"-Dmaven.repo.local={repo}")
     no_docs = [f"set {p} / Compile / packageDoc / publishArtifact := false" for p in ("core", "server")]
     done = subprocess.run(
         [str(ROOT / "build" / "sbt"), *no_docs, "publishM2"],

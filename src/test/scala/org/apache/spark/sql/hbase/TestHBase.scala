@@ -71,6 +71,8 @@ object TestHBase {
         if (last && Files.exists(marker)) {
           System.err.println("Stopping the embedded HBase the tests started")
           Seq(launcher, "local", "stop", "--data-dir", dataDir.toString).!(log)
+          // An HBase started there by hand later is someone else's, to be left running.
+          Files.deleteIfExists(marker)
         }
       }
     }))

@@ -6,7 +6,8 @@ package org.apache.spark.sql.hbase.local;
 import org.apache.hadoop.fs.LocalFileSystem;
 
 /**
- * Hadoop's local file system with a name, for the embedded HBase only.
+ * Hadoop's local file system with a name, for the embedded HBase only, that sets permissions
+ * without starting a process (see {@link InProcessPermissionsFileSystem}).
  *
  * <p>A region server moves a bulk-loaded file into its region only when the file's file system and
  * HBase's report the same canonical service name; otherwise it copies the file, twice (into its
@@ -16,6 +17,10 @@ import org.apache.hadoop.fs.LocalFileSystem;
  * by the rename itself.
  */
 public class SingleLocalFileSystem extends LocalFileSystem {
+  public SingleLocalFileSystem() {
+    super(new InProcessPermissionsFileSystem());
+  }
+
   @Override
   public String getCanonicalServiceName() {
     return "local";
