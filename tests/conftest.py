@@ -36,7 +36,7 @@ SPARK_HBASE = str(Path(sys.executable).parent / "spark-hbase")
 
 # C1 alone and the serial collector for the run's many short-lived JVMs, and class archives
 # (pyspark_hbase_testing.jvm); flags given by whoever runs the tests win.
-_OUR_FLAGS = {v for v in ("SPARK_SUBMIT_OPTS", "HBASE_OPTS") if v not in os.environ}
+_OUR_FLAGS = {v for v in ("SPARK_SUBMIT_OPTS", "SPARK_BEELINE_OPTS", "HBASE_OPTS") if v not in os.environ}
 for _variable in _OUR_FLAGS:
     os.environ[_variable] = SHORT_LIVED_JVM_FLAGS
 

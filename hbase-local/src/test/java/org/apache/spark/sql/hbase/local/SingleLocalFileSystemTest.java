@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -98,6 +99,39 @@ public class SingleLocalFileSystemTest {
     ours.setPermission(shared, new FsPermission((short) 01777));
     assertTrue(ours.getFileStatus(shared).getPermission().getStickyBit());
     assertEquals("rwxrwxrwx", mode(shared));
+  }
+
+  @Test
+  public void readsTheStatusOfFilesAndDirectoriesAsHadoopsLsDoes() throws IOException {
+    Path file = written(ours, "file");
+    ours.setPermission(file, new FsPermission((short) 0640));
+    Path sticky = new Path(dir.toUri().toString(), "sticky");
+    assertTrue(ours.mkdirs(sticky, new FsPermission((short) 0755)));
+    ours.setPermission(sticky, new FsPermission((short) 01777));
+    for (Path path : new Path[] {file, sticky, new Path(dir.toUri().toString())}) {
+      assertSameStatus(hadoops.getFileStatus(path), ours.getFileStatus(path));
+    }
+    FileStatus[] theirs = hadoops.listStatus(new Path(dir.toUri().toString()));
+    FileStatus[] mine = ours.listStatus(new Path(dir.toUri().toString()));
+    assertEquals(2, mine.length); // the checksum file left out, as Hadoop's listing does
+    assertEquals(theirs.length, mine.length);
+    java.util.Arrays.sort(theirs);
+    java.util.Arrays.sort(mine);
+    for (int i = 0; i < mine.length; i++) assertSameStatus(theirs[i], mine[i]);
+    assertThrows(
+        FileNotFoundException.class,
+        () -> ours.getFileStatus(new Path(dir.toUri().toString(), "missing")));
+  }
+
+  private static void assertSameStatus(FileStatus expected, FileStatus actual) {
+    String what = expected.getPath().toString();
+    assertEquals(what, expected.getPath(), actual.getPath());
+    assertEquals(what, expected.getPermission(), actual.getPermission());
+    assertEquals(what, expected.getOwner(), actual.getOwner());
+    assertEquals(what, expected.getGroup(), actual.getGroup());
+    assertEquals(what, expected.isDirectory(), actual.isDirectory());
+    assertEquals(what, expected.getLen(), actual.getLen());
+    assertEquals(what, expected.getModificationTime(), actual.getModificationTime());
   }
 
   @Test
