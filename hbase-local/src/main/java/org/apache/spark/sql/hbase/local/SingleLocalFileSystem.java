@@ -6,8 +6,8 @@ package org.apache.spark.sql.hbase.local;
 import org.apache.hadoop.fs.LocalFileSystem;
 
 /**
- * Hadoop's local file system with a name, for the embedded HBase only, that sets permissions
- * without starting a process (see {@link InProcessPermissionsFileSystem}).
+ * Hadoop's local file system with a name, for the embedded HBase only, that sets and reads
+ * permissions without starting a process (see {@link InProcessPermissionsFileSystem}).
  *
  * <p>A region server moves a bulk-loaded file into its region only when the file's file system and
  * HBase's report the same canonical service name; otherwise it copies the file, twice (into its
