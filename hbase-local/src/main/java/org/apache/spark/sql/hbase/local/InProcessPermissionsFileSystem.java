@@ -39,14 +39,14 @@ public class InProcessPermissionsFileSystem extends RawLocalFileSystem {
       Files.setPosixFilePermissions(
           pathToFile(path).toPath(), PosixFilePermissions.fromString(permission.toString()));
     } catch (NoSuchFileException e) {
-      throw new FileNotFoundException("File " + path + " does not exist");
+      throw missing(path);
     }
   }
 
   @Override
   public FileStatus getFileStatus(Path path) throws IOException {
     FileStatus status = withOwnership(super.getFileStatus(path));
-    if (status == null) throw new FileNotFoundException("File " + path + " does not exist");
+    if (status == null) throw missing(path);
     return status;
   }
 
@@ -59,6 +59,10 @@ public class InProcessPermissionsFileSystem extends RawLocalFileSystem {
       if (read != null) listed.add(read);
     }
     return listed.toArray(new FileStatus[0]);
+  }
+
+  private static FileNotFoundException missing(Path path) {
+    return new FileNotFoundException("File " + path + " does not exist");
   }
 
   /** The status with its permission, owner and group read now, or null if the file is gone. */

@@ -22,8 +22,8 @@ import org.junit.Before;
 import org.junit.Test;
 
 /**
- * The embedded HBase's local file system sets the permissions Hadoop's own would (its own way,
- * without a process).
+ * The embedded HBase's local file system sets and reads the permissions, owners and groups that
+ * Hadoop's own would.
  */
 public class SingleLocalFileSystemTest {
   private java.nio.file.Path dir;
@@ -50,13 +50,22 @@ public class SingleLocalFileSystemTest {
     }
   }
 
+  private Path directory() {
+    return new Path(dir.toUri());
+  }
+
+  /** A path in the test's directory. */
+  private Path at(String name) {
+    return new Path(directory(), name);
+  }
+
   private String mode(Path path) throws IOException {
     return PosixFilePermissions.toString(
         Files.getPosixFilePermissions(java.nio.file.Paths.get(path.toUri())));
   }
 
   private Path written(FileSystem fs, String name) throws IOException {
-    Path path = new Path(dir.toUri().toString(), name);
+    Path path = at(name);
     try (var out = fs.create(path)) {
       out.writeBytes("cells");
     }
@@ -83,18 +92,18 @@ public class SingleLocalFileSystemTest {
 
   @Test
   public void createsFilesAndDirectoriesWithTheModeAskedForLessTheUmask() throws IOException {
-    Path file = new Path(dir.toUri().toString(), "created");
+    Path file = at("created");
     ours.create(file, new FsPermission((short) 0666), false, 4096, (short) 1, 1 << 20, null)
         .close();
     assertEquals("rw-r--r--", mode(file));
-    Path made = new Path(dir.toUri().toString(), "made/deeper");
+    Path made = at("made/deeper");
     assertTrue(ours.mkdirs(made, new FsPermission((short) 0711)));
     assertEquals("rwx--x--x", mode(made));
   }
 
   @Test
   public void setsAStickyBitTheWayHadoopDoes() throws IOException {
-    Path shared = new Path(dir.toUri().toString(), "shared");
+    Path shared = at("shared");
     assertTrue(ours.mkdirs(shared));
     ours.setPermission(shared, new FsPermission((short) 01777));
     assertTrue(ours.getFileStatus(shared).getPermission().getStickyBit());
@@ -105,22 +114,20 @@ public class SingleLocalFileSystemTest {
   public void readsTheStatusOfFilesAndDirectoriesAsHadoopsLsDoes() throws IOException {
     Path file = written(ours, "file");
     ours.setPermission(file, new FsPermission((short) 0640));
-    Path sticky = new Path(dir.toUri().toString(), "sticky");
+    Path sticky = at("sticky");
     assertTrue(ours.mkdirs(sticky, new FsPermission((short) 0755)));
     ours.setPermission(sticky, new FsPermission((short) 01777));
-    for (Path path : new Path[] {file, sticky, new Path(dir.toUri().toString())}) {
+    for (Path path : new Path[] {file, sticky, directory()}) {
       assertSameStatus(hadoops.getFileStatus(path), ours.getFileStatus(path));
     }
-    FileStatus[] theirs = hadoops.listStatus(new Path(dir.toUri().toString()));
-    FileStatus[] mine = ours.listStatus(new Path(dir.toUri().toString()));
+    FileStatus[] theirs = hadoops.listStatus(directory());
+    FileStatus[] mine = ours.listStatus(directory());
     assertEquals(2, mine.length); // the checksum file left out, as Hadoop's listing does
     assertEquals(theirs.length, mine.length);
     java.util.Arrays.sort(theirs);
     java.util.Arrays.sort(mine);
     for (int i = 0; i < mine.length; i++) assertSameStatus(theirs[i], mine[i]);
-    assertThrows(
-        FileNotFoundException.class,
-        () -> ours.getFileStatus(new Path(dir.toUri().toString(), "missing")));
+    assertThrows(FileNotFoundException.class, () -> ours.getFileStatus(at("missing")));
   }
 
   private static void assertSameStatus(FileStatus expected, FileStatus actual) {
@@ -136,7 +143,7 @@ public class SingleLocalFileSystemTest {
 
   @Test
   public void namesAPathThatDoesNotExist() {
-    Path missing = new Path(dir.toUri().toString(), "missing");
+    Path missing = at("missing");
     FileNotFoundException thrown =
         assertThrows(
             FileNotFoundException.class,
