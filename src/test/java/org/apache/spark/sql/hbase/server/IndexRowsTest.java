@@ -21,6 +21,8 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.Test;
 
@@ -125,6 +127,26 @@ public class IndexRowsTest {
     assertNull(IndexRows.rowOf(BY_E, ROW, List.of()));
     // A LONG cell of the wrong width is NULL, as Spark reads it.
     assertNull(IndexRows.rowOf(BY_A_E, ROW, List.of(cell(A, 1, Bytes.toBytes("abc")))));
+  }
+
+  @Test
+  public void anIndexRowIsALonePutUnlessACoveredCellMustGoWithIt() throws IOException {
+    IndexSpec covering = new IndexSpec("k", BY_E.indexed, new byte[][] {F}, new byte[][] {A});
+    byte[] key = IndexRows.rowOf(covering, ROW, List.of(cell(E, 9, Bytes.toBytes("x"))));
+    // Every covered cell present: one put, which HBase batches with the others.
+    List<Cell> full = List.of(cell(A, 9, Bytes.toBytes(7L)), cell(E, 9, Bytes.toBytes("x")));
+    Row whole = IndexRows.indexRow(covering, key, full, 10);
+    assertTrue(whole instanceof Put);
+    assertEquals(2, ((Put) whole).size()); // the status and the covered cell
+    // The covered cell gone from the data: its delete must land with the put, atomically.
+    Row without = IndexRows.indexRow(covering, key, List.of(cell(E, 9, Bytes.toBytes("x"))), 10);
+    assertTrue(without instanceof RowMutations);
+    List<Mutation> both = ((RowMutations) without).getMutations();
+    assertEquals(2, both.size());
+    assertTrue(both.get(0) instanceof Put);
+    assertTrue(both.get(1) instanceof Delete);
+    // Uncovered: the status alone.
+    assertTrue(IndexRows.indexRow(BY_E, key, full, 10) instanceof Put);
   }
 
   @Test

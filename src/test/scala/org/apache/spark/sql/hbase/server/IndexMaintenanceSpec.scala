@@ -154,6 +154,14 @@ class IndexMaintenanceSpec extends HBaseSuite {
         table.delete(new Delete(row(7)).addFamilyVersion(f, stamp))
         assertIndexesMatch(t, "a delete of one version of a family")
 
+        // One batch, read at once: the delete's row with every version, the put's with its newest only.
+        table.put(new Put(row(2)).addColumn(f, email, text("second@x")))
+        table.batch(
+          java.util.List.of(new Delete(row(2)).addColumn(f, email), new Put(row(3)).addColumn(f, email, text("b@x"))),
+          new Array[AnyRef](2)
+        )
+        assertIndexesMatch(t, "a batch of a delete that uncovers an older version and a put over a row with two")
+
         table.increment(new Increment(row(8)).addColumn(f, age, 5L))
         table.increment(new Increment(row(0)).addColumn(f, age, 7L)) // no age before
         table.append(new Append(row(9)).addColumn(f, email, text(".org")))

@@ -6,6 +6,7 @@ package org.apache.spark.sql.hbase.server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -21,6 +22,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.TableName;
@@ -32,16 +34,19 @@ import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
-import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
 import org.apache.hadoop.hbase.regionserver.OperationStatus;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.Pair;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -248,19 +253,21 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
         }
         List<RowWork> work = new ArrayList<>(rows.values());
         Map<String, List<Row>> writes = new LinkedHashMap<>();
-        for (RowWork w : work) {
-          List<Cell> before = read(w.row, w.deletes);
-          for (IndexSpec spec : specs) {
-            Set<ByteBuffer> candidates =
-                IndexRows.possibleRows(spec, w.row, before, w.mutations, reckoned, tableName);
-            w.candidates.add(candidates);
-            for (ByteBuffer key : candidates) {
-              writes
-                  .computeIfAbsent(spec.indexTable, t -> new ArrayList<>())
-                  .add(IndexRows.statusPut(key.array(), IndexSpec.UNVERIFIED, held.timestamp));
-            }
-          }
-        }
+        read(
+            work,
+            true,
+            (w, before) -> {
+              for (IndexSpec spec : specs) {
+                Set<ByteBuffer> candidates =
+                    IndexRows.possibleRows(spec, w.row, before, w.mutations, reckoned, tableName);
+                w.candidates.add(candidates);
+                for (ByteBuffer key : candidates) {
+                  writes
+                      .computeIfAbsent(spec.indexTable, t -> new ArrayList<>())
+                      .add(IndexRows.statusPut(key.array(), IndexSpec.UNVERIFIED, held.timestamp));
+                }
+              }
+            });
         Map<String, IOException> failed =
             sendAll(
                 writes, what + " before its data (the write was not applied)", writeTimeoutMillis);
@@ -304,20 +311,22 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
   private Map<String, List<Row>> verifying(List<RowWork> rows, long ts, Set<String> tables)
       throws IOException {
     Map<String, List<Row>> writes = new LinkedHashMap<>();
-    for (RowWork w : rows) {
-      List<Cell> now = read(w.row, false);
-      for (int s = 0; s < specs.size(); s++) {
-        IndexSpec spec = specs.get(s);
-        if (tables != null && !tables.contains(spec.indexTable)) continue;
-        List<Row> out = writes.computeIfAbsent(spec.indexTable, t -> new ArrayList<>());
-        byte[] right = IndexRows.rowOf(spec, w.row, now);
-        if (right != null) out.add(lastStep(IndexRows.indexRow(spec, right, now, ts)));
-        for (ByteBuffer key : w.candidates.get(s)) {
-          if (right == null || !ByteBuffer.wrap(right).equals(key))
-            out.add(lastStep(new Delete(key.array(), ts)));
-        }
-      }
-    }
+    read(
+        rows,
+        false,
+        (w, now) -> {
+          for (int s = 0; s < specs.size(); s++) {
+            IndexSpec spec = specs.get(s);
+            if (tables != null && !tables.contains(spec.indexTable)) continue;
+            List<Row> out = writes.computeIfAbsent(spec.indexTable, t -> new ArrayList<>());
+            byte[] right = IndexRows.rowOf(spec, w.row, now);
+            if (right != null) out.add(lastStep(IndexRows.indexRow(spec, right, now, ts)));
+            for (ByteBuffer key : w.candidates.get(s)) {
+              if (right == null || !ByteBuffer.wrap(right).equals(key))
+                out.add(lastStep(new Delete(key.array(), ts)));
+            }
+          }
+        });
     return writes;
   }
 
@@ -425,13 +434,63 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     return false;
   }
 
-  /** The row's cells the indexes read, every version of them when {@code allVersions}. */
-  private List<Cell> read(byte[] row, boolean allVersions) throws IOException {
-    Get get = new Get(row);
-    for (IndexSpec spec : specs) spec.addCellsRead(get);
-    if (allVersions) get.readAllVersions();
-    Result result = env.getRegion().get(get);
-    return result.listCells() == null ? new ArrayList<>() : result.listCells();
+  /** What is done with a data row's cells, which are valid only until it returns. */
+  private interface RowCells {
+    void accept(RowWork row, List<Cell> cells) throws IOException;
+  }
+
+  /**
+   * Hands {@code each} the cells the indexes read of every one of {@code rows} (newest version
+   * first; none for a row without them): every version of them for a row with a delete when {@code
+   * allVersionsWhereDeleted}, else the newest. One region scanner seeks from row to row, where a
+   * Get for each row opened a scanner of its own: opening it was half of a Get's cost. The cells
+   * are handed over while the scanner is open, since they may lie in memory it holds (a memstore
+   * chunk, a cached block) that is reused once it closes.
+   */
+  private void read(List<RowWork> rows, boolean allVersionsWhereDeleted, RowCells each)
+      throws IOException {
+    Map<ByteBuffer, RowWork> unread = new HashMap<>();
+    List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(rows.size());
+    byte[] first = null;
+    byte[] last = null;
+    boolean allVersions = false;
+    for (RowWork w : rows) {
+      unread.put(ByteBuffer.wrap(w.row), w);
+      ranges.add(new MultiRowRangeFilter.RowRange(w.row, true, w.row, true));
+      if (first == null || Bytes.compareTo(w.row, first) < 0) first = w.row;
+      if (last == null || Bytes.compareTo(w.row, last) > 0) last = w.row;
+      allVersions |= allVersionsWhereDeleted && w.deletes;
+    }
+    Scan scan =
+        new Scan()
+            .withStartRow(first)
+            .withStopRow(last, true)
+            .setFilter(new MultiRowRangeFilter(ranges));
+    for (IndexSpec spec : specs) spec.addCellsRead(scan);
+    if (allVersions) scan.readAllVersions();
+    try (RegionScanner scanner = env.getRegion().getScanner(scan)) {
+      List<Cell> cells = new ArrayList<>();
+      boolean more;
+      do {
+        more = scanner.next(cells);
+        if (!cells.isEmpty()) {
+          RowWork w = unread.remove(ByteBuffer.wrap(CellUtil.cloneRow(cells.get(0))));
+          if (w != null) each.accept(w, allVersions && !w.deletes ? newestOnly(cells) : cells);
+          cells.clear();
+        }
+      } while (more);
+    }
+    for (RowWork w : unread.values()) each.accept(w, new ArrayList<>());
+  }
+
+  /** The newest version of each column of {@code cells}, which are in a scan's order. */
+  private static List<Cell> newestOnly(List<Cell> cells) {
+    List<Cell> newest = new ArrayList<>();
+    for (Cell cell : cells) {
+      if (newest.isEmpty() || !CellUtil.matchingColumn(newest.get(newest.size() - 1), cell))
+        newest.add(cell);
+    }
+    return newest;
   }
 
   /**

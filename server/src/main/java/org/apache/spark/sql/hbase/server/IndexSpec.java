@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -125,9 +127,18 @@ public final class IndexSpec {
    * Adds to {@code get} every cell of a data row this index reads: its indexed and covered cells.
    */
   public void addCellsRead(Get get) {
-    for (Operand o : indexed) get.addColumn(o.family, o.qualifier);
+    forEachCellRead(get::addColumn);
+  }
+
+  /** {@link #addCellsRead(Get)}, for a scan of several data rows. */
+  public void addCellsRead(Scan scan) {
+    forEachCellRead(scan::addColumn);
+  }
+
+  private void forEachCellRead(BiConsumer<byte[], byte[]> column) {
+    for (Operand o : indexed) column.accept(o.family, o.qualifier);
     for (int i = 0; i < coveredFamilies.length; i++)
-      get.addColumn(coveredFamilies[i], coveredQualifiers[i]);
+      column.accept(coveredFamilies[i], coveredQualifiers[i]);
   }
 
   /** Whether the index reads or copies any cell of {@code family}. */
