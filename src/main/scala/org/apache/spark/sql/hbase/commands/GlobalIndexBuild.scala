@@ -3,20 +3,20 @@
 
 package org.apache.spark.sql.hbase.commands
 
-import org.apache.hadoop.hbase.client.{BufferedMutatorParams, Connection}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.hbase.codec.RowRange
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.execution.load.IndexBuild
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.hbase.globalindex.{IndexSpecs, RawRows}
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
-import org.apache.spark.sql.hbase.server.{IndexRows, IndexSpec}
+import org.apache.spark.sql.hbase.server.IndexRows
 
 /**
- * Writes a global index's rows for the rows a table has: one Spark task per data region reads the
- * region's rows and writes the index row of each, VERIFIED, with its covered cells.
+ * Writes a global index's rows for the rows a table has ([[IndexBuild]]): one Spark task per data
+ * region reads the region's rows and gives each its index row, VERIFIED, with its covered cells;
+ * they are sorted into HFiles per index region and bulk-loaded.
  *
  * Why this is exact while writes go on (docs/indexes.md, "Building"): the region servers maintain
  * the index before the build reads a row, so a write the build does not see is maintained by them
@@ -37,45 +37,17 @@ object GlobalIndexBuild {
       timestamp: Long
   ): Long = {
     val regions = HBaseRegions.of(cluster, table.hbaseTable).map(r => (r.startKey, r.endKey))
-    val specBytes = IndexSpec.toBytes(java.util.List.of(IndexSpecs.of(table, index)), IndexSpec.FIRST_VERSION)
-    val reads = IndexSpecs.readCells(table, index)
     session.sparkContext.setJobDescription(s"Global index ${index.name} of ${table.name}: writing its rows")
-    try {
-      session.sparkContext.parallelize(regions, math.max(1, regions.size)).mapPartitions { part =>
-        val spec = IndexSpec.parseFrom(specBytes).get(0)
-        val written = part.map { case (start, stop) =>
-          HBaseConnections.withConnection(cluster) { connection =>
-            writeRegion(connection, table, spec, reads, RowRange(start, stop), timestamp)
-          }
-        }.sum
-        Iterator.single(written)
-      }.collect().sum
-    } finally session.sparkContext.setJobDescription(null)
-  }
-
-  private def writeRegion(
-      connection: Connection,
-      table: HBaseTableDef,
-      spec: IndexSpec,
-      reads: Seq[(Array[Byte], Array[Byte])],
-      region: RowRange,
-      timestamp: Long
-  ): Long = {
-    val mutator = connection.getBufferedMutator(
-      new BufferedMutatorParams(org.apache.hadoop.hbase.TableName.valueOf(spec.indexTable()))
-    )
-    var written = 0L
-    try {
-      RawRows.foreach(connection, table.hbaseTable.hbase, region.start, region.stop, reads) { result =>
-        val key = IndexRows.rowOf(spec, result.getRow, result.listCells())
-        if (key != null) {
-          mutator.mutate(IndexRows.verifiedPut(spec, key, result.listCells(), timestamp))
-          written += 1
-        }
-      }
-      mutator.flush()
-    } finally mutator.close()
-    written
+    try IndexBuild.write(
+        session.sparkContext,
+        cluster,
+        table.hbaseTable.hbase,
+        IndexSpecs.of(table, index),
+        IndexSpecs.readCells(table, index),
+        regions,
+        timestamp
+      )
+    finally session.sparkContext.setJobDescription(null)
   }
 
   /**

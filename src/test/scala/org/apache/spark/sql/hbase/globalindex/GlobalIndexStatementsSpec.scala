@@ -121,6 +121,16 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
       withClue("split from the data's values, as the data table is: ")(
         withAdmin(_.getRegions(TableName.valueOf(indexTable(t, "by_email"))).size) shouldBe 4
       )
+      withClue("loaded as HFiles, not written row by row through the region servers: ") {
+        val regions = withAdmin { admin =>
+          admin.getRegionServers.asScala.toSeq.flatMap(admin.getRegionMetrics(
+            _,
+            TableName.valueOf(indexTable(t, "by_email"))
+          ).asScala)
+        }
+        regions.map(_.getStoreFileCount).sum should be > 0
+        regions.map(_.getWriteRequestCount).sum should be < 10L // the build's mark, not its 857 rows
+      }
       showIndexes(t) shouldBe Seq(
         Row("by_email", "global", "email", null, null, null, "ready", "name", 857L),
         Row("by_age_email", "global", "age, email", null, null, null, "ready", "", byAgeEmail.size.toLong)

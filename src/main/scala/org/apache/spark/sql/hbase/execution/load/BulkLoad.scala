@@ -140,7 +140,9 @@ object BulkLoad {
         // Covering reads check this load's index rows against the data until a CHECK INDEX finds them exact.
         indexes.foreach(IndexHFiles.markLoad(cluster, _, job.timestamp, landed = false))
         try {
-          indexFiles.foreach { case (load, written) => IndexHFiles.load(job, load, written, before = true) }
+          indexFiles.foreach { case (load, written) =>
+            IndexHFiles.load(cluster, metrics, load, written, before = true)
+          }
           val loadedInto = SQLMetrics.withTimingNs(metrics.loadTime) {
             RegionHFiles.bulkLoad(
               cluster,
@@ -150,7 +152,9 @@ object BulkLoad {
               }
             )
           }
-          indexFiles.foreach { case (load, written) => IndexHFiles.load(job, load, written, before = false) }
+          indexFiles.foreach { case (load, written) =>
+            IndexHFiles.load(cluster, metrics, load, written, before = false)
+          }
           loadedInto
         } finally indexes.foreach(IndexHFiles.markLoad(cluster, _, job.timestamp, landed = true))
       }
