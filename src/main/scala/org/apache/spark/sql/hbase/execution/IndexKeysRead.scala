@@ -110,10 +110,11 @@ object IndexKeysRead {
       Seq(since -> b, (b + 1) -> Long.MaxValue)
     )
     val times = (recent ++ marks.loadedSince(since).toSeq.map(t => t -> (t + 1))).filter(t => t._1 < t._2)
-    if (ranges.isEmpty) Vector.empty
+    if (ranges.isEmpty || times.isEmpty) Vector.empty
+    else if (ranges.size > 1) changedAcross(index, ranges, spec, times, max)
     else times.foldLeft(Vector.empty[Array[Byte]]) { case (found, (from, until)) =>
       if (found.size >= max) found
-      else found ++ changedIn(index, ranges, spec, from, until, max - found.size)
+      else found ++ changedIn(index, ranges.head, spec, from, until, max - found.size)
     }
   }
 
@@ -151,22 +152,48 @@ object IndexKeysRead {
   }
 
   /**
-   * The data rows named by the index rows in `ranges` with a cell or a delete marker timestamped
-   * from `from` until `until` (read raw), at most `max` of them.
+   * The data rows named by the index rows in `range` with a cell or a delete marker
+   * timestamped from `from` until `until` (read raw), at most `max` of them. HBase skips the
+   * files whose cells are all older.
    */
   private def changedIn(
       index: Table,
-      ranges: Seq[RowRange],
+      range: RowRange,
       spec: IndexSpec,
       from: Long,
       until: Long,
       max: Int
   ): Vector[Array[Byte]] = {
-    val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
+    val scan = new Scan().withStartRow(range.start).withStopRow(range.stop)
       .setRaw(true).setTimeRange(from, until).setCaching(math.min(max, 1000))
-    if (ranges.size > 1) scan.setFilter(inRanges(ranges))
     val scanner = index.getScanner(scan)
     try scanner.iterator().asScala.flatMap(r => Option(spec.dataRowOf(r.getRow))).take(max).toVector
+    finally scanner.close()
+  }
+
+  /**
+   * [[changedIn]] for several ranges and `times` at once: every cell and delete marker of the
+   * ranges, of any time, keys only, tested here. With a time range, HBase tests a cell's time
+   * before the filter that seeks from range to range, so wherever a file or the memstore held
+   * cells of those times it read every row between the ranges (an IN list of 100 values read
+   * 104,185 index rows where 1,345 matched); this reads the ranges' rows, which the read of the
+   * lookup has just found to be few.
+   */
+  private def changedAcross(
+      index: Table,
+      ranges: Seq[RowRange],
+      spec: IndexSpec,
+      times: Seq[(Long, Long)],
+      max: Int
+  ): Vector[Array[Byte]] = {
+    val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
+      .setRaw(true).readAllVersions().setCaching(1000)
+      .setFilter(withFilter(inRanges(ranges), new KeyOnlyFilter()))
+    def changed(r: Result) = r.rawCells().exists { c =>
+      times.exists { case (from, until) => c.getTimestamp >= from && c.getTimestamp < until }
+    }
+    val scanner = index.getScanner(scan)
+    try scanner.iterator().asScala.filter(changed).flatMap(r => Option(spec.dataRowOf(r.getRow))).take(max).toVector
     finally scanner.close()
   }
 
