@@ -28,6 +28,18 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
 
   protected def sql(text: String): DataFrame = spark.sql(text)
 
+  /**
+   * A new session of the shared Spark context whose catalog is HBase table `catalogTable`. Specs that
+   * break catalog entries on purpose use one of their own: while an entry cannot be read, statements
+   * that read every entry (CREATE INDEX, DROP TABLE of an HBase table another entry may map) refuse,
+   * and other specs run beside them.
+   */
+  protected def sessionWithCatalog(catalogTable: String): SparkSession = {
+    val session = HBaseSparkSession.session.newSession()
+    session.conf.set(common.HBaseSQLConf.CatalogTable.key, catalogTable)
+    session
+  }
+
   private val counter = new AtomicInteger()
 
   /** A table name no other test uses, so tests never see each other's rows. */

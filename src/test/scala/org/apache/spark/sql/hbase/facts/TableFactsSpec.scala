@@ -7,8 +7,8 @@ import org.apache.hadoop.hbase.client.{Delete, Get, Put}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.{HBaseSuite, RegionServerGauges, metadata}
-import org.apache.spark.sql.Row
-import org.apache.spark.sql.hbase.metadata.{TableDefinitionStore, TableDefinitionStores}
+import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.hbase.metadata.TableDefinitionStore
 import org.apache.spark.sql.hbase.facts.{FactsCache, HBaseRegions}
 
 /**
@@ -21,7 +21,9 @@ class TableFactsSpec extends HBaseSuite {
   private val Definition = Bytes.toBytes("table")
   private val Tag = Bytes.toBytes("tag")
 
-  private def catalogTable: String = TableDefinitionStores.metaTable(spark)
+  // It breaks catalog entries (see sessionWithCatalog).
+  private val catalogTable = "spark_hbase_sql:table_facts_spec"
+  override protected lazy val spark: SparkSession = sessionWithCatalog(catalogTable)
 
   private def create(t: String): Unit = {
     sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
@@ -63,7 +65,7 @@ class TableFactsSpec extends HBaseSuite {
       create(t)
       sql(s"SELECT * FROM $t").columns shouldBe Array("k", "v")
       val before = catalogRow(t)._2.get
-      spark.newSession().sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
+      sessionWithCatalog(catalogTable).sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
       catalogRow(t)._2.get should not equal before
       sql(s"SELECT * FROM $t").columns shouldBe Array("k", "v", "w")
       sql(s"DROP TABLE $t")
@@ -93,7 +95,7 @@ class TableFactsSpec extends HBaseSuite {
       create(t)
       sql(s"SELECT * FROM $t").collect() should have size 2 // the definition is cached from here on
       sql(s"SELECT * FROM $t WHERE k = 1").collect() shouldBe Array(Row(1, "one"))
-      spark.newSession().sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
+      sessionWithCatalog(catalogTable).sql(s"ALTER TABLE $t ADD COLUMN w INT MAPPED BY (w = f.w)")
       sql(s"SELECT * FROM $t").columns shouldBe Array("k", "v", "w")
       val (stored, tag) = catalogRow(t)
       writeRow(t, Bytes.toBytes("{broken"), tag)

@@ -5,8 +5,8 @@ package org.apache.spark.sql.hbase.metadata
 
 import org.apache.hadoop.hbase.client.Put
 
-import org.apache.spark.sql.hbase.HBaseSuite
-import org.apache.spark.sql.Row
+import org.apache.spark.sql.hbase.{HBaseSparkSession, HBaseSuite}
+import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.hbase.metadata.{TableDefinitionStore, TableDefinitionStores}
 import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
 
@@ -16,6 +16,8 @@ import org.apache.spark.sql.hbase.common.{HBaseSQLException, Utf8}
  * wrong; every other table stays usable, and DROP TABLE removes the broken row.
  */
 class CorruptCatalogSpec extends HBaseSuite {
+
+  override protected lazy val spark: SparkSession = sessionWithCatalog("spark_hbase_sql:corrupt_catalog_spec")
 
   private def rows(query: String): Seq[Row] = sql(query).collect().toSeq
 
@@ -72,6 +74,9 @@ class CorruptCatalogSpec extends HBaseSuite {
       rows(s"SELECT count(*) FROM hbase.$healthy") shouldBe Seq(Row(2L))
       sql(s"INSERT INTO $healthy VALUES (3, 'three')")
       rows("SHOW TABLES IN hbase").map(_.getString(1)) should contain allElementsOf (healthy +: broken.map(_._2))
+      // The other specs' catalog does not hold them.
+      HBaseSparkSession.session.sql("SHOW TABLES IN hbase").collect().map(_.getString(1)) should contain noElementsOf
+        broken.map(_._2)
 
       def failsNamingIt(statement: String, t: String, problem: String): Unit = withClue(statement) {
         val error = intercept[HBaseSQLException](sql(statement).collect())
