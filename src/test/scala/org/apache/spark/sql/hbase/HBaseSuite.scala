@@ -5,7 +5,9 @@ package org.apache.spark.sql.hbase
 
 import java.util.concurrent.atomic.AtomicInteger
 
-import org.apache.hadoop.hbase.TableName
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.hbase.{RegionMetrics, TableName}
 import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, Table, TableDescriptorBuilder}
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
@@ -83,6 +85,11 @@ abstract class HBaseSuite extends AnyFunSpec with Matchers {
     val admin = c.getAdmin
     try body(admin)
     finally admin.close()
+  }
+
+  /** What the region servers report of each region of HBase table `table`: reads, writes, files. */
+  protected def regionMetrics(table: String): Seq[RegionMetrics] = withAdmin { admin =>
+    admin.getRegionServers.asScala.toSeq.flatMap(admin.getRegionMetrics(_, TableName.valueOf(table)).asScala)
   }
 
   /**

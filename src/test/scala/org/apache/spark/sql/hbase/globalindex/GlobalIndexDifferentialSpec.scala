@@ -5,7 +5,6 @@ package org.apache.spark.sql.hbase.globalindex
 
 import java.util.concurrent.atomic.AtomicInteger
 
-import scala.jdk.CollectionConverters._
 import scala.util.Random
 
 import org.apache.hadoop.hbase.client.Put
@@ -354,12 +353,8 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
 
     it("reads the index once when it names more rows than a lookup takes, and then aggregates in Spark's job") {
       val t = emails("overflowing", name = "CONCAT('n', id)")
-      val index = org.apache.hadoop.hbase.TableName.valueOf(s"$t.by_email.idx")
       // HBase's own count of the rows its region servers read from the index table.
-      def indexRowsRead(): Long = withAdmin { admin =>
-        admin.getRegionServers.asScala.toSeq.flatMap(server => admin.getRegionMetrics(server, index).asScala)
-          .map(_.getReadRequestCount).sum
-      }
+      def indexRowsRead(): Long = regionMetrics(s"$t.by_email.idx").map(_.getReadRequestCount).sum
       def readingIndex(body: => Unit): Long = { val before = indexRowsRead(); body; indexRowsRead() - before }
       val where = "email IN ('u7@x', 'u8@x')"
       withConf(HBaseSQLConf.GlobalIndexMaxRows.key -> "2") {

@@ -176,9 +176,7 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
       sql(s"INSERT INTO $t SELECT id, printf('v%04d', id), id FROM range(2000)")
       sql(s"CREATE INDEX by_v ON $t USING global (v) OPTIONS (include 'n')")
       val index = TableName.valueOf(s"$t.by_v.idx")
-      def regions = withAdmin(admin =>
-        admin.getRegionServers.asScala.toSeq.flatMap(server => admin.getRegionMetrics(server, index).asScala)
-      )
+      def regions = regionMetrics(index.getNameAsString)
       // A family's one file holds the build's rows and the index's recent marks, as a compaction leaves it: a
       // read of the last hour's changes cannot skip it by its time range.
       withAdmin { admin => admin.flush(index); admin.majorCompact(index) }

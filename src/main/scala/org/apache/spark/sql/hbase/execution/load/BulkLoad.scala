@@ -50,6 +50,18 @@ object BulkLoad {
   /** HBase's own place for bulk-load staging, on the file system the region servers read. */
   def stagingRoot(conf: Configuration): Path = new Path(conf.get("hbase.fs.tmp.dir", "/tmp/hbase-staging"))
 
+  /** A new staging directory's path under [[stagingRoot]], its name `prefix` and a fresh id. */
+  private[load] def newStaging(conf: Configuration, prefix: String): Path =
+    new Path(stagingRoot(conf), s"$prefix${UUID.randomUUID()}")
+
+  /** Makes `staging` an empty directory that the loading user may move files out of (see StagedHFiles.close). */
+  private[load] def emptyStaging(conf: Configuration, staging: Path): Unit = {
+    val fs = staging.getFileSystem(conf)
+    fs.delete(staging, true)
+    fs.mkdirs(staging, new FsPermission("777"))
+    fs.setPermission(staging, new FsPermission("777"))
+  }
+
   /** The encoded values of one row (NULLs included) as one array: each is a length, -1 for NULL, then its bytes. */
   private[load] def packValues(values: Array[Array[Byte]]): Array[Byte] = {
     val buffer = java.nio.ByteBuffer.allocate(values.map(v => 4 + (if (v == null) 0 else v.length)).sum)
@@ -86,7 +98,7 @@ object BulkLoad {
     val conf = cluster.toConfiguration
     val tableName = TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name)
     val startKeys = HBaseRegions.of(cluster, table.hbaseTable).map(_.startKey).toArray
-    val staging = new Path(stagingRoot(conf), s"$StagingPrefix${UUID.randomUUID()}")
+    val staging = newStaging(conf, StagingPrefix)
     val job = LoadJob(
       cluster,
       new RowCodec(table),
@@ -101,12 +113,7 @@ object BulkLoad {
       (LoadKey(job.codec.rowKey(row), order), job.codec.cellValues(row))
     })
     val fs = staging.getFileSystem(conf)
-    def emptyStaging(): Unit = {
-      fs.delete(staging, true)
-      fs.mkdirs(staging, new FsPermission("777")) // see RegionHFiles.close
-      fs.setPermission(staging, new FsPermission("777"))
-    }
-    emptyStaging()
+    emptyStaging(conf, staging)
     val sc = rows.sparkContext
     // With global indexes, the index rows land before the data: the driver loads it all.
     val loadsInTasks = parallel && indexes.isEmpty
@@ -118,7 +125,7 @@ object BulkLoad {
         describingJobs(sc, s"$statement: $writing")(SortedRuns.write(keyed, startKeys, job, loadInTasks)) match {
           case Some(inKeyOrder) => (inKeyOrder, badRowsAtStart)
           case None =>
-            emptyStaging()
+            emptyStaging(conf, staging)
             // The bad rows of the reading thrown away are not the load's skipped rows.
             val badRowsSoFar = metrics.badRows.value
             (

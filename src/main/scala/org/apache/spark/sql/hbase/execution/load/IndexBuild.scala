@@ -3,12 +3,8 @@
 
 package org.apache.spark.sql.hbase.execution.load
 
-import java.util.UUID
-
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.fs.Path
-import org.apache.hadoop.fs.permission.FsPermission
 import org.apache.hadoop.hbase.{KeyValueUtil, TableName}
 
 import org.apache.spark.{SparkContext, TaskContext}
@@ -43,10 +39,8 @@ object IndexBuild {
     val load = IndexedLoad.of(cluster, Seq(spec)).get
     val target = IndexedLoad.target(0, before = true)
     val conf = cluster.toConfiguration
-    val staging = new Path(BulkLoad.stagingRoot(conf), s"$StagingPrefix${UUID.randomUUID()}")
-    val fs = staging.getFileSystem(conf)
-    fs.mkdirs(staging, new FsPermission("777")) // see StagedHFiles.close
-    fs.setPermission(staging, new FsPermission("777"))
+    val staging = BulkLoad.newStaging(conf, StagingPrefix)
+    BulkLoad.emptyStaging(conf, staging)
     try {
       val specBytes = load.specs
       val dataTable = table.getNameAsString // TableName is not serializable
@@ -70,6 +64,6 @@ object IndexBuild {
       val written = IndexHFiles.sorted(cells, cluster, load, staging, timestamp, metrics)
       IndexHFiles.load(cluster, metrics, load, written, before = true)
       written.map(_.rows).sum
-    } finally fs.delete(staging, true)
+    } finally staging.getFileSystem(conf).delete(staging, true)
   }
 }
