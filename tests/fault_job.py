@@ -574,10 +574,11 @@ part_ended("4 rolling upgrade")
 # only the observer on the data table sees) all the time, and our UPDATE between reads, move rows
 # between the two values, whose index rows are in different regions, while region server 2 is
 # killed and started again, the index regions are split, and regions of both tables are moved.
+# LAYOUT CELLS: the plain client writes one column's cell.
 IX_ROWS = 3000
 indexed = "f_indexed"
 sql(f"""CREATE TABLE {indexed} (k INT, v STRING, n INT, w STRING, PRIMARY KEY (k))
-        MAPPED BY ({indexed}, COLS=[v=f.v, n=f.n, w=f.w]) SPLIT ON ((1000), (2000))""")
+        MAPPED BY ({indexed}, COLS=[v=f.v, n=f.n, w=f.w]) LAYOUT CELLS SPLIT ON ((1000), (2000))""")
 sql(
     f"INSERT INTO {indexed} SELECT CAST(id AS INT), IF(id % 2 = 0, 'a', 'z'), CAST(id AS INT), 'w' "
     f"FROM range({IX_ROWS})"

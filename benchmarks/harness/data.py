@@ -75,9 +75,9 @@ def in_file_order(csv, columns):
     return sorted(columns, key=lambda c: header.index(c[0]))
 
 
-def create_table(spark, name, columns, key, splits, family_settings=None, layout=None):
+def create_table(spark, name, columns, key, splits, family_settings=None, layout="CELLS"):
     """Our table; `family_settings` ({setting: value}) for family f, else HBase's defaults; `layout` "PACKED" for
-    one cell per row and family, else one cell per column."""
+    one cell per row and family, "CELLS" for one cell per column, None for what CREATE TABLE chooses (packed)."""
     cols = ", ".join(f"{c} {t}" for c, t, _ in columns)
     mapping = ", ".join(f"{c}={cell}" for c, _, cell in columns if cell)
     split = ", ".join(f"({s})" for s in splits)
@@ -117,7 +117,7 @@ def load(spark, data, scale, regions):
     return lineitem, orders, max_key, timings
 
 
-def load_table(spark, name, columns, key, splits, source, existing, layout=None):
+def load_table(spark, name, columns, key, splits, source, existing, layout="CELLS"):
     """Our table filled with INSERT ... SELECT from the `source` view unless it holds its rows: the seconds, or None."""
     expected = spark.table(source).count()
     if name in existing and spark.table(name).count() == expected:

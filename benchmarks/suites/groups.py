@@ -54,7 +54,7 @@ def write_rows(spark, table, groups, regions):
     splits = ", ".join(f"({total * i // regions})" for i in range(1, regions))
     spark.sql(
         f"CREATE TABLE {table} (k BIGINT, g STRING, v BIGINT, PRIMARY KEY (k)) "
-        f"MAPPED BY ({table}, COLS=[g=f.g, v=f.v])" + (f" SPLIT ON ({splits})" if splits else "")
+        f"MAPPED BY ({table}, COLS=[g=f.g, v=f.v]) LAYOUT CELLS" + (f" SPLIT ON ({splits})" if splits else "")
     )
     began = time.perf_counter()
     spark.sql(f"INSERT INTO {table} {rows_sql(groups)}")

@@ -120,7 +120,7 @@ def make_table(hbase, shared_port, users, server_user=None):
     try:
         run(
             connection,
-            f"CREATE TABLE {TABLE} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({TABLE}, COLS=[v=f.v]) "
+            f"CREATE TABLE {TABLE} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({TABLE}, COLS=[v=f.v]) LAYOUT CELLS "
             "SPLIT ON ((50000), (100000), (150000))",
         )
         run(connection, f"INSERT INTO {TABLE} SELECT CAST(id AS INT), concat('v', id) FROM range({ROWS})")

@@ -43,7 +43,7 @@ def create_readings(spark, name):
     spark.sql(f"DROP TABLE IF EXISTS {name}")
     spark.sql(f"""CREATE TABLE {name} (sensor INT, seq INT, event_time TIMESTAMP, code INT, value DOUBLE,
                   PRIMARY KEY (sensor, seq)) MAPPED BY ({name}, COLS=[event_time=f.t, code=f.c, value=f.v])
-                  SPLIT ON ({splits})""")
+                  LAYOUT CELLS SPLIT ON ({splits})""")
 
 
 def readings(spark, rows, first_seq=0):
@@ -139,7 +139,7 @@ def join(spark, repeat):
     spark.sql("DROP TABLE IF EXISTS sensor_sites")
     spark.sql(
         "CREATE TABLE sensor_sites (sensor INT, site STRING, PRIMARY KEY (sensor)) "
-        "MAPPED BY (sensor_sites, COLS=[site=f.s])"
+        "MAPPED BY (sensor_sites, COLS=[site=f.s]) LAYOUT CELLS"
     )
     spark.sql(f"INSERT INTO sensor_sites SELECT CAST(id AS INT), CONCAT('site-', id % 4) FROM range({SENSORS})")
     spark.range(2_000_000).selectExpr(

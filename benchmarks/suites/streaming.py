@@ -57,7 +57,7 @@ def new_table(spark, rows, regions):
     splits = ", ".join(f"({rows * i // regions})" for i in range(1, regions))
     spark.sql(
         f"CREATE TABLE {name} (id INT, val INT, label STRING, PRIMARY KEY (id)) "
-        f"MAPPED BY ({name}, COLS=[val=f.v, label=f.l])" + (f" SPLIT ON ({splits})" if splits else "")
+        f"MAPPED BY ({name}, COLS=[val=f.v, label=f.l]) LAYOUT CELLS" + (f" SPLIT ON ({splits})" if splits else "")
     )
     return name
 
@@ -99,7 +99,7 @@ def source_half(spark, puts, idle_rows, idle_seconds):
     big = "bench_stream_changes"
     spark.sql(f"DROP TABLE IF EXISTS {big}")
     spark.sql(
-        f"CREATE TABLE {big} (k BIGINT, v STRING, PRIMARY KEY (k)) MAPPED BY ({big}, COLS=[v=f.v]) "
+        f"CREATE TABLE {big} (k BIGINT, v STRING, PRIMARY KEY (k)) MAPPED BY ({big}, COLS=[v=f.v]) LAYOUT CELLS "
         f"SPLIT ON (({idle_rows // 4}), ({idle_rows // 2}), ({3 * idle_rows // 4}))"
     )
     began = time.perf_counter()

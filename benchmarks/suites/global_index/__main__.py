@@ -54,7 +54,14 @@ def loaded_orders(spark, phoenix, hbase, classpath, csv, columns, splits):
     for engine in ENGINES:
         table = table_name(engine)
         create(
-            spark, phoenix, engine, table, columns, ["o_orderkey"], splits, "PACKED" if engine == OURS_PACKED else None
+            spark,
+            phoenix,
+            engine,
+            table,
+            columns,
+            ["o_orderkey"],
+            splits,
+            "PACKED" if engine == OURS_PACKED else "CELLS",
         )
         log(f"loading {csv.name} into {table}")
         start = time.perf_counter()

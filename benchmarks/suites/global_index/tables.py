@@ -27,7 +27,7 @@ def index_table(engine, table, index):
     return index if engine == PHOENIX else f"{table}.{index}.idx"
 
 
-def create(spark, phoenix, engine, name, columns, key, splits, layout=None):
+def create(spark, phoenix, engine, name, columns, key, splits, layout="CELLS"):
     if engine == PHOENIX:
         create_phoenix(phoenix, name, columns, key, splits, FAMILY)
     else:

@@ -94,7 +94,7 @@ class Soak:
         third = (MASK + 1) // 3
         self.spark.sql(
             f"CREATE TABLE {TABLE} (k BIGINT, src INT, n BIGINT, v STRING, PRIMARY KEY (k)) "
-            f"MAPPED BY ({TABLE}, COLS=[src=f.s, n=f.n, v=f.v]) SPLIT ON (({third}), ({2 * third}))"
+            f"MAPPED BY ({TABLE}, COLS=[src=f.s, n=f.n, v=f.v]) LAYOUT CELLS SPLIT ON (({third}), ({2 * third}))"
         )
 
     def restart_clock(self):

@@ -72,7 +72,7 @@ def small_table(spark, hbase, repeat):
     """The 4-region table with a built range index, and each statement on it."""
     spark.sql(
         f"CREATE TABLE {TABLE} (k INT, v STRING, m INT, PRIMARY KEY (k)) "
-        f"MAPPED BY ({TABLE}, COLS=[v=f.v, m=f.m]) SPLIT ON ((5000), (10000), (15000))"
+        f"MAPPED BY ({TABLE}, COLS=[v=f.v, m=f.m]) LAYOUT CELLS SPLIT ON ((5000), (10000), (15000))"
     )
     spark.sql(f"INSERT INTO {TABLE} SELECT CAST(id AS INT), concat('v', id), CAST(id % 97 AS INT) FROM range({ROWS})")
     spark.sql(f"CREATE INDEX {TABLE}_m ON TABLE {TABLE} (m) OPTIONS (chunkRows = 1000)")

@@ -185,7 +185,7 @@ def run_lookups(spark, hbase, args):
     splits = ", ".join(f"({MAX_KEY * i // 16})" for i in range(1, 16))
     spark.sql(
         f"CREATE TABLE {LINEITEM} ({LINEITEM_COLUMNS}, PRIMARY KEY (l_orderkey, l_linenumber)) "
-        f"MAPPED BY ({LINEITEM}, COLS=[{LINEITEM_CELLS}]) SPLIT ON ({splits})"
+        f"MAPPED BY ({LINEITEM}, COLS=[{LINEITEM_CELLS}]) LAYOUT CELLS SPLIT ON ({splits})"
     )
     start = time.perf_counter()
     spark.sql(f"INSERT INTO {LINEITEM} {LINEITEM_ROWS}")

@@ -81,7 +81,12 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
         partitioning,
         spec
       )
-      CreateHBaseTableCommand(definition, ifNotExists, catalogName = Some(catalog.name()))
+      CreateHBaseTableCommand(
+        definition,
+        ifNotExists,
+        catalogName = Some(catalog.name()),
+        layoutNamed = HBaseTableOptions.namesLayout(spec)
+      )
     case CreateTableAsSelect(
           ResolvedIdentifier(catalog: HBaseSparkCatalog, ident),
           partitioning,
@@ -95,7 +100,12 @@ case class ResolveHBaseCatalogStatements(session: SparkSession) extends Rule[Log
       val columns = query.schema.map(f => (f.name, f.dataType, false, f.getComment()))
       val definition = HBaseTableOptions.definition(catalog.name(), ident.name(), columns, partitioning, spec)
       CreateHBaseTableAsSelectCommand(
-        CreateHBaseTableCommand(definition, ifNotExists, catalogName = Some(catalog.name())),
+        CreateHBaseTableCommand(
+          definition,
+          ifNotExists,
+          catalogName = Some(catalog.name()),
+          layoutNamed = HBaseTableOptions.namesLayout(spec)
+        ),
         query
       )
     case CreateNamespace(ResolvedNamespace(catalog: HBaseSparkCatalog, namespace, _), ifNotExists, _)

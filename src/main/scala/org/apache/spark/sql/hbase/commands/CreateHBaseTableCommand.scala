@@ -16,7 +16,7 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
 import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException, Utf8}
-import org.apache.spark.sql.hbase.metadata.{FamilyOptions, HBaseTableDef}
+import org.apache.spark.sql.hbase.metadata.{FamilyOptions, HBaseTableDef, TableDefinitionStore, TableLayout}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
 import org.apache.spark.sql.hbase.execution.write.PackedUpdates
@@ -28,13 +28,19 @@ import org.apache.spark.sql.hbase.server.ServerJar
  * families and split points when it is missing, or checked when it exists. If that fails, the
  * claim is withdrawn, leaving the catalog as it was. A key-only table over an existing HBase table
  * keeps its marker cells in that table's first family.
+ *
+ * Unless the statement named a layout (`layoutNamed`), `definition` is packed where packed can
+ * hold it; a table whose HBase table this makes stays so where spark.sql.hbase.create.layout says
+ * PACKED, and one mapped over an existing HBase table reads its rows as they are stored (see
+ * `overExisting`).
  */
 case class CreateHBaseTableCommand(
     definition: HBaseTableDef,
     ifNotExists: Boolean,
     splitKeys: Seq[Array[Byte]] = Nil,
     familyOptions: Seq[FamilyOptions] = Nil,
-    catalogName: Option[String] = None
+    catalogName: Option[String] = None,
+    layoutNamed: Boolean = true
 ) extends LeafRunnableCommand with Logging {
 
   override def run(session: SparkSession): Seq[Row] = {
@@ -47,7 +53,9 @@ case class CreateHBaseTableCommand(
     val catalog = HBaseTableIdent(catalogName, definition.name).store(session, s"CREATE TABLE ${definition.name}")
     // IF NOT EXISTS on a name taken already does nothing, whatever HBase table it names.
     val checked = !(ifNotExists && catalog.entry(definition.name).isDefined)
-    val stored = HBaseConnections.withConnection(catalog.cluster)(asStored(_, checked))
+    val packsNewTables = session.sessionState.conf.getConf(HBaseSQLConf.CreateLayout) == TableLayout.Packed.name
+    val newTable = if (layoutNamed || packsNewTables) definition else definition.asCells
+    val stored = HBaseConnections.withConnection(catalog.cluster)(asStored(_, checked, newTable, catalog))
     if (!catalog.create(stored)) {
       if (ifNotExists) return false
       throw new HBaseSQLException(s"CREATE TABLE ${definition.name}: table '${definition.name}' already exists")
@@ -58,8 +66,12 @@ case class CreateHBaseTableCommand(
         try ensureHBaseTable(admin, stored, session.sessionState.conf.getConf(HBaseSQLConf.Coprocessor))
         finally admin.close()
       }
-      // Another session made or deleted the HBase table between our look and our create.
-      if (created != stored.ownsHBaseTable) catalog.replace(stored, stored.copy(ownsHBaseTable = created))
+      // Another session made or deleted the HBase table between our look and our create: the table
+      // it made has its rows a cell a column, unless the statement said otherwise.
+      if (created != stored.ownsHBaseTable) {
+        val mapped = if (created || layoutNamed) stored else stored.asCells
+        catalog.replace(stored, mapped.copy(ownsHBaseTable = created))
+      }
     } catch {
       case e: Throwable =>
         // Only our own claim: another session may have dropped it and created the name again.
@@ -69,12 +81,20 @@ case class CreateHBaseTableCommand(
     true
   }
 
-  /** The definition to store: whether CREATE TABLE makes the HBase table, and a key-only table's marker family. */
-  private def asStored(connection: Connection, checked: Boolean): HBaseTableDef = {
+  /**
+   * The definition to store: whether CREATE TABLE makes the HBase table (then `newTable`), its
+   * layout, and a key-only table's marker family.
+   */
+  private def asStored(
+      connection: Connection,
+      checked: Boolean,
+      newTable: HBaseTableDef,
+      catalog: TableDefinitionStore
+  ): HBaseTableDef = {
     val name = TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name)
     val admin = connection.getAdmin
     try {
-      if (!admin.tableExists(name)) definition.copy(ownsHBaseTable = true)
+      if (!admin.tableExists(name)) newTable.copy(ownsHBaseTable = true)
       else {
         // Before the name is claimed: a claim withdrawn after another session altered it would stay.
         if (checked) checkExisting(admin)
@@ -83,12 +103,67 @@ case class CreateHBaseTableCommand(
             s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; SPLIT ON is ignored"
           )
         }
-        if (!definition.isKeyOnly) definition
-        else definition.copy(markerFamily =
+        val mapped = if (checked) overExisting(admin, catalog) else definition
+        if (!mapped.isKeyOnly) mapped
+        else mapped.copy(markerFamily =
           admin.getDescriptor(name).getColumnFamilyNames.asScala.toSeq.map(Utf8.string).sorted.headOption
         )
       }
     } finally admin.close()
+  }
+
+  /**
+   * The definition over an existing HBase table, whose rows are read as they are stored: a family
+   * another table maps packed is read packed, in that table's slots (a slot says which column a
+   * value is); an HBase table made for packed rows (it has the merge observer) that no table maps
+   * any more needs the statement to name the layout, as nothing here tells the slots; otherwise a
+   * cell a column, unless the statement says LAYOUT PACKED.
+   */
+  private def overExisting(admin: Admin, catalog: TableDefinitionStore): HBaseTableDef = {
+    def refuse(problem: String) = throw new HBaseSQLException(
+      s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' $problem"
+    )
+    val others = catalog.over(definition.hbaseTable).map(_.filterNot(_.name.equalsIgnoreCase(definition.name)))
+    val packedBy = others.toSeq.flatten.filter(_.isPacked).flatMap(t =>
+      t.packedSlots.map { case (f, slots) =>
+        f -> (t.name, slots)
+      }
+    ).toMap
+    definition.families.find(packedBy.contains) match {
+      case Some(family) if !definition.isPacked =>
+        refuse(
+          s"keeps family '$family' packed, as table '${packedBy(family)._1}' maps it, and this table cannot read " +
+            "packed cells: leave LAYOUT out or say LAYOUT PACKED, in the Binary format"
+        )
+      case Some(_) =>
+        val slots = definition.packedSlots.map { case (family, qualifiers) =>
+          packedBy.get(family) match {
+            case Some((twin, twinSlots)) =>
+              qualifiers.find(q => !twinSlots.contains(q)).foreach(q =>
+                refuse(
+                  s"keeps family '$family' packed, in the slots table '$twin' gives it (${twinSlots.mkString(", ")}), " +
+                    s"and none holds qualifier '$q'"
+                )
+              )
+              family -> twinSlots
+            case None => family -> qualifiers
+          }
+        }
+        definition.copy(layout = TableLayout.Packed, packedSlots = slots)
+      case None if layoutNamed => definition
+      case None =>
+        val madeForPacked = others.exists(_.isEmpty) && admin.getDescriptor(
+          TableName.valueOf(definition.hbaseTable.namespace, definition.hbaseTable.name)
+        ).hasCoprocessor(ServerJar.PACKED_MERGE_OBSERVER)
+        if (madeForPacked && definition.isPacked) {
+          refuse(
+            "was made for packed rows and no table maps it now, so which column each packed value is cannot be " +
+              "told: say LAYOUT PACKED with COLS in the order of the table that made it (SHOW CREATE TABLE gave it), " +
+              "or LAYOUT CELLS if its rows are a cell a column"
+          )
+        }
+        definition.asCells
+    }
   }
 
   /** Makes the HBase table when it is missing, else checks it; true when this call made it. */

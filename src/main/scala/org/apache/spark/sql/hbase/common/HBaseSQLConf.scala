@@ -107,6 +107,16 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val CreateLayout: ConfigEntry[String] = SQLConf.buildConf("spark.sql.hbase.create.layout")
+    .doc("The layout CREATE TABLE gives a table whose HBase table it makes, when the statement names none: " +
+      "CELLS (a cell a column) or PACKED (a family's columns in one cell a row; CELLS for a table it cannot " +
+      "hold: StringFormat values, or no value column). A table mapped over an existing HBase table reads its " +
+      "rows as they are stored (docs/statements.md, 'Which layout a table gets').")
+    .stringConf
+    .transform(_.toUpperCase(java.util.Locale.ROOT))
+    .checkValues(Set("PACKED", "CELLS"))
+    .createWithDefault("CELLS")
+
   val PackedUpdateMerge: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.update.mergeInRegionServers")
     .doc("UPDATE of a LAYOUT PACKED table has the region servers merge the new values into each row's " +
       "packed cells, under the row's lock, where the table has the server jar's merge observer (CREATE " +

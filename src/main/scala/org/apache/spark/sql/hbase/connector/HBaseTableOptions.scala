@@ -25,7 +25,8 @@ import org.apache.spark.sql.types.DataType
  *  - `hbaseTable`: the HBase table, `[namespace:]name` (default: the table's name);
  *  - `family`: the family of the value columns (default `f`);
  *  - `columns`: cells for some columns, `c1=family.qualifier, ...` (the others go to `family`);
- *  - `layout`: `cells` (default) or `packed`, as LAYOUT in CREATE TABLE ... MAPPED BY.
+ *  - `layout`: `cells` or `packed`, as LAYOUT in CREATE TABLE ... MAPPED BY (and chosen as there when
+ *    not given: see [[org.apache.spark.sql.hbase.commands.CreateHBaseTableCommand]]).
  */
 object HBaseTableOptions {
   val Provider = "hbase"
@@ -83,9 +84,12 @@ object HBaseTableOptions {
     }
     val hbaseTable = options.get(HBaseTable).map(_.trim).filter(_.nonEmpty).map(HBaseTableName.parse)
       .getOrElse(HBaseTableName("default", name))
-    val layout = options.get(Layout).map(l => TableLayout.parse(l.trim)).getOrElse(TableLayout.Cells)
+    val layout = options.get(Layout).map(l => TableLayout.parse(l.trim))
     HBaseTableDef.fromStatement(name, hbaseTable, columns, keyColumns, mappings, TableFormat.Binary, layout)
   }
+
+  /** Whether the statement names the table's layout. */
+  def namesLayout(spec: TableSpec): Boolean = spec.options.keys.exists(_.equalsIgnoreCase(Layout))
 
   private def list(text: String): Seq[String] = text.split(",").map(_.trim).filter(_.nonEmpty).toSeq
 

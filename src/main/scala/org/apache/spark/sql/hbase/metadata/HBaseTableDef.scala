@@ -158,6 +158,9 @@ final case class HBaseTableDef(
   /** The columns whose values are stored in cells. */
   def values: Seq[HBaseColumn] = columns.filter(_.cell.isDefined)
 
+  /** This table with a cell a column: a packed table's definition before it has rows. */
+  def asCells: HBaseTableDef = copy(layout = TableLayout.Cells, packedSlots = Map.empty)
+
   /** The columns a write gives values for: all but the write times, which HBase sets. */
   def writable: Seq[HBaseColumn] = columns.filterNot(_.isWriteTime)
 
@@ -266,7 +269,7 @@ object HBaseTableDef {
       keyColumns: Seq[String],
       mappings: Seq[(String, CellMapping)],
       format: TableFormat,
-      layout: TableLayout = TableLayout.Cells
+      layout: Option[TableLayout] = Some(TableLayout.Cells)
   ): HBaseTableDef = {
     def fail(msg: String) = throw new HBaseSQLException(s"CREATE TABLE $name: $msg")
     def norm(s: String) = s.toLowerCase(Locale.ROOT)
@@ -321,12 +324,16 @@ object HBaseTableDef {
       )
     }
     val canonicalKeys = keyColumns.map(k => byName(norm(k))._1)
-    if (layout == TableLayout.Packed) {
+    if (layout.contains(TableLayout.Packed)) {
       if (format != TableFormat.Binary) fail(s"LAYOUT PACKED stores values in the Binary format, not ${format.name}")
       if (cellOf.isEmpty) fail("LAYOUT PACKED packs value columns, and the table maps none")
     }
+    // Unnamed, packed where it can be: CREATE TABLE may still choose cells (CreateHBaseTableCommand).
+    val chosen = layout.getOrElse(
+      if (format == TableFormat.Binary && cellOf.nonEmpty) TableLayout.Packed else TableLayout.Cells
+    )
     val slots =
-      if (layout != TableLayout.Packed) Map.empty[String, Seq[String]]
+      if (chosen != TableLayout.Packed) Map.empty[String, Seq[String]]
       else mappings.collect { case (_, CellMapping(cell, false)) => cell }.groupBy(_.family).map {
         case (family, cells) => family -> cells.map(_.qualifier)
       }
@@ -337,7 +344,7 @@ object HBaseTableDef {
       canonicalKeys,
       format,
       markerFamily = if (cellOf.isEmpty) Some(KeyOnlyMarkerFamily) else None,
-      layout = layout,
+      layout = chosen,
       packedSlots = slots
     )
     definition.writeTimes.foreach { w =>

@@ -47,7 +47,7 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
       keyColumns,
       mappings,
       format,
-      Option(ctx.layout).map(l => TableLayout.parse(identifier(l))).getOrElse(TableLayout.Cells)
+      Option(ctx.layout).map(l => TableLayout.parse(identifier(l)))
     )
     val splitKeys = SplitPoints.encode(
       definition,
@@ -70,7 +70,14 @@ class HBaseSqlAstBuilder(sqlText: String, delegate: ParserInterface) extends HBa
       family =>
         throw error(s"CREATE TABLE $name: FAMILIES names '$family' more than once", ctx)
     }
-    CreateHBaseTableCommand(definition, ifNotExists = ctx.EXISTS() != null, splitKeys, familyOptions, ident.catalog)
+    CreateHBaseTableCommand(
+      definition,
+      ifNotExists = ctx.EXISTS() != null,
+      splitKeys,
+      familyOptions,
+      ident.catalog,
+      layoutNamed = ctx.layout != null
+    )
   }
 
   override def visitAddColumn(ctx: AddColumnContext): LogicalPlan = {

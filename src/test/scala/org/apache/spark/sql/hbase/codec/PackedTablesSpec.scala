@@ -40,6 +40,9 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
 
   private def definitionOf(name: String) = metadata.TableDefinitionStores.of(spark).get(name).get
 
+  private def layoutOf(table: String): String =
+    sql(s"DESCRIBE TABLE $table").collect().map(r => r.getString(0) -> r.getString(1)).toMap.apply("Layout")
+
   /** Creates `name` in a layout, with rows whose values are often NULL, two families, 3 regions. */
   private def create(name: String, layout: String): String = {
     sql(
@@ -590,6 +593,102 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         "LAYOUT ROWS") should include("Unknown table layout 'ROWS'")
     }
 
+    it(
+      "is spark.sql.hbase.create.layout's where the statement names none and makes the HBase table: CELLS unless set"
+    ) {
+      val plain = uniqueName("defaultlayout")
+      sql(s"CREATE TABLE $plain (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($plain, COLS=[v=f.v])")
+      layoutOf(plain) shouldBe "CELLS"
+      val (made, using, selected) = (uniqueName("setlayout"), uniqueName("setusing"), uniqueName("setctas"))
+      withConf(HBaseSQLConf.CreateLayout.key -> "packed") {
+        sql(s"CREATE TABLE $made (k INT, v STRING, w BIGINT, PRIMARY KEY (k)) MAPPED BY ($made, COLS=[w=f.w, v=f.v])")
+        // Spark's CREATE TABLE, and CREATE TABLE ... AS SELECT, the same.
+        sql(s"CREATE TABLE hbase.$using (k INT, v STRING) USING hbase OPTIONS (primaryKey 'k')")
+        sql(s"INSERT INTO $made VALUES (1, 'one', 10), (2, NULL, 20)")
+        sql(s"CREATE TABLE hbase.$selected USING hbase OPTIONS (primaryKey 'k') AS SELECT k, v FROM $made")
+      }
+      layoutOf(made) shouldBe "PACKED"
+      definitionOf(made).packedSlots shouldBe Map("f" -> Seq("w", "v")) // in COLS order
+      withTable(made)(_.get(new Get(keys.encode(Seq(1)))).rawCells().map(_.getQualifierLength).toSeq) shouldBe Seq(0)
+      sql(s"SHOW CREATE TABLE $made").head().getString(0) should include("LAYOUT PACKED")
+      layoutOf(using) shouldBe "PACKED"
+      layoutOf(selected) shouldBe "PACKED"
+      rowsOf(s"SELECT * FROM $selected") shouldBe Seq("[1,one]", "[2,null]")
+
+      // Where packed cannot hold the table, or the statement says otherwise: CELLS.
+      withConf(HBaseSQLConf.CreateLayout.key -> "packed") {
+        val text = uniqueName("defaulttext")
+        sql(s"CREATE TABLE $text (k STRING, v STRING, PRIMARY KEY (k)) MAPPED BY ($text, COLS=[v=f.v]) IN StringFormat")
+        layoutOf(text) shouldBe "CELLS"
+        val keyOnly = uniqueName("defaultkeyonly")
+        sql(s"CREATE TABLE $keyOnly (k INT, PRIMARY KEY (k)) MAPPED BY ($keyOnly)")
+        layoutOf(keyOnly) shouldBe "CELLS"
+        val named = uniqueName("defaultnamed")
+        sql(s"CREATE TABLE $named (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($named, COLS=[v=f.v]) LAYOUT CELLS")
+        layoutOf(named) shouldBe "CELLS"
+        sql(s"INSERT INTO $named VALUES (1, 'one')")
+        withTable(named)(_.get(new Get(keys.encode(Seq(1)))).rawCells()
+          .map(c => Bytes.toString(org.apache.hadoop.hbase.CellUtil.cloneQualifier(c))).toSeq) shouldBe Seq("v")
+      }
+      intercept[IllegalArgumentException](withConf(HBaseSQLConf.CreateLayout.key -> "rows")(())).getMessage should
+        include(HBaseSQLConf.CreateLayout.key)
+    }
+
+    it("over an existing HBase table reads its rows as stored: packed in the slots of a table that maps them packed") {
+      val wide = uniqueName("twin")
+      sql(s"""CREATE TABLE $wide (k INT, a STRING, b BIGINT, c STRING, PRIMARY KEY (k))
+             |MAPPED BY ($wide, COLS=[a=f.a, b=f.b, c=g.c]) LAYOUT PACKED""".stripMargin)
+      sql(s"INSERT INTO $wide VALUES (1, 'x', 10, 'p'), (2, 'y', NULL, 'q')")
+      // Its columns in another order, with or without LAYOUT: the values are where the wide table's slots say.
+      for (layout <- Seq("", "LAYOUT PACKED")) withClue(s"'$layout': ") {
+        val other = uniqueName("twinother")
+        sql(
+          s"CREATE TABLE $other (id INT, bb BIGINT, aa STRING, PRIMARY KEY (id)) MAPPED BY ($wide, COLS=[bb=f.b, aa=f.a]) $layout"
+        )
+        layoutOf(other) shouldBe "PACKED"
+        definitionOf(other).packedSlots shouldBe Map("f" -> Seq("a", "b"))
+        rowsOf(s"SELECT * FROM $other") shouldBe Seq("[1,10,x]", "[2,null,y]")
+        sql(s"DROP TABLE $other")
+      }
+      def refusal(statement: String) = intercept[HBaseSQLException](sql(statement)).getMessage
+      val bad = uniqueName("twinbad")
+      refusal(
+        s"CREATE TABLE $bad (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($wide, COLS=[a=f.a]) LAYOUT CELLS"
+      ) shouldBe
+        s"CREATE TABLE $bad: HBase table '$wide' keeps family 'f' packed, as table '$wide' maps it, and this " +
+        "table cannot read packed cells: leave LAYOUT out or say LAYOUT PACKED, in the Binary format"
+      refusal(s"CREATE TABLE $bad (k INT, z STRING, PRIMARY KEY (k)) MAPPED BY ($wide, COLS=[z=f.z])") shouldBe
+        s"CREATE TABLE $bad: HBase table '$wide' keeps family 'f' packed, in the slots table '$wide' gives it " +
+        "(a, b), and none holds qualifier 'z'"
+      metadata.TableDefinitionStores.of(spark).entry(bad) shouldBe None
+
+      // Once no table maps it, its slots are lost with the mapping: the statement must name the layout.
+      val gone = uniqueName("twingone")
+      sql(s"CREATE TABLE $gone (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a]) LAYOUT PACKED")
+      sql(s"INSERT INTO $gone VALUES (5, 'five')")
+      sql(s"DROP TABLE $gone")
+      refusal(s"CREATE TABLE $gone (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a])") should
+        include(
+          "was made for packed rows and no table maps it now, so which column each packed value is cannot be told"
+        )
+      sql(s"CREATE TABLE $gone (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a]) LAYOUT PACKED")
+      rowsOf(s"SELECT * FROM $gone") shouldBe Seq("[5,five]")
+
+      // Rows a cell a column stay so.
+      val existing = uniqueName("defaultexisting")
+      withAdmin(_.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf(existing))
+        .setColumnFamily(org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("f")).build()))
+      withTable(existing)(_.put(new Put(keys.encode(Seq(7))).addColumn(
+        Bytes.toBytes("f"),
+        Bytes.toBytes("v"),
+        Bytes.toBytes("seven")
+      )))
+      withConf(HBaseSQLConf.CreateLayout.key -> "packed") {
+        sql(s"CREATE TABLE $existing (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($existing, COLS=[v=f.v])")
+      }
+      layoutOf(existing) shouldBe "CELLS"
+      rowsOf(s"SELECT * FROM $existing") shouldBe Seq("[7,seven]")
+    }
     it("is the layout option of Spark's own CREATE TABLE USING hbase") {
       val t = uniqueName("usingpacked")
       sql(s"CREATE TABLE hbase.$t (k INT, v STRING) USING hbase OPTIONS (primaryKey 'k', layout 'packed')")

@@ -20,11 +20,14 @@ import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException}
 /** Columns that hold the time a cell was written: WRITETIME(family.qualifier) in COLS. */
 class WriteTimeColumnsSpec extends HBaseSuite {
 
-  /** v and w share family f, g is alone in h; v_at and w_ms are their write times. */
+  /**
+   * v and w share family f, g is alone in h; v_at and w_ms are their write times. A cell a column,
+   * each with its own write time (a packed table's are its families': PackedTablesSpec).
+   */
   private def table(): String = {
     val t = uniqueName("wt")
     sql(s"""CREATE TABLE $t (k INT, v INT, w STRING, g INT, v_at TIMESTAMP, w_ms BIGINT, PRIMARY KEY (k))
-           |MAPPED BY ($t, COLS=[v=f.v, w=f.w, g=h.g, v_at=WRITETIME(f.v), w_ms=WRITETIME(f.w)])
+           |MAPPED BY ($t, COLS=[v=f.v, w=f.w, g=h.g, v_at=WRITETIME(f.v), w_ms=WRITETIME(f.w)]) LAYOUT CELLS
            |FAMILIES (f (VERSIONS = 3), h (VERSIONS = 3)) SPLIT ON ((40))""".stripMargin)
     t
   }

@@ -104,7 +104,7 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
         Seq("id"),
         Seq("total" -> CellMapping(CellRef("f", "t")), "note" -> CellMapping(CellRef("f", "n"))),
         TableFormat.Binary,
-        TableLayout.Packed
+        Some(TableLayout.Packed)
       )
       packed.packedSlots shouldBe Map("f" -> Seq("t", "n"))
       // A column added later takes the next slot; a dropped one keeps its own.
