@@ -115,37 +115,42 @@ case class CreateHBaseTableCommand(
   /**
    * The definition over an existing HBase table, whose rows are read as they are stored: a family
    * another table maps packed is read packed, in that table's slots (a slot says which column a
-   * value is); an HBase table made for packed rows (it has the merge observer) that no table maps
-   * any more needs the statement to name the layout, as nothing here tells the slots; otherwise a
-   * cell a column, unless the statement says LAYOUT PACKED.
+   * value is), and so is one the last packed mapping of the HBase table had, dropped since; an HBase
+   * table made for packed rows (it has the merge observer) whose slots nothing tells needs the
+   * statement to name the layout; otherwise a cell a column, unless the statement says LAYOUT PACKED.
    */
   private def overExisting(admin: Admin, catalog: TableDefinitionStore): HBaseTableDef = {
     def refuse(problem: String) = throw new HBaseSQLException(
       s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' $problem"
     )
     val others = catalog.over(definition.hbaseTable).map(_.filterNot(_.name.equalsIgnoreCase(definition.name)))
-    val packedBy = others.toSeq.flatten.filter(_.isPacked).flatMap(t =>
+    val mapped = others.toSeq.flatten.filter(_.isPacked).flatMap(t =>
       t.packedSlots.map { case (f, slots) =>
-        f -> (t.name, slots)
+        f -> (s"table '${t.name}'", slots)
       }
     ).toMap
+    // Only with no mapping left: the mappings' own slots are the newer.
+    val recorded: Map[String, Seq[String]] =
+      if (others.exists(_.isEmpty)) catalog.packedSlots(definition.hbaseTable).getOrElse(Map.empty) else Map.empty
+    val packedBy: Map[String, (String, Seq[String])] =
+      recorded.map { case (f, slots) => f -> ("its last packed mapping", slots) } ++ mapped
     definition.families.find(packedBy.contains) match {
       case Some(family) if !definition.isPacked =>
         refuse(
-          s"keeps family '$family' packed, as table '${packedBy(family)._1}' maps it, and this table cannot read " +
+          s"keeps family '$family' packed, as ${packedBy(family)._1} maps it, and this table cannot read " +
             "packed cells: leave LAYOUT out or say LAYOUT PACKED, in the Binary format"
         )
       case Some(_) =>
         val slots = definition.packedSlots.map { case (family, qualifiers) =>
           packedBy.get(family) match {
-            case Some((twin, twinSlots)) =>
-              qualifiers.find(q => !twinSlots.contains(q)).foreach(q =>
+            case Some((source, known)) =>
+              qualifiers.find(q => !known.contains(q)).foreach(q =>
                 refuse(
-                  s"keeps family '$family' packed, in the slots table '$twin' gives it (${twinSlots.mkString(", ")}), " +
+                  s"keeps family '$family' packed, in the slots $source gives it (${known.mkString(", ")}), " +
                     s"and none holds qualifier '$q'"
                 )
               )
-              family -> twinSlots
+              family -> known
             case None => family -> qualifiers
           }
         }
@@ -157,9 +162,9 @@ case class CreateHBaseTableCommand(
         ).hasCoprocessor(ServerJar.PACKED_MERGE_OBSERVER)
         if (madeForPacked && definition.isPacked) {
           refuse(
-            "was made for packed rows and no table maps it now, so which column each packed value is cannot be " +
-              "told: say LAYOUT PACKED with COLS in the order of the table that made it (SHOW CREATE TABLE gave it), " +
-              "or LAYOUT CELLS if its rows are a cell a column"
+            "was made for packed rows and neither a table nor the catalog's record tells their slots, so which " +
+              "column each packed value is cannot be told: say LAYOUT PACKED with COLS in the order of the table " +
+              "that made it (SHOW CREATE TABLE gave it), or LAYOUT CELLS if its rows are a cell a column"
           )
         }
         definition.asCells

@@ -77,8 +77,10 @@ object TableDrops {
           }
         } finally {
           admin.close()
-          // A table made again under this name is another table: what HBase said of this one is void.
+          // A table made again under this name is another table: what HBase said of this one is void,
+          // and so are the slots its packed rows were read in.
           FactsCache.forgetTable(catalog.cluster, table.hbaseTable)
+          catalog.forgetPackedSlots(table.hbaseTable)
         }
       }
     catch {

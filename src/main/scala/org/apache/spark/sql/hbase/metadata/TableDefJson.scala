@@ -29,6 +29,17 @@ import org.apache.spark.sql.types.DataType
  * it rewrote the definition, leaving their HBase tables and the region servers' maintenance behind.
  */
 object TableDefJson {
+
+  /** Packed families' slots as a JSON object of qualifier lists, families in name order. */
+  private[metadata] def putSlots(node: ObjectNode, slots: Map[String, Seq[String]]): Unit =
+    slots.toSeq.sortBy(_._1).foreach { case (family, qualifiers) =>
+      val list = node.putArray(family)
+      qualifiers.foreach(q => list.add(q))
+    }
+
+  /** The slots [[putSlots]] wrote. */
+  private[metadata] def slotsOf(node: JsonNode): Map[String, Seq[String]] =
+    node.properties().asScala.map(e => e.getKey -> e.getValue.elements().asScala.map(_.asText()).toSeq).toMap
   val FormatVersion = 4
 
   private val mapper = new ObjectMapper()
@@ -71,11 +82,7 @@ object TableDefJson {
     table.markerFamily.foreach(root.put("markerFamily", _))
     if (table.isPacked) {
       root.put("layout", table.layout.name)
-      val slots = root.putObject("packedSlots")
-      table.packedSlots.toSeq.sortBy(_._1).foreach { case (family, qualifiers) =>
-        val list = slots.putArray(family)
-        qualifiers.foreach(q => list.add(q))
-      }
+      putSlots(root.putObject("packedSlots"), table.packedSlots)
     }
     if (table.ownsHBaseTable) root.put("ownsHBaseTable", true)
     if (table.indexes.nonEmpty || table.globalIndexes.nonEmpty) {
@@ -187,9 +194,7 @@ object TableDefJson {
       markerFamily = Option(root.get("markerFamily")).map(_.asText()),
       ownsHBaseTable = root.path("ownsHBaseTable").asBoolean(false),
       layout = Option(root.get("layout")).fold[TableLayout](TableLayout.Cells)(l => TableLayout.parse(l.asText())),
-      packedSlots = Option(root.get("packedSlots")).filter(_.isObject).map { node =>
-        node.properties().asScala.map(e => e.getKey -> e.getValue.elements().asScala.map(_.asText()).toSeq).toMap
-      }.getOrElse(Map.empty),
+      packedSlots = Option(root.get("packedSlots")).filter(_.isObject).map(slotsOf).getOrElse(Map.empty),
       globalIndexes = globalIndexes
     )
     if (table.isPacked) table.values.flatMap(_.cell).find(c => table.slotOf(c) < 0).foreach { c =>

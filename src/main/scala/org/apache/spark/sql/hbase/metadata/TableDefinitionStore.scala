@@ -71,14 +71,36 @@ final class TableDefinitionStore(val cluster: HBaseClusterConf, val metaTable: T
   def create(definition: HBaseTableDef): Boolean = withMeta { table =>
     val row = rowKey(definition.name)
     table.checkAndMutate(CheckAndMutate.newBuilder(row).ifNotExists(Family, Qualifier).build(written(row, definition)))
-      .isSuccess
+      .isSuccess && { keepPackedSlots(table, definition); true }
   }
 
   /** Atomically swaps a definition for a new one; returns false when another session changed it first. */
   def replace(current: HBaseTableDef, updated: HBaseTableDef): Boolean = withMeta { table =>
     val row = rowKey(current.name)
     table.checkAndMutate(CheckAndMutate.newBuilder(row)
-      .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(current))).build(written(row, updated))).isSuccess
+      .ifEquals(Family, Qualifier, Utf8.bytes(TableDefJson.toJson(current))).build(written(row, updated))).isSuccess &&
+    { keepPackedSlots(table, updated); true }
+  }
+
+  /**
+   * The slots of `hbaseTable`'s packed families as its last packed mapping had them, kept after the
+   * mapping is dropped ([[PackedSlotsRecord]]); None when no packed mapping was stored, or since PURGE.
+   */
+  def packedSlots(hbaseTable: HBaseTableName): Option[Map[String, Seq[String]]] = withMeta { table =>
+    val row = PackedSlotsRecord.rowKey(hbaseTable)
+    Option(table.get(new Get(row).addColumn(Family, PackedSlots)).getValue(Family, PackedSlots))
+      .map(bytes => PackedSlotsRecord.fromJson(hbaseTable, Utf8.string(bytes)))
+  }
+
+  /** Forgets the slots of `hbaseTable`, as deleting it does. */
+  def forgetPackedSlots(hbaseTable: HBaseTableName): Unit = withMeta { table =>
+    table.delete(new Delete(PackedSlotsRecord.rowKey(hbaseTable)))
+  }
+
+  // After the definition: a record a moment behind it is only a fallback for mappings made later.
+  private def keepPackedSlots(table: Table, definition: HBaseTableDef): Unit = if (definition.isPacked) {
+    val json = PackedSlotsRecord.toJson(definition.hbaseTable, definition.packedSlots)
+    table.put(new Put(PackedSlotsRecord.rowKey(definition.hbaseTable)).addColumn(Family, PackedSlots, Utf8.bytes(json)))
   }
 
   /** A definition as stored, under a tag no other write of the row had. */
@@ -195,6 +217,7 @@ object TableDefinitionStore {
   private val Tag = Utf8.bytes("tag")
   private val Lock = Utf8.bytes("lock")
   private val Clock = Utf8.bytes("clock")
+  private val PackedSlots = Utf8.bytes("packedSlots")
   // Rows that hold no definition start with a byte no table name lowers to, and lack the definition cell.
   private val ClockRow = Utf8.bytes("\u0000clock")
   private val LockPrefix = Utf8.bytes("\u0000lock:")

@@ -662,17 +662,37 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
         "(a, b), and none holds qualifier 'z'"
       metadata.TableDefinitionStores.of(spark).entry(bad) shouldBe None
 
-      // Once no table maps it, its slots are lost with the mapping: the statement must name the layout.
+      // Once no table maps it, the catalog's record of its last packed mapping tells the slots.
       val gone = uniqueName("twingone")
-      sql(s"CREATE TABLE $gone (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a]) LAYOUT PACKED")
-      sql(s"INSERT INTO $gone VALUES (5, 'five')")
+      val store = metadata.TableDefinitionStores.of(spark)
+      val goneTable = metadata.HBaseTableName("default", gone)
+      sql(
+        s"CREATE TABLE $gone (k INT, a STRING, b STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a, b=f.b]) LAYOUT PACKED"
+      )
+      sql(s"INSERT INTO $gone VALUES (5, 'five', 'v')")
+      sql(s"ALTER TABLE $gone ADD COLUMN c INT MAPPED BY (c = f.c)")
+      sql(s"INSERT INTO $gone VALUES (6, 'six', 'vi', 6)")
       sql(s"DROP TABLE $gone")
+      store.packedSlots(goneTable) shouldBe Some(Map("f" -> Seq("a", "b", "c")))
+      sql(s"CREATE TABLE $gone (k INT, c INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[c=f.c, a=f.a])")
+      layoutOf(gone) shouldBe "PACKED"
+      rowsOf(s"SELECT * FROM $gone") shouldBe Seq("[5,null,five]", "[6,6,six]")
+      // Without the record (a table an older version made): the statement must name the layout.
+      sql(s"DROP TABLE $gone")
+      store.forgetPackedSlots(goneTable)
       refusal(s"CREATE TABLE $gone (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a])") should
-        include(
-          "was made for packed rows and no table maps it now, so which column each packed value is cannot be told"
-        )
-      sql(s"CREATE TABLE $gone (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a]) LAYOUT PACKED")
-      rowsOf(s"SELECT * FROM $gone") shouldBe Seq("[5,five]")
+        include("was made for packed rows and neither a table nor the catalog's record tells their slots")
+      sql(
+        s"CREATE TABLE $gone (k INT, a STRING, b STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a, b=f.b]) LAYOUT PACKED"
+      )
+      rowsOf(s"SELECT k, a FROM $gone") shouldBe Seq("[5,five]", "[6,six]")
+      store.packedSlots(goneTable) shouldBe Some(Map("f" -> Seq("a", "b")))
+      // PURGE forgets the record with the HBase table.
+      val purged = uniqueName("twinpurged")
+      sql(s"CREATE TABLE $purged (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($purged, COLS=[a=f.a]) LAYOUT PACKED")
+      store.packedSlots(metadata.HBaseTableName("default", purged)) shouldBe Some(Map("f" -> Seq("a")))
+      sql(s"DROP TABLE $purged PURGE")
+      store.packedSlots(metadata.HBaseTableName("default", purged)) shouldBe None
 
       // Rows a cell a column stay so.
       val existing = uniqueName("defaultexisting")

@@ -6,6 +6,7 @@ package org.apache.spark.sql.hbase.metadata
 import org.scalatest.funspec.AnyFunSpec
 import org.scalatest.matchers.should.Matchers
 
+import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.types._
 
 class TableDefJsonSpec extends AnyFunSpec with Matchers {
@@ -139,6 +140,28 @@ class TableDefJsonSpec extends AnyFunSpec with Matchers {
       intercept[UnreadableTableDef](TableDefJson.fromJson(future)).problem shouldBe
         "is in format version 99, and this spark-hbase-sql reads versions 1 to 4: a newer spark-hbase-sql wrote it; " +
         "use that version or newer"
+    }
+  }
+
+  describe("the record of an HBase table's packed slots") {
+    it("is versioned JSON that reads back to the same slots, and a broken one is refused naming the HBase table") {
+      val hbaseTable = HBaseTableName("shop", "orders")
+      val slots = Map("f" -> Seq("t", "n"), "g" -> Seq("x"))
+      PackedSlotsRecord.fromJson(hbaseTable, PackedSlotsRecord.toJson(hbaseTable, slots)) shouldBe slots
+      PackedSlotsRecord.toJson(hbaseTable, slots) should include("\"version\":1")
+      for (
+        (json, problem) <- Seq(
+          "{" -> "is not valid JSON",
+          "[1]" -> "is not a JSON object",
+          "{\"version\":2,\"slots\":{}}" -> "is in format version 2, not 1",
+          "{\"version\":1}" -> "has no slots",
+          "{\"version\":1,\"slots\":{\"f\":[1]}}" -> "gives family 'f' no list of qualifiers"
+        )
+      ) withClue(json) {
+        intercept[HBaseSQLException](PackedSlotsRecord.fromJson(hbaseTable, json)).getMessage shouldBe
+          s"The catalog's record of the packed slots of HBase table 'shop:orders' $problem; CREATE TABLE over it " +
+          "needs LAYOUT PACKED or LAYOUT CELLS until DROP TABLE ... PURGE or a new packed mapping replaces it"
+      }
     }
   }
 }
