@@ -103,7 +103,8 @@ case class CreateHBaseTableCommand(
             s"CREATE TABLE ${definition.name}: HBase table '${definition.hbaseTable}' exists; SPLIT ON is ignored"
           )
         }
-        val mapped = if (checked) overExisting(admin, catalog) else definition
+        // Unchecked (IF NOT EXISTS on a name taken), the claim fails unless the name was dropped meanwhile.
+        val mapped = if (checked) overExisting(admin, catalog) else if (layoutNamed) definition else definition.asCells
         if (!mapped.isKeyOnly) mapped
         else mapped.copy(markerFamily =
           admin.getDescriptor(name).getColumnFamilyNames.asScala.toSeq.map(Utf8.string).sorted.headOption
