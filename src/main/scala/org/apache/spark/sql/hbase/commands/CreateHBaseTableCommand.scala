@@ -130,9 +130,13 @@ case class CreateHBaseTableCommand(
         f -> (s"table '${t.name}'", slots)
       }
     ).toMap
-    // Only with no mapping left: the mappings' own slots are the newer.
+    // Only with no mapping left: the mappings' own slots are the newer. A record this version cannot
+    // read tells nothing: the statement then names the layout, as for a table without one.
     val recorded: Map[String, Seq[String]] =
-      if (others.exists(_.isEmpty)) catalog.packedSlots(definition.hbaseTable).getOrElse(Map.empty) else Map.empty
+      if (!others.exists(_.isEmpty)) Map.empty
+      else
+        try catalog.packedSlots(definition.hbaseTable).getOrElse(Map.empty)
+        catch { case e: HBaseSQLException => logWarning(e.getMessage); Map.empty }
     val packedBy: Map[String, (String, Seq[String])] =
       recorded.map { case (f, slots) => f -> ("its last packed mapping", slots) } ++ mapped
     definition.families.find(packedBy.contains) match {

@@ -677,9 +677,14 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       sql(s"CREATE TABLE $gone (k INT, c INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[c=f.c, a=f.a])")
       layoutOf(gone) shouldBe "PACKED"
       rowsOf(s"SELECT * FROM $gone") shouldBe Seq("[5,null,five]", "[6,6,six]")
-      // Without the record (a table an older version made): the statement must name the layout.
+      // Without the record (a table an older version made), or with one this version cannot read: the
+      // statement must name the layout.
       sql(s"DROP TABLE $gone")
       store.forgetPackedSlots(goneTable)
+      refusal(s"CREATE TABLE $gone (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a])") should
+        include("was made for packed rows and neither a table nor the catalog's record tells their slots")
+      withTable(store.metaTable.getNameAsString)(_.put(new Put(metadata.PackedSlotsRecord.rowKey(goneTable))
+        .addColumn(Bytes.toBytes("d"), Bytes.toBytes("packedSlots"), Bytes.toBytes("{\"version\":9}"))))
       refusal(s"CREATE TABLE $gone (k INT, a STRING, PRIMARY KEY (k)) MAPPED BY ($gone, COLS=[a=f.a])") should
         include("was made for packed rows and neither a table nor the catalog's record tells their slots")
       sql(
