@@ -5,6 +5,7 @@ package org.apache.spark.sql.hbase.connector
 
 import org.apache.hadoop.hbase.TableName
 
+import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLException}
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, ReadableEntry, TableDefinitionStore, UnreadableEntry}
@@ -14,7 +15,7 @@ import org.apache.spark.sql.hbase.globalindex.GlobalIndexes
 import org.apache.spark.sql.hbase.execution.write.SinkCommits
 
 /** What dropping an HBase table does, for DROP TABLE and for Spark's catalog API alike. */
-object TableDrops {
+object TableDrops extends Logging {
 
   /**
    * Drops the mapping of `name`, its range indexes, its global indexes (their HBase tables too) and the streaming sink's commit records of it;
@@ -80,7 +81,13 @@ object TableDrops {
           // A table made again under this name is another table: what HBase said of this one is void,
           // and so are the slots its packed rows were read in.
           FactsCache.forgetTable(catalog.cluster, table.hbaseTable)
-          catalog.forgetPackedSlots(table.hbaseTable)
+          try catalog.forgetPackedSlots(table.hbaseTable)
+          catch {
+            // A stale record only proposes slots to a later packed mapping over a table of that name.
+            case e: java.io.IOException =>
+              logWarning(s"$statement: the catalog's record of the packed slots of HBase table " +
+                s"'${table.hbaseTable}' was not deleted: ${Causes.rootMessage(e)}")
+          }
         }
       }
     catch {

@@ -12,6 +12,7 @@ import org.apache.hadoop.hbase.client._
 import org.apache.hadoop.hbase.filter.{BinaryComparator, ValueFilter}
 import org.apache.hadoop.hbase.util.Bytes
 
+import org.apache.spark.internal.Logging
 import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
@@ -22,7 +23,7 @@ import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections
  * changes, which also tells a row that is there from one that is not when a read leaves the
  * unchanged definition out (see [[entrySince]]).
  */
-final class TableDefinitionStore(val cluster: HBaseClusterConf, val metaTable: TableName) {
+final class TableDefinitionStore(val cluster: HBaseClusterConf, val metaTable: TableName) extends Logging {
   import TableDefinitionStore._
 
   /** The definition of `name`; fails, naming the table and what is wrong, when its entry is broken. */
@@ -97,10 +98,21 @@ final class TableDefinitionStore(val cluster: HBaseClusterConf, val metaTable: T
     table.delete(new Delete(PackedSlotsRecord.rowKey(hbaseTable)))
   }
 
-  // After the definition: a record a moment behind it is only a fallback for mappings made later.
+  // After the definition, and never failing the statement that wrote it (a user let write definitions
+  // only, a region server gone): the record is a fallback for mappings made after a DROP TABLE.
   private def keepPackedSlots(table: Table, definition: HBaseTableDef): Unit = if (definition.isPacked) {
     val json = PackedSlotsRecord.toJson(definition.hbaseTable, definition.packedSlots)
-    table.put(new Put(PackedSlotsRecord.rowKey(definition.hbaseTable)).addColumn(Family, PackedSlots, Utf8.bytes(json)))
+    try table.put(new Put(PackedSlotsRecord.rowKey(definition.hbaseTable)).addColumn(
+        Family,
+        PackedSlots,
+        Utf8.bytes(json)
+      ))
+    catch {
+      case e: java.io.IOException =>
+        logWarning(s"Table '${definition.name}': the catalog's record of the packed slots of HBase table " +
+          s"'${definition.hbaseTable}' was not written (${e.getMessage}); a table mapped over it after DROP TABLE " +
+          "will need its layout named")
+    }
   }
 
   /** A definition as stored, under a tag no other write of the row had. */
