@@ -6,7 +6,7 @@ package org.apache.spark.sql.hbase.execution
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{ResultScanner, Scan, Table}
 
-import org.apache.spark.sql.hbase.connection.HBaseConnections
+import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.planner.ScanRequest
 
 /**
@@ -23,7 +23,7 @@ object RegionScanners {
 
   /** The request's table; `onClose` receives what gives it and the connection back. */
   def table(request: ScanRequest, onClose: (() => Unit) => Unit): Table = {
-    val (htable, giveBack) = borrowTable(request)
+    val (htable, giveBack) = borrowTable(request.cluster, tableOf(request))
     onClose(giveBack)
     htable
   }
@@ -37,8 +37,17 @@ object RegionScanners {
       scan: Scan,
       onClose: (() => Unit) => Unit,
       closed: ResultScanner => Unit = _ => ()
+  ): ResultScanner = openOn(request.cluster, tableOf(request), scan, onClose, closed)
+
+  /** [[open]] for a read planned without a request (an index build's read of a region's rows). */
+  def openOn(
+      cluster: HBaseClusterConf,
+      table: TableName,
+      scan: Scan,
+      onClose: (() => Unit) => Unit,
+      closed: ResultScanner => Unit = _ => ()
   ): ResultScanner = {
-    val (htable, giveBack) = borrowTable(request)
+    val (htable, giveBack) = borrowTable(cluster, table)
     val scanner =
       try htable.getScanner(scan)
       catch { case e: Throwable => giveBack(); throw e }
@@ -50,12 +59,13 @@ object RegionScanners {
     scanner
   }
 
-  private def borrowTable(request: ScanRequest): (Table, () => Unit) = {
-    val cluster = request.cluster
-    val name = request.table.hbaseTable
+  private def tableOf(request: ScanRequest): TableName =
+    TableName.valueOf(request.table.hbaseTable.namespace, request.table.hbaseTable.name)
+
+  private def borrowTable(cluster: HBaseClusterConf, table: TableName): (Table, () => Unit) = {
     val connection = HBaseConnections.borrow(cluster)
     val htable =
-      try connection.getTable(TableName.valueOf(name.namespace, name.name))
+      try connection.getTable(table)
       catch { case e: Throwable => HBaseConnections.release(cluster); throw e }
     (
       htable,

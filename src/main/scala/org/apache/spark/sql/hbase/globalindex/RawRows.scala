@@ -8,8 +8,6 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{Connection, Result, Scan}
 
-import org.apache.spark.TaskContext
-
 /**
  * The rows of a key range as HBase holds them, undecoded: what an index build, its sample and a
  * check read, each row a `Result` of only the cells they name.
@@ -36,37 +34,8 @@ object RawRows {
     } finally htable.close()
   }
 
-  /**
-   * The rows [[foreach]] hands over, as an iterator a Spark task reads: the scanner and the table
-   * are closed once it has been read to the end, or when `task` ends, whichever comes first.
-   */
-  def iterator(
-      connection: Connection,
-      table: TableName,
-      start: Array[Byte],
-      stop: Array[Byte],
-      reads: Seq[(Array[Byte], Array[Byte])],
-      task: TaskContext
-  ): Iterator[Result] = {
-    val htable = connection.getTable(table)
-    val scanner =
-      try htable.getScanner(scan(start, stop, reads, None))
-      catch { case e: Throwable => htable.close(); throw e }
-    var open = true
-    def close(): Unit = if (open) {
-      open = false
-      try scanner.close()
-      finally htable.close()
-    }
-    task.addTaskCompletionListener[Unit](_ => close())
-    val rows = scanner.iterator().asScala
-    new Iterator[Result] {
-      override def hasNext: Boolean = open && (rows.hasNext || { close(); false })
-      override def next(): Result = rows.next()
-    }
-  }
-
-  private def scan(
+  /** The scan of the rows [[foreach]] hands over: of `start` to `stop`, only the cells `reads` names. */
+  def scan(
       start: Array[Byte],
       stop: Array[Byte],
       reads: Seq[(Array[Byte], Array[Byte])],

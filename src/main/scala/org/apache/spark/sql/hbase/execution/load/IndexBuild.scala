@@ -8,13 +8,14 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.hbase.{KeyValueUtil, TableName}
 
 import org.apache.spark.{SparkContext, TaskContext}
-import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.connection.HBaseClusterConf
+import org.apache.spark.sql.hbase.execution.{RegionCloses, RegionScanners}
 import org.apache.spark.sql.hbase.globalindex.RawRows
 import org.apache.spark.sql.hbase.server.{IndexRows, IndexSpec}
 
 /**
  * A global index's rows for the rows its table has, as HFiles: a Spark task per data region reads
- * the region's rows and gives each its index row, VERIFIED, with its covered cells, at the build's
+ * the region's rows (closed at their end or the task's, as a scan's) and gives each its index row, VERIFIED, with its covered cells, at the build's
  * timestamp (worked out by the server jar's own `IndexRows`, as the region servers do); the cells
  * are sorted into a set of HFiles per index region ([[IndexHFiles]]), which HBase's bulk loader
  * moves into the index table. Files rather than puts: the region servers write no WAL and no
@@ -47,10 +48,12 @@ object IndexBuild {
       val cells = sc.parallelize(regions, math.max(1, regions.size)).mapPartitions { part =>
         val task = TaskContext.get()
         val spec = IndexSpec.parseFrom(specBytes).get(0)
-        val connection = HBaseConnections.borrow(cluster)
-        task.addTaskCompletionListener[Unit](_ => HBaseConnections.release(cluster))
         part.flatMap { case (start, stop) =>
-          RawRows.iterator(connection, TableName.valueOf(dataTable), start, stop, reads, task).flatMap { result =>
+          val rows = RegionCloses.closedAtEnd(task) { onClose =>
+            val scan = RawRows.scan(start, stop, reads, limit = None)
+            RegionScanners.openOn(cluster, TableName.valueOf(dataTable), scan, onClose).iterator().asScala
+          }
+          rows.flatMap { result =>
             val read = result.listCells()
             val key = IndexRows.rowOf(spec, result.getRow, read)
             if (key == null) Iterator.empty
