@@ -14,7 +14,6 @@ import org.apache.spark.{SparkContext, SparkException, TaskContext}
 import org.apache.spark.rdd.{RDD, ShuffledRDD}
 import org.apache.spark.serializer.KryoSerializer
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.codec.RowCodec
@@ -150,15 +149,14 @@ object BulkLoad {
           indexFiles.foreach { case (load, written) =>
             IndexHFiles.load(cluster, metrics, load, written, before = true)
           }
-          val loadedInto = SQLMetrics.withTimingNs(metrics.loadTime) {
-            RegionHFiles.bulkLoad(
-              cluster,
-              tableName,
-              runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
-                family -> parts.flatMap(_._2).map(new Path(_))
-              }
-            )
-          }
+          val loadedInto = RegionHFiles.bulkLoad(
+            cluster,
+            tableName,
+            runs.flatMap(_.files).groupBy(_._1).map { case (family, parts) =>
+              family -> parts.flatMap(_._2).map(new Path(_))
+            },
+            metrics
+          )
           indexFiles.foreach { case (load, written) =>
             IndexHFiles.load(cluster, metrics, load, written, before = false)
           }
@@ -269,11 +267,7 @@ private[load] final case class LoadJob(
 
   /** Loads HFiles from a task (PARALLEL); returns the regions they went into. */
   def bulkLoad(table: String, files: Map[String, Seq[Path]]): Set[String] =
-    SQLMetrics.withTimingNs(metrics.loadTime)(RegionHFiles.bulkLoad(
-      cluster,
-      TableName.valueOf(table),
-      files
-    ))
+    RegionHFiles.bulkLoad(cluster, TableName.valueOf(table), files, metrics)
 }
 
 /**

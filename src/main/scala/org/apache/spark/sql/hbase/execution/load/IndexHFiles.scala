@@ -10,7 +10,6 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.{Partitioner, SparkContext, TaskContext}
 import org.apache.spark.rdd.{RDD, ShuffledRDD}
 import org.apache.spark.serializer.KryoSerializer
-import org.apache.spark.sql.execution.metric.SQLMetrics
 import org.apache.spark.sql.hbase.common.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.globalindex.IndexMarks
@@ -141,10 +140,11 @@ private[load] object IndexHFiles {
       before: Boolean
   ): Unit =
     written.filter(w => (w.target % 2 == 0) == before).groupBy(_.target).foreach { case (target, parts) =>
-      SQLMetrics.withTimingNs(metrics.loadTime)(RegionHFiles.bulkLoad(
+      RegionHFiles.bulkLoad(
         cluster,
         TableName.valueOf(load.tables(target / 2).table),
-        parts.flatMap(_.files).groupBy(_._1).map { case (family, fs) => family -> fs.flatMap(_._2).map(new Path(_)) }
-      ))
+        parts.flatMap(_.files).groupBy(_._1).map { case (family, fs) => family -> fs.flatMap(_._2).map(new Path(_)) },
+        metrics
+      )
     }
 }

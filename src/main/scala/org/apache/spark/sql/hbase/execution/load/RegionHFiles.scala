@@ -131,6 +131,14 @@ final class RegionHFiles(
 
 object RegionHFiles {
 
+  /** [[bulkLoad]] for a statement, its time counted in `metrics.loadTime`. */
+  def bulkLoad(
+      cluster: HBaseClusterConf,
+      table: TableName,
+      files: Map[String, Seq[Path]],
+      metrics: LoadMetrics
+  ): Set[String] = SQLMetrics.withTimingNs(metrics.loadTime)(bulkLoad(cluster, table, files))
+
   /**
    * Hands HFiles to the region servers, as the statement's HBase user (HBase's bulk loader opens
    * a connection of its own, as the calling user); HBase splits a file again if its region has
