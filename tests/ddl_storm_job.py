@@ -98,7 +98,10 @@ while time.monotonic() < end_at:
             name,
             f"CREATE TABLE {'IF NOT EXISTS ' if if_not_exists else ''}{name} "
             f"(k_{token} INT, {', '.join(f'{c} STRING' for c, _ in columns)}, PRIMARY KEY (k_{token})) "
-            f"MAPPED BY ({namespace}:{htable}, COLS=[{', '.join(f'{c}={f}.{c}' for c, f in columns)}])",
+            f"MAPPED BY ({namespace}:{htable}, COLS=[{', '.join(f'{c}={f}.{c}' for c, f in columns)}])"
+            # Its own HBase table gets the default layout, packed; the shared ones cells, so that each
+            # statement's columns are its own (a packed family's slots are the first mapping's).
+            + (" LAYOUT CELLS" if shared else ""),
             token=token,
             htable=htable,
             columns=[c for c, _ in columns],

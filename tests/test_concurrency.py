@@ -216,6 +216,11 @@ def storm_end(storm, spark, figure):
         raw.close()
     definitions = {}
     for row, cells in catalog:
+        if row.startswith(b"\x00packed\x00"):
+            # The slots of a packed HBase table's families, kept for its next mapping: one of the storm's own.
+            assert [(f, q) for f, q, _ in cells] == [(b"d", b"packedSlots")], (row, cells)
+            assert row.split(b"\x00")[2].decode().startswith(f"{ns}:u_a"), row
+            continue
         # Each row is whole: the definition, which the plugin's own reader parses, under its table's name, and
         # the eight-byte tag its last write gave it.
         assert [(f, q) for f, q, _ in cells] == [(b"d", b"table"), (b"d", b"tag")], (row, cells)

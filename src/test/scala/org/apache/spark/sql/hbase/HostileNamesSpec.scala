@@ -3,7 +3,7 @@
 
 package org.apache.spark.sql.hbase
 
-import org.apache.hadoop.hbase.{NamespaceDescriptor, NamespaceExistException, TableName}
+import org.apache.hadoop.hbase.{CellUtil, NamespaceDescriptor, NamespaceExistException, TableName}
 import org.apache.hadoop.hbase.client.Get
 
 import org.apache.spark.sql.Row
@@ -48,8 +48,8 @@ class HostileNamesSpec extends HBaseSuite {
   }
 
   describe("a table whose every name is hostile") {
-    working.foreach { case (what, n) =>
-      it(s"works end to end with $what") {
+    for ((what, n) <- working; layout <- Seq("PACKED", "CELLS")) {
+      it(s"works end to end with $what, LAYOUT $layout") {
         val suffix = uniqueName("")
         val names = n.copy(table = n.table + suffix, hbaseTable = n.hbaseTable + suffix)
         val Names(table, key, column, namespace, hbaseTable, family, qualifier) = names
@@ -57,7 +57,7 @@ class HostileNamesSpec extends HBaseSuite {
         val htable = namespace.fold(q(hbaseTable))(ns => s"${q(ns)}:${q(hbaseTable)}")
         val (t, k, v, added) = (q(table), q(key), q(column), q(column + " 2"))
         sql(s"CREATE TABLE $t ($k INT, $v STRING, PRIMARY KEY ($k)) " +
-          s"MAPPED BY ($htable, COLS=[$v=${q(family)}.${q(qualifier)}])")
+          s"MAPPED BY ($htable, COLS=[$v=${q(family)}.${q(qualifier)}]) LAYOUT $layout")
         sql(s"INSERT INTO $t VALUES (1, 'a'), (2, 'b'), (3, 'c')")
 
         val keyed = sql(s"SELECT $v FROM $t WHERE $k = 2")
@@ -66,10 +66,16 @@ class HostileNamesSpec extends HBaseSuite {
         val explained = sql(s"EXPLAIN SELECT $v FROM hbase.$t WHERE $k > 1").collect().head.getString(0)
         explained should include(namespace.fold(hbaseTable)(ns => s"$ns:$hbaseTable"))
 
-        // The cell is where the mapping says, under exactly these bytes.
+        // The cell is where the mapping says, under exactly these bytes; packed, in the family's one
+        // cell, its slot kept under the qualifier's exact name.
         withTable(namespace.fold(hbaseTable)(ns => s"$ns:$hbaseTable")) { h =>
           val row = h.get(new Get(new BinaryKeyCodec(Seq(IntegerType)).encode(Seq(1))))
-          Utf8.string(row.getValue(Utf8.bytes(family), Utf8.bytes(qualifier))) shouldBe "a"
+          if (layout == "CELLS") Utf8.string(row.getValue(Utf8.bytes(family), Utf8.bytes(qualifier))) shouldBe "a"
+          else {
+            row.rawCells().map(c => Utf8.string(CellUtil.cloneFamily(c)) -> c.getQualifierLength).toSeq shouldBe
+              Seq(family -> 0)
+            TableDefinitionStores.of(spark).get(table).get.packedSlots shouldBe Map(family -> Seq(qualifier))
+          }
         }
 
         sql(s"ALTER TABLE $t ADD COLUMN $added INT MAPPED BY ($added = ${q(family)}.${q(qualifier + " 2")})")

@@ -115,7 +115,7 @@ object HBaseSQLConf {
     .stringConf
     .transform(_.toUpperCase(java.util.Locale.ROOT))
     .checkValues(Set("PACKED", "CELLS"))
-    .createWithDefault("CELLS")
+    .createWithDefault("PACKED")
 
   val PackedUpdateMerge: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.update.mergeInRegionServers")
     .doc("UPDATE of a LAYOUT PACKED table has the region servers merge the new values into each row's " +

@@ -32,7 +32,9 @@ class ChangeStreamSpec extends HBaseSuite {
 
   private def table(): String = {
     val t = uniqueName("stream")
-    sql(s"CREATE TABLE $t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((50))")
+    sql(
+      s"CREATE TABLE $t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) LAYOUT CELLS SPLIT ON ((50))"
+    )
     t
   }
 

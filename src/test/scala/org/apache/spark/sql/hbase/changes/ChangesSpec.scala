@@ -23,7 +23,9 @@ class ChangesSpec extends HBaseSuite {
 
   private def table(): String = {
     val t = uniqueName("changes")
-    sql(s"CREATE TABLE $t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((50))")
+    sql(
+      s"CREATE TABLE $t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) LAYOUT CELLS SPLIT ON ((50))"
+    )
     t
   }
 

@@ -58,7 +58,7 @@ class BadRowKeysSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
   private lazy val binary: (String, Map[Array[Byte], Option[(Int, String, Int)]]) = {
     val t = uniqueName("badkeys")
     sql(
-      s"CREATE TABLE $t (k INT, name STRING, j INT, v INT, PRIMARY KEY (k, name, j)) MAPPED BY ($t, COLS=[v=f.v]) SPLIT ON ((50))"
+      s"CREATE TABLE $t (k INT, name STRING, j INT, v INT, PRIMARY KEY (k, name, j)) MAPPED BY ($t, COLS=[v=f.v]) LAYOUT CELLS SPLIT ON ((50))"
     )
     sql(
       s"INSERT INTO $t SELECT CAST(id AS INT), concat('n', id % 3), CAST(id * 2 AS INT), CAST(id AS INT) FROM range(0, 100)"

@@ -594,19 +594,14 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
     }
 
     it(
-      "is spark.sql.hbase.create.layout's where the statement names none and makes the HBase table: CELLS unless set"
+      "is spark.sql.hbase.create.layout's where the statement names none and makes the HBase table: PACKED unless set"
     ) {
-      val plain = uniqueName("defaultlayout")
-      sql(s"CREATE TABLE $plain (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($plain, COLS=[v=f.v])")
-      layoutOf(plain) shouldBe "CELLS"
       val (made, using, selected) = (uniqueName("setlayout"), uniqueName("setusing"), uniqueName("setctas"))
-      withConf(HBaseSQLConf.CreateLayout.key -> "packed") {
-        sql(s"CREATE TABLE $made (k INT, v STRING, w BIGINT, PRIMARY KEY (k)) MAPPED BY ($made, COLS=[w=f.w, v=f.v])")
-        // Spark's CREATE TABLE, and CREATE TABLE ... AS SELECT, the same.
-        sql(s"CREATE TABLE hbase.$using (k INT, v STRING) USING hbase OPTIONS (primaryKey 'k')")
-        sql(s"INSERT INTO $made VALUES (1, 'one', 10), (2, NULL, 20)")
-        sql(s"CREATE TABLE hbase.$selected USING hbase OPTIONS (primaryKey 'k') AS SELECT k, v FROM $made")
-      }
+      sql(s"CREATE TABLE $made (k INT, v STRING, w BIGINT, PRIMARY KEY (k)) MAPPED BY ($made, COLS=[w=f.w, v=f.v])")
+      // Spark's CREATE TABLE, and CREATE TABLE ... AS SELECT, the same.
+      sql(s"CREATE TABLE hbase.$using (k INT, v STRING) USING hbase OPTIONS (primaryKey 'k')")
+      sql(s"INSERT INTO $made VALUES (1, 'one', 10), (2, NULL, 20)")
+      sql(s"CREATE TABLE hbase.$selected USING hbase OPTIONS (primaryKey 'k') AS SELECT k, v FROM $made")
       layoutOf(made) shouldBe "PACKED"
       definitionOf(made).packedSlots shouldBe Map("f" -> Seq("w", "v")) // in COLS order
       withTable(made)(_.get(new Get(keys.encode(Seq(1)))).rawCells().map(_.getQualifierLength).toSeq) shouldBe Seq(0)
@@ -615,21 +610,26 @@ class PackedTablesSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       layoutOf(selected) shouldBe "PACKED"
       rowsOf(s"SELECT * FROM $selected") shouldBe Seq("[1,one]", "[2,null]")
 
-      // Where packed cannot hold the table, or the statement says otherwise: CELLS.
-      withConf(HBaseSQLConf.CreateLayout.key -> "packed") {
-        val text = uniqueName("defaulttext")
-        sql(s"CREATE TABLE $text (k STRING, v STRING, PRIMARY KEY (k)) MAPPED BY ($text, COLS=[v=f.v]) IN StringFormat")
-        layoutOf(text) shouldBe "CELLS"
-        val keyOnly = uniqueName("defaultkeyonly")
-        sql(s"CREATE TABLE $keyOnly (k INT, PRIMARY KEY (k)) MAPPED BY ($keyOnly)")
-        layoutOf(keyOnly) shouldBe "CELLS"
-        val named = uniqueName("defaultnamed")
-        sql(s"CREATE TABLE $named (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($named, COLS=[v=f.v]) LAYOUT CELLS")
-        layoutOf(named) shouldBe "CELLS"
-        sql(s"INSERT INTO $named VALUES (1, 'one')")
-        withTable(named)(_.get(new Get(keys.encode(Seq(1)))).rawCells()
-          .map(c => Bytes.toString(org.apache.hadoop.hbase.CellUtil.cloneQualifier(c))).toSeq) shouldBe Seq("v")
+      // Where packed cannot hold the table, or the statement or the setting says otherwise: CELLS.
+      val text = uniqueName("defaulttext")
+      sql(s"CREATE TABLE $text (k STRING, v STRING, PRIMARY KEY (k)) MAPPED BY ($text, COLS=[v=f.v]) IN StringFormat")
+      layoutOf(text) shouldBe "CELLS"
+      val keyOnly = uniqueName("defaultkeyonly")
+      sql(s"CREATE TABLE $keyOnly (k INT, PRIMARY KEY (k)) MAPPED BY ($keyOnly)")
+      layoutOf(keyOnly) shouldBe "CELLS"
+      val named = uniqueName("defaultnamed")
+      sql(s"CREATE TABLE $named (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($named, COLS=[v=f.v]) LAYOUT CELLS")
+      layoutOf(named) shouldBe "CELLS"
+      sql(s"INSERT INTO $named VALUES (1, 'one')")
+      withTable(named)(_.get(new Get(keys.encode(Seq(1)))).rawCells()
+        .map(c => Bytes.toString(org.apache.hadoop.hbase.CellUtil.cloneQualifier(c))).toSeq) shouldBe Seq("v")
+      val (set, setUsing) = (uniqueName("setcells"), uniqueName("setcellsusing"))
+      withConf(HBaseSQLConf.CreateLayout.key -> "cells") {
+        sql(s"CREATE TABLE $set (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($set, COLS=[v=f.v])")
+        sql(s"CREATE TABLE hbase.$setUsing (k INT, v STRING) USING hbase OPTIONS (primaryKey 'k')")
       }
+      layoutOf(set) shouldBe "CELLS"
+      layoutOf(setUsing) shouldBe "CELLS"
       intercept[IllegalArgumentException](withConf(HBaseSQLConf.CreateLayout.key -> "rows")(())).getMessage should
         include(HBaseSQLConf.CreateLayout.key)
     }

@@ -21,7 +21,7 @@ class ReadsAsOfSpec extends HBaseSuite {
   private def table(families: String = history): String = {
     val t = uniqueName("asof")
     sql(
-      s"CREATE TABLE $t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) $families SPLIT ON ((50))"
+      s"CREATE TABLE $t (k INT, s STRING, v INT, PRIMARY KEY (k, s)) MAPPED BY ($t, COLS=[v=f.v]) LAYOUT CELLS $families SPLIT ON ((50))"
     )
     t
   }

@@ -437,7 +437,7 @@ class GlobalIndexStatementsSpec extends HBaseSuite {
     it("leave their index rows UNVERIFIED, so covering reads check them against the data and drop them once gone") {
       val t = uniqueName("own_ttl")
       sql(
-        s"CREATE TABLE $t (id BIGINT, email STRING, name STRING, PRIMARY KEY (id)) MAPPED BY ($t, COLS=[email=f.email, name=g.name])"
+        s"CREATE TABLE $t (id BIGINT, email STRING, name STRING, PRIMARY KEY (id)) MAPPED BY ($t, COLS=[email=f.email, name=g.name]) LAYOUT CELLS"
       )
       sql(s"CREATE INDEX by_email ON $t USING global (email) OPTIONS (include 'name')")
       sql(s"INSERT INTO $t VALUES (1, 'a@x', 'kept')")

@@ -40,7 +40,7 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
   private def flips(rows: Int): String = {
     val t = uniqueName("flips")
     sql(s"""CREATE TABLE $t (id BIGINT, v STRING, n BIGINT, w STRING, PRIMARY KEY (id))
-           |MAPPED BY ($t, COLS=[v=f.v, n=f.n, w=f.w])
+           |MAPPED BY ($t, COLS=[v=f.v, n=f.n, w=f.w]) LAYOUT CELLS
            |SPLIT ON ((${rows / 4}), (${rows / 2}), (${3 * rows / 4}))""".stripMargin)
     sql(s"INSERT INTO $t SELECT id, IF(id % 2 = 0, 'a', 'z'), id, 'w' FROM range($rows)")
     sql(s"CREATE INDEX by_v ON $t USING global (v) OPTIONS (include 'n')")

@@ -30,7 +30,7 @@ class MixedVersionsSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
   private lazy val table = {
     val t = uniqueName("versions")
     sql(
-      s"CREATE TABLE $t (k INT, g STRING, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[g=f.g, v=f.v]) SPLIT ON ((1000))"
+      s"CREATE TABLE $t (k INT, g STRING, v INT, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[g=f.g, v=f.v]) LAYOUT CELLS SPLIT ON ((1000))"
     )
     sql(s"INSERT INTO $t SELECT CAST(id AS INT), CAST(id % 7 AS STRING), CAST(id % 100 AS INT) FROM range(0, 2000)")
     t
