@@ -160,7 +160,8 @@ def tables_made_and_dropped(spark, count, purge, label, every=100, sample=None):
     for i in range(count):
         t = f"heap_{label}_{i}"
         spark.sql(
-            f"CREATE TABLE {t} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({t}, COLS=[v=f.v]) SPLIT ON ((10), (20))"
+            f"CREATE TABLE {t} (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ({t}, COLS=[v=f.v]) LAYOUT CELLS "
+            "SPLIT ON ((10), (20))"
         )
         spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), concat('v', id) FROM range(30)")
         got = spark.sql(f"SELECT count(*) FROM {t} WHERE k >= 5").first()[0]

@@ -43,7 +43,7 @@ from .measure import process_meter, profile_region_server, run_query, spark_floo
 from .queries import join_queries, order_keys, price_bound, queries
 from .report import chart, markdown
 from .tables import check_layouts, storage
-from .targets import issue20_targets, issue36_targets, targets
+from .targets import issue20_targets, issue36_targets, issue52_targets, targets
 
 
 def arguments():
@@ -153,6 +153,7 @@ def report_of(args, scale, phoenix_jars, loads, on_disk, results, floors, price,
     report["issue20Targets"] = issue20_targets(report)
     report["filteredOrdersPrice"] = str(price)
     report["issue36Targets"] = issue36_targets(report)
+    report["issue52Targets"] = issue52_targets(report)
     return report
 
 

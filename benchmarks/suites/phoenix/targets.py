@@ -1,12 +1,17 @@
 # Copyright 2026 The spark-hbase-sql developers
 # SPDX-License-Identifier: Apache-2.0
 
-"""The issues' targets (20, 35 and 36), each a ratio measured in the run, with what it must be and whether it is."""
+"""The issues' targets (20, 35, 36 and 52), each a ratio measured in the run, with what it must be and whether it is."""
 
 from .constants import (
     CPU_PER_ROW_TARGET,
+    DEFAULT_LOOKUP_JDBC_TARGET,
+    DEFAULT_LOOKUP_PYSPARK_TARGET,
     FILTERED_JOIN,
+    HBASE_PROCESS,
     JDBC_FLOOR,
+    JOIN_OVER_PHOENIX_QUERIES,
+    JOIN_OVER_PHOENIX_TARGET,
     JOIN_SPEEDUP_QUERIES,
     JOIN_SPEEDUP_TARGET,
     KEYED,
@@ -22,14 +27,18 @@ from .constants import (
     OURS_JDBC,
     OURS_JOINS_OFF,
     OURS_PACKED,
+    OURS_PACKED_JDBC,
     OVER_PHOENIX_PACKED_TARGET,
     OVER_PHOENIX_TARGET,
     PACKED_TARGET_KINDS,
     PARALLEL,
     PHOENIX,
     PHOENIX_PACKED,
+    PHOENIX_PROCESS,
     PHOENIX_TABLES,
     PLANNING_PHASES,
+    READ_THROUGH_OVER_PHOENIX_PACKED,
+    READ_THROUGH_QUERIES,
     SPARK_CPU_SHARE_TARGET,
     SPARK_PROCESS,
     SPEEDUP_TARGET,
@@ -236,4 +245,59 @@ def lookup_targets(report, engines):
                 ),
             )
         )
+    return found
+
+
+def cpu_detail(engines, engine):
+    """The region server's CPU seconds and the client's (Spark's, or Phoenix's JDBC client's) over one run."""
+    cpu = engines[engine].get("cpu")
+    if cpu is None:
+        return ""
+    client = PHOENIX_PROCESS if engine in (PHOENIX, PHOENIX_PACKED) else SPARK_PROCESS
+    return f"region server {cpu['cpuSeconds'][HBASE_PROCESS]:.2f} s, {client} {cpu['cpuSeconds'][client]:.2f} s CPU"
+
+
+def faster_target(q, ours, theirs, required):
+    engines = q["engines"]
+    ratio = engines[theirs]["seconds"] / engines[ours]["seconds"]
+    return target(
+        f"{q['query']}: {ours} at least {required}x as fast as {PHOENIX_TABLES[theirs]}",
+        ratio,
+        f">= {required}",
+        ratio >= required,
+        f"{ratio:.2f}x ({ours} {engines[ours]['seconds'] * 1000:.0f} ms, {cpu_detail(engines, ours)}; {theirs} "
+        f"{engines[theirs]['seconds'] * 1000:.0f} ms, {cpu_detail(engines, theirs)})",
+    )
+
+
+def issue52_targets(report):
+    """Issue 52's targets, ours as CREATE TABLE makes it by default (packed), each a ratio of this run."""
+    found = []
+    over_packed = READ_THROUGH_OVER_PHOENIX_PACKED.get(report["scale"], max(READ_THROUGH_OVER_PHOENIX_PACKED.values()))
+    for q in report["queries"]:
+        engines = q["engines"]
+        if q["query"] in READ_THROUGH_QUERIES:
+            found.append(faster_target(q, OURS_PACKED, PHOENIX_PACKED, over_packed))
+        if q["query"] in JOIN_OVER_PHOENIX_QUERIES:
+            found.append(faster_target(q, OURS_PACKED, PHOENIX, JOIN_OVER_PHOENIX_TARGET))
+        if q["kind"] == LOOKUP:
+            phoenix = engines[PHOENIX]["seconds"]
+            routes = [("from PySpark", OURS_PACKED, DEFAULT_LOOKUP_PYSPARK_TARGET)]
+            if OURS_PACKED_JDBC in engines:
+                routes.append(("through our Thrift server", OURS_PACKED_JDBC, DEFAULT_LOOKUP_JDBC_TARGET))
+            for route, engine, limit in routes:
+                ratio = engines[engine]["seconds"] / phoenix
+                found.append(
+                    target(
+                        f"{q['query']} {route}: ours packed at most {limit}x Phoenix's lookup on its default table",
+                        ratio,
+                        f"<= {limit}",
+                        ratio <= limit,
+                        f"{ratio:.2f}x (ours {engines[engine]['seconds'] * 1000:.0f} ms, runs "
+                        + ", ".join(f"{r * 1000:.0f}" for r in engines[engine]["runs"])
+                        + f"; Phoenix {phoenix * 1000:.0f} ms, runs "
+                        + ", ".join(f"{r * 1000:.0f}" for r in engines[PHOENIX]["runs"])
+                        + ")",
+                    )
+                )
     return found
