@@ -59,6 +59,13 @@ def arguments():
     parser.add_argument(
         "--no-jdbc", dest="jdbc", action="store_false", help="leave out the lookups through our Thrift server"
     )
+    parser.add_argument(
+        "--no-joins",
+        dest="joins",
+        action="store_false",
+        help="leave out the join with a few hundred orders, TPC-H Q3 and Q12 (the keyed join stays): at scale 1 they "
+        "make the run last over an hour",
+    )
     return parser.parse_args()
 
 
@@ -146,7 +153,8 @@ def report_of(args, scale, phoenix_jars, loads, on_disk, results, floors, price,
         "machine": machine(),
         "date": today(),
         "command": f"./benchmarks/run phoenix --scale {scale} --regions {args.regions} --repeat {args.repeat}"
-        + (" --reuse" if reuse else ""),
+        + (" --reuse" if reuse else "")
+        + ("" if args.joins else " --no-joins"),
         "runSeconds": time.perf_counter() - began,
     }
     report["targets"] = targets(report)
@@ -175,7 +183,7 @@ def main():
             spark, phoenix, admin, hbase, client_classpath, csv_dir, max_key, args.regions, loads_file, reuse
         )
         meter = process_meter(hbase, spark, phoenix)
-        all_queries = queries(keys, max_key) + join_queries(price)
+        all_queries = queries(keys, max_key) + (join_queries(price) if args.joins else [])
         results, jdbc_floors = run_queries(spark, phoenix, hbase, admin, meter, all_queries, args.repeat, args.jdbc)
         profile_region_server(spark, phoenix, RegionServerProfiler(hbase.pid, WORK), results)
         point_lookup = next(sql for _, sql, _, kind in queries(keys, max_key) if kind == LOOKUP)
