@@ -50,6 +50,30 @@ def target(name, value, required, met, detail):
     return {"target": name, "ratio": value, "required": required, "met": bool(met), "value": detail}
 
 
+def cpu_detail(engines, engine):
+    """The region server's CPU seconds over one more run and the client's (Spark's, or for Phoenix's tables its
+    JDBC client's), as a suffix of a target's detail; nothing where the run did not measure them."""
+    cpu = engines[engine].get("cpu")
+    if cpu is None:
+        return ""
+    client = PHOENIX_PROCESS if engine in (PHOENIX, PHOENIX_PACKED) else SPARK_PROCESS
+    return f", region server {cpu['cpuSeconds'][HBASE_PROCESS]:.2f} s, {client} {cpu['cpuSeconds'][client]:.2f} s CPU"
+
+
+def faster_target(q, ours, theirs, required):
+    """Ours at least `required` times as fast as Phoenix's `theirs` table on query `q`."""
+    engines = q["engines"]
+    ratio = engines[theirs]["seconds"] / engines[ours]["seconds"]
+    return target(
+        f"{q['query']}: {ours} at least {required}x as fast as {PHOENIX_TABLES[theirs]}",
+        ratio,
+        f">= {required}",
+        ratio >= required,
+        f"{ratio:.2f}x ({ours} {engines[ours]['seconds'] * 1000:.0f} ms{cpu_detail(engines, ours)}; {theirs} "
+        f"{engines[theirs]['seconds'] * 1000:.0f} ms{cpu_detail(engines, theirs)})",
+    )
+
+
 def targets(report):
     """Issue 35's targets, each a ratio measured in this run, with what it must be and whether it is."""
     found = []
@@ -58,17 +82,7 @@ def targets(report):
         packed, cells = engines[OURS_PACKED], engines[OURS]
         if q["kind"] in PACKED_TARGET_KINDS:
             for other, required in ((PHOENIX, OVER_PHOENIX_TARGET), (PHOENIX_PACKED, OVER_PHOENIX_PACKED_TARGET)):
-                ratio = engines[other]["seconds"] / packed["seconds"]
-                found.append(
-                    target(
-                        f"{q['query']}: ours packed at least {required}x as fast as {PHOENIX_TABLES[other]}",
-                        ratio,
-                        f">= {required}",
-                        ratio >= required,
-                        f"{ratio:.2f}x (ours packed {packed['seconds'] * 1000:.0f} ms, {other} "
-                        f"{engines[other]['seconds'] * 1000:.0f} ms)",
-                    )
-                )
+                found.append(faster_target(q, OURS_PACKED, other, required))
             per_row = packed["regionServerCpuMicrosPerRow"], cells["regionServerCpuMicrosPerRow"]
             ratio = per_row[0] / per_row[1] if per_row[0] is not None and per_row[1] else None
             found.append(
@@ -154,17 +168,7 @@ def issue36_targets(report):
         engines = q["engines"]
         if q["query"] in JOIN_SPEEDUP_QUERIES:
             for ours, theirs in ((OURS, PHOENIX), (OURS_PACKED, PHOENIX_PACKED)):
-                ratio = engines[theirs]["seconds"] / engines[ours]["seconds"]
-                found.append(
-                    target(
-                        f"{q['query']}: {ours} at least {JOIN_SPEEDUP_TARGET}x as fast as {PHOENIX_TABLES[theirs]}",
-                        ratio,
-                        f">= {JOIN_SPEEDUP_TARGET}",
-                        ratio >= JOIN_SPEEDUP_TARGET,
-                        f"{ratio:.2f}x ({ours} {engines[ours]['seconds'] * 1000:.0f} ms, {theirs} "
-                        f"{engines[theirs]['seconds'] * 1000:.0f} ms)",
-                    )
-                )
+                found.append(faster_target(q, ours, theirs, JOIN_SPEEDUP_TARGET))
         if q["kind"] == KEYED_JOIN and OURS_JOINS_OFF in engines:
             today = TODAYS_KEYED_JOIN_SPARK_CPU.get(report["scale"])
             basis = f"today's {today} s, measured at scale {report['scale']} before issue 36"
@@ -246,28 +250,6 @@ def lookup_targets(report, engines):
             )
         )
     return found
-
-
-def cpu_detail(engines, engine):
-    """The region server's CPU seconds and the client's (Spark's, or Phoenix's JDBC client's) over one run."""
-    cpu = engines[engine].get("cpu")
-    if cpu is None:
-        return ""
-    client = PHOENIX_PROCESS if engine in (PHOENIX, PHOENIX_PACKED) else SPARK_PROCESS
-    return f"region server {cpu['cpuSeconds'][HBASE_PROCESS]:.2f} s, {client} {cpu['cpuSeconds'][client]:.2f} s CPU"
-
-
-def faster_target(q, ours, theirs, required):
-    engines = q["engines"]
-    ratio = engines[theirs]["seconds"] / engines[ours]["seconds"]
-    return target(
-        f"{q['query']}: {ours} at least {required}x as fast as {PHOENIX_TABLES[theirs]}",
-        ratio,
-        f">= {required}",
-        ratio >= required,
-        f"{ratio:.2f}x ({ours} {engines[ours]['seconds'] * 1000:.0f} ms, {cpu_detail(engines, ours)}; {theirs} "
-        f"{engines[theirs]['seconds'] * 1000:.0f} ms, {cpu_detail(engines, theirs)})",
-    )
 
 
 def issue52_targets(report):

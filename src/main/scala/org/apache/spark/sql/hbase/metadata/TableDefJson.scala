@@ -40,6 +40,7 @@ object TableDefJson {
   /** The slots [[putSlots]] wrote. */
   private[metadata] def slotsOf(node: JsonNode): Map[String, Seq[String]] =
     node.properties().asScala.map(e => e.getKey -> e.getValue.elements().asScala.map(_.asText()).toSeq).toMap
+
   val FormatVersion = 4
 
   private val mapper = new ObjectMapper()

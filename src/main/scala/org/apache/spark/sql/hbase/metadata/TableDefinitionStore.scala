@@ -13,7 +13,7 @@ import org.apache.hadoop.hbase.filter.{BinaryComparator, ValueFilter}
 import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.internal.Logging
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException, Utf8}
+import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLConf, HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 
 /**
@@ -110,7 +110,7 @@ final class TableDefinitionStore(val cluster: HBaseClusterConf, val metaTable: T
     catch {
       case e: java.io.IOException =>
         logWarning(s"Table '${definition.name}': the catalog's record of the packed slots of HBase table " +
-          s"'${definition.hbaseTable}' was not written (${e.getMessage}); a table mapped over it after DROP TABLE " +
+          s"'${definition.hbaseTable}' was not written (${Causes.rootMessage(e)}); a table mapped over it after DROP TABLE " +
           "will need its layout named")
     }
   }
