@@ -39,6 +39,7 @@ object TestHBase {
     "GlobalIndexDifferentialSpec",
     "RangeIndexDifferentialSpec",
     "JoinDifferentialSpec",
+    "AggregatesBelowKeyedJoinsSpec",
     "LargeInputsSpec",
     "SmallSortsInOneTaskSpec",
     // Not many queries, but a minute's aggregation over 2 million rows: moved here so that the groups'

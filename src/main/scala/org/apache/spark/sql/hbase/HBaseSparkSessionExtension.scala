@@ -13,7 +13,9 @@ import org.apache.spark.sql.hbase.analysis.{
 import org.apache.spark.sql.hbase.physical.{
   AggregatesOnTheDriver, HBaseStrategy, LimitsInIndexOrder, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys
 }
-import org.apache.spark.sql.hbase.optimizer.{HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask}
+import org.apache.spark.sql.hbase.optimizer.{
+  AggregatesBelowKeyedJoins, HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask
+}
 import org.apache.spark.sql.hbase.changes.HBaseChangesFunction
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.hbase.connection.{SessionEnds, StatementIdentity}
@@ -49,6 +51,8 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
     ))
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
     extensions.injectOptimizerRule(_ => HBaseTopNPushdown)
+    // Once filters are pushed and columns pruned.
+    extensions.injectPreCBORule(_ => AggregatesBelowKeyedJoins)
     extensions.injectPlannerStrategy(session => HBaseStrategy(session))
     // Adaptive execution's re-planning, once stages have run and their sizes are known.
     extensions.injectRuntimeOptimizerRule(_ => SmallSortsInOneTask)

@@ -196,6 +196,14 @@ object HBaseSQLConf {
     .booleanConf
     .createWithDefault(true)
 
+  val AggregateBelowMergedJoin: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.join.aggregateBelow")
+    .doc("A GROUP BY over an inner join of two HBase tables on their leading key columns aggregates " +
+      "the rows of the table that may hold many per key value before the join, in the region servers " +
+      "where they can, when the query groups by the other table's columns and its aggregates split " +
+      "exactly (count, sum, min, max).")
+    .booleanConf
+    .createWithDefault(true)
+
   val PushJoinKeysMax: ConfigEntry[Int] = SQLConf.buildConf("spark.sql.hbase.join.pushKeys.maxKeys")
     .doc("A broadcast join on the leading key column of the HBase table it streams reads only the " +
       "rows of the broadcast side's keys, when there are at most this many of them. 0 turns it off.")

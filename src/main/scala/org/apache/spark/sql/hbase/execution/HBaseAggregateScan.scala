@@ -49,11 +49,17 @@ case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) e
     }
   }
 
-  /** In one partition, Spark's final aggregation needs no shuffle. */
-  override def outputPartitioning: Partitioning = HBaseAggregateRDD.partitionsOf(plan).size match {
-    case 1 => SinglePartition
-    case n => UnknownPartitioning(n)
-  }
+  /**
+   * In one partition, Spark's final aggregation needs no shuffle; nor, aligned with a join's other
+   * side, does one grouped by the key: each of its values is in one partition.
+   */
+  override def outputPartitioning: Partitioning =
+    (plan.scan.alignment, HBaseAggregateRDD.partitionsOf(plan).size) match {
+      case (Some(aligned), _) =>
+        KeyRangePartitioning(output.find(_.exprId == aligned.key.exprId).getOrElse(aligned.key), aligned)
+      case (None, 1) => SinglePartition
+      case (None, n) => UnknownPartitioning(n)
+    }
 
   override def simpleString(maxFields: Int): String = plan.describe
 }
@@ -151,11 +157,17 @@ object HBaseAggregateRDD {
   /** Threads that read the regions of a single-task aggregate, shared by the tasks of a JVM. */
   private val regionReads = new ParallelReads("hbase-region-aggregate", 16)
 
-  /** One for all regions, several regions each when the scan shares them out so, or one each. */
+  /**
+   * One for all regions, several regions each when the scan shares them out so, or one each;
+   * aligned with a join's other side, the regions of each key range.
+   */
   def partitionsOf(plan: AggregateScanPlan): Seq[HBaseAggregatePartition] = {
     val regions = plan.regionRequests
-    val grouped =
-      if (plan.singleTask) Seq(regions) else plan.scan.tasks.fold(regions.map(Seq(_)))(_.group(regions))
+    val grouped = plan.scan.alignment match {
+      case Some(aligned) => aligned.partitions(regions)
+      case None if plan.singleTask => Seq(regions)
+      case None => plan.scan.tasks.fold(regions.map(Seq(_)))(_.group(regions))
+    }
     grouped.zipWithIndex.map { case (read, i) => HBaseAggregatePartition(i, read) }
   }
 

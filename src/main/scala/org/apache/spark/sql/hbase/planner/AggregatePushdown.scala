@@ -83,6 +83,12 @@ final case class AggregateScanPlan(
     scan.regions.zip(requests)
   }
 
+  /** The same aggregation over `read`, the scan read otherwise (aligned with a join's other side), with its regions' requests. */
+  def readingAs(read: TableScanPlan): AggregateScanPlan = {
+    val plan = copy(scan = read, requests = Nil)
+    plan.copy(requests = RegionRequests.forAggregate(plan))
+  }
+
   /** Every column the region servers read for the groups and aggregates. */
   def columns: Seq[HBaseColumn] =
     (groupBy ++ aggregates.flatMap {
@@ -98,8 +104,9 @@ final case class AggregateScanPlan(
     val oneTask =
       if (singleTask && scan.regions.size > 1) ", regions read together in one task"
       else if (singleTask) ""
+      else if (scan.alignment.isDefined) ""
       else scan.tasks.fold("")(_.describe)
-    s"HBaseAggregateScan ${scan.describeReads}, partial aggregate in region servers: " +
+    s"HBaseAggregateScan ${scan.describeReads}${scan.describeAlignment}, partial aggregate in region servers: " +
       s"${aggregates.map(_.sql).mkString(", ")}$groups$oneTask"
   }
 }

@@ -21,8 +21,8 @@ import org.apache.spark.sql.hbase.codec.KeyCodec
  */
 final case class KeyAlignment(key: Attribute, cuts: Vector[Any], ranges: Vector[Int], rangeOf: Vector[Int]) {
 
-  /** What each partition reads: the regions in its range, in key order. */
-  def partitions(regions: Seq[RegionScan]): Seq[Seq[RegionScan]] = {
+  /** What each partition reads: the regions in its range, in key order (or what is read of each region). */
+  def partitions[R](regions: Seq[R]): Seq[Seq[R]] = {
     val byRange = regions.zip(rangeOf).groupMap(_._2)(_._1)
     ranges.map(r => byRange.getOrElse(r, Nil))
   }

@@ -5,6 +5,7 @@ package org.apache.spark.sql.hbase.physical
 
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanHelper
+import org.apache.spark.sql.execution.aggregate.BaseAggregateExec
 import org.apache.spark.sql.hbase.{HBaseSuite, OrdersAndLines}
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.hbase.execution.{
@@ -45,6 +46,23 @@ class SparkHooksSpec extends HBaseSuite with OrdersAndLines with AdaptiveSparkPl
           withClue("hook MergeJoinsByKey (SortMergeJoinExec, its exchanges and sorts) merged no join: ")(
             collect(plan(df)) { case j: HBaseMergeJoin => j } should not be empty
           )
+        }
+      }
+    }
+
+    it(
+      "a final BaseAggregateExec over its exchange and partial step, a side of a SortMergeJoinExec: MergeJoinsByKey merges it"
+    ) {
+      withAndWithoutAdaptive {
+        withConf(SQLConf.AUTO_BROADCASTJOIN_THRESHOLD.key -> "-1") {
+          for (coprocessor <- Seq("true", "false")) withConf(HBaseSQLConf.Coprocessor.key -> coprocessor) {
+            val df = sql(s"SELECT o.d, count(*), sum(l.q) FROM $lines l JOIN $orders o ON l.ok = o.ok GROUP BY o.d")
+            val merged = collect(plan(df)) { case j: HBaseMergeJoin => j }
+            withClue(
+              s"hook MergeJoinsByKey (a final BaseAggregateExec over a ShuffleExchangeExec and its partial " +
+                s"BaseAggregateExec or HBaseAggregateScan; coprocessor $coprocessor) merged no join: "
+            )(merged.flatMap(j => collect(j) { case a: BaseAggregateExec => a }) should not be empty)
+          }
         }
       }
     }
