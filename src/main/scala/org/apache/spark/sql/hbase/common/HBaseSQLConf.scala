@@ -198,9 +198,9 @@ object HBaseSQLConf {
 
   val AggregateBelowMergedJoin: ConfigEntry[Boolean] = SQLConf.buildConf("spark.sql.hbase.join.aggregateBelow")
     .doc("A GROUP BY over an inner join of two HBase tables on their leading key columns aggregates " +
-      "the rows of the table that may hold many per key value before the join, in the region servers " +
-      "where they can, when the query groups by the other table's columns and its aggregates split " +
-      "exactly (count, sum, min, max).")
+      "the rows of the table that may hold many per key value before the join, in the region servers, " +
+      "when the query groups by the other table's columns and its aggregates split exactly (count, sum, " +
+      "min, max). Only with spark.sql.hbase.coprocessor and spark.sql.hbase.pushdown on.")
     .booleanConf
     .createWithDefault(true)
 

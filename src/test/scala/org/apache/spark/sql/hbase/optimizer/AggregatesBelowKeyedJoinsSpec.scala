@@ -107,7 +107,9 @@ class AggregatesBelowKeyedJoinsSpec extends HBaseSuite with DifferentialCases wi
       s"$side.k < $int",
       s"$side.v ${pick("=", "<", ">")} ${random.nextInt(9)}",
       s"$side.x > ${random.nextInt(3)}",
-      s"$side.v IS NULL"
+      s"$side.v IS NULL",
+      // Only Spark checks it: the aggregated side's groups are then made in the join's tasks.
+      s"hash($side.v) % 3 <> 0"
     )
     val where = pick(
       "",
@@ -169,23 +171,31 @@ class AggregatesBelowKeyedJoinsSpec extends HBaseSuite with DifferentialCases wi
       }
     }
 
-    it("aggregates each order's lines in the join's tasks where the region servers do not") {
-      noBroadcast(HBaseSQLConf.Coprocessor.key -> "false") {
-        val df = sql(byDay)
+    it(
+      "aggregates each order's lines in the join's tasks where the region servers cannot (a condition only Spark checks)"
+    ) {
+      noBroadcast() {
+        val query = byDay.replace("GROUP BY", "AND hash(l.q) % 3 <> 0 GROUP BY")
+        val df = sql(query)
         val plan = executed(df)
         withClue(plan.toString) {
           val join = collect(plan) { case j: HBaseMergeJoin => j }.loneElement
           collect(join) { case e: ShuffleExchangeExec => e } shouldBe empty
+          collect(join) { case a: HBaseAggregateScan => a } shouldBe empty
           collect(join) { case a: BaseAggregateExec => a } should have size 2 // partial and final, one task
         }
-        rowsOf(df) shouldBe asSparkDoesIt(byDay)
+        rowsOf(df) shouldBe asSparkDoesIt(query)
       }
     }
 
-    it("keeps the aggregate above the join with spark.sql.hbase.join.aggregateBelow=false, or the join not merged") {
+    it(
+      "keeps the aggregate above the join with spark.sql.hbase.join.aggregateBelow=false, or without a merged join or the coprocessor"
+    ) {
       val settings = Seq(
         HBaseSQLConf.AggregateBelowMergedJoin.key -> "false",
         HBaseSQLConf.MergeJoinByKey.key -> "false",
+        // Without the region servers' aggregation, the join's tasks would group the lines: slower than the join.
+        HBaseSQLConf.Coprocessor.key -> "false",
         // Small enough to broadcast: Spark joins without a shuffle, which the groups' would add.
         "spark.sql.autoBroadcastJoinThreshold" -> "10485760"
       )
@@ -231,8 +241,8 @@ class AggregatesBelowKeyedJoinsSpec extends HBaseSuite with DifferentialCases wi
       val below, inServers = new AtomicInteger()
       val failures = failedCases(cases, seed = 52) { (i, random, session: SparkSession) =>
         val query = randomQuery(random)
-        // One case in four lets Spark broadcast a side (the aggregate then stays above the join); one in
-        // three aggregates in Spark rather than in the region servers.
+        // One case in four lets Spark broadcast a side, one in three turns the coprocessor off: the
+        // aggregate then stays above the join.
         val broadcast = if (i % 4 == 0) "10485760" else "-1"
         val coprocessor = (i % 3 != 0).toString
         // One in five without adaptive execution, where the join is merged before columnar transitions.

@@ -55,12 +55,14 @@ class SparkHooksSpec extends HBaseSuite with OrdersAndLines with AdaptiveSparkPl
     ) {
       withAndWithoutAdaptive {
         withConf(SQLConf.AUTO_BROADCASTJOIN_THRESHOLD.key -> "-1") {
-          for (coprocessor <- Seq("true", "false")) withConf(HBaseSQLConf.Coprocessor.key -> coprocessor) {
-            val df = sql(s"SELECT o.d, count(*), sum(l.q) FROM $lines l JOIN $orders o ON l.ok = o.ok GROUP BY o.d")
+          // The lines' groups made in the region servers, and, under a condition only Spark checks, in Spark.
+          for (where <- Seq("", "WHERE hash(l.q) % 3 <> 0")) {
+            val df =
+              sql(s"SELECT o.d, count(*), sum(l.q) FROM $lines l JOIN $orders o ON l.ok = o.ok $where GROUP BY o.d")
             val merged = collect(plan(df)) { case j: HBaseMergeJoin => j }
             withClue(
               s"hook MergeJoinsByKey (a final BaseAggregateExec over a ShuffleExchangeExec and its partial " +
-                s"BaseAggregateExec or HBaseAggregateScan; coprocessor $coprocessor) merged no join: "
+                s"BaseAggregateExec or HBaseAggregateScan; '$where') merged no join: "
             )(merged.flatMap(j => collect(j) { case a: BaseAggregateExec => a }) should not be empty)
           }
         }
