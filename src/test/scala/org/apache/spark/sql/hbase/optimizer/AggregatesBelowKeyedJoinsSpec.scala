@@ -245,11 +245,13 @@ class AggregatesBelowKeyedJoinsSpec extends HBaseSuite with DifferentialCases wi
         // aggregate then stays above the join.
         val broadcast = if (i % 4 == 0) "10485760" else "-1"
         val coprocessor = (i % 3 != 0).toString
-        // One in five without adaptive execution, where the join is merged before columnar transitions.
+        // One in five without adaptive execution, where the join is merged before columnar transitions;
+        // one in seven without ANSI, where a sum out of its type's range is NULL rather than an error.
         withConf(session)(
           "spark.sql.autoBroadcastJoinThreshold" -> broadcast,
           HBaseSQLConf.Coprocessor.key -> coprocessor,
-          "spark.sql.adaptive.enabled" -> (i % 5 != 0).toString
+          "spark.sql.adaptive.enabled" -> (i % 5 != 0).toString,
+          "spark.sql.ansi.enabled" -> (i % 7 != 0).toString
         ) {
           val truth = withConf(session)(HBaseSQLConf.MergeJoinByKey.key -> "false")(rowsOf(session.sql(query)))
           val df = session.sql(query)
