@@ -21,6 +21,7 @@ from harness.charts import bar_chart
 from harness.common import log, scale_and_regions_arguments
 from harness.data import LINEITEM_COLUMNS, LINEITEM_KEY, ORDERS_COLUMNS, generate, load_table, tpch_table_names
 from harness.results import write_results
+from harness.server_sampling import cpu_seconds
 from harness.sessions import compact, start_session
 
 BELOW, ABOVE = "aggregate below the join", "aggregate above the join"
@@ -46,10 +47,8 @@ def tables(spark, scale, regions):
 
 
 def spark_cpu(spark):
-    """The Spark JVM's CPU seconds so far (user and system), from /proc."""
-    pid = spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The Spark JVM's CPU seconds so far (user and system)."""
+    return cpu_seconds(spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid())
 
 
 def rounds(spark, sql, repeat):
