@@ -16,7 +16,6 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Join, JoinHint, L
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.hbase.logical.HBaseRelation
-import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.{DataType, DecimalType, DoubleType, FloatType, IntegralType, LongType}
 
 /**
@@ -40,7 +39,6 @@ import org.apache.spark.sql.types.{DataType, DecimalType, DoubleType, FloatType,
 object AggregatesBelowKeyedJoins extends Rule[LogicalPlan] with PredicateHelper {
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
-    val conf = SQLConf.get
     // Only where the region servers may aggregate: grouped in Spark, the rows cost more than the join
     // saves (`./benchmarks/run aggregate_below`: the keyed join at scale 0.1 grouped in the region servers
     // took 0.83 times as long as with the aggregate above the join; in the join's tasks, 1.09 times).
@@ -126,7 +124,7 @@ object AggregatesBelowKeyedJoins extends Rule[LogicalPlan] with PredicateHelper 
       if (a.isDistinct || a.filter.isDefined || a.mode != Complete || !a.deterministic) None
       else a.aggregateFunction match {
         case Count(values) if values.forall(v => v.foldable && v.eval() != null) => Some(count(rows))
-        case c: Count if onMany => Some(count(partial(a)))
+        case _: Count if onMany => Some(count(partial(a)))
         case Count(values) if onOther =>
           Some(count(If(values.map(IsNull(_): Expression).reduce(Or), Literal(0L), rows)))
         case sum @ Sum(_, context) if context.evalMode != EvalMode.TRY && onMany =>
