@@ -195,14 +195,27 @@ SQL_CASES = [
     (f"UPDATE {BASE} b SET b.zz = 1", "`b`.`zz` cannot be resolved"),
     (f"DELETE FROM {BASE} WHERE zz = 1", "`zz` cannot be resolved"),
     (f"UPDATE {BASE} SET v = 'a', v = 'b'", f"UPDATE {BASE} SET v: 'v' is set more than once"),
-    (f"UPDATE {BASE} SET w = max(w)", f"UPDATE {BASE} SET w: the new value max(w) is computed across rows"),
+    (f"UPDATE {BASE} SET w = max(w)", f"UPDATE {BASE} SET w: the new value max({BASE}.w) is computed across rows"),
     (f"DELETE FROM {BASE} WHERE max(k) > 1", 'The WHERE condition "(max(k) > 1)" contains invalid expressions'),
     (f"DELETE FROM {BASE} WHERE v", 'Filter expression "v" of type "STRING" is not a boolean'),
     (f"DELETE FROM {VIEW} WHERE k = 1", f"DELETE FROM {VIEW}: '{VIEW}' is a view over HBase table '{BASE}'"),
     (f"UPDATE {VIEW} SET v = 'x'", f"UPDATE {VIEW}: '{VIEW}' is a view over HBase table '{BASE}'"),
+    # MERGE INTO
     (
-        f"MERGE INTO {BASE} t USING {BASE} s ON t.k = s.k WHEN MATCHED THEN DELETE",
-        f"MERGE INTO is not supported on HBase table '{BASE}'",
+        f"MERGE INTO {BASE} t USING {BASE} s ON t.k = s.k WHEN MATCHED THEN UPDATE SET k = s.k + 1",
+        f"MERGE INTO {BASE} WHEN MATCHED THEN UPDATE SET k: 'k' is a key column",
+    ),
+    (
+        f"MERGE INTO {BASE} t USING {BASE} s ON t.k = s.k WHEN MATCHED THEN UPDATE SET v = 'a', v = 'b'",
+        f"MERGE INTO {BASE} WHEN MATCHED THEN UPDATE SET v: 'v' is set more than once",
+    ),
+    (
+        f"MERGE INTO {BASE} t USING (SELECT 1 AS k UNION ALL SELECT 1) s ON t.k = s.k WHEN MATCHED THEN DELETE",
+        f"MERGE INTO {BASE}: 2 source rows match the target row (k = 1)",
+    ),
+    (
+        f"MERGE INTO {VIEW} t USING {BASE} s ON t.k = s.k WHEN MATCHED THEN DELETE",
+        f"MERGE INTO {VIEW}: '{VIEW}' is a view over HBase table '{BASE}'",
     ),
     (f"UPDATE {BASE} SET w = 1 WHERE k = 1 LIMIT 1", "Syntax error at or near 'LIMIT'"),
     # Reads as of a time

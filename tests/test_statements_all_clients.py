@@ -177,6 +177,39 @@ def test_delete_update_key_only_tables_reads_as_of_a_time_and_write_times_throug
 
 
 @pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
+def test_merge_into_through_every_client(client, spark, hbase, request):
+    t = f"c_{uuid.uuid4().hex[:8]}"
+    spark.sql(
+        f"CREATE TABLE {t} (id INT, owner STRING, balance BIGINT, PRIMARY KEY (id)) "
+        f"MAPPED BY ({t}, COLS=[owner=f.o, balance=f.b]) SPLIT ON ((3))"
+    )
+    spark.sql(f"INSERT INTO {t} VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30), (4, 'd', 40)")
+    statements = [
+        f"MERGE INTO {t} AS t USING (SELECT * FROM VALUES (2, 5L), (3, 0L), (7, 70L) AS v(id, amount)) AS s "
+        "ON t.id = s.id WHEN MATCHED AND s.amount = 0 THEN DELETE "
+        "WHEN MATCHED THEN UPDATE SET balance = t.balance + s.amount "
+        "WHEN NOT MATCHED THEN INSERT (id, owner, balance) VALUES (s.id, 'new', s.amount)",
+        f"MERGE INTO hbase.{t} AS t USING (SELECT 4 AS id) AS s ON t.id = s.id "
+        "WHEN MATCHED THEN UPDATE SET owner = 'through the catalog'",
+        f"SELECT * FROM {t} ORDER BY id",
+    ]
+    if client == "pyspark":
+        lines = [[str(v) for v in r] for s in statements for r in spark.sql(s).collect()]
+    else:
+        lines = [
+            [p.strip() for p in line.split("\t")]
+            for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()
+        ]
+    assert [parts for parts in lines if len(parts) == 4] == [["3", "1", "1", "1"], ["1", "1", "0", "0"]]
+    assert [parts for parts in lines if len(parts) == 3] == [
+        ["1", "a", "10"],
+        ["2", "b", "25"],
+        ["4", "through the catalog", "40"],
+        ["7", "new", "70"],
+    ]
+
+
+@pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
 def test_tables_named_through_the_hbase_catalog_through_every_client(client, spark, hbase, request, tmp_path):
     t = f"c_{uuid.uuid4().hex[:8]}"
     (tmp_path / "c.csv").write_text("c,3,z\n")

@@ -180,6 +180,21 @@ class SqlSurfaceSpec extends HBaseSuite {
       finally sql(s"DROP VIEW $t")
       sql(s"SELECT v FROM $t").collect().toSeq shouldBe Seq(Row("from hbase"))
     }
+
+    it("qualify a column by the table's name, as a Spark table's do, and EXPLAIN reads the same either way") {
+      val t = uniqueName("qualified")
+      sql(s"CREATE TABLE $t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY ($t, COLS=[v=f.v])")
+      sql(s"INSERT INTO $t VALUES (1, 'a'), (2, 'b')")
+      sql(s"SELECT $t.v FROM $t WHERE $t.k = 2").collect().toSeq shouldBe Seq(Row("b"))
+      def explained(query: String) =
+        sql(query).queryExecution.executedPlan.collectFirst { case s: execution.HBaseTableScan => s.simpleString(100) }
+      val bare = explained(s"SELECT * FROM $t WHERE v > 'a' ORDER BY v LIMIT 1")
+      bare.get should
+        include("residual ((v IS NOT NULL) AND (v > 'a')), in region servers ((v IS NOT NULL) AND (v > 'a'))")
+      bare.get should include("by v ASC NULLS FIRST")
+      explained(s"SELECT * FROM $t WHERE $t.v > 'a' ORDER BY $t.v LIMIT 1") shouldBe bare
+      explained(s"SELECT * FROM hbase.$t AS x WHERE x.v > 'a' ORDER BY x.v LIMIT 1") shouldBe bare
+    }
   }
 
   describe("the DataFrame API") {

@@ -9,7 +9,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{AsOfTimestamp, RelationTimeTravel, TimeTravelSpec, UnresolvedRelation}
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression}
 import org.apache.spark.sql.catalyst.plans.logical.{
-  AppendData, InsertIntoStatement, LogicalPlan, OverwriteByExpression, OverwritePartitionsDynamic,
+  AppendData, InsertIntoStatement, LogicalPlan, OverwriteByExpression, OverwritePartitionsDynamic, SubqueryAlias,
   V2WriteCommand
 }
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -55,14 +55,15 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
       val table = overwrite.table.asInstanceOf[DataSourceV2Relation].table.name()
       throw new HBaseSQLException(s"INSERT OVERWRITE is not supported on HBase table '$table'; use INSERT INTO")
     case v2: DataSourceV2Relation if isCatalogTable(v2) => catalogTableRelation(v2)
-    case u: UnresolvedRelation => lookup(u).getOrElse(u)
+    // Named as Spark names its tables, so that `t.c` resolves.
+    case u: UnresolvedRelation => lookup(u).map(named(u, _)).getOrElse(u)
     case travel @ RelationTimeTravel(u: UnresolvedRelation, timestamp, version) if timestamp.forall(_.resolved) =>
       lookup(u).map { relation =>
         if (version.isDefined) {
           throw new HBaseSQLException(s"VERSION AS OF is not supported on HBase table '${relation.table.name}': " +
             "HBase keeps the versions of each cell by time; read it as it was with TIMESTAMP AS OF")
         }
-        asOf(relation, asOfMillis(timestamp))
+        named(u, asOf(relation, asOfMillis(timestamp)))
       }.getOrElse(travel)
     case l: LogicalRelation if l.relation.isInstanceOf[HBaseSourceRelation] =>
       val source = l.relation.asInstanceOf[HBaseSourceRelation]
@@ -70,6 +71,9 @@ case class ResolveHBaseRelations(session: SparkSession) extends Rule[LogicalPlan
         sized(HBaseRelation(source.table, source.cluster, l.output.map(_.asInstanceOf[AttributeReference])))
       source.asOfMillis.fold(relation)(asOf(relation, _))
   }
+
+  private def named(u: UnresolvedRelation, relation: HBaseRelation): LogicalPlan =
+    SubqueryAlias(u.multipartIdentifier.last, relation)
 
   /** Epoch milliseconds of a TIMESTAMP AS OF expression, evaluated and checked as Spark does for its tables. */
   private def asOfMillis(timestamp: Option[Expression]): Long =

@@ -33,36 +33,36 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
         Project(relation.keyAttributes, matching(relation, Some(condition)))
       )
     case u @ UpdateTable(HBaseTarget(relation), assignments, condition) if u.resolved =>
-      val targets = assignments.map(target(relation))
-      refuseRepeatedColumns(relation, targets.map(_._1))
+      val targets = assignments.map(target(relation, s"UPDATE ${relation.table.name} SET"))
+      refuseRepeatedColumns(s"UPDATE ${relation.table.name} SET", targets.map(_._1))
       UpdateHBaseTableCommand(
         relation.table,
         relation.cluster,
         targets.map(t => relation.columnOf(t._1)),
-        newValues(relation, targets, condition),
+        newValuesOf(relation, targets, matching(relation, condition)),
         mergeInRegionServers = conf.getConf(HBaseSQLConf.PackedUpdateMerge),
         regionBatches = conf.getConf(HBaseSQLConf.PackedUpdateRegionBatches)
       )
     case u @ UpdateTable(HBaseTarget(relation), assignments, _) if u.table.resolved =>
-      assignments.foreach(refuseUnstorableValue(relation))
+      assignments.foreach(refuseUnstorableValue(s"UPDATE ${relation.table.name} SET"))
       u
     case DeleteFromTable(ViewOverHBase(view, table), _) => throw notOnAView("DELETE FROM", view, table)
     case UpdateTable(ViewOverHBase(view, table), _, _) => throw notOnAView("UPDATE", view, table)
-    case MergeIntoTable(HBaseTarget(relation), _, _, _, _, _, _) =>
-      throw new HBaseSQLException(s"MERGE INTO is not supported on HBase table '${relation.table.name}'; " +
-        "INSERT (which replaces rows by key), UPDATE and DELETE are")
+    case m @ MergeIntoTable(HBaseTarget(relation), _, _, _, _, _, _) if m.resolved =>
+      MergeIntoPlan(m, relation, conf)
+    case MergeIntoTable(ViewOverHBase(view, table), _, _, _, _, _, _) => throw notOnAView("MERGE INTO", view, table)
   }
 
-  private def refuseRepeatedColumns(relation: HBaseRelation, columns: Seq[AttributeReference]): Unit =
+  /** `statement` names the statement and its clause, e.g. "UPDATE t SET". */
+  private[analysis] def refuseRepeatedColumns(statement: String, columns: Seq[AttributeReference]): Unit =
     columns.groupBy(_.exprId).values.find(_.size > 1).foreach { repeated =>
-      throw new HBaseSQLException(s"UPDATE ${relation.table.name} SET ${repeated.head.name}: " +
-        s"'${repeated.head.name}' is set more than once")
+      throw new HBaseSQLException(s"$statement ${repeated.head.name}: '${repeated.head.name}' is set more than once")
     }
 
   /** Spark has wrapped each value in a cast to its column's type; one that cannot be done is named here. */
-  private def refuseUnstorableValue(relation: HBaseRelation)(assignment: Assignment): Unit = assignment match {
+  private[analysis] def refuseUnstorableValue(statement: String)(assignment: Assignment): Unit = assignment match {
     case Assignment(column: AttributeReference, cast: Cast) if cast.childrenResolved && !cast.resolved =>
-      throw new HBaseSQLException(s"UPDATE ${relation.table.name} SET ${column.name}: a value of type " +
+      throw new HBaseSQLException(s"$statement ${column.name}: a value of type " +
         s"${cast.child.dataType.sql} cannot be stored in column '${column.name}' of type ${column.dataType.sql}")
     case _ =>
   }
@@ -72,59 +72,59 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
     case _ => false
   }
 
-  private def notOnAView(statement: String, view: String, table: String) =
+  private[analysis] def notOnAView(statement: String, view: String, table: String) =
     new HBaseSQLException(s"$statement $view: '$view' is a view over HBase table '$table'; " +
       s"$statement names the table itself")
 
   private def matching(relation: HBaseRelation, condition: Option[Expression]): LogicalPlan =
     condition.filterNot(_ == Literal.TrueLiteral).fold[LogicalPlan](relation)(Filter(_, relation))
 
-  /** The key columns and the new values of the SET columns, cast to their types as INSERT casts. */
-  private def newValues(
+  /** An assignment of UPDATE's SET (`statement`, e.g. "UPDATE t SET"), checked: the column it sets, and its value. */
+  private[analysis] def target(relation: HBaseRelation, statement: String)(
+      assignment: Assignment
+  ): (AttributeReference, Expression) = assignment.key match {
+    case a: AttributeReference if relation.output.exists(_.exprId == a.exprId) =>
+      val column = relation.columnOf(a)
+      if (column.isKey) {
+        throw new HBaseSQLException(
+          s"$statement ${column.name}: '${column.name}' is a key column, and a row's key " +
+            "is its identity in HBase; DELETE the row and INSERT it with the new key instead"
+        )
+      }
+      column.writeTimeOf.foreach { cell =>
+        throw new HBaseSQLException(
+          s"$statement ${column.name}: '${column.name}' is the write time of cell $cell, " +
+            "which HBase sets when the cell is written; it is read-only"
+        )
+      }
+      if (assignment.value.exists(computedAcrossRows)) {
+        throw new HBaseSQLException(s"$statement ${column.name}: the new value ${assignment.value.sql} is " +
+          "computed across rows (an aggregate, window or generator); a scalar subquery can give such a value")
+      }
+      a -> assignment.value
+    case other =>
+      throw new HBaseSQLException(s"$statement ${other.sql}: only whole columns of the table can be set")
+  }
+
+  /** The key columns and the new values of the SET columns of `rows`, cast to their types as INSERT casts. */
+  private[analysis] def newValuesOf(
       relation: HBaseRelation,
       targets: Seq[(AttributeReference, Expression)],
-      condition: Option[Expression]
+      rows: LogicalPlan
   ): LogicalPlan = {
     val query = Project(
       relation.keyAttributes ++ targets.map { case (attribute, value) => Alias(value, attribute.name)() },
-      matching(relation, condition)
+      rows
     )
     val expected = relation.keyAttributes ++ targets.map(_._1.withNullability(true))
     TableOutputResolver.resolveOutputColumns(relation.table.name, expected, query, byName = false, conf)
   }
 
-  private def target(relation: HBaseRelation)(assignment: Assignment): (AttributeReference, Expression) = {
-    val table = relation.table.name
-    assignment.key match {
-      case a: AttributeReference if relation.output.exists(_.exprId == a.exprId) =>
-        val column = relation.columnOf(a)
-        if (column.isKey) {
-          throw new HBaseSQLException(
-            s"UPDATE $table SET ${column.name}: '${column.name}' is a key column, and a row's key " +
-              "is its identity in HBase; DELETE the row and INSERT it with the new key instead"
-          )
-        }
-        column.writeTimeOf.foreach { cell =>
-          throw new HBaseSQLException(
-            s"UPDATE $table SET ${column.name}: '${column.name}' is the write time of cell $cell, " +
-              "which HBase sets when the cell is written; it is read-only"
-          )
-        }
-        if (assignment.value.exists(computedAcrossRows)) {
-          throw new HBaseSQLException(s"UPDATE $table SET ${column.name}: the new value ${assignment.value.sql} is " +
-            "computed across rows (an aggregate, window or generator); a scalar subquery can give such a value")
-        }
-        a -> assignment.value
-      case other =>
-        throw new HBaseSQLException(s"UPDATE $table SET ${other.sql}: only whole columns of the table can be set")
-    }
-  }
-
   /** The HBase table a statement writes, under an alias or not. */
-  private object HBaseTarget {
+  private[analysis] object HBaseTarget {
     def unapply(plan: LogicalPlan): Option[HBaseRelation] = plan match {
       case r: HBaseRelation => Some(r)
-      case SubqueryAlias(_, r: HBaseRelation) => Some(r)
+      case SubqueryAlias(_, named) => unapply(named) // the table's own name, and an alias over it
       case _ => None
     }
   }
@@ -134,6 +134,7 @@ object ResolveRowLevelStatements extends Rule[LogicalPlan] {
     def unapply(plan: LogicalPlan): Option[(String, String)] = plan match {
       case SubqueryAlias(name, view: View) =>
         view.collectFirst { case r: HBaseRelation => r.table.name }.map(name.name -> _)
+      case SubqueryAlias(_, aliased) => unapply(aliased) // the statement's alias over the view
       case _ => None
     }
   }
