@@ -154,6 +154,29 @@ def test_dataframe_reader_and_writer_use_format_hbase(spark, table_name):
     assert read.filter("id = 42").first().tag == "tag-42"
 
 
+def test_a_dataframe_merges_into_an_hbase_table_with_merge_into(spark, table_name):
+    from pyspark.sql.functions import expr
+
+    spark.sql(
+        f"CREATE TABLE {table_name} (id BIGINT, tag STRING, PRIMARY KEY (id)) "
+        f"MAPPED BY ({table_name}, COLS=[tag=t.tag])"
+    )
+    spark.range(0, 4).selectExpr("id", "concat('old-', id) AS tag").write.insertInto(table_name)
+    changes = spark.createDataFrame([(1, "new-1"), (3, None), (7, "new-7")], "id BIGINT, tag STRING").alias("c")
+    (
+        changes.mergeInto(table_name, expr(f"{table_name}.id = c.id"))
+        .whenMatched(expr("c.tag IS NULL"))
+        .delete()
+        .whenMatched()
+        .updateAll()
+        .whenNotMatched()
+        .insertAll()
+        .merge()
+    )
+    rows = [(r.id, r.tag) for r in spark.table(table_name).orderBy("id").collect()]
+    assert rows == [(0, "old-0"), (1, "new-1"), (2, "old-2"), (7, "new-7")]
+
+
 def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
     from pyspark_hbase import scan_metrics
 

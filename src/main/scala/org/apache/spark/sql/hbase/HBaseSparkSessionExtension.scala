@@ -14,7 +14,7 @@ import org.apache.spark.sql.hbase.physical.{
   AggregatesOnTheDriver, HBaseStrategy, LimitsInIndexOrder, LimitsInKeyOrder, MergeJoinsByKey, PushJoinKeys
 }
 import org.apache.spark.sql.hbase.optimizer.{
-  AggregatesBelowKeyedJoins, HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask
+  AggregatesBelowKeyedJoins, HBaseLimitPushdown, HBaseTopNPushdown, SmallSortsInOneTask, UnqualifiedHBaseColumns
 }
 import org.apache.spark.sql.hbase.changes.HBaseChangesFunction
 import org.apache.spark.sql.hbase.common.HBaseSQLConf
@@ -49,6 +49,8 @@ class HBaseSparkSessionExtension extends (SparkSessionExtensions => Unit) {
       HBaseChangesFunction.info,
       HBaseChangesFunction(_)
     ))
+    // First: the rules after it compare columns as the relation names them.
+    extensions.injectOptimizerRule(_ => UnqualifiedHBaseColumns)
     extensions.injectOptimizerRule(_ => HBaseLimitPushdown)
     extensions.injectOptimizerRule(_ => HBaseTopNPushdown)
     // Once filters are pushed and columns pruned.

@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.{
   Literal,
   PredicateHelper
 }
+import org.apache.spark.sql.catalyst.expressions.objects.AssertNotNull
 import org.apache.spark.sql.catalyst.plans.{FullOuter, Inner, LeftOuter, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{
   Assignment, DeleteAction, Filter, InsertAction, Join, JoinHint, LogicalPlan, MergeAction, MergeIntoTable, Project,
@@ -116,12 +117,15 @@ object MergeIntoPlan extends PredicateHelper {
     }
 
   private def sameKey(key: Attribute, l: Expression, r: Expression, value: Expression): Boolean = {
-    val uncast = value match {
-      case c: Cast if c.dataType == key.dataType => c.child // the cast Spark adds to the column's type
-      case v => v
-    }
-    Seq(value, uncast).exists(v =>
-      (l.semanticEquals(key) && r.semanticEquals(v)) || (r.semanticEquals(key) && l.semanticEquals(v))
-    )
+    val assigned = bare(value)
+    (l.semanticEquals(key) && bare(r).semanticEquals(assigned)) ||
+    (r.semanticEquals(key) && bare(l).semanticEquals(assigned))
+  }
+
+  /** A value without what Spark wraps it in for its column: a cast to its type, a check that it is not NULL. */
+  private def bare(value: Expression): Expression = value match {
+    case c: Cast => bare(c.child)
+    case n: AssertNotNull => bare(n.child)
+    case v => v
   }
 }

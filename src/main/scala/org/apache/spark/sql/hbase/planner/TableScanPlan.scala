@@ -3,8 +3,6 @@
 
 package org.apache.spark.sql.hbase.planner
 
-import org.apache.spark.sql.hbase.common.ExpressionText
-
 import org.apache.spark.sql.catalyst.expressions.{And, Attribute, Expression}
 import org.apache.spark.sql.hbase.logical.HBaseRelation
 import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
@@ -184,7 +182,7 @@ final case class TableScanPlan(
       case many => s"per region: ${many.take(3).mkString("; ")}${if (many.size > 3) "; ..." else ""}"
     }
     def conjunction(parts: Seq[Expression]) =
-      parts.reduceOption(And).fold("none")(e => TableScanPlan.abbreviated(ExpressionText.of(e)))
+      parts.reduceOption(And).fold("none")(e => TableScanPlan.abbreviated(e.sql))
     val residual = perRegion(regions.map(r => r.server.toSeq.flatMap(_.pushed) ++ r.residual))
     val server = regions.flatMap(_.server)
     val serverPart = if (server.isEmpty) ""

@@ -5,7 +5,6 @@ package org.apache.spark.sql.hbase.planner
 
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Descending, NullsFirst, SortOrder}
 import org.apache.spark.sql.hbase.codec.KeyCodec
-import org.apache.spark.sql.hbase.common.ExpressionText
 import org.apache.spark.sql.hbase.server.TopNSpec
 import org.apache.spark.sql.hbase.logical.{HBaseRelation, TopNRequest}
 
@@ -18,7 +17,7 @@ import org.apache.spark.sql.hbase.logical.{HBaseRelation, TopNRequest}
 final case class TopNPerRegion(rows: Int, order: Seq[SortOrder], wireVersion: Int, spec: WireBytes) {
   def specOf: TopNSpec = TopNSpec.parseFrom(spec.bytes)
 
-  def describe: String = s"at most $rows rows per region, by ${order.map(ExpressionText.of).mkString(", ")}"
+  def describe: String = s"at most $rows rows per region, by ${order.map(_.sql).mkString(", ")}"
 }
 
 object TopNPerRegion {
