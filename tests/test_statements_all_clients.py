@@ -86,6 +86,14 @@ def run_cli(client, text, hbase, request):
     return out.stdout
 
 
+def result_lines(client, statements, spark, hbase, request):
+    """Every row the statements return, in order, each as its values' text (NULL for a NULL), through `client`."""
+    if client == "pyspark":
+        return [["NULL" if v is None else str(v) for v in r] for s in statements for r in spark.sql(s).collect()]
+    out = run_cli(client, ";\n".join(statements) + ";", hbase, request)
+    return [[p.strip() for p in line.split("\t")] for line in out.strip().splitlines()]
+
+
 @pytest.mark.parametrize("client", ["pyspark", "spark-sql", "beeline"])
 def test_every_statement_through_every_client(client, spark, hbase, request):
     t1, t2 = f"c_{uuid.uuid4().hex[:8]}", f"c_{uuid.uuid4().hex[:8]}"
@@ -152,16 +160,7 @@ def test_delete_update_key_only_tables_reads_as_of_a_time_and_write_times_throug
         f"ALTER TABLE {t} ADD COLUMN amount_at BIGINT MAPPED BY (amount_at = WRITETIME(f.amount))",
         f"SELECT region, id, CAST(amount_at >= {before} AS STRING) FROM {t} WHERE amount_at >= {before} ORDER BY region, id",
     ]
-    if client == "pyspark":
-        results = [
-            [[str(v) if v is not None else "NULL" for v in r] for r in spark.sql(s).collect()] for s in statements
-        ]
-        lines = [line for result in results for line in result]
-    else:
-        lines = [
-            [p.strip() for p in line.split("\t")]
-            for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()
-        ]
+    lines = result_lines(client, statements, spark, hbase, request)
     assert [parts[0] for parts in lines if len(parts) == 1] == ["2", "1", "1", "1"]
     assert [parts for parts in lines if len(parts) == 4] == [
         ["emea", "1", "20.0", "doubled"],
@@ -193,13 +192,7 @@ def test_merge_into_through_every_client(client, spark, hbase, request):
         "WHEN MATCHED THEN UPDATE SET owner = 'through the catalog'",
         f"SELECT * FROM {t} ORDER BY id",
     ]
-    if client == "pyspark":
-        lines = [[str(v) for v in r] for s in statements for r in spark.sql(s).collect()]
-    else:
-        lines = [
-            [p.strip() for p in line.split("\t")]
-            for line in run_cli(client, ";\n".join(statements) + ";", hbase, request).strip().splitlines()
-        ]
+    lines = result_lines(client, statements, spark, hbase, request)
     assert [parts for parts in lines if len(parts) == 4] == [["3", "1", "1", "1"], ["1", "1", "0", "0"]]
     assert [parts for parts in lines if len(parts) == 3] == [
         ["1", "a", "10"],

@@ -92,7 +92,12 @@ object MergeIntoPlan extends PredicateHelper {
                 s"$statement THEN INSERT (${other.sql}): only columns of the table can be given"
               )
           }
-          val query = Project(assignments.zip(names).map { case (a, name) => Alias(a.value, name)() }, rows)
+          // Without Spark's check of a key's NULL: the command's own names the column before anything is written.
+          val values = assignments.map(_.value match {
+            case n: AssertNotNull => n.child
+            case v => v
+          })
+          val query = Project(values.zip(names).map { case (v, name) => Alias(v, name)() }, rows)
           ClauseWrite(i, Insert, InsertColumns.align(relation, query, names, conf), matched)
         case other =>
           throw new HBaseSQLException(s"$statement: ${other.sql} is not supported on HBase tables")

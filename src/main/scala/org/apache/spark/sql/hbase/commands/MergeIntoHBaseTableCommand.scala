@@ -5,7 +5,7 @@ package org.apache.spark.sql.hbase.commands
 
 import org.apache.spark.sql.{classic, Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{
-  Alias, Attribute, AttributeReference, EqualTo, GreaterThan, Literal, Or
+  Alias, Attribute, AttributeReference, EqualTo, Expression, GreaterThan, IsNull, Literal, Or
 }
 import org.apache.spark.sql.catalyst.expressions.aggregate.Count
 import org.apache.spark.sql.catalyst.plans.QueryPlan
@@ -15,11 +15,12 @@ import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.execution.ReadsHBaseRows
 import org.apache.spark.sql.hbase.logical.HBaseRelation
 import org.apache.spark.sql.types.LongType
+import org.apache.spark.storage.StorageLevel
 
 /**
  * MERGE INTO an HBase table. `actions` holds the target's and the source's rows joined on the
  * merge condition, each with the number of the clause that applies to it (`clause`; rows no
- * clause applies to are left out). It is read once, into the tasks' memory and disk, so that every
+ * clause applies to are left out). It is read once, into Spark's memory and disk, so that every
  * clause's writes come from one reading of both tables; then a target row that more than one
  * source row would change fails the statement before anything is written. Each clause's rows are
  * then written as its statement would write them: deletes whole, updates of their SET columns
@@ -48,12 +49,15 @@ case class MergeIntoHBaseTableCommand(
   override def run(session: SparkSession): Seq[Row] = {
     val classicSession = session.asInstanceOf[classic.SparkSession]
     val joined = classic.Dataset.ofRows(classicSession, actions)
-    val read = joined.localCheckpoint(eager = true)
-    recordScanMetrics(joined) // the target's read
+    val readRows = joined.queryExecution.toRdd.map(_.copy()).persist(StorageLevel.MEMORY_AND_DISK)
     try {
-      if (checksCardinality) refuseRowsChangedTwice(classicSession, read.logicalPlan)
+      readRows.count()
+      recordScanMetrics(joined) // the target's read
+      val read = LogicalRDD.fromDataset(readRows, joined, isStreaming = false)
+      if (checksCardinality) refuseRowsChangedTwice(classicSession, read)
+      refuseInsertsWithoutKey(classicSession, read)
       val counts = writes.sortBy(w => order(w.kind)).map { w =>
-        val rows = w.plan.transformUp { case p if p.fastEquals(actions) => read.logicalPlan }
+        val rows = w.plan.transformUp { case p if p.fastEquals(actions) => read }
         val written = w.kind match {
           case Delete => DeleteFromHBaseTableCommand(relation.table, relation.cluster, rows).run(session)
           case Update(command) => command.copy(newValues = rows).run(session)
@@ -66,11 +70,23 @@ case class MergeIntoHBaseTableCommand(
       def of(kind: Kind => Boolean) = counts.collect { case (k, n) if kind(k) => n }.sum
       val (updated, deleted, inserted) = (of(_.isInstanceOf[Update]), of(_ == Delete), of(_ == Insert))
       Seq(Row(updated + deleted + inserted, updated, deleted, inserted))
-    } finally read.logicalPlan match {
-        case checkpointed: LogicalRDD => checkpointed.rdd.unpersist(blocking = false)
-        case _ =>
-      }
+    } finally readRows.unpersist(blocking = false)
   }
+
+  /** An INSERT clause's row with a NULL key column, which HBase cannot store: found before anything is written. */
+  private def refuseInsertsWithoutKey(session: classic.SparkSession, rows: LogicalPlan): Unit =
+    writes.filter(_.kind == Insert).foreach { w =>
+      val keys = w.plan.output.zip(relation.table.columns).collect { case (a, c) if c.isKey => a }
+      val inserted = w.plan.transformUp { case p if p.fastEquals(actions) => rows }
+      val missing = Limit(Literal(1), Filter(keys.map(k => IsNull(k): Expression).reduce(Or), inserted))
+      classic.Dataset.ofRows(session, missing).collect().headOption.foreach { row =>
+        val column = keys.indices.find(row.isNullAt).map(keys(_).name).getOrElse(keys.head.name)
+        throw new HBaseSQLException(
+          s"MERGE INTO ${relation.table.name}: a row its WHEN NOT MATCHED clause would insert has NULL in key " +
+            s"column '$column', which a row key cannot hold. Nothing was written"
+        )
+      }
+    }
 
   /** A target row that two source rows would change: the statement's result would depend on their order. */
   private def refuseRowsChangedTwice(session: classic.SparkSession, rows: LogicalPlan): Unit = {

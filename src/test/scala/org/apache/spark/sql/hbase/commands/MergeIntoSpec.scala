@@ -103,6 +103,18 @@ class MergeIntoSpec extends HBaseSuite {
       rows(s"SELECT count(*), sum(balance) FROM $t") shouldBe Seq(Row(6L, 210L))
     }
 
+    it("refuses to insert a row without a key, naming the key column, and writes nothing") {
+      val t = accounts()
+      val s = changes("merge_no_key", "(2, 'a', 1L), (CAST(NULL AS INT), 'b', 2L)")
+      val error = intercept[HBaseSQLException](sql(s"""MERGE INTO $t USING $s ON $t.id = $s.id
+              |WHEN MATCHED THEN DELETE
+              |WHEN NOT MATCHED THEN INSERT (id, balance) VALUES ($s.id, $s.amount)""".stripMargin))
+      error.getMessage shouldBe
+        s"MERGE INTO $t: a row its WHEN NOT MATCHED clause would insert has NULL in key " +
+        "column 'id', which a row key cannot hold. Nothing was written"
+      rows(s"SELECT count(*), sum(balance) FROM $t") shouldBe Seq(Row(6L, 210L))
+    }
+
     it("refuses to change a key column, naming the clause, and writes nothing") {
       val t = accounts()
       val s = changes("merge_key", "(2, 'a', 1L)")
