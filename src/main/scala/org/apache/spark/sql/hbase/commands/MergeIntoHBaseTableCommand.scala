@@ -22,7 +22,8 @@ import org.apache.spark.storage.StorageLevel
  * merge condition, each with the number of the clause that applies to it (`clause`; rows no
  * clause applies to are left out). It is read once, into Spark's memory and disk, so that every
  * clause's writes come from one reading of both tables; then a target row that more than one
- * source row would change fails the statement before anything is written. Each clause's rows are
+ * source row would change, or an inserted row without a key, fails the statement before anything
+ * is written. Each clause's rows are
  * then written as its statement would write them: deletes whole, updates of their SET columns
  * (see [[UpdateHBaseTableCommand]]), inserts by key (see [[InsertIntoHBaseTableCommand]]), in that
  * order. Like DELETE and UPDATE, it is not atomic across rows. Its scan metrics are those of the
