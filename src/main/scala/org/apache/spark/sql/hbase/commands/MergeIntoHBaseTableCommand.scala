@@ -58,7 +58,7 @@ case class MergeIntoHBaseTableCommand(
       if (checksCardinality) refuseRowsChangedTwice(classicSession, read)
       refuseInsertsWithoutKey(classicSession, read)
       val counts = writes.sortBy(w => order(w.kind)).map { w =>
-        val rows = w.plan.transformUp { case p if p.fastEquals(actions) => read }
+        val rows = overRead(w, read)
         val written = w.kind match {
           case Delete => DeleteFromHBaseTableCommand(relation.table, relation.cluster, rows).run(session)
           case Update(command) => command.copy(newValues = rows).run(session)
@@ -74,11 +74,15 @@ case class MergeIntoHBaseTableCommand(
     } finally readRows.unpersist(blocking = false)
   }
 
+  /** The clause's rows over `read`, the rows of `actions` as they were read. */
+  private def overRead(write: ClauseWrite, read: LogicalPlan): LogicalPlan =
+    write.plan.transformUp { case p if p.fastEquals(actions) => read }
+
   /** An INSERT clause's row with a NULL key column, which HBase cannot store: found before anything is written. */
   private def refuseInsertsWithoutKey(session: classic.SparkSession, rows: LogicalPlan): Unit =
     writes.filter(_.kind == Insert).foreach { w =>
       val keys = w.plan.output.zip(relation.table.columns).collect { case (a, c) if c.isKey => a }
-      val inserted = w.plan.transformUp { case p if p.fastEquals(actions) => rows }
+      val inserted = overRead(w, rows)
       val missing = Limit(Literal(1), Filter(keys.map(k => IsNull(k): Expression).reduce(Or), inserted))
       classic.Dataset.ofRows(session, missing).collect().headOption.foreach { row =>
         val column = keys.indices.find(row.isNullAt).map(keys(_).name).getOrElse(keys.head.name)
