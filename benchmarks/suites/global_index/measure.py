@@ -1,11 +1,13 @@
 # Copyright 2026 The spark-hbase-sql developers
 # SPDX-License-Identifier: Apache-2.0
 
-"""Each query on the three tables: Phoenix's through its JDBC client, ours through Spark from the parse on; the
-answers checked to be the same; then MEASURED_RUNS more runs of each alone, between readings of the regions' read
-counters (data table and each index table) and of the region server's CPU."""
+"""Each query on the three tables: Phoenix's through its JDBC client, ours through Spark from the parse on, from
+PySpark and, as Phoenix's Java client reads, in the JVM; the answers checked to be the same; then MEASURED_RUNS more
+runs of each alone, between readings of the regions' read counters (data table and each index table) and of the
+region server's CPU."""
 
 import statistics
+import time
 
 from harness.answers import comparable, same_answer, sort_key
 from harness.common import WORK, log
@@ -43,13 +45,25 @@ def run_once(spark, phoenix, engine, sql):
     return spark.sql(sql).collect()
 
 
+def in_jvm_seconds(spark, sql):
+    """One run of ours from the parse on, its rows collected as Java objects in the JVM (as Phoenix's client gets
+    them) rather than converted to Python's: the seconds, the Py4J calls' own included."""
+    start = time.perf_counter()
+    spark._jsparkSession.sql(sql).collectAsList()
+    return time.perf_counter() - start
+
+
 def timed_rounds(spark, phoenix, sqls, repeat):
     """Warm-up runs on each table, then `repeat` rounds of one timed run on each, a different table first each
-    round: (every run by engine, the last answer by engine)."""
+    round, and of one more of ours in the JVM: (every run by engine, every JVM run by engine, the last answer by
+    engine)."""
     for _ in range(LOOKUP_WARM_UPS):
         for engine in ENGINES:
             run_once(spark, phoenix, engine, sqls[engine])
+            if engine != PHOENIX:
+                in_jvm_seconds(spark, sqls[engine])
     runs, last = {e: [] for e in ENGINES}, {}
+    jvm_runs = {e: [] for e in ENGINES if e != PHOENIX}
     for round_ in range(repeat):
         for engine in ENGINES[round_ % len(ENGINES) :] + ENGINES[: round_ % len(ENGINES)]:
             if engine == PHOENIX:
@@ -60,7 +74,8 @@ def timed_rounds(spark, phoenix, sqls, repeat):
                 times, rows, metrics = timed_runs(spark, sqls[engine], {}, 1, warm_up=False, whole_statement=True)
                 runs[engine] += times
                 last[engine] = (rows, metrics)
-    return runs, last
+                jvm_runs[engine].append(in_jvm_seconds(spark, sqls[engine]))
+    return runs, jvm_runs, last
 
 
 def answers_of(columns, last):
@@ -123,8 +138,11 @@ def measured_runs(spark, phoenix, admin, hbase_pid, engine, sql, match_keys):
     return found
 
 
-def engine_result(engine, runs, last, plan):
+def engine_result(engine, runs, jvm_runs, last, plan):
     result = {"seconds": statistics.median(runs), "runs": runs}
+    if engine != PHOENIX:
+        result["jvmSeconds"] = statistics.median(jvm_runs)
+        result["jvmRuns"] = jvm_runs
     if engine == PHOENIX:
         result["plan"] = last["plan"]
         result["rowsScanned"] = sum(t.get("COUNT_ROWS_SCANNED", 0) for t in last["metrics"].values())
@@ -137,7 +155,7 @@ def engine_result(engine, runs, last, plan):
 def run_query(spark, phoenix, admin, hbase_pid, query, repeat, index_rows_per_block):
     name, kind, index, columns, where, group_by = query
     sqls = statements(kind, index, columns, where, group_by)
-    runs, last = timed_rounds(spark, phoenix, sqls, repeat)
+    runs, jvm_runs, last = timed_rounds(spark, phoenix, sqls, repeat)
     answers = answers_of(spark.sql(sqls[ENGINES[1]]).columns, last)
     check_answers(name, sqls, answers)
     keys = None
@@ -146,12 +164,15 @@ def run_query(spark, phoenix, admin, hbase_pid, query, repeat, index_rows_per_bl
     engines = {}
     for engine in ENGINES:
         plan = None if engine == PHOENIX else spark.sql(f"EXPLAIN {sqls[engine]}").first()[0]
-        engines[engine] = engine_result(engine, runs[engine], last[engine], plan)
+        engines[engine] = engine_result(engine, runs[engine], jvm_runs.get(engine), last[engine], plan)
         engines[engine].update(measured_runs(spark, phoenix, admin, hbase_pid, engine, sqls[engine], keys))
     rows = len(answers[ENGINES[0]])
     log(
         f"{name}: {rows} rows, the answers the same; median ms "
         + ", ".join(f"{e} {engines[e]['seconds'] * 1000:.1f}" for e in ENGINES)
+        + " (in the JVM "
+        + ", ".join(f"{e} {engines[e]['jvmSeconds'] * 1000:.1f}" for e in ENGINES if e != PHOENIX)
+        + ")"
         + "; rows read a run (data/uncovered/covered) "
         + ", ".join(f"{e} " + "/".join(f"{v:.0f}" for v in engines[e]["rowsReadPerRun"].values()) for e in ENGINES)
         + "; region server CPU ms a run "

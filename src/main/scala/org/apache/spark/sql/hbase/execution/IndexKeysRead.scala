@@ -3,6 +3,8 @@
 
 package org.apache.spark.sql.hbase.execution
 
+import java.util.concurrent.atomic.AtomicInteger
+
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.hbase.{CellUtil, HConstants}
@@ -27,15 +29,16 @@ object IndexKeysRead {
   /**
    * The data row keys named by the index rows in the lookup's ranges, VERIFIED or not (the scan
    * checks each data row it reads), with the ranges where the index is not trusted; None when
-   * there are more keys than the lookup takes. One scan seeks through the ranges and returns keys
-   * only; one Get reads the marks of untrusted ranges and loads.
+   * there are more keys than the lookup takes. A scan for each index region seeks through its
+   * ranges and returns keys only; then one Get reads the marks of untrusted ranges and loads, which
+   * a load writes before it lands files.
    *
    * A covering lookup reads the index rows whole and answers itself for each data row named by
    * exactly one index row that it can trust ([[IndexTrust]]): VERIFIED, outside the untrusted
    * ranges, not written by a LOAD DATA that no CHECK INDEX has found exact since, of a table none
    * of whose cells the index reads expire by a TTL. Every other named row is read from the data.
    *
-   * The index's regions are read one after another, each as it is then, so a row that a write
+   * The index's regions are read each as it is then, not at one instant, so a row that a write
    * moves between two of them during the read may be named twice or not at all. Once read, a raw
    * scan of the ranges finds the index rows changed since the read began, less the lookup's
    * `recentWritesMillis` (the region servers land each write's index rows by then, timestamped
@@ -49,31 +52,89 @@ object IndexKeysRead {
     if (ranges.isEmpty) Outcome(Some(IndexAnswer(Nil, Nil)), 0)
     else {
       val spec = IndexSpecs.of(table, lookup.index)
-      val scan = indexScan(table, lookup).withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
-        .setCaching(math.min(lookup.maxRows + 1, 1000))
-      if (ranges.size > 1) scan.setFilter(withFilter(scan.getFilter, inRanges(ranges)))
       HBaseConnections.withConnection(cluster) { connection =>
+        val (rows, expires) = indexRowsAndExpiry(connection, table, lookup)
         val index = connection.getTable(lookup.index.indexTable.hbase)
         try {
-          val scanner = index.getScanner(scan)
-          try {
-            val rows = scanner.iterator().asScala.take(lookup.maxRows + 1).toVector
-            lazy val marks = IndexMarks.of(index)
-            // One more than the lookup takes is too many.
-            lazy val moved = changedSince(index, ranges, spec, marks, since, lookup.maxRows - rows.size + 1)
-            if (rows.size > lookup.maxRows || moved.size + rows.size > lookup.maxRows) Outcome(None, rows.size)
-            else {
-              val answer =
-                if (!lookup.covering || expiring(connection, table, lookup.index).isDefined)
-                  IndexAnswer(rows.flatMap(r => Option(spec.dataRowOf(r.getRow))) ++ moved, marks.untrusted)
-                else answered(rows, spec, IndexSpecs.coveredCellsInRowOrder(table, lookup.index), marks, moved)
-              Outcome(Some(answer), rows.size)
-            }
-          } finally scanner.close()
+          lazy val marks = IndexMarks.of(index)
+          // One more than the lookup takes is too many.
+          lazy val moved = changedSince(index, ranges, spec, marks, since, oneMore(lookup.maxRows - rows.size))
+          if (rows.size > lookup.maxRows || moved.size + rows.size > lookup.maxRows) Outcome(None, rows.size)
+          else {
+            val answer =
+              if (!lookup.covering || expires.isDefined)
+                IndexAnswer(rows.flatMap(r => Option(spec.dataRowOf(r.getRow))) ++ moved, marks.untrusted)
+              else answered(rows, spec, IndexSpecs.coveredCellsInRowOrder(table, lookup.index), marks, moved)
+            Outcome(Some(answer), rows.size)
+          }
         } finally index.close()
       }
     }
   }
+
+  /**
+   * The index rows in the lookup's ranges, in key order, at most one more than it takes in all;
+   * and for a covering lookup, whether a family it reads expires ([[expiring]]). Each region's
+   * ranges are read by a scan of their own, all at once, and HBase is asked for the expiry
+   * meanwhile: a read of many ranges waits for its slowest region rather than for their sum.
+   * Which region a range is in comes from the client's cache of region locations; where that is
+   * out of date, a scan reads on into the next region.
+   */
+  private def indexRowsAndExpiry(
+      connection: Connection,
+      table: HBaseTableDef,
+      lookup: IndexLookup
+  ): (Vector[Result], Option[String]) = {
+    // Shared by the regions' scans, so that a lookup that finds too many stops at one more than it takes.
+    val left = new AtomicInteger(oneMore(lookup.maxRows))
+    val reads: Seq[() => Either[Option[String], Vector[Result]]] =
+      byRegion(connection, lookup).map(ranges => () => Right(indexRowsIn(connection, table, lookup, ranges, left))) ++
+        (if (lookup.covering) Seq(() => Left(expiring(connection, table, lookup.index))) else Nil)
+    val done = if (reads.size == 1) reads.map(_.apply()) else indexReads.all(reads)
+    (done.flatMap(_.toOption).flatten.toVector, done.collectFirst { case Left(family) => family }.flatten)
+  }
+
+  /** The lookup's ranges in groups, each group in one region of the index as far as the client knows. */
+  private def byRegion(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] = {
+    val locator = connection.getRegionLocator(lookup.index.indexTable.hbase)
+    try {
+      val groups = Vector.newBuilder[Seq[RowRange]]
+      var rest = lookup.rows.ranges
+      while (rest.nonEmpty) {
+        val end = locator.getRegionLocation(rest.head.start).getRegion.getEndKey
+        val (inRegion, after) =
+          if (end.isEmpty) (rest, Nil) else rest.span(r => Bytes.compareTo(r.start, end) < 0)
+        groups += inRegion
+        rest = after
+      }
+      groups.result()
+    } finally locator.close()
+  }
+
+  /** The index rows in `ranges` (ranges of one region), as many as are `left`, taken from it. */
+  private def indexRowsIn(
+      connection: Connection,
+      table: HBaseTableDef,
+      lookup: IndexLookup,
+      ranges: Seq[RowRange],
+      left: AtomicInteger
+  ): Vector[Result] = {
+    // As many rows a call as the lookup takes: HBase ends a call at its size limit anyway.
+    val scan = indexScan(table, lookup).withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
+      .setCaching(oneMore(lookup.maxRows))
+    if (ranges.size > 1) scan.setFilter(withFilter(scan.getFilter, inRanges(ranges)))
+    val index = connection.getTable(lookup.index.indexTable.hbase)
+    try {
+      val scanner = index.getScanner(scan)
+      try scanner.iterator().asScala.takeWhile(_ => left.getAndDecrement() > 0).toVector
+      finally scanner.close()
+    } finally index.close()
+  }
+
+  private def oneMore(n: Int): Int = if (n == Int.MaxValue) n else n + 1
+
+  /** Threads that read an index's regions for a lookup; idle ones end after a minute. */
+  private val indexReads = new ParallelReads("hbase-index-read", 8)
 
   /**
    * A scan of `lookup`'s index rows, without its bounds: the first cell of each, keys only, or for
@@ -165,7 +226,7 @@ object IndexKeysRead {
       max: Int
   ): Vector[Array[Byte]] = {
     val scan = new Scan().withStartRow(range.start).withStopRow(range.stop)
-      .setRaw(true).setTimeRange(from, until).setCaching(math.min(max, 1000))
+      .setRaw(true).setTimeRange(from, until).setCaching(math.min(max, 1000)).addFamily(IndexSpec.STATUS_FAMILY)
     val scanner = index.getScanner(scan)
     try scanner.iterator().asScala.flatMap(r => Option(spec.dataRowOf(r.getRow))).take(max).toVector
     finally scanner.close()
@@ -187,7 +248,7 @@ object IndexKeysRead {
       max: Int
   ): Vector[Array[Byte]] = {
     val scan = new Scan().withStartRow(ranges.head.start).withStopRow(ranges.last.stop)
-      .setRaw(true).readAllVersions().setCaching(1000)
+      .setRaw(true).readAllVersions().setCaching(1000).addFamily(IndexSpec.STATUS_FAMILY)
       .setFilter(withFilter(inRanges(ranges), new KeyOnlyFilter()))
     def changed(r: Result) = r.rawCells().exists { c =>
       times.exists { case (from, until) => c.getTimestamp >= from && c.getTimestamp < until }
