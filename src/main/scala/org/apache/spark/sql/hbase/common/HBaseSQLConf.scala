@@ -55,6 +55,15 @@ object HBaseSQLConf {
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(120000L)
 
+  val GlobalIndexReadPartBytes: ConfigEntry[Long] =
+    SQLConf.buildConf("spark.sql.hbase.globalIndex.readPartBytes")
+      .doc("A read through a global index reads the ranges of one index region by one scan unless HBase's sizes " +
+        "say they hold at least twice this many bytes; then it cuts them into parts of about this many bytes, at " +
+        "most 4 a region, and reads the parts at once. 0 reads each region's ranges by one scan.")
+      .longConf
+      .checkValue(_ >= 0, "must not be negative")
+      .createWithDefault(32768L)
+
   val IndexMarkLease: ConfigEntry[Long] = SQLConf.buildConf("spark.sql.hbase.index.markLeaseMillis")
     .doc(
       "How long one write mark covers writes to a region, in milliseconds; CREATE INDEX and ANALYZE TABLE give it " +

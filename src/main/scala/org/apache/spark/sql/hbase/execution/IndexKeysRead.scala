@@ -17,7 +17,7 @@ import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections
 import org.apache.spark.sql.hbase.globalindex.{CoveredRow, IndexMarks, IndexSpecs}
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{KeyBounds, RowRange}
-import org.apache.spark.sql.hbase.planner.{IndexAnswer, IndexLookup, RowRanges}
+import org.apache.spark.sql.hbase.planner.{IndexAnswer, IndexLookup, IndexReadSplits, RowRanges}
 import org.apache.spark.sql.hbase.server.{IndexSpec, IndexTrust}
 
 /** The run-time read of an [[IndexLookup]]: the data row keys its index holds in its ranges. */
@@ -94,8 +94,14 @@ object IndexKeysRead {
     (done.flatMap(_.toOption).flatten.toVector, done.collectFirst { case Left(family) => family }.flatten)
   }
 
-  /** The lookup's ranges in groups, each group in one region of the index as far as the client knows. */
-  private def byRegion(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] = {
+  /**
+   * The lookup's ranges in groups, each group in one region of the index as far as the client
+   * knows, and cut at the lookup's splits, in key order.
+   */
+  private def byRegion(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] =
+    inRegions(connection, lookup).flatMap(IndexReadSplits.parts(_, lookup.splits))
+
+  private def inRegions(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] = {
     val locator = connection.getRegionLocator(lookup.index.indexTable.hbase)
     try {
       val groups = Vector.newBuilder[Seq[RowRange]]

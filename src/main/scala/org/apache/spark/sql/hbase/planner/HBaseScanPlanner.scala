@@ -26,6 +26,7 @@ final case class ScanSettings(
     globalIndexMaxRows: Int = 100000,
     globalIndexCovering: Boolean = true,
     globalIndexRecentWrites: Long = 120000L,
+    globalIndexReadPartBytes: Long = 0L,
     taskMaxBytes: Long = 0,
     minTasks: Int = 1
 )
@@ -48,6 +49,7 @@ object ScanSettings {
     globalIndexMaxRows = conf.getConf(HBaseSQLConf.GlobalIndexMaxRows),
     globalIndexCovering = conf.getConf(HBaseSQLConf.GlobalIndexCovering),
     globalIndexRecentWrites = conf.getConf(HBaseSQLConf.GlobalIndexRecentWrites),
+    globalIndexReadPartBytes = conf.getConf(HBaseSQLConf.GlobalIndexReadPartBytes),
     taskMaxBytes = conf.getConf(HBaseSQLConf.ScanTaskMaxBytes),
     minTasks = parallelism
   )
@@ -195,7 +197,8 @@ object HBaseScanPlanner {
     ))
       .map { lookup =>
         val tableBytes = relation.sizeInBytes.map(_ * withServers.regions.size / math.max(1, withServers.regionsTotal))
-        IndexLookup.weigh(lookup, facts.globalIndexTable(lookup.index), tableBytes)
+        val index = facts.globalIndexTable(lookup.index)
+        IndexLookup.weigh(lookup, index, tableBytes).map(_.withSplits(index, settings.globalIndexReadPartBytes))
       }
     val indexLookup = weighed.flatMap(_.toOption)
       .map(_.copy(driverReadWithout = driverRead, recentWritesMillis = settings.globalIndexRecentWrites))

@@ -31,7 +31,8 @@ final case class IndexLookup(
     hinted: Boolean = false,
     cost: Option[IndexCost] = None,
     covering: Boolean = false,
-    recentWritesMillis: Long = 120000L
+    recentWritesMillis: Long = 120000L,
+    splits: Seq[Array[Byte]] = Nil
 ) {
   def describe: String = {
     val ranges = keyRanges match {
@@ -41,11 +42,22 @@ final case class IndexLookup(
     }
     val why = if (hinted) ", as hinted" else cost.fold("")(c => s", ${c.describe}")
     val kind = if (covering) "covering global index" else "global index"
-    s"rows narrowed at run time by $kind ${index.name} [${index.indexTable}]$why, $ranges (at most $maxRows rows)"
+    val parts = if (splits.isEmpty) "" else s", read in parallel parts cut at ${splits.size} keys"
+    s"rows narrowed at run time by $kind ${index.name} [${index.indexTable}]$why, $ranges (at most $maxRows rows)$parts"
   }
+
+  /**
+   * This lookup with its ranges cut where one index region holds many bytes of them (by `facts`,
+   * [[IndexReadSplits]]), so that the parts are read at once.
+   */
+  def withSplits(facts: Option[IndexTableFacts], partBytes: Long): IndexLookup =
+    facts.fold(this)(f => copy(splits = IndexReadSplits.plan(rows, f, partBytes, IndexLookup.MaxPartsPerRegion)))
 }
 
 object IndexLookup extends PredicateHelper {
+
+  /** The most parts the ranges of one index region are read in: the driver reads at most 8 at a time. */
+  val MaxPartsPerRegion = 4
 
   /**
    * The global index whose key ranges bound the WHERE clause best, if any: a ready index over

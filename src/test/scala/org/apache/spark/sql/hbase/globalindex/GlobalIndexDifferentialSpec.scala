@@ -122,6 +122,13 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
   private def aggregatedOnDriver(df: DataFrame): Boolean =
     collectFirst(df.queryExecution.executedPlan) { case _: DriverAggregate => true }.getOrElse(false)
 
+  /** Whether the read through the index of `df` cuts its ranges into parts read at once. */
+  private def readInParts(df: DataFrame): Boolean =
+    df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan =>
+      s.plan.indexLookup.exists(_.splits.nonEmpty)
+    }
+      .getOrElse(false)
+
   private def covering(df: DataFrame): Boolean =
     df.queryExecution.executedPlan.collectFirst { case s: HBaseTableScan => s.plan.indexLookup.exists(_.covering) }
       .getOrElse(false)
@@ -135,6 +142,10 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
     it("return exactly Spark's rows with the indexes used and unused, half of them over its LAYOUT PACKED twin") {
       val (cells, packed, truthView) = people
       val (viaIndex, covered, driverAggregates) = (new AtomicInteger(), new AtomicInteger(), new AtomicInteger())
+      val inParts = new AtomicInteger()
+      // Each region's ranges in as many parts as they may be cut into, each read by a scan of its own.
+      def partsOfOneByte[T](session: org.apache.spark.sql.SparkSession)(body: => T): T =
+        withConf(session)(HBaseSQLConf.GlobalIndexReadPartBytes.key -> "1")(body)
       val failures = failedCases(cases, seed = 211) { (n, random, session) =>
         val (layout, t) = if (n % 2 == 0) ("LAYOUT PACKED", packed) else ("LAYOUT CELLS", cells)
         val where = randomPredicate(random)
@@ -150,7 +161,13 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
         else Seq("used for at most 3 rows" -> withConf(session)(HBaseSQLConf.GlobalIndexMaxRows.key -> "3")(
           sorted(session.sql(s"SELECT * FROM $t WHERE $where"))
         ))
-        (Seq("used" -> used, "unused" -> unused) ++ few).foreach { case (how, rows) =>
+        val parts = if (n % 3 != 1) Nil
+        else Seq("used, read in parts" -> partsOfOneByte(session) {
+          val df = session.sql(s"SELECT * FROM $t WHERE $where")
+          if (readInParts(df)) inParts.incrementAndGet()
+          sorted(df)
+        })
+        (Seq("used" -> used, "unused" -> unused) ++ few ++ parts).foreach { case (how, rows) =>
           if (rows != truth) fail(s"$layout: $where with the indexes $how: ${rows.size} rows, Spark ${truth.size}")
         }
         // The columns of one index, which it answers for from its VERIFIED rows, with that and without.
@@ -163,10 +180,16 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
         else Seq("not covering" -> withConf(session)(HBaseSQLConf.GlobalIndexCovering.key -> "false")(
           sorted(session.sql(s"SELECT $columns FROM $t WHERE $where"))
         ))
-        (("covering" -> coveringRows) +: notCovering).foreach { case (how, rows) =>
-          if (rows != projected) {
-            fail(s"$layout: SELECT $columns WHERE $where, $how: ${rows.size} rows, Spark ${projected.size}")
-          }
+        val coveringInParts = partsOfOneByte(session) {
+          val df = session.sql(s"SELECT $columns FROM $t WHERE $where")
+          if (readInParts(df)) inParts.incrementAndGet()
+          sorted(df)
+        }
+        (("covering" -> coveringRows) +: ("covering, read in parts" -> coveringInParts) +: notCovering).foreach {
+          case (how, rows) =>
+            if (rows != projected) {
+              fail(s"$layout: SELECT $columns WHERE $where, $how: ${rows.size} rows, Spark ${projected.size}")
+            }
         }
         if (n % 6 == 0) {
           def query(table: String) = s"SELECT age, count(*), min(email) FROM $table WHERE $where GROUP BY age"
@@ -194,7 +217,8 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
           if (aggregatedOnDriver(onDriver)) driverAggregates.incrementAndGet()
           val inAJob =
             withConf(session)(HBaseSQLConf.DriverReadAggregates.key -> "false")(rowsOf(session.sql(query(t))))
-          Seq("on the driver" -> rows, "in a job" -> inAJob).foreach { case (how, rows) =>
+          val inParts = partsOfOneByte(session)(rowsOf(session.sql(query(t))))
+          Seq("on the driver" -> rows, "in a job" -> inAJob, "read in parts" -> inParts).foreach { case (how, rows) =>
             if (rows != truth)
               fail(s"$layout: ${query(t)}, $how: ${rows.mkString("; ")}, Spark ${truth.mkString("; ")}")
           }
@@ -207,6 +231,10 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
       )
       withClue("clauses planned through a covering index: ")(
         covered.get.toDouble should be > floorOf(cases, 0.05, suiteCases)
+      )
+      info(s"${inParts.get} reads through an index cut their ranges into parts")
+      withClue("reads through an index cut into parts: ")(
+        inParts.get.toDouble should be > floorOf(cases, 0.1, suiteCases)
       )
       info(s"${driverAggregates.get} aggregates were computed on the driver")
       withClue("aggregates computed on the driver: ")(
