@@ -21,7 +21,8 @@ import org.apache.spark.sql.types.LongType
 /**
  * Global indexes against the truth: random WHERE clauses over indexed and unindexed columns
  * return exactly what Spark returns over the same rows held in memory, with the indexes used and
- * unused, on a table of one cell per column and on its LAYOUT PACKED twin; the rows were written
+ * unused (their ranges read by one scan a region, or cut into parts read at once), on a table
+ * of one cell per column and on its LAYOUT PACKED twin; the rows were written
  * before the indexes were built, and changed after, by SQL and by a plain HBase client.
  */
 class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with AdaptiveSparkPlanHelper {
@@ -143,15 +144,21 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
       val (cells, packed, truthView) = people
       val (viaIndex, covered, driverAggregates) = (new AtomicInteger(), new AtomicInteger(), new AtomicInteger())
       val inParts = new AtomicInteger()
-      // Each region's ranges in as many parts as they may be cut into, each read by a scan of its own.
-      def partsOfOneByte[T](session: org.apache.spark.sql.SparkSession)(body: => T): T =
-        withConf(session)(HBaseSQLConf.GlobalIndexReadPartBytes.key -> "1")(body)
       val failures = failedCases(cases, seed = 211) { (n, random, session) =>
         val (layout, t) = if (n % 2 == 0) ("LAYOUT PACKED", packed) else ("LAYOUT CELLS", cells)
+        // Half the reads through an index cut each region's ranges into as many parts as they may be cut into (each
+        // read by a scan of its own), the other half read them by one scan a region.
+        val parts = if (n % 4 < 2) "1" else "0"
+        def withParts[T](body: => T): T = withConf(session)(HBaseSQLConf.GlobalIndexReadPartBytes.key -> parts)(body)
+        def readThroughIndex(query: String): (DataFrame, Seq[String]) = withParts {
+          val df = session.sql(query)
+          val rows = sorted(df)
+          if (readInParts(df)) inParts.incrementAndGet()
+          (df, rows)
+        }
         val where = randomPredicate(random)
         val truth = sorted(session.sql(s"SELECT * FROM $truthView WHERE $where"))
-        val df = session.sql(s"SELECT * FROM $t WHERE $where")
-        val used = sorted(df)
+        val (df, used) = readThroughIndex(s"SELECT * FROM $t WHERE $where")
         if (throughIndex(df)) viaIndex.incrementAndGet()
         val unused = withConf(session)(HBaseSQLConf.GlobalIndexEnabled.key -> "false")(
           sorted(session.sql(s"SELECT * FROM $t WHERE $where"))
@@ -161,35 +168,22 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
         else Seq("used for at most 3 rows" -> withConf(session)(HBaseSQLConf.GlobalIndexMaxRows.key -> "3")(
           sorted(session.sql(s"SELECT * FROM $t WHERE $where"))
         ))
-        val parts = if (n % 3 != 1) Nil
-        else Seq("used, read in parts" -> partsOfOneByte(session) {
-          val df = session.sql(s"SELECT * FROM $t WHERE $where")
-          if (readInParts(df)) inParts.incrementAndGet()
-          sorted(df)
-        })
-        (Seq("used" -> used, "unused" -> unused) ++ few ++ parts).foreach { case (how, rows) =>
+        (Seq("used" -> used, "unused" -> unused) ++ few).foreach { case (how, rows) =>
           if (rows != truth) fail(s"$layout: $where with the indexes $how: ${rows.size} rows, Spark ${truth.size}")
         }
         // The columns of one index, which it answers for from its VERIFIED rows, with that and without.
         val columns = indexColumns(random.nextInt(indexColumns.size))
         val projected = sorted(session.sql(s"SELECT $columns FROM $truthView WHERE $where"))
-        val coveringDf = session.sql(s"SELECT $columns FROM $t WHERE $where")
-        val coveringRows = sorted(coveringDf)
+        val (coveringDf, coveringRows) = readThroughIndex(s"SELECT $columns FROM $t WHERE $where")
         if (covering(coveringDf)) covered.incrementAndGet()
         val notCovering = if (n % 3 != 1) Nil
         else Seq("not covering" -> withConf(session)(HBaseSQLConf.GlobalIndexCovering.key -> "false")(
           sorted(session.sql(s"SELECT $columns FROM $t WHERE $where"))
         ))
-        val coveringInParts = partsOfOneByte(session) {
-          val df = session.sql(s"SELECT $columns FROM $t WHERE $where")
-          if (readInParts(df)) inParts.incrementAndGet()
-          sorted(df)
-        }
-        (("covering" -> coveringRows) +: ("covering, read in parts" -> coveringInParts) +: notCovering).foreach {
-          case (how, rows) =>
-            if (rows != projected) {
-              fail(s"$layout: SELECT $columns WHERE $where, $how: ${rows.size} rows, Spark ${projected.size}")
-            }
+        (("covering" -> coveringRows) +: notCovering).foreach { case (how, rows) =>
+          if (rows != projected) {
+            fail(s"$layout: SELECT $columns WHERE $where, $how: ${rows.size} rows, Spark ${projected.size}")
+          }
         }
         if (n % 6 == 0) {
           def query(table: String) = s"SELECT age, count(*), min(email) FROM $table WHERE $where GROUP BY age"
@@ -213,12 +207,11 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
           def rowsOf(df: DataFrame) = if (ordered) df.collect().toSeq.map(_.toString) else sorted(df)
           val truth = rowsOf(session.sql(query(truthView)))
           val onDriver = session.sql(query(t))
-          val rows = rowsOf(onDriver)
+          val rows = withParts(rowsOf(onDriver))
           if (aggregatedOnDriver(onDriver)) driverAggregates.incrementAndGet()
           val inAJob =
             withConf(session)(HBaseSQLConf.DriverReadAggregates.key -> "false")(rowsOf(session.sql(query(t))))
-          val inParts = partsOfOneByte(session)(rowsOf(session.sql(query(t))))
-          Seq("on the driver" -> rows, "in a job" -> inAJob, "read in parts" -> inParts).foreach { case (how, rows) =>
+          Seq("on the driver" -> rows, "in a job" -> inAJob).foreach { case (how, rows) =>
             if (rows != truth)
               fail(s"$layout: ${query(t)}, $how: ${rows.mkString("; ")}, Spark ${truth.mkString("; ")}")
           }
