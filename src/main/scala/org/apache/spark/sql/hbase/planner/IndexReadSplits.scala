@@ -28,7 +28,6 @@ object IndexReadSplits {
     if (partBytes <= 0 || maxParts < 2 || facts.regions.isEmpty || rows.ranges.isEmpty) Nil
     else {
       val regionBytes = BigDecimal(facts.bytes) / facts.regions.size
-      // The first and the last region have no key to interpolate from on one side.
       facts.regions.filter(r => r.startKey.nonEmpty && r.endKey.nonEmpty).flatMap { region =>
         val place = new KeyPlace(region.startKey, region.endKey)
         val ranges = rows.clip(region.startKey, region.endKey)
@@ -71,7 +70,7 @@ object IndexReadSplits {
       }
       before += rangeSpan
     }
-    found.result().distinctBy(Bytes.toStringBinary)
+    found.result()
   }
 
   /** Where a key lies in the region [start, end): the 8 bytes after the prefix the region's keys share, a number. */
