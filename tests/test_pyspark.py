@@ -201,6 +201,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "indexRowsRead": 0,
         "untrustedRegions": 0,
         "rowsInIndexOrder": 0,
+        "indexRowsAggregated": 0,
     }
     assert [r.k for r in lookup.collect()] == [7, 8, 250]
     assert scan_metrics(lookup) == {
@@ -216,6 +217,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "indexRowsRead": 0,
         "untrustedRegions": 0,
         "rowsInIndexOrder": 0,
+        "indexRowsAggregated": 0,
     }
 
     # A shuffle puts the scan inside an adaptive query stage; the region server sends one row per group.
@@ -234,6 +236,7 @@ def test_scan_metrics_of_a_dataframe_with_aqe_on(spark, table_name):
         "indexRowsRead": 0,
         "untrustedRegions": 0,
         "rowsInIndexOrder": 0,
+        "indexRowsAggregated": 0,
     }
 
 

@@ -16,12 +16,13 @@ METRIC_NAMES = (
     "indexRowsRead",
     "untrustedRegions",
     "rowsInIndexOrder",
+    "indexRowsAggregated",
 )
 
 
 def scan_metrics(df):
     """Return {name: count} for regionsTotal, regionsScanned, keyRanges, chunksSkipped, rowsRead, rowsScanned, gets,
-    badRowKeys, memoryFlushes, indexRowsRead, untrustedRegions and rowsInIndexOrder.
+    badRowKeys, memoryFlushes, indexRowsRead, untrustedRegions, rowsInIndexOrder and indexRowsAggregated.
 
     ``rowsRead`` counts what HBase returned to Spark: rows, or partial groups where the region
     servers aggregated; ``rowsScanned`` counts the rows the region servers looked at;
@@ -30,8 +31,10 @@ def scan_metrics(df):
     that region servers sent early because the query's cap (``spark.sql.hbase.coprocessor.maxGroupBytes``)
     or their own memory budget for aggregations was reached; ``indexRowsRead`` the global index rows
     a scan read to find its rows, ``untrustedRegions`` the data regions it read whole because a
-    bulk load left the index behind there, and ``rowsInIndexOrder`` the rows an ORDER BY ... LIMIT
-    read in a global index's order (0 when the index could not answer).
+    bulk load left the index behind there, ``rowsInIndexOrder`` the rows an ORDER BY ... LIMIT
+    read in a global index's order (0 when the index could not answer), and ``indexRowsAggregated``
+    the global index rows whose data rows the index's region servers aggregated in their place (0
+    when they did not).
 
     The counts are summed over every HBase scan in ``df``'s plan, as of the last action run on
     ``df`` itself (``collect()``, ``toPandas()``, ``foreach()``, a write). Before any action they

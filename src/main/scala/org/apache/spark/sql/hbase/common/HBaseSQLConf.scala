@@ -55,6 +55,15 @@ object HBaseSQLConf {
     .checkValue(_ >= 0, "must not be negative")
     .createWithDefault(120000L)
 
+  val GlobalIndexServerAggregates: ConfigEntry[Boolean] =
+    SQLConf.buildConf("spark.sql.hbase.globalIndex.serverAggregates")
+      .doc("An aggregate collected on the driver over a read through a covering global index has the index's " +
+        "region servers aggregate the rows it vouches for (VERIFIED), where they compute the whole of it as Spark " +
+        "would, and reads the others from the data table. Off, the index's rows come to the driver, which " +
+        "aggregates them there.")
+      .booleanConf
+      .createWithDefault(true)
+
   val GlobalIndexReadPartBytes: ConfigEntry[Long] =
     SQLConf.buildConf("spark.sql.hbase.globalIndex.readPartBytes")
       .doc("A read through a global index reads the ranges of one index region by one scan unless HBase's sizes " +

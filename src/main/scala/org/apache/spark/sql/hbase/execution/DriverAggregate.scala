@@ -35,8 +35,11 @@ final case class RowsAggregation(
   /** The same, then `step` over its result rows. */
   def andThen(step: RowsAggregation.Step): RowsAggregation = copy(after = after :+ step)
 
-  /** The result rows of the aggregate over `rows` (the scan's `input`). */
-  def apply(rows: Iterator[InternalRow]): Array[InternalRow] = {
+  /**
+   * The result rows of the aggregate over `rows` (the scan's `input`) and `partials`, rows of
+   * Spark's partial aggregation of other rows (grouping values, then the functions' buffers).
+   */
+  def apply(rows: Iterator[InternalRow], partials: Seq[InternalRow] = Nil): Array[InternalRow] = {
     val (stepped, attributes) = RowsAggregation.take(steps, rows, input)
     val buffers = functions.flatMap(_.aggBufferAttributes)
     val groupKey = InterpretedUnsafeProjection.createProjection(BindReferences.bindReferences(grouping, attributes))
@@ -47,6 +50,21 @@ final case class RowsAggregation(
     val groups = mutable.LinkedHashMap.empty[UnsafeRow, InternalRow]
     def fresh(): InternalRow = initial(InternalRow.empty).copy()
     val joined = new JoinedRow
+    if (partials.nonEmpty) {
+      val partialGrouping = grouping.map(_.toAttribute)
+      val partialKey = InterpretedUnsafeProjection.createProjection(
+        BindReferences.bindReferences(partialGrouping, partialGrouping ++ functions.flatMap(_.inputAggBufferAttributes))
+      )
+      val merge = new InterpretedMutableProjection(BindReferences.bindReferences(
+        functions.flatMap(_.mergeExpressions),
+        buffers ++ partialGrouping ++ functions.flatMap(_.inputAggBufferAttributes)
+      ))
+      partials.foreach { partial =>
+        val buffer = groups.getOrElseUpdate(partialKey(partial).copy(), fresh())
+        merge.target(buffer)
+        merge(joined(buffer, partial))
+      }
+    }
     stepped.foreach { row =>
       val buffer = groups.getOrElseUpdate(groupKey(row).copy(), fresh())
       update.target(buffer)
@@ -114,7 +132,9 @@ case class DriverAggregate(aggregation: RowsAggregation, child: SparkPlan) exten
   override def outputOrdering: Seq[SortOrder] = child.outputOrdering
 
   override def executeCollect(): Array[InternalRow] =
-    scan.collectOnDriver(rows => aggregation(rows.iterator), child.executeCollect())
+    scan.aggregateThroughIndex(aggregation).getOrElse(
+      scan.collectOnDriver(rows => aggregation(rows.iterator), child.executeCollect())
+    )
 
   override def executeTake(n: Int): Array[InternalRow] = executeCollect().take(n)
 

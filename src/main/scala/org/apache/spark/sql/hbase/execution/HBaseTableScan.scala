@@ -15,7 +15,9 @@ import org.apache.spark.sql.catalyst.plans.physical.{
 }
 import org.apache.spark.sql.execution.{InSubqueryExec, LeafExecNode}
 import org.apache.spark.sql.execution.metric.SQLMetric
-import org.apache.spark.sql.hbase.planner.{IndexLookup, JoinKeys, RegionScan, TableScanPlan}
+import org.apache.spark.sql.hbase.planner.{
+  IndexAggregatePlan, IndexAnswer, IndexLookup, JoinKeys, RegionScan, TableScanPlan
+}
 
 /**
  * Carries out a finished [[TableScanPlan]]: one Spark partition per region it reads (or per
@@ -31,8 +33,12 @@ import org.apache.spark.sql.hbase.planner.{IndexLookup, JoinKeys, RegionScan, Ta
  * its rows to them at run time ([[JoinKeys]]): the node hands the values over, and decides
  * nothing else.
  */
-case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJoin: Option[Expression] = None)
-    extends LeafExecNode
+case class HBaseTableScan(
+    output: Seq[Attribute],
+    plan: TableScanPlan,
+    keysFromJoin: Option[Expression] = None,
+    indexAggregate: Option[IndexAggregatePlan] = None
+) extends LeafExecNode
     with ScansHBase {
 
   require(
@@ -160,6 +166,25 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
     read.rows
   }
 
+  /**
+   * The rows of `aggregation` over this scan, with the partial aggregation the covering index's
+   * region servers computed over the rows it vouches for ([[IndexAggregateRead]]) and the other
+   * rows it names read from the data table and aggregated here. None when the plan has no such
+   * aggregation for it, or when the index's answer cannot be trusted (as a whole: then the scan
+   * reads through the index as planned).
+   */
+  def aggregateThroughIndex(aggregation: RowsAggregation): Option[Array[InternalRow]] =
+    indexAggregate.filter(a => aggregation.steps.isEmpty && a.answers(aggregation.grouping, aggregation.functions))
+      .zip(plan.indexLookup).flatMap { case (through, lookup) =>
+        executeQuery {
+          IndexAggregateRead(plan.request.cluster, plan.request.table, lookup, through).map { read =>
+            ReadMetrics.reportIndexAggregate(sparkContext, metrics, read)
+            val narrowed = IndexLookup.narrow(plan, Some(IndexAnswer(read.toCheck, Nil)))
+            aggregation(readOnDriver(narrowed, Int.MaxValue).iterator, read.partials)
+          }
+        }
+      }
+
   /** The scan whose rows the join's keys narrow at run time, at most `maxKeys` of them (see [[JoinKeys]]). */
   def withKeysFromJoin(keys: Expression, maxKeys: Int, throughIndex: Option[IndexLookup] = None): HBaseTableScan =
     copy(plan = plan.withJoinKeys(maxKeys, throughIndex), keysFromJoin = Some(keys))
@@ -188,7 +213,7 @@ case class HBaseTableScan(output: Seq[Attribute], plan: TableScanPlan, keysFromJ
   private def reportPlan(plan: TableScanPlan): Unit = ReadMetrics.reportPlan(sparkContext, metrics, plan)
 
   // Spark asks for it several times a statement (the SQL execution's plan, the UI's, EXPLAIN).
-  @transient private lazy val described = plan.describe
+  @transient private lazy val described = plan.describe + indexAggregate.fold("")(a => s", ${a.describe}")
 
   override def simpleString(maxFields: Int): String = described
 }

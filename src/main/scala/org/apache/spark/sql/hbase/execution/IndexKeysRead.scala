@@ -98,7 +98,7 @@ object IndexKeysRead {
    * The lookup's ranges in groups, each group in one region of the index as far as the client
    * knows, and cut at the lookup's splits, in key order.
    */
-  private def byRegion(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] =
+  private[execution] def byRegion(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] =
     inRegions(connection, lookup).flatMap(IndexReadSplits.parts(_, lookup.splits))
 
   private def inRegions(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] = {
@@ -140,7 +140,7 @@ object IndexKeysRead {
   private def oneMore(n: Int): Int = if (n == Int.MaxValue) n else n + 1
 
   /** Threads that read an index's regions for a lookup; idle ones end after a minute. */
-  private val indexReads = new ParallelReads("hbase-index-read", 8)
+  private[execution] val indexReads = new ParallelReads("hbase-index-read", 8)
 
   /**
    * A scan of `lookup`'s index rows, without its bounds: the first cell of each, keys only, or for
@@ -157,7 +157,7 @@ object IndexKeysRead {
     scan
   }
 
-  private def withFilter(filters: org.apache.hadoop.hbase.filter.Filter*): FilterList =
+  private[execution] def withFilter(filters: org.apache.hadoop.hbase.filter.Filter*): FilterList =
     new FilterList(FilterList.Operator.MUST_PASS_ALL, filters.filter(_ != null): _*)
 
   /**
@@ -264,7 +264,7 @@ object IndexKeysRead {
     finally scanner.close()
   }
 
-  private def inRanges(ranges: Seq[RowRange]): MultiRowRangeFilter = {
+  private[execution] def inRanges(ranges: Seq[RowRange]): MultiRowRangeFilter = {
     // HBase sorts the list it is given in place.
     val list = new java.util.ArrayList[MultiRowRangeFilter.RowRange]()
     ranges.foreach(r => list.add(new MultiRowRangeFilter.RowRange(r.start, true, r.stop, false)))

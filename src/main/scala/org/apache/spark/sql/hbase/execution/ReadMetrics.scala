@@ -44,6 +44,8 @@ object ReadMetrics {
     "badRowKeys" -> SQLMetrics.createMetric(sc, "rows skipped for bad row keys"),
     "memoryFlushes" -> SQLMetrics.createMetric(sc, "partial groups sent early for region server memory"),
     "indexRowsRead" -> SQLMetrics.createMetric(sc, "global index rows read"),
+    "indexRowsAggregated" ->
+      SQLMetrics.createMetric(sc, "global index rows its region servers aggregated in place of their data rows"),
     "untrustedRegions" -> SQLMetrics.createMetric(sc, "regions read whole where a bulk load left the global index"),
     "rowsInIndexOrder" -> SQLMetrics.createMetric(sc, "rows an ORDER BY ... LIMIT read in a global index's order")
   )
@@ -69,6 +71,13 @@ object ReadMetrics {
   /** Sets what a global index read at run time counted, as metrics of the running query. */
   def reportIndexRead(sc: SparkContext, metrics: Map[String, SQLMetric], read: IndexKeysRead.Outcome): Unit =
     reportIndexRead(sc, metrics, read.indexRowsRead, read.answer.fold(0)(_.untrusted.size))
+
+  /** Sets what an aggregate in a global index's region servers counted ([[IndexAggregateRead]]). */
+  def reportIndexAggregate(sc: SparkContext, metrics: Map[String, SQLMetric], read: IndexAggregateRead.Answer): Unit = {
+    metrics("indexRowsAggregated").set(read.indexRowsRead - read.notVouched)
+    reportIndexRead(sc, metrics, read.indexRowsRead, 0)
+    postDriverMetrics(sc, metrics, Seq("indexRowsAggregated"))
+  }
 
   /** Sets what a read in a global index's order counted: none of its rows when the index could not answer. */
   def reportIndexOrder(sc: SparkContext, metrics: Map[String, SQLMetric], read: IndexOrderRead.Outcome): Unit = {

@@ -30,7 +30,8 @@ object ScanMetrics extends AdaptiveSparkPlanHelper {
       "memoryFlushes",
       "indexRowsRead",
       "untrustedRegions",
-      "rowsInIndexOrder"
+      "rowsInIndexOrder",
+      "indexRowsAggregated"
     )
 
   def of(dataset: Dataset[_]): Map[String, Long] = {

@@ -3,16 +3,17 @@
 
 package org.apache.spark.sql.hbase.facts
 
-import org.apache.hadoop.hbase.TableName
 import org.apache.hadoop.hbase.client.{Scan, Table}
 import org.apache.hadoop.hbase.filter.{FilterList, FirstKeyOnlyFilter, KeyOnlyFilter}
 
 import org.apache.spark.internal.Logging
-import org.apache.spark.sql.hbase.metadata.HBaseTableDef
+import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, HBaseTableName}
 import org.apache.spark.sql.hbase.codec.KeyCodec
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
 import org.apache.spark.sql.hbase.planner.RegionInfo
-import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateFunction, AggregateSpec, Operand, ServerVersions}
+import org.apache.spark.sql.hbase.server.{
+  AggregateBatch, AggregateFunction, AggregateSpec, KeyLayout, Operand, ServerVersions
+}
 
 /**
  * Whether a table's region servers run the aggregation coprocessor, and in which wire version,
@@ -33,13 +34,25 @@ object AggregatorSupport extends Logging {
       table: HBaseTableDef,
       through: Seq[RegionInfo],
       maxAgeSeconds: Long
+  ): Option[Int] = version(cluster, table.hbaseTable, KeyCodec.forTable(table).sliceLayout, through, maxAgeSeconds)
+
+  /**
+   * [[version]] of any HBase table, a global index's too, whose row keys `layout` cuts: a region
+   * server aggregates a table's rows only where the table names the coprocessor.
+   */
+  def version(
+      cluster: HBaseClusterConf,
+      hbaseTable: HBaseTableName,
+      layout: KeyLayout,
+      through: Seq[RegionInfo],
+      maxAgeSeconds: Long
   ): Option[Int] = {
-    val fact = FactsCache.AggregatorVersion(cluster, table.hbaseTable)
+    val fact = FactsCache.AggregatorVersion(cluster, hbaseTable)
     FactsCache.cached(fact, maxAgeSeconds * 1000).getOrElse {
-      probe(cluster, table, through) match {
+      probe(cluster, hbaseTable, layout, through) match {
         case Some(answer) =>
           if (answer.isEmpty) logWarning(
-            s"HBase table ${table.hbaseTable}: region servers do not run the spark-hbase-sql aggregation " +
+            s"HBase table $hbaseTable: region servers do not run the spark-hbase-sql aggregation " +
               "coprocessor of a wire version this client reads; aggregates are computed in Spark. " +
               "See 'Deploying the server jar' in docs/deployment.md."
           )
@@ -61,11 +74,16 @@ object AggregatorSupport extends Logging {
    * Some(the wire version to aggregate in, or None without a coprocessor of a shared version), from
    * the first of the [[probed]] regions of `through` that holds a row, or None when none of them does.
    */
-  def probe(cluster: HBaseClusterConf, table: HBaseTableDef, through: Seq[RegionInfo]): Option[Option[Int]] =
+  def probe(
+      cluster: HBaseClusterConf,
+      hbaseTable: HBaseTableName,
+      layout: KeyLayout,
+      through: Seq[RegionInfo]
+  ): Option[Option[Int]] =
     if (through.isEmpty) None
     else HBaseConnections.withConnection(cluster) { connection =>
-      val htable = connection.getTable(TableName.valueOf(table.hbaseTable.namespace, table.hbaseTable.name))
-      try probed(through).iterator.map(region => probeRegion(htable, table, region)).collectFirst { case Some(a) => a }
+      val htable = connection.getTable(hbaseTable.hbase)
+      try probed(through).iterator.map(region => probeRegion(htable, layout, region)).collectFirst { case Some(a) => a }
       finally htable.close()
     }
 
@@ -74,7 +92,7 @@ object AggregatorSupport extends Logging {
     if (through.size <= MaxProbedRegions) through
     else (0 until MaxProbedRegions).map(i => through(i * (through.size - 1) / (MaxProbedRegions - 1)))
 
-  private def probeRegion(htable: Table, table: HBaseTableDef, region: RegionInfo): Option[Option[Int]] = {
+  private def probeRegion(htable: Table, layout: KeyLayout, region: RegionInfo): Option[Option[Int]] = {
     val scan = new Scan()
       .withStartRow(region.startKey)
       .withStopRow(region.endKey)
@@ -83,7 +101,7 @@ object AggregatorSupport extends Logging {
       .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
     ServerVersions.askIn(scan)
     new AggregateSpec(
-      KeyCodec.forTable(table).sliceLayout,
+      layout,
       Array.empty[Operand],
       null,
       Array.empty[Int],

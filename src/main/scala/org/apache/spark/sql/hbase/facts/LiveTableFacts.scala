@@ -7,7 +7,7 @@ import org.apache.spark.sql.hbase.common.HBaseSQLConf
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, RangeIndexDef}
 import org.apache.spark.sql.hbase.rangeindex.{IndexChunks, RangeIndexStore}
 import org.apache.spark.sql.hbase.logical.HBaseRelation
-import org.apache.spark.sql.hbase.planner.{IndexTableFacts, RegionInfo, TableFacts}
+import org.apache.spark.sql.hbase.planner.{IndexAggregates, IndexTableFacts, RegionInfo, TableFacts}
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -31,6 +31,9 @@ final case class LiveTableFacts(relation: HBaseRelation, conf: SQLConf) extends 
     HBaseTableSizes.cached(relation.cluster, index.indexTable).map { bytes =>
       IndexTableFacts(HBaseRegions.cached(relation.cluster, index.indexTable, expiration), bytes)
     }
+
+  override def indexAggregator(index: GlobalIndexDef, through: Seq[RegionInfo]): Option[Int] =
+    AggregatorSupport.version(relation.cluster, index.indexTable, IndexAggregates.AnyKey, through, expiration)
 
   /** Write marks are never cached: a mark must count from the moment it is written. */
   override def rangeIndex(index: RangeIndexDef): IndexChunks = IndexBuilds.usable(

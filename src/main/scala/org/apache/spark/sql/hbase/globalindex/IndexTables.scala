@@ -10,6 +10,7 @@ import org.apache.hadoop.hbase.client.{Admin, ColumnFamilyDescriptorBuilder, Tab
 
 import org.apache.spark.sql.hbase.common.{Causes, HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef, HBaseTableName}
+import org.apache.spark.sql.hbase.server.ServerJar
 
 /** The HBase table that holds a global index. */
 object IndexTables {
@@ -38,6 +39,9 @@ object IndexTables {
           .setTimeToLive(org.apache.hadoop.hbase.HConstants.FOREVER).build()
       ))
     }
+    // Its region servers aggregate its rows for a covering read where they do the data table's.
+    if (data.exists(_.hasCoprocessor(ServerJar.AGGREGATE_OBSERVER)))
+      descriptor.setCoprocessor(ServerJar.AGGREGATE_OBSERVER)
     try {
       if (splits.isEmpty) admin.createTable(descriptor.build())
       else admin.createTable(descriptor.build(), splits.toArray)

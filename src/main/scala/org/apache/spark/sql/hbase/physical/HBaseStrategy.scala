@@ -92,12 +92,36 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
         case Some(aggregateScan) =>
           root.transformUp { case p if p eq partial => HBaseAggregateScan(partial.output, aggregateScan) }
         case None =>
-          val read = scanOf(projects, shape, HBaseScanPlanner.finish(scan))
+          val finished = HBaseScanPlanner.finish(scan)
+          // A read through a covering index may have the index's region servers aggregate, when a collect reads it.
+          val throughIndex = Some(finished).filter(_ =>
+            shape.bare && conf.getConf(HBaseSQLConf.GlobalIndexServerAggregates) && onTheDriver(root)
+          ).flatMap(IndexAggregates.plan(
+            _,
+            relation,
+            shape.condition,
+            partial.groupingExpressions,
+            partial.aggregateExpressions,
+            facts,
+            conf.getConf(HBaseSQLConf.CoprocessorMaxGroups),
+            conf.getConf(HBaseSQLConf.CoprocessorMaxGroupBytes)
+          ))
+          val read = scanOf(projects, shape, finished, throughIndex)
           // As Spark links a child it plans itself, so that the scan's logical plan is the child's.
           read.setLogicalLink(child)
           root.transformUp { case later: PlanLater if later == PlanLater(child) => read }
       }
     }
+  }
+
+  /**
+   * Whether `aggregation`, Spark's plan of an aggregate, may be computed on the driver
+   * (`physical.AggregatesOnTheDriver`): a partial and a final step, no DISTINCT.
+   */
+  private def onTheDriver(aggregation: SparkPlan): Boolean = {
+    val steps = aggregation.collect { case a: BaseAggregateExec => a }
+    SQLConf.get.getConf(HBaseSQLConf.DriverReadAggregates) && steps.size == 2 &&
+    steps.forall(_.aggregateExpressions.forall(!_.isDistinct))
   }
 
   /** The physical plan that reads a scan's plan: the scan, under a filter or projection if needed. */
@@ -123,8 +147,13 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
   }
 
   /** The scan of a finished plan, under the filter with subqueries and the projection its shape leaves to Spark. */
-  private def scanOf(projects: Seq[NamedExpression], shape: ScanShape, plan: TableScanPlan): SparkPlan = {
-    val scan = HBaseTableScan(shape.output, plan)
+  private def scanOf(
+      projects: Seq[NamedExpression],
+      shape: ScanShape,
+      plan: TableScanPlan,
+      indexAggregate: Option[IndexAggregatePlan] = None
+  ): SparkPlan = {
+    val scan = HBaseTableScan(shape.output, plan, indexAggregate = indexAggregate)
     val filtered = shape.withSubqueries.map(FilterExec(_, scan)).getOrElse(scan)
     if (projects.map(_.toAttribute) == filtered.output) filtered else ProjectExec(projects, filtered)
   }

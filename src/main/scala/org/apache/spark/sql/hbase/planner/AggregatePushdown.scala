@@ -151,10 +151,52 @@ object AggregatePushdown {
       maxGroupBytes: Long = 0
   ): Option[AggregateScanPlan] = {
     val table = scan.request.table
+    val fullyPushed = scan.regions.nonEmpty &&
+      scan.regions.forall(r => r.residual.isEmpty && r.server.isDefined && !r.byGets)
+    if (!fullyPushed || scan.request.limits.maxRows.isDefined) return None
+    // Region servers tell another tool's rows by their keys, as Spark does, where the key's bytes
+    // alone decide it; text keys of other types only Spark can parse.
+    if (KeyCodec.forTable(table).keyCheck.isEmpty) return None
+    val (groupBy, server, slots) =
+      translate(scan.request, grouping, aggregates, a => columnOf(a), _ => true).getOrElse(return None)
+    // The filter and the aggregation go together: the older of their versions carries both.
+    // Asked through a region whose server has the jar: a server without it would answer for none.
+    val wireVersion = facts.aggregator(scan.regionsWithServerJar).fold(return None)(_ min scan.request.wireVersion)
+    if (!AggregateSpec.checksKeys(wireVersion)) return None // an older server would fold in any row
+    // An older server would take a packed table's rows for rows without values.
+    if (table.isPacked && !Operand.readsPackedCells(wireVersion)) return None
+    val plan = AggregateScanPlan(
+      scan,
+      groupBy,
+      server,
+      slots,
+      maxGroups,
+      sliceMillis(scan.request.cluster.settings),
+      singleTask = groupBy.isEmpty && scan.regions.size <= singleTaskMaxRegions,
+      maxGroupBytes = if (AggregateSpec.carriesByteCap(wireVersion)) maxGroupBytes else 0,
+      wireVersion = wireVersion
+    )
+    Some(plan.copy(requests = RegionRequests.forAggregate(plan)))
+  }
+
+  /**
+   * The grouping columns, server aggregates and Spark's buffer slots of a partial aggregation, when
+   * region servers can compute it exactly over the rows of `request`: each grouping value a column
+   * they read, each aggregate one they compute as Spark would, over columns they read; only
+   * columns `held` by the rows they read count.
+   */
+  def translate(
+      request: ScanRequest,
+      grouping: Seq[NamedExpression],
+      aggregates: Seq[AggregateExpression],
+      columnOf: Attribute => Option[HBaseColumn],
+      held: HBaseColumn => Boolean
+  ): Option[(Seq[HBaseColumn], Seq[ServerAggregate], Seq[BufferSlot])] = {
+    val table = request.table
     val readable =
-      new ServerPredicates(table, KeyCodec.forTable(table), a => columnOf(a).get, scan.request.wireVersion).readable _
+      new ServerPredicates(table, KeyCodec.forTable(table), a => columnOf(a).get, request.wireVersion).readable _
     def column(e: Expression): Option[HBaseColumn] = e match {
-      case a: Attribute => columnOf(a).filter(readable)
+      case a: Attribute => columnOf(a).filter(c => readable(c) && held(c))
       case _ => None
     }
     def value(e: Expression): Option[ServerValue] = ServerValue.of(e, column)
@@ -164,12 +206,6 @@ object AggregatePushdown {
       case Alias(KnownFloatingPointNormalized(NormalizeNaNAndZero(a: Attribute)), _) => column(a)
       case _ => None
     }
-    val fullyPushed = scan.regions.nonEmpty &&
-      scan.regions.forall(r => r.residual.isEmpty && r.server.isDefined && !r.byGets)
-    if (!fullyPushed || scan.request.limits.maxRows.isDefined) return None
-    // Region servers tell another tool's rows by their keys, as Spark does, where the key's bytes
-    // alone decide it; text keys of other types only Spark can parse.
-    if (KeyCodec.forTable(table).keyCheck.isEmpty) return None
     if (aggregates.exists(a => a.mode != Partial || a.isDistinct || a.filter.isDefined)) return None
 
     val groupBy = grouping.map(groupColumn)
@@ -220,24 +256,7 @@ object AggregatePushdown {
       case Max(e) => column(e).map(c => Seq(ExtremeSlot(add(MaxOf(c)), c.dataType)))
       case _ => None
     }
-    if (slots.exists(_.isEmpty)) return None
-    // The filter and the aggregation go together: the older of their versions carries both.
-    // Asked through a region whose server has the jar: a server without it would answer for none.
-    val wireVersion = facts.aggregator(scan.regionsWithServerJar).fold(return None)(_ min scan.request.wireVersion)
-    if (!AggregateSpec.checksKeys(wireVersion)) return None // an older server would fold in any row
-    // An older server would take a packed table's rows for rows without values.
-    if (table.isPacked && !Operand.readsPackedCells(wireVersion)) return None
-    val plan = AggregateScanPlan(
-      scan,
-      groupBy.flatten,
-      server.toSeq,
-      slots.flatMap(_.get),
-      maxGroups,
-      sliceMillis(scan.request.cluster.settings),
-      singleTask = groupBy.isEmpty && scan.regions.size <= singleTaskMaxRegions,
-      maxGroupBytes = if (AggregateSpec.carriesByteCap(wireVersion)) maxGroupBytes else 0,
-      wireVersion = wireVersion
-    )
-    Some(plan.copy(requests = RegionRequests.forAggregate(plan)))
+    if (slots.exists(_.isEmpty)) None
+    else Some((groupBy.flatten, server.toSeq, slots.flatMap(_.get)))
   }
 }

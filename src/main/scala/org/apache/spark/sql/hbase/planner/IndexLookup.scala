@@ -115,17 +115,27 @@ object IndexLookup extends PredicateHelper {
       where: Expression,
       maxKeyRanges: Int
   ): Option[KeyRanges.Ranges] = {
-    val attributes = index.columns.map(c => relation.output.find(a => relation.columnOf(a).name.equalsIgnoreCase(c)))
-    if (attributes.exists(_.isEmpty)) None
-    else {
-      val keys = attributes.flatten
-      val layout = new IndexKeyLayout(keys.map(_.dataType))
-      val usable = keys.indices.takeWhile(d => layout.prunable(d) && rejectsNull(where, keys(d))).size
+    usableKeys(relation, index, where).flatMap { case (keys, usable) =>
       if (usable == 0) None
       else KeyRangePlanner.plan(keys, usable, _ => true, where, maxKeyRanges) match {
         case KeyRanges.FullScan => None
         case ranges: KeyRanges.Ranges => Some(ranges)
       }
+    }
+  }
+
+  /**
+   * The attributes of the index's columns, and how many leading ones `where` bounds: each by a
+   * conjunct that no row with NULL there passes, of a type whose index keys order its values.
+   * None when the relation lacks a column of the index.
+   */
+  def usableKeys(relation: HBaseRelation, index: GlobalIndexDef, where: Expression): Option[(Seq[Attribute], Int)] = {
+    val attributes = index.columns.map(c => relation.output.find(a => relation.columnOf(a).name.equalsIgnoreCase(c)))
+    if (attributes.exists(_.isEmpty)) None
+    else {
+      val keys = attributes.flatten
+      val layout = new IndexKeyLayout(keys.map(_.dataType))
+      Some((keys, keys.indices.takeWhile(d => layout.prunable(d) && rejectsNull(where, keys(d))).size))
     }
   }
 

@@ -118,14 +118,18 @@ object RegionRequests {
   }
 
   /** What the region server computes for one region: the aggregation, with the region's WHERE conjuncts. */
-  def aggregateSpec(plan: AggregateScanPlan, region: RegionScan): AggregateSpec = {
+  def aggregateSpec(plan: AggregateScanPlan, region: RegionScan): AggregateSpec =
+    aggregateSpec(plan, region.server.toSeq.flatMap(_.pushed))
+
+  /** The aggregation, with the WHERE conjuncts `pushed` (each one the region servers evaluate). */
+  def aggregateSpec(plan: AggregateScanPlan, pushed: Seq[Expression]): AggregateSpec = {
     val request = plan.scan.request
     val table = request.table
     val codec = KeyCodec.forTable(table)
     // A packed table's every family is read, so that a row with a malformed cell there is told apart, as Spark does.
     val witnesses = if (table.isPacked) table.values.distinctBy(_.cell.get.family) else Nil
     val operands = new ServerPredicates(table, codec, request.columnOf, plan.wireVersion)
-      .withColumns((plan.columns ++ witnesses).distinct, region.server.toSeq.flatMap(_.pushed))
+      .withColumns((plan.columns ++ witnesses).distinct, pushed)
     val raw = (c: HBaseColumn) => ValueExpression.operand(operands.indexOf(c), ValueExpression.RAW, 0)
     val computed = (v: ServerValue) => value(v, operands.indexOf(_))
     val functions = plan.aggregates.map {

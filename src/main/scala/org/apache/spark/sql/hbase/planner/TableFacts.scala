@@ -36,6 +36,12 @@ trait TableFacts {
 
   /** A global index's HBase table: its regions and size, when HBase says; asked only for an index the planner may use. */
   def globalIndexTable(index: GlobalIndexDef): Option[IndexTableFacts] = None
+
+  /**
+   * The wire version in which the region servers of a global index's HBase table aggregate its
+   * rows, or None ([[aggregator]], asked through `through`, regions of that table).
+   */
+  def indexAggregator(index: GlobalIndexDef, through: Seq[RegionInfo]): Option[Int] = None
 }
 
 /** The regions of a global index's HBase table, in key order, and the bytes it holds. */

@@ -173,6 +173,7 @@ class ScanExecutionSpec extends HBaseSuite {
           "indexRowsRead" -> 0,
           "untrustedRegions" -> 0,
           "rowsInIndexOrder" -> 0,
+          "indexRowsAggregated" -> 0,
           "rowsRead" -> 3,
           "rowsScanned" -> 3,
           "gets" -> 3
@@ -285,6 +286,7 @@ class ScanExecutionSpec extends HBaseSuite {
           "indexRowsRead" -> 0,
           "untrustedRegions" -> 0,
           "rowsInIndexOrder" -> 0,
+          "indexRowsAggregated" -> 0,
           "rowsRead" -> 13,
           "rowsScanned" -> 13,
           "gets" -> 3

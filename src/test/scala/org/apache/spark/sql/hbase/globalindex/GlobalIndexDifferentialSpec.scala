@@ -113,6 +113,36 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
     RandomClauses.nested(random, 2)(atom)
   }
 
+  /**
+   * A WHERE clause that by_email's ranges bound (an email atom, ANDed with others of email or of
+   * the columns its rows hold: age, which it covers, and id, the key), which its region servers
+   * may aggregate under.
+   */
+  private def emailPredicate(random: Random): String = {
+    def pick[T](options: T*): T = options(random.nextInt(options.size))
+    def email = s"'u${random.nextInt(rows / 3)}@x'"
+    def bound = pick(
+      s"email = $email",
+      s"email IN ($email, $email, $email)",
+      s"email BETWEEN $email AND $email",
+      "email LIKE 'u1%'",
+      "email = 'changed@x'",
+      "email LIKE 'plain%'",
+      s"email > $email AND email < 'u2'"
+    )
+    def other = pick(
+      s"age ${pick("=", "<", ">=", "<>")} ${random.nextInt(62) - 1}",
+      "age IS NULL",
+      s"id ${pick("<", ">")} ${random.nextInt(rows)}",
+      s"(age < 10 OR id > ${random.nextInt(rows)})"
+    )
+    random.nextInt(3) match {
+      case 0 => bound
+      case 1 => s"$bound AND $other"
+      case _ => s"($bound) AND (${RandomClauses.nested(random, 1)(other)})"
+    }
+  }
+
   private def sorted(df: DataFrame): Seq[String] = df.collect().toSeq.map(_.toString).sorted
 
   private def throughIndex(df: DataFrame): Boolean =
@@ -144,6 +174,7 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
       val (cells, packed, truthView) = people
       val (viaIndex, covered, driverAggregates) = (new AtomicInteger(), new AtomicInteger(), new AtomicInteger())
       val inParts = new AtomicInteger()
+      val (inIndexServers, indexAggregates) = (new AtomicInteger(), new AtomicInteger())
       val failures = failedCases(cases, seed = 211) { (n, random, session) =>
         val (layout, t) = if (n % 2 == 0) ("LAYOUT PACKED", packed) else ("LAYOUT CELLS", cells)
         // Half the reads through an index cut each region's ranges into as many parts as they may be cut into (each
@@ -216,6 +247,22 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
               fail(s"$layout: ${query(t)}, $how: ${rows.mkString("; ")}, Spark ${truth.mkString("; ")}")
           }
         }
+        // Half the cases also aggregate the rows of a covering read, alternately in the index's region servers and
+        // on the driver; the rows changed minutes ago, so with no window for recent writes.
+        if (n % 2 == 1) withConf(session)(
+          HBaseSQLConf.GlobalIndexRecentWrites.key -> "0",
+          HBaseSQLConf.GlobalIndexServerAggregates.key -> (n % 4 == 1).toString
+        ) {
+          val where = emailPredicate(random)
+          def query(table: String, hint: String) =
+            s"SELECT $hint age, count(*), count(age), min(id), max(age), sum(id) FROM $table WHERE $where GROUP BY age"
+          val truth = sorted(session.sql(query(truthView, "")))
+          val df = session.sql(query(t, s"/*+ INDEX($t, by_email) */"))
+          val rows = withParts(sorted(df))
+          indexAggregates.incrementAndGet()
+          if (ScanMetrics.of(df)("indexRowsAggregated") > 0) inIndexServers.incrementAndGet()
+          if (rows != truth) fail(s"$layout: ${query(t, "")}: ${rows.mkString("; ")}, Spark ${truth.mkString("; ")}")
+        }
       }
       noFailedCases("global indexes", cases, failures)
       info(s"${viaIndex.get} of $cases clauses were planned through an index, ${covered.get} covering")
@@ -228,6 +275,12 @@ class GlobalIndexDifferentialSpec extends HBaseSuite with DifferentialCases with
       info(s"${inParts.get} reads through an index cut their ranges into parts")
       withClue("reads through an index cut into parts: ")(
         inParts.get.toDouble should be > floorOf(cases, 0.1, suiteCases)
+      )
+      info(
+        s"${inIndexServers.get} of ${indexAggregates.get} aggregates over by_email were computed in its region servers"
+      )
+      withClue("aggregates computed in the index's region servers: ")(
+        inIndexServers.get.toDouble should be > floorOf(cases, 0.1, suiteCases)
       )
       info(s"${driverAggregates.get} aggregates were computed on the driver")
       withClue("aggregates computed on the driver: ")(

@@ -102,8 +102,11 @@ class IndexReadsDuringWritesSpec extends HBaseSuite {
             turns.release(2)
             val answer = i % 4 match {
               case 0 =>
+                // Planned in the index's region servers, which the rows changed meanwhile leave to the driver.
                 val df = sql(s"SELECT $hint count(*), sum(n) FROM $t WHERE v IN ('a', 'z')")
-                ("aggregate", df.collect().toSeq, df.queryExecution.executedPlan.toString)
+                val plan = df.queryExecution.executedPlan.toString
+                plan should include("partial aggregate in the index's region servers")
+                ("aggregate", df.collect().toSeq, plan)
               case 1 =>
                 val df = sql(s"SELECT $hint id, v FROM $t WHERE v IN ('a', 'z')")
                 val read = df.collect().toSeq

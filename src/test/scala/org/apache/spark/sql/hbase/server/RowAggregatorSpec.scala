@@ -86,6 +86,118 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
     }
   }
 
+  describe("a row aggregator over a global index's rows") {
+    val c = Bytes.toBytes("c")
+    val index = new IndexSpec("t_by_c", Array(Operand.cell(f, c, CellType.INT, 0, 0)), Array(f, f), Array(g, v))
+    val overIndex = new AggregateSpec(
+      spec.layout,
+      spec.operands,
+      spec.predicate,
+      spec.groupBy,
+      spec.aggregates,
+      100,
+      50,
+      0,
+      codec.keyCheck.get,
+      false,
+      ServerJar.WIRE_VERSION
+    ).overIndexRows(index)
+
+    /** The index row of data row `k` whose c is `indexed`: its status (None: no status cell), then its covered cells. */
+    def indexRow(k: Int, indexed: Int, status: Option[Array[Byte]], group: Int, value: Int): Seq[KeyValue] =
+      indexRowKeyed(
+        index.rowKey(Array(BinaryKeyCodec.comparable(IntegerType, indexed)), codec.encode(Seq(k))),
+        status,
+        group,
+        value
+      )
+
+    def indexRowKeyed(key: Array[Byte], status: Option[Array[Byte]], group: Int, value: Int): Seq[KeyValue] =
+      status.map(s => new KeyValue(key, IndexSpec.STATUS_FAMILY, IndexSpec.STATUS, s)).toSeq ++
+        Seq(new KeyValue(key, f, g, Bytes.toBytes(group)), new KeyValue(key, f, v, Bytes.toBytes(value)))
+
+    val verified = Some(Array(IndexSpec.VERIFIED))
+    val unverified = Some(Array(IndexSpec.UNVERIFIED))
+
+    it("folds in the VERIFIED rows, as their data rows, and sends back the keys of the others") {
+      val aggregator = new RowAggregator(overIndex)
+      Seq(
+        indexRow(1, 10, verified, 7, 5),
+        indexRow(2, 10, unverified, 7, 100), // written, not yet checked: read from the data
+        indexRow(3, 11, verified, 8, 4),
+        indexRow(4, 11, verified, 7, -3), // VERIFIED, but the predicate (v > 0) leaves it out
+        indexRow(5, 12, None, 7, 100), // no status: read from the data
+        indexRow(6, 12, Some(Array[Byte](1, 1)), 7, 100), // a status that is none: read from the data
+        // A data row key the table cannot have (an INT key is 4 bytes): read from the data, which reports it.
+        indexRowKeyed(
+          index.rowKey(Array(BinaryKeyCodec.comparable(IntegerType, 13)), Array[Byte](9)),
+          verified,
+          7,
+          100
+        ),
+        indexRowKeyed(Array[Byte](1, 0, 0), verified, 7, 100), // no data row key in it: no index row
+        indexRow(9, 14, verified, 7, 6)
+      ).flatten.foreach(aggregator.add)
+      aggregator.endOfRows()
+      val batch = AggregateBatch.read(overIndex, aggregator.takeBatch())
+      import scala.jdk.CollectionConverters._
+      batch.rowsScanned shouldBe 9
+      groups(batch) shouldBe Map(7 -> Seq(2L, 11L, 9), 8 -> Seq(1L, 4L, 3))
+      def key(k: Int, indexed: Int) =
+        index.rowKey(Array(BinaryKeyCodec.comparable(IntegerType, indexed)), codec.encode(Seq(k)))
+      val badKey = index.rowKey(Array(BinaryKeyCodec.comparable(IntegerType, 13)), Array[Byte](9))
+      batch.toCheck.asScala.map(_.toSeq) shouldBe Seq(key(2, 10), key(5, 12), key(6, 12), badKey).map(_.toSeq)
+      batch.badKeys shouldBe 0
+      batch.badKey shouldBe null
+    }
+
+    it("counts the keys it keeps toward the cap on what it holds, and sends them in the next batch") {
+      val capped = new AggregateSpec(
+        overIndex.layout,
+        overIndex.operands,
+        overIndex.predicate,
+        overIndex.groupBy,
+        overIndex.aggregates,
+        2,
+        50,
+        0,
+        overIndex.keyCheck,
+        false,
+        index,
+        ServerJar.WIRE_VERSION
+      )
+      val aggregator = new RowAggregator(capped)
+      (indexRow(1, 10, verified, 7, 5) ++ indexRow(2, 10, unverified, 7, 5)).foreach(aggregator.add)
+      aggregator.full shouldBe false
+      indexRow(3, 10, verified, 7, 5).foreach(aggregator.add) // row 2 is done once row 3 starts
+      aggregator.full shouldBe true
+      AggregateBatch.read(capped, aggregator.takeBatch()).toCheck.size shouldBe 1
+      aggregator.full shouldBe false
+    }
+
+    it("travels with its index in wire version 6 and later, and no earlier version can carry it") {
+      val read = AggregateSpec.parseFrom(overIndex.toByteArray)
+      read.isOverIndex shouldBe true
+      read.toByteArray.toSeq shouldBe overIndex.toByteArray.toSeq
+      AggregateSpec.parseFrom(spec.toByteArray).isOverIndex shouldBe false
+      AggregateSpec.readsIndexRows(5) shouldBe false
+      an[IllegalArgumentException] should be thrownBy new AggregateSpec(
+        spec.layout,
+        spec.operands,
+        spec.predicate,
+        spec.groupBy,
+        spec.aggregates,
+        100,
+        50,
+        0,
+        null,
+        false,
+        index,
+        5
+      )
+    }
+  }
+
   describe("a row aggregator in a region server, under the server's memory budget") {
 
     /** Folds `rows` as a region server does, sending a batch whenever the aggregator is full; the batches. */

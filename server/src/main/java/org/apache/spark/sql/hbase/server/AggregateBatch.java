@@ -22,7 +22,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * sent, then each group's key (its group operands, each a presence flag and bytes) and its
  * aggregates' states (see {@link Accumulator}), then, if the region server met a value Spark would
  * have failed on, that value; from version 3, the rows left out for their keys and the first key
- * that failed the aggregation (see {@link KeyCheck}).
+ * that failed the aggregation (see {@link KeyCheck}); from version 6, over a global index's rows,
+ * the keys of the index rows it could not vouch for (see {@link RowAggregator}).
  */
 public final class AggregateBatch {
   static final byte[] FAMILY = {0};
@@ -64,6 +65,12 @@ public final class AggregateBatch {
   /** A row key that is not a key of the table, which fails the aggregation; or null. */
   public final byte[] badKey;
 
+  /**
+   * Over a global index's rows, the keys of the index rows the batch did not fold in, which the
+   * client checks against their data rows; empty otherwise.
+   */
+  public final List<byte[]> toCheck;
+
   private AggregateBatch(
       long rowsScanned,
       byte sentFor,
@@ -71,7 +78,8 @@ public final class AggregateBatch {
       List<Object[][]> states,
       ValueExpression.OutOfRange failure,
       long badKeys,
-      byte[] badKey) {
+      byte[] badKey,
+      List<byte[]> toCheck) {
     this.rowsScanned = rowsScanned;
     this.sentFor = sentFor;
     this.keys = keys;
@@ -79,6 +87,7 @@ public final class AggregateBatch {
     this.failure = failure;
     this.badKeys = badKeys;
     this.badKey = badKey;
+    this.toCheck = toCheck;
   }
 
   /**
@@ -157,8 +166,16 @@ public final class AggregateBatch {
       if (badKeys < 0) throw new IOException("Corrupt aggregate batch: " + badKeys + " bad keys");
       if (in.readBoolean()) badKey = Wire.readBytes(in);
     }
+    List<byte[]> toCheck = new ArrayList<>();
+    if (spec.overIndex != null) {
+      int k = in.readInt();
+      if (k < 0 || k > in.available())
+        throw new IOException("Corrupt aggregate batch: " + k + " rows to check");
+      for (int i = 0; i < k; i++) toCheck.add(Wire.readBytes(in));
+    }
     if (in.available() > 0)
       throw new IOException("Corrupt aggregate batch: " + in.available() + " trailing bytes");
-    return new AggregateBatch(rowsScanned, sentFor, keys, states, failure, badKeys, badKey);
+    return new AggregateBatch(
+        rowsScanned, sentFor, keys, states, failure, badKeys, badKey, toCheck);
   }
 }

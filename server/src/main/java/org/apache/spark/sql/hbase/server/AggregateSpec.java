@@ -18,6 +18,8 @@ import org.apache.hadoop.hbase.client.Scan;
  * keyCheck}: rows whose keys are not keys of the table fail the aggregation, or with {@code
  * skipBadKeys} are left out and counted; a spec of an older version checks no key. Version 4 added
  * operands that read packed cells; a row with a malformed one is a bad row, as a bad key is.
+ * Version 6 added {@code overIndex}: the rows are a global index's, each standing for the data row
+ * its key ends with (see {@link RowAggregator}).
  */
 public final class AggregateSpec {
   /** The scan attribute that carries the spec. */
@@ -51,6 +53,15 @@ public final class AggregateSpec {
 
   /** Whether a row whose key is not a key of the table is left out (and counted), not an error. */
   final boolean skipBadKeys;
+
+  /**
+   * The global index whose rows are read, or null for a table's own rows. Over an index, key
+   * operands, the predicate and the key check read the data row key that ends each index row's
+   * key, and cell operands its covered cells, which carry the data row's family and qualifier. Only
+   * the rows the index can vouch for alone are folded in (VERIFIED and well formed); the keys of
+   * the others are sent back in the batch, for the client to check against the data table.
+   */
+  final IndexSpec overIndex;
 
   /** The wire version the spec travels in, and its batches come back in. */
   final int version;
@@ -101,6 +112,7 @@ public final class AggregateSpec {
         version);
   }
 
+  /** A spec over a table's own rows. */
   public AggregateSpec(
       KeyLayout layout,
       Operand[] operands,
@@ -112,6 +124,34 @@ public final class AggregateSpec {
       long maxBytes,
       KeyCheck keyCheck,
       boolean skipBadKeys,
+      int version) {
+    this(
+        layout,
+        operands,
+        predicate,
+        groupBy,
+        aggregates,
+        maxGroups,
+        sliceMillis,
+        maxBytes,
+        keyCheck,
+        skipBadKeys,
+        null,
+        version);
+  }
+
+  public AggregateSpec(
+      KeyLayout layout,
+      Operand[] operands,
+      RowPredicate predicate,
+      int[] groupBy,
+      AggregateFunction[] aggregates,
+      int maxGroups,
+      int sliceMillis,
+      long maxBytes,
+      KeyCheck keyCheck,
+      boolean skipBadKeys,
+      IndexSpec overIndex,
       int version) {
     int max = predicate == null ? -1 : predicate.maxOperand();
     for (int g : groupBy) max = Math.max(max, g);
@@ -131,6 +171,8 @@ public final class AggregateSpec {
       throw new IllegalArgumentException("wire version " + version + " checks no row key");
     if (keyCheck != null && keyCheck.layout() != layout)
       throw new IllegalArgumentException("a key check cuts keys by the spec's own layout");
+    if (overIndex != null && !readsIndexRows(version))
+      throw new IllegalArgumentException("wire version " + version + " reads no index rows");
     Wire.checked(version);
     new RowOperands(layout, operands); // checks the operands against the layout
     this.layout = layout;
@@ -143,7 +185,25 @@ public final class AggregateSpec {
     this.maxBytes = maxBytes;
     this.keyCheck = keyCheck;
     this.skipBadKeys = keyCheck != null && skipBadKeys;
+    this.overIndex = overIndex;
     this.version = version;
+  }
+
+  /** This spec over the rows of global index {@code index} instead of the table's own. */
+  public AggregateSpec overIndexRows(IndexSpec index) {
+    return new AggregateSpec(
+        layout,
+        operands,
+        predicate,
+        groupBy,
+        aggregates,
+        maxGroups,
+        sliceMillis,
+        maxBytes,
+        keyCheck,
+        skipBadKeys,
+        index,
+        version);
   }
 
   /** Whether a spec of wire version {@code version} carries a byte cap. */
@@ -154,6 +214,16 @@ public final class AggregateSpec {
   /** Whether a spec of wire version {@code version} can check row keys. */
   public static boolean checksKeys(int version) {
     return version >= 3;
+  }
+
+  /** Whether a spec of wire version {@code version} can read a global index's rows. */
+  public static boolean readsIndexRows(int version) {
+    return version >= 6;
+  }
+
+  /** Whether the rows read are a global index's ({@link #overIndex}). */
+  public boolean isOverIndex() {
+    return overIndex != null;
   }
 
   public byte[] toByteArray() {
@@ -178,6 +248,10 @@ public final class AggregateSpec {
               keyCheck.write(out);
               out.writeBoolean(skipBadKeys);
             }
+          }
+          if (readsIndexRows(version)) {
+            out.writeBoolean(overIndex != null);
+            if (overIndex != null) overIndex.write(out, version);
           }
         });
   }
@@ -219,6 +293,8 @@ public final class AggregateSpec {
       keyCheck = KeyCheck.read(in, layout);
       skipBadKeys = in.readBoolean();
     }
+    IndexSpec overIndex =
+        readsIndexRows(version) && in.readBoolean() ? IndexSpec.read(in, version) : null;
     if (in.available() > 0)
       throw new IOException("Corrupt aggregation: " + in.available() + " trailing bytes");
     return new AggregateSpec(
@@ -232,6 +308,7 @@ public final class AggregateSpec {
         maxBytes,
         keyCheck,
         skipBadKeys,
+        overIndex,
         version);
   }
 
@@ -244,6 +321,7 @@ public final class AggregateSpec {
     if (maxBytes > 0) sb.append(", at most ").append(maxBytes).append(" bytes of groups");
     if (keyCheck != null)
       sb.append(skipBadKeys ? ", skipping" : ", failing on").append(" bad keys");
+    if (overIndex != null) sb.append(", over the rows of ").append(overIndex);
     return sb.append(')').toString();
   }
 }

@@ -192,7 +192,7 @@ public final class IndexSpec {
     return parseFrom(bytes);
   }
 
-  private void write(DataOutputStream out, int version) throws IOException {
+  void write(DataOutputStream out, int version) throws IOException {
     Wire.writeBytes(out, Bytes.toBytes(indexTable));
     out.writeInt(indexed.length);
     for (Operand o : indexed) o.write(out, version);
@@ -203,7 +203,7 @@ public final class IndexSpec {
     }
   }
 
-  private static IndexSpec read(DataInputStream in, int version) throws IOException {
+  static IndexSpec read(DataInputStream in, int version) throws IOException {
     String table = Bytes.toString(Wire.readBytes(in));
     int n = in.readInt();
     if (n <= 0 || n > 64) throw new IOException("Corrupt index spec: " + n + " indexed columns");

@@ -6,7 +6,9 @@ package org.apache.spark.sql.hbase.server;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -17,12 +19,22 @@ import org.apache.hadoop.hbase.util.Bytes;
  * row's cells together but possibly over several calls; a row is folded in once the next row starts
  * or {@link #endOfRows} is called. The same class runs in a region server and, for rows a region
  * server sent unaggregated, in a Spark task.
+ *
+ * <p>Over a global index's rows ({@link AggregateSpec#overIndex}) a row is its data row as the
+ * index row holds it: the data row key that ends the index key, and the covered cells. Only a row
+ * whose status cell says VERIFIED, and that is well formed, is folded in: a VERIFIED row matches
+ * its data row (docs/indexes.md). The key of any other is kept for the batch ({@link #toCheck}), so
+ * that the client checks it against its data row as a reader checks an UNVERIFIED row, and reads
+ * that row from the data table only if it gives this very index key (a stale row may name a data
+ * row whose own index row was folded in); an index row whose key holds no data row key is no row.
  */
 public final class RowAggregator {
   // What a group costs beyond its key's bytes: the map entry, the group, its arrays and each
   // accumulator (a decimal sum holds a BigDecimal), rounded up.
   private static final long GROUP_BYTES = 160;
   private static final long ACCUMULATOR_BYTES = 64;
+  // What an index row key kept for the client costs beyond its bytes.
+  private static final long KEY_BYTES = 48;
 
   private final AggregateSpec spec;
   private final RowOperands row;
@@ -37,6 +49,10 @@ public final class RowAggregator {
   private ValueExpression.OutOfRange failure; // the first value Spark would have failed on
   private byte[] badKey; // the first row key that is not a key of the table, unless skipped
   private long badKeys; // rows left out since the last batch for their keys
+  private final IndexSpec index; // null: the rows are the table's own
+  private byte status = -1; // the row's index status, when over an index; -1: none seen
+  private byte[] dataRow; // the data row key of the current index row, when over an index
+  private final List<byte[]> toCheck = new ArrayList<>(); // index rows it cannot vouch for
 
   private static final class Group {
     final byte[][] key;
@@ -57,6 +73,7 @@ public final class RowAggregator {
     this.spec = spec;
     this.row = new RowOperands(spec.layout, spec.operands);
     this.budget = budget;
+    this.index = spec.overIndex;
   }
 
   /** Takes the next cell of the scan. */
@@ -64,7 +81,18 @@ public final class RowAggregator {
     if (currentRow == null || !CellUtil.matchingRows(cell, currentRow)) {
       if (currentRow != null) foldRow();
       currentRow = CellUtil.cloneRow(cell);
-      row.reset(currentRow);
+      if (index != null) {
+        dataRow = index.dataRowOf(currentRow);
+        status = -1;
+      }
+      row.reset(index == null ? currentRow : dataRow);
+    }
+    if (index != null
+        && CellUtil.matchingColumn(cell, IndexSpec.STATUS_FAMILY, IndexSpec.STATUS)
+        && status == -1) {
+      // The newest version comes first; a value of another length is no status.
+      status = cell.getValueLength() == 1 ? cell.getValueArray()[cell.getValueOffset()] : -2;
+      return; // no operand reads it
     }
     row.capture(cell);
   }
@@ -80,7 +108,10 @@ public final class RowAggregator {
     lastFolded = currentRow;
     currentRow = null;
     if (failed()) return; // the query fails: the rows after need no work
-    if (row.malformed() || (spec.keyCheck != null && !spec.keyCheck.accepts(lastFolded))) {
+    if (index != null) {
+      if (!vouchedFor()) return;
+    } else if (row.malformed()
+        || (spec.keyCheck != null && !spec.keyCheck.accepts(lastFolded))) {
       if (spec.skipBadKeys) badKeys++;
       else badKey = lastFolded;
       return;
@@ -109,6 +140,24 @@ public final class RowAggregator {
     }
   }
 
+  /**
+   * Whether the index row just ended stands for its data row here: VERIFIED, with a data row key
+   * the table's key check accepts, and covered cells that read well. The key of any other is kept
+   * for the client to check; a row with no data row key in its index key is no index row.
+   */
+  private boolean vouchedFor() {
+    if (dataRow == null) return false;
+    boolean vouched =
+        status == IndexSpec.VERIFIED
+            && !row.malformed()
+            && (spec.keyCheck == null || spec.keyCheck.accepts(dataRow));
+    if (!vouched) {
+      charge(KEY_BYTES + lastFolded.length);
+      toCheck.add(lastFolded);
+    }
+    return vouched;
+  }
+
   /** Each value with its presence and length, so that different tuples never share a key. */
   private static byte[] groupKey(byte[][] key, int size) {
     ByteBuffer out = ByteBuffer.allocate(size);
@@ -134,7 +183,7 @@ public final class RowAggregator {
 
   /** Whether the groups have reached the spec's cap, or the memory budget, and should be sent. */
   public boolean full() {
-    return groups.size() >= spec.maxGroups || outOfMemory;
+    return groups.size() + toCheck.size() >= spec.maxGroups || outOfMemory;
   }
 
   /** Gives the groups' bytes back to the budget: they are sent, or the scan is over. */
@@ -148,7 +197,9 @@ public final class RowAggregator {
   private byte sentFor() {
     if (ended) return AggregateBatch.ENDED;
     if (outOfMemory) return AggregateBatch.MEMORY;
-    return groups.size() >= spec.maxGroups ? AggregateBatch.GROUP_CAP : AggregateBatch.ENDED;
+    return groups.size() + toCheck.size() >= spec.maxGroups
+        ? AggregateBatch.GROUP_CAP
+        : AggregateBatch.ENDED;
   }
 
   /**
@@ -178,13 +229,22 @@ public final class RowAggregator {
     long skipped = badKeys;
     byte sentFor = sentFor();
     Map<ByteBuffer, Group> sent = new HashMap<>(groups);
+    List<byte[]> checked = new ArrayList<>(toCheck);
     groups.clear();
+    toCheck.clear();
     rowsScanned = 0;
     badKeys = 0;
     release();
     int version = spec.version;
     return Wire.toBytes(
-        version, out -> write(out, version, scanned, sentFor, sent, failure, skipped, badKey));
+        version,
+        out -> {
+          write(out, version, scanned, sentFor, sent, failure, skipped, badKey);
+          if (index != null) {
+            out.writeInt(checked.size());
+            for (byte[] key : checked) Wire.writeBytes(out, key);
+          }
+        });
   }
 
   /** {@link #takeBatch} as the cell a region server returns, keyed by the last row folded in. */

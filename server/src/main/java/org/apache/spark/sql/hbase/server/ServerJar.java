@@ -13,7 +13,7 @@ package org.apache.spark.sql.hbase.server;
  */
 public final class ServerJar {
   /** The newest version of the byte layout of what is sent to and from region servers. */
-  public static final int WIRE_VERSION = 5;
+  public static final int WIRE_VERSION = 6;
 
   /** The oldest version this jar still reads and writes. */
   public static final int OLDEST_WIRE_VERSION = 1;
