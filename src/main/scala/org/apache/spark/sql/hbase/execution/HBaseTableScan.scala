@@ -179,8 +179,10 @@ case class HBaseTableScan(
         executeQuery {
           IndexAggregateRead(plan.request.cluster, plan.request.table, lookup, through).map { read =>
             ReadMetrics.reportIndexAggregate(sparkContext, metrics, read)
-            val narrowed = IndexLookup.narrow(plan, Some(IndexAnswer(read.toCheck, Nil)))
-            aggregation(readOnDriver(narrowed, Int.MaxValue).iterator, read.partials)
+            val checked =
+              if (read.toCheck.isEmpty) Array.empty[InternalRow]
+              else readOnDriver(IndexLookup.narrow(plan, Some(IndexAnswer(read.toCheck, Nil))), Int.MaxValue)
+            aggregation(checked.iterator, read.partials)
           }
         }
       }

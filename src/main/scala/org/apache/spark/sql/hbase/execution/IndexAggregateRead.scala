@@ -64,17 +64,18 @@ object IndexAggregateRead {
       if (expires.isDefined || batches.exists(_.isEmpty)) None
       else {
         val all = batches.flatten.flatten
+        val indexSpec = IndexSpecs.of(table, lookup.index)
         val index = connection.getTable(lookup.index.indexTable.hbase)
         val trusted = try {
           val marks = IndexMarks.of(index)
           marks.untrusted.isEmpty && marks.landed.isEmpty &&
-          IndexKeysRead.changedSince(index, ranges, IndexSpecs.of(table, lookup.index), marks, since, 1).isEmpty
+          IndexKeysRead.changedSince(index, ranges, indexSpec, marks, since, 1).isEmpty
         } finally index.close()
         val toCheck = all.flatMap(_.toCheck.asScala)
         if (!trusted || toCheck.size > lookup.maxRows) None
         else {
           val rows = new HBaseAggregateRows(plan.aggregate, ReadMetrics.local())
-          val checked = givingTheirKeys(connection, table, IndexSpecs.of(table, lookup.index), toCheck)
+          val checked = givingTheirKeys(connection, table, indexSpec, toCheck)
           Some(Answer(all.flatMap(rows.of(_).map(_.copy())), checked, all.map(_.rowsScanned).sum, toCheck.size))
         }
       }

@@ -157,7 +157,7 @@ object IndexKeysRead {
     scan
   }
 
-  private[execution] def withFilter(filters: org.apache.hadoop.hbase.filter.Filter*): FilterList =
+  private def withFilter(filters: org.apache.hadoop.hbase.filter.Filter*): FilterList =
     new FilterList(FilterList.Operator.MUST_PASS_ALL, filters.filter(_ != null): _*)
 
   /**
