@@ -56,10 +56,10 @@ public final class AggregateSpec {
 
   /**
    * The global index whose rows are read, or null for a table's own rows. Over an index, key
-   * operands, the predicate and the key check read the data row key that ends each index row's
-   * key, and cell operands its covered cells, which carry the data row's family and qualifier. Only
-   * the rows the index can vouch for alone are folded in (VERIFIED and well formed); the keys of
-   * the others are sent back in the batch, for the client to check against the data table.
+   * operands, the predicate and the key check read the data row key that ends each index row's key,
+   * and cell operands its covered cells, which carry the data row's family and qualifier. Only the
+   * rows the index can vouch for alone are folded in (VERIFIED and well formed); the keys of the
+   * others are sent back in the batch, for the client to check against the data table.
    */
   final IndexSpec overIndex;
 

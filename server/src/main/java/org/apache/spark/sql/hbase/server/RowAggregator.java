@@ -110,8 +110,7 @@ public final class RowAggregator {
     if (failed()) return; // the query fails: the rows after need no work
     if (index != null) {
       if (!vouchedFor()) return;
-    } else if (row.malformed()
-        || (spec.keyCheck != null && !spec.keyCheck.accepts(lastFolded))) {
+    } else if (row.malformed() || (spec.keyCheck != null && !spec.keyCheck.accepts(lastFolded))) {
       if (spec.skipBadKeys) badKeys++;
       else badKey = lastFolded;
       return;
