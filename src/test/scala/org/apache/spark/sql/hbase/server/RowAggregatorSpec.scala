@@ -89,19 +89,23 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
   describe("a row aggregator over a global index's rows") {
     val c = Bytes.toBytes("c")
     val index = new IndexSpec("t_by_c", Array(Operand.cell(f, c, CellType.INT, 0, 0)), Array(f, f), Array(g, v))
-    val overIndex = new AggregateSpec(
+
+    /** `spec` over the index's rows, holding at most `maxGroups` groups and keys, in wire version `version`. */
+    def overIndexRows(maxGroups: Int = 100, version: Int = ServerJar.WIRE_VERSION) = new AggregateSpec(
       spec.layout,
       spec.operands,
       spec.predicate,
       spec.groupBy,
       spec.aggregates,
-      100,
+      maxGroups,
       50,
       0,
       codec.keyCheck.get,
       false,
-      ServerJar.WIRE_VERSION
-    ).overIndexRows(index)
+      index,
+      version
+    )
+    val overIndex = overIndexRows()
 
     /** The index row of data row `k` whose c is `indexed`: its status (None: no status cell), then its covered cells. */
     def indexRow(k: Int, indexed: Int, status: Option[Array[Byte]], group: Int, value: Int): Seq[KeyValue] =
@@ -152,20 +156,7 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
     }
 
     it("counts the keys it keeps toward the cap on what it holds, and sends them in the next batch") {
-      val capped = new AggregateSpec(
-        overIndex.layout,
-        overIndex.operands,
-        overIndex.predicate,
-        overIndex.groupBy,
-        overIndex.aggregates,
-        2,
-        50,
-        0,
-        overIndex.keyCheck,
-        false,
-        index,
-        ServerJar.WIRE_VERSION
-      )
+      val capped = overIndexRows(maxGroups = 2)
       val aggregator = new RowAggregator(capped)
       (indexRow(1, 10, verified, 7, 5) ++ indexRow(2, 10, unverified, 7, 5)).foreach(aggregator.add)
       aggregator.full shouldBe false
@@ -181,20 +172,9 @@ class RowAggregatorSpec extends AnyFunSpec with Matchers {
       read.toByteArray.toSeq shouldBe overIndex.toByteArray.toSeq
       AggregateSpec.parseFrom(spec.toByteArray).isOverIndex shouldBe false
       AggregateSpec.readsIndexRows(5) shouldBe false
-      an[IllegalArgumentException] should be thrownBy new AggregateSpec(
-        spec.layout,
-        spec.operands,
-        spec.predicate,
-        spec.groupBy,
-        spec.aggregates,
-        100,
-        50,
-        0,
-        null,
-        false,
-        index,
-        5
-      )
+      an[IllegalArgumentException] should be thrownBy overIndexRows(version = 5)
+      AggregateSpec.parseFrom(spec.overIndexRows(index).toByteArray).isOverIndex shouldBe true
+
     }
   }
 

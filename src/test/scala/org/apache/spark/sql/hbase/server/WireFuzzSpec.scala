@@ -112,12 +112,22 @@ class WireFuzzSpec extends HBaseSuite with AdaptiveSparkPlanHelper {
       s"SELECT a, count(*), sum(v) FROM $textTable GROUP BY a",
       s"SELECT s, count(*), sum(d), max(v) FROM $packedTable WHERE a > 2 GROUP BY s"
     )
-    queries.flatMap { q =>
+    val planned = queries.flatMap { q =>
       collectWithSubqueries(plans(q).queryExecution.executedPlan) { case s: HBaseAggregateScan => s }.flatMap { s =>
         s.plan.scan.regions.map(r =>
           RegionRequests.aggregateSpec(s.plan, r).toByteArray -> RegionRequests.aggregateFilter(s.plan, r).toByteArray
         )
       }
+    }
+    // And one over a global index's rows (wire version 6), which reads the rows here as an index's.
+    val index = new IndexSpec(
+      "fuzz.by_v.idx",
+      Array(Operand.cell(Bytes.toBytes("f"), Bytes.toBytes("v"), CellType.INT, 0, 0)),
+      Array.empty,
+      Array.empty
+    )
+    planned ++ planned.take(1).map { case (spec, filter) =>
+      AggregateSpec.parseFrom(spec).overIndexRows(index).toByteArray -> filter
     }
   }
 
