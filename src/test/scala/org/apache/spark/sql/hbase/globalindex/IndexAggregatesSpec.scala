@@ -113,6 +113,12 @@ class IndexAggregatesSpec extends HBaseSuite {
           answered(global(s"INDEX($t, by_email)", "email = 'nobody@x'"))._1 shouldBe Seq("[0,null,null]")
           val some = "email > 'e35@x'"
           answered(global(s"INDEX($t, by_email)", some))._1 shouldBe sorted(sql(global(s"NO_INDEX($t)", some)))
+          // Only the rows read from the data count toward the rows a read through the index takes.
+          withConf(HBaseSQLConf.GlobalIndexMaxRows.key -> "3") {
+            val (rows, metrics) = answered(aggregate(t, clauses.head))
+            rows shouldBe truth(t, clauses.head)
+            metrics("indexRowsAggregated") should be > 3L
+          }
         }
       }
     }
