@@ -16,8 +16,8 @@ import org.apache.spark.sql.hbase.server.{AggregateSpec, KeyLayout}
  * index's region servers over its rows in the lookup's ranges: `aggregate` says which groups,
  * aggregates and buffer slots (its scan is the data table's, whose rows the index rows stand for),
  * `spec` what each index region is sent. The region servers fold in the rows the index vouches
- * for alone and send back the data row keys of the others, which are read from the data table;
- * the run-time read decides whether the index's answer may be trusted at all, and where it may
+ * for alone and send back the keys of the others, whose data rows are read from the data table
+ * where they give those very keys; the run-time read decides whether the index's answer may be trusted at all, and where it may
  * not, the scan reads as planned ([[IndexLookup]]). It stands for the partial aggregation of
  * `grouping` and `functions`, Spark's own, and for no other.
  */
@@ -55,10 +55,7 @@ final case class IndexAggregatePlan(
  */
 object IndexAggregates extends PredicateHelper {
 
-  /**
-   * A key layout for what an index's key is not cut by: the aggregation coprocessor's probe of an
-   * index table reads no key.
-   */
+  /** A layout that cuts no key apart: the probe of an index table's coprocessor reads no key. */
   val AnyKey: KeyLayout = new KeyLayout(Array(KeyLayout.REST), Array(0), Array.emptyByteArray)
 
   /**

@@ -108,6 +108,11 @@ class IndexAggregatesSpec extends HBaseSuite {
               metrics("indexRowsAggregated") should be > 0L
             )
           }
+          // What EXPLAIN says, as docs/indexes.md shows it.
+          sql(
+            s"EXPLAIN SELECT age, count(*), sum(score) FROM $t WHERE email < 'e2@x' GROUP BY age"
+          ).head().getString(0) should
+            include("partial aggregate in the index's region servers: count(1), sum(score) group by age")
           def global(hint: String, where: String) =
             s"SELECT /*+ $hint */ count(*), sum(score), max(age) FROM $t WHERE $where"
           answered(global(s"INDEX($t, by_email)", "email = 'nobody@x'"))._1 shouldBe Seq("[0,null,null]")
