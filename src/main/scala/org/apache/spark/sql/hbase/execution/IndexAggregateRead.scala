@@ -11,7 +11,7 @@ import org.apache.hadoop.hbase.util.Bytes
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.hbase.codec.RowRange
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
-import org.apache.spark.sql.hbase.globalindex.{IndexMarks, IndexSpecs}
+import org.apache.spark.sql.hbase.globalindex.IndexSpecs
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 import org.apache.spark.sql.hbase.planner.{IndexAggregatePlan, IndexLookup}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, IndexRows, IndexSpec}
@@ -53,8 +53,9 @@ object IndexAggregateRead {
     val spec = plan.specOf
     if (ranges.isEmpty) Some(Answer(Nil, Nil, 0, 0))
     else HBaseConnections.withConnection(cluster) { connection =>
+      val regions = IndexKeysRead.inRegions(connection, lookup)
       val reads: Seq[() => Either[Option[String], Option[Seq[AggregateBatch]]]] =
-        IndexKeysRead.byRegion(connection, lookup).map(part =>
+        IndexKeysRead.inParts(regions, lookup).map(part =>
           () => Right(batchesIn(connection, lookup, part, plan, spec))
         ) :+
           (() => Left(IndexKeysRead.expiring(connection, table, lookup.index)))
@@ -65,12 +66,8 @@ object IndexAggregateRead {
       else {
         val all = batches.flatten.flatten
         val indexSpec = IndexSpecs.of(table, lookup.index)
-        val index = connection.getTable(lookup.index.indexTable.hbase)
-        val trusted = try {
-          val marks = IndexMarks.of(index)
-          marks.untrusted.isEmpty && marks.landed.isEmpty &&
-          IndexKeysRead.changedSince(index, ranges, indexSpec, marks, since, 1).isEmpty
-        } finally index.close()
+        val (marks, changed) = IndexKeysRead.marksAndChanged(connection, lookup.index, regions, indexSpec, since, 1)
+        val trusted = marks.untrusted.isEmpty && marks.landed.isEmpty && changed.isEmpty
         val toCheck = all.flatMap(_.toCheck.asScala)
         if (!trusted || toCheck.size > lookup.maxRows) None
         else {

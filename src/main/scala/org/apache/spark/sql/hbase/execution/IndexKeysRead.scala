@@ -30,8 +30,8 @@ object IndexKeysRead {
    * The data row keys named by the index rows in the lookup's ranges, VERIFIED or not (the scan
    * checks each data row it reads), with the ranges where the index is not trusted; None when
    * there are more keys than the lookup takes. A scan for each index region seeks through its
-   * ranges and returns keys only; then one Get reads the marks of untrusted ranges and loads, which
-   * a load writes before it lands files.
+   * ranges and returns keys only; once they are done, one Get reads the marks of untrusted ranges
+   * and loads, which a load writes before it lands files.
    *
    * A covering lookup reads the index rows whole and answers itself for each data row named by
    * exactly one index row that it can trust ([[IndexTrust]]): VERIFIED, outside the untrusted
@@ -40,26 +40,27 @@ object IndexKeysRead {
    *
    * The index's regions are read each as it is then, not at one instant, so a row that a write
    * moves between two of them during the read may be named twice or not at all. Once read, a raw
-   * scan of the ranges finds the index rows changed since the read began, less the lookup's
+   * scan of each region's ranges (with the marks' Get, [[marksAndChanged]]) finds the index rows
+   * changed since the read began, less the lookup's
    * `recentWritesMillis` (the region servers land each write's index rows by then, timestamped
    * no earlier, docs/indexes.md), and those of each LOAD DATA that landed files since, by the
    * load's own timestamp, which its index cells carry. The data rows they name are read from the
    * data, whatever the index said of them.
    */
   def apply(cluster: HBaseClusterConf, table: HBaseTableDef, lookup: IndexLookup): Outcome = {
-    val ranges = lookup.rows.ranges
     val since = System.currentTimeMillis() - lookup.recentWritesMillis
-    if (ranges.isEmpty) Outcome(Some(IndexAnswer(Nil, Nil)), 0)
+    if (lookup.rows.ranges.isEmpty) Outcome(Some(IndexAnswer(Nil, Nil)), 0)
     else {
       val spec = IndexSpecs.of(table, lookup.index)
       HBaseConnections.withConnection(cluster) { connection =>
-        val (rows, expires) = indexRowsAndExpiry(connection, table, lookup)
-        val index = connection.getTable(lookup.index.indexTable.hbase)
-        try {
-          lazy val marks = IndexMarks.of(index)
+        val regions = inRegions(connection, lookup)
+        val (rows, expires) = indexRowsAndExpiry(connection, table, lookup, regions)
+        if (rows.size > lookup.maxRows) Outcome(None, rows.size)
+        else {
           // One more than the lookup takes is too many.
-          lazy val moved = changedSince(index, ranges, spec, marks, since, oneMore(lookup.maxRows - rows.size))
-          if (rows.size > lookup.maxRows || moved.size + rows.size > lookup.maxRows) Outcome(None, rows.size)
+          val (marks, moved) =
+            marksAndChanged(connection, lookup.index, regions, spec, since, oneMore(lookup.maxRows - rows.size))
+          if (moved.size + rows.size > lookup.maxRows) Outcome(None, rows.size)
           else {
             val answer =
               if (!lookup.covering || expires.isDefined)
@@ -67,7 +68,7 @@ object IndexKeysRead {
               else answered(rows, spec, IndexSpecs.coveredCellsInRowOrder(table, lookup.index), marks, moved)
             Outcome(Some(answer), rows.size)
           }
-        } finally index.close()
+        }
       }
     }
   }
@@ -83,25 +84,24 @@ object IndexKeysRead {
   private def indexRowsAndExpiry(
       connection: Connection,
       table: HBaseTableDef,
-      lookup: IndexLookup
+      lookup: IndexLookup,
+      regions: Seq[Seq[RowRange]]
   ): (Vector[Result], Option[String]) = {
     // Shared by the regions' scans, so that a lookup that finds too many stops at one more than it takes.
     val left = new AtomicInteger(oneMore(lookup.maxRows))
     val reads: Seq[() => Either[Option[String], Vector[Result]]] =
-      byRegion(connection, lookup).map(ranges => () => Right(indexRowsIn(connection, table, lookup, ranges, left))) ++
+      inParts(regions, lookup).map(ranges => () => Right(indexRowsIn(connection, table, lookup, ranges, left))) ++
         (if (lookup.covering) Seq(() => Left(expiring(connection, table, lookup.index))) else Nil)
     val done = if (reads.size == 1) reads.map(_.apply()) else indexReads.all(reads)
     (done.flatMap(_.toOption).flatten.toVector, done.collectFirst { case Left(family) => family }.flatten)
   }
 
-  /**
-   * The lookup's ranges in groups, each group in one region of the index as far as the client
-   * knows, and cut at the lookup's splits, in key order.
-   */
-  private[execution] def byRegion(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] =
-    inRegions(connection, lookup).flatMap(IndexReadSplits.parts(_, lookup.splits))
+  /** The ranges of each of `regions` ([[inRegions]]) cut at the lookup's splits, in key order. */
+  private[execution] def inParts(regions: Seq[Seq[RowRange]], lookup: IndexLookup): Seq[Seq[RowRange]] =
+    regions.flatMap(IndexReadSplits.parts(_, lookup.splits))
 
-  private def inRegions(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] = {
+  /** The lookup's ranges in groups, each group in one region of the index as far as the client knows. */
+  private[execution] def inRegions(connection: Connection, lookup: IndexLookup): Seq[Seq[RowRange]] = {
     val locator = connection.getRegionLocator(lookup.index.indexTable.hbase)
     try {
       val groups = Vector.newBuilder[Seq[RowRange]]
@@ -172,18 +172,61 @@ object IndexKeysRead {
       marks: IndexMarks,
       since: Long,
       max: Int
-  ): Vector[Array[Byte]] = {
+  ): Vector[Array[Byte]] = changed(index, ranges, spec, changedTimes(marks, since), max)
+
+  /**
+   * The index's marks, read once the read of its rows is done, and [[changedSince]] of the
+   * ranges of each region (`regions`, as [[inRegions]] groups them), at most `max` rows in all.
+   * All are read at once, the changes as if the marks held no build or load since `since`: a
+   * read through the index then costs one more round of calls, not two. Where the marks say
+   * otherwise (a build or a load landed since), the changes are read again at their times.
+   */
+  private[execution] def marksAndChanged(
+      connection: Connection,
+      index: GlobalIndexDef,
+      regions: Seq[Seq[RowRange]],
+      spec: IndexSpec,
+      since: Long,
+      max: Int
+  ): (IndexMarks, Vector[Array[Byte]]) = {
+    def reading[T](read: Table => T): T = {
+      val table = connection.getTable(index.indexTable.hbase)
+      try read(table)
+      finally table.close()
+    }
+    def changedAt(times: Seq[(Long, Long)]): Seq[() => Either[IndexMarks, Vector[Array[Byte]]]] =
+      regions.map(ranges => () => Right(reading(changed(_, ranges, spec, times, max))))
+    val assumed = Seq(since -> Long.MaxValue)
+    val done = indexReads.all((() => Left(reading(IndexMarks.of))) +: changedAt(assumed))
+    val marks = done.collectFirst { case Left(m) => m }.get
+    val times = changedTimes(marks, since)
+    val found = if (times == assumed) done else indexReads.all(changedAt(times))
+    (marks, found.flatMap(_.toOption).flatten.take(max).toVector)
+  }
+
+  /** The times whose index cells are changes since `since`: see [[changedSince]]. */
+  private def changedTimes(marks: IndexMarks, since: Long): Seq[(Long, Long)] = {
     val recent = marks.built.filter(_ >= since).fold(Seq(since -> Long.MaxValue))(b =>
       Seq(since -> b, (b + 1) -> Long.MaxValue)
     )
-    val times = (recent ++ marks.loadedSince(since).toSeq.map(t => t -> (t + 1))).filter(t => t._1 < t._2)
+    val loads =
+      marks.loadedSince(since).toSeq.filterNot(t => recent.exists { case (from, until) => t >= from && t < until })
+    (recent ++ loads.map(t => t -> (t + 1))).filter(t => t._1 < t._2)
+  }
+
+  private def changed(
+      index: Table,
+      ranges: Seq[RowRange],
+      spec: IndexSpec,
+      times: Seq[(Long, Long)],
+      max: Int
+  ): Vector[Array[Byte]] =
     if (ranges.isEmpty || times.isEmpty) Vector.empty
     else if (ranges.size > 1) changedAcross(index, ranges, spec, times, max)
     else times.foldLeft(Vector.empty[Array[Byte]]) { case (found, (from, until)) =>
       if (found.size >= max) found
       else found ++ changedIn(index, ranges.head, spec, from, until, max - found.size)
     }
-  }
 
   /**
    * The covering lookup's answer: the rows it can trust, and the keys of the others. Sorted by
