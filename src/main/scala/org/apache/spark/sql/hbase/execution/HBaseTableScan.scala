@@ -120,7 +120,7 @@ case class HBaseTableScan(
 
   private def readOnDriver(plan: TableScanPlan, maxRows: Int): Array[InternalRow] = {
     reportPlan(plan)
-    val regions = plan.readOrder
+    val regions = plan.driverReadOrder
     val counted = regions.map(_ => ReadMetrics.local())
     val scanRequest = plan.request
     // Interpreted: generating code for a few rows would cost more than projecting them.

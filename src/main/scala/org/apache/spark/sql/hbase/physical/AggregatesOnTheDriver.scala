@@ -57,39 +57,52 @@ object AggregatesOnTheDriver extends Rule[SparkPlan] {
     expressions.forall(e => e.deterministic && !e.exists(_.isInstanceOf[ExecSubqueryExpression]))
 
   /**
-   * The aggregate in one step: Spark's own (its partial and final steps merged, under adaptive
-   * execution), or a final step straight over its partial one.
+   * Whether `root`, Spark's plan of an aggregate over a scan not yet planned, is one this rule
+   * computes on the driver once that scan is read there by a collect with nothing between them.
    */
-  private def aggregation(agg: HashAggregateExec): Option[RowsAggregation] = agg.child match {
-    case partial: HashAggregateExec
-        if modes(agg, Final) && modes(partial, Partial) &&
-          functionsOf(agg) == functionsOf(partial) =>
-      aggregation(agg, partial, partial.child)
-    case child if modes(agg, Complete) => aggregation(agg, agg, child)
-    case _ => None
+  def computesOnDriver(root: SparkPlan): Boolean =
+    SQLConf.get.getConf(HBaseSQLConf.DriverReadAggregates) &&
+      (root match {
+        case agg: HashAggregateExec => stepsOf(agg).exists { case (result, input, _) => computable(result, input, Nil) }
+        case _ => false
+      })
+
+  /** The aggregate in one step, over the scan it reads on the driver through the steps below it. */
+  private def aggregation(agg: HashAggregateExec): Option[RowsAggregation] = stepsOf(agg).flatMap {
+    case (result, input, child) =>
+      stepsDown(child).filter { case (_, steps) =>
+        computable(result, input, steps.flatMap(RowsAggregation.expressions))
+      }.map { case (scan, steps) =>
+        RowsAggregation(
+          scan.output,
+          steps,
+          input.groupingExpressions,
+          functionsOf(input).collect { case f: DeclarativeAggregate => f },
+          result.groupingExpressions.map(_.toAttribute) ++ result.aggregateAttributes,
+          result.resultExpressions
+        )
+      }
   }
 
-  private def aggregation(
-      result: HashAggregateExec,
-      input: HashAggregateExec,
-      child: SparkPlan
-  ): Option[RowsAggregation] = {
-    val functions = functionsOf(input).collect { case f: DeclarativeAggregate => f }
-    if (functions.size != input.aggregateExpressions.size) None
-    else stepsDown(child).filter { case (_, steps) =>
-      decidedOnDriver(
-        input.groupingExpressions ++ functions ++ result.resultExpressions ++ steps.flatMap(RowsAggregation.expressions)
-      )
-    }.map { case (scan, steps) =>
-      RowsAggregation(
-        scan.output,
-        steps,
-        input.groupingExpressions,
-        functions,
-        result.groupingExpressions.map(_.toAttribute) ++ result.aggregateAttributes,
-        result.resultExpressions
-      )
+  /**
+   * The steps of one aggregate, (the step giving its result, the step reading its input, what it
+   * reads): a final step straight over its partial one, or one step (Spark's own two merged,
+   * under adaptive execution).
+   */
+  private def stepsOf(agg: HashAggregateExec): Option[(HashAggregateExec, HashAggregateExec, SparkPlan)] =
+    agg.child match {
+      case partial: HashAggregateExec
+          if modes(agg, Final) && modes(partial, Partial) && functionsOf(agg) == functionsOf(partial) =>
+        Some((agg, partial, partial.child))
+      case child if modes(agg, Complete) => Some((agg, agg, child))
+      case _ => None
     }
+
+  /** Functions Spark states as expressions only, and all it computes (with `below`) decided on the driver. */
+  private def computable(result: HashAggregateExec, input: HashAggregateExec, below: Seq[Expression]): Boolean = {
+    val functions = functionsOf(input)
+    functions.forall(_.isInstanceOf[DeclarativeAggregate]) &&
+    decidedOnDriver(input.groupingExpressions ++ functions ++ result.resultExpressions ++ below)
   }
 
   private def modes(agg: HashAggregateExec, mode: AggregateMode): Boolean =

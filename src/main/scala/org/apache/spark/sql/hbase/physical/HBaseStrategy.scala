@@ -95,7 +95,8 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
           val finished = HBaseScanPlanner.finish(scan)
           // A read through a covering index may have the index's region servers aggregate, when a collect reads it.
           val throughIndex = Some(finished).filter(_ =>
-            shape.bare && conf.getConf(HBaseSQLConf.GlobalIndexServerAggregates) && onTheDriver(root)
+            shape.bare && conf.getConf(HBaseSQLConf.GlobalIndexServerAggregates) &&
+              AggregatesOnTheDriver.computesOnDriver(root)
           ).flatMap(IndexAggregates.plan(
             _,
             relation,
@@ -112,16 +113,6 @@ case class HBaseStrategy(session: SparkSession) extends SparkStrategy {
           root.transformUp { case later: PlanLater if later == PlanLater(child) => read }
       }
     }
-  }
-
-  /**
-   * Whether `aggregation`, Spark's plan of an aggregate, may be computed on the driver
-   * (`physical.AggregatesOnTheDriver`): a partial and a final step, no DISTINCT.
-   */
-  private def onTheDriver(aggregation: SparkPlan): Boolean = {
-    val steps = aggregation.collect { case a: BaseAggregateExec => a }
-    SQLConf.get.getConf(HBaseSQLConf.DriverReadAggregates) && steps.size == 2 &&
-    steps.forall(_.aggregateExpressions.forall(!_.isDistinct))
   }
 
   /** The physical plan that reads a scan's plan: the scan, under a filter or projection if needed. */

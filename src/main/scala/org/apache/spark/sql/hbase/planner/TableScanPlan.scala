@@ -123,6 +123,37 @@ final case class TableScanPlan(
   def readOrder: Seq[RegionScan] = if (request.reversed) regions.reverse else regions
 
   /**
+   * The regions a read on the driver reads, in read order. Where every region with anything to
+   * read reads only by Gets or covered rows (no server filter, one residual) and all their Gets
+   * fit in one call, they are read as one region: HBase's client sends one call per region server
+   * for them, where a region each costs a call each (the rows a global index names lie all over
+   * the table).
+   */
+  def driverReadOrder: Seq[RegionScan] = {
+    // A region with only covered rows reads nothing from HBase: its rows are checked against it all.
+    val reading = regions.filter(r => r.ranges.nonEmpty || r.covered.exists(!_.isEmpty))
+      .map(r => if (r.ranges.isEmpty) r.withoutServer else r)
+    val first = reading.headOption
+    val asOne = reading.size > 1 && reading.map(_.ranges.size).sum <= request.limits.caching &&
+      reading.flatMap(_.covered).map(_.index).distinct.size <= 1 &&
+      reading.forall(r => r.byGets && r.server.isEmpty && r.residual == first.get.residual)
+    if (!asOne) readOrder
+    else {
+      val servers = reading.map(r => (r.region.host, r.region.port, r.region.startCode)).distinct
+      val (host, port, startCode) = if (servers.size == 1) servers.head else (None, None, None)
+      val covered = reading.flatMap(_.covered)
+      Seq(
+        RegionScan(
+          RegionInfo(first.get.region.startKey, reading.last.region.endKey, host, port, startCode),
+          reading.flatMap(_.ranges),
+          first.get.residual,
+          covered = covered.headOption.map(c => c.copy(rows = covered.flatMap(_.rows)))
+        )
+      )
+    }
+  }
+
+  /**
    * What each Spark partition reads, in read order: a region each, unless aligned with another
    * scan, read in one task, or shared out among fewer tasks.
    */

@@ -312,4 +312,44 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       p.tasks shouldBe Some(RegionTasks(Seq(2), BigInt(20 * mb)))
     }
   }
+
+  describe("a read on the driver") {
+    def named(p: TableScanPlan, keys: Int*) = IndexLookup.narrow(p, Some(IndexAnswer(keys.map(key), Nil)))
+    def gets(r: RegionScan) = r.ranges.map(range => (range.start.toSeq, range.isSingleRow))
+
+    it("reads the rows an index named all over the table with one batch of Gets, checked against the whole clause") {
+      val p = named(plan(Some(v === 5), new Counting(serverJar = true)), 2500, 5, 1500)
+      p.regions.map(_.server.isDefined) shouldBe Seq(false, false, false)
+      val Seq(one) = p.driverReadOrder
+      gets(one) shouldBe Seq(5, 1500, 2500).map(k => (key(k).toSeq, true))
+      one.server shouldBe None
+      one.residual shouldBe Some(v === 5)
+      one.region.rangeString shouldBe RegionInfo(Array.emptyByteArray, Array.emptyByteArray, None).rangeString
+      withClue("regions on several servers name none: ")(one.region.host shouldBe None)
+      withClue("a reversed read reverses the one region's Gets itself: ")(
+        p.copy(request = p.request.copy(reversed = true)).driverReadOrder.map(gets) shouldBe Seq(gets(one))
+      )
+      withClue("a region left nothing to read is not read: ")(
+        named(plan(Some(v === 5), new Counting(serverJar = true)), 5, 2500).driverReadOrder.map(gets) shouldBe
+          Seq(Seq(5, 2500).map(k => (key(k).toSeq, true)))
+      )
+    }
+
+    it("reads region by region where a region scans, more Gets than a call takes, or the regions check apart") {
+      val scanning = plan(Some(v === 5), new Counting(serverJar = true))
+      scanning.driverReadOrder shouldBe scanning.readOrder
+      val byKeys = plan(Some(k.in(5, 1500, 2500)), new Counting(serverJar = true))
+      byKeys.regions.forall(_.byGets) shouldBe true
+      byKeys.driverReadOrder.size shouldBe byKeys.regions.size
+      val manyGets =
+        named(plan(Some(v === 5), new Counting(serverJar = true), settings.copy(fetchSize = 2)), 5, 1500, 2500)
+      manyGets.driverReadOrder shouldBe manyGets.readOrder
+      // Below 1000, k < 1000 decides the OR: that region checks nothing, the others check it all.
+      val apart = named(plan(Some(k < 1000 || v === 5), new Counting(serverJar = true)), 5, 1500, 2500)
+      apart.regions.map(_.residual.isDefined) shouldBe Seq(false, true, true)
+      apart.driverReadOrder shouldBe apart.readOrder
+      val oneRegion = named(plan(Some(v === 5), new Counting(serverJar = true)), 1500)
+      withClue("one region reads as it was planned: ")(oneRegion.driverReadOrder shouldBe oneRegion.readOrder)
+    }
+  }
 }
