@@ -66,7 +66,8 @@ object IndexAggregateRead {
       else {
         val all = batches.flatten.flatten
         val indexSpec = IndexSpecs.of(table, lookup.index)
-        val (marks, changed) = IndexKeysRead.marksAndChanged(connection, lookup.index, regions, indexSpec, since, 1)
+        val (marks, changed) =
+          IndexKeysRead.marksAndChanged(cluster, connection, lookup.index, regions, indexSpec, since, 1)
         val trusted = marks.untrusted.isEmpty && marks.landed.isEmpty && changed.isEmpty
         val toCheck = all.flatMap(_.toCheck.asScala)
         if (!trusted || toCheck.size > lookup.maxRows) None

@@ -14,6 +14,7 @@ import org.apache.hadoop.hbase.util.Bytes
 
 import org.apache.spark.sql.hbase.common.Utf8
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, HBaseConnections}
+import org.apache.spark.sql.hbase.facts.FactsCache
 import org.apache.spark.sql.hbase.globalindex.{CoveredRow, IndexMarks, IndexSpecs}
 import org.apache.spark.sql.hbase.metadata.{GlobalIndexDef, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.{KeyBounds, RowRange}
@@ -41,11 +42,10 @@ object IndexKeysRead {
    * The index's regions are read each as it is then, not at one instant, so a row that a write
    * moves between two of them during the read may be named twice or not at all. Once read, a raw
    * scan of each region's ranges (with the marks' Get, [[marksAndChanged]]) finds the index rows
-   * changed since the read began, less the lookup's
-   * `recentWritesMillis` (the region servers land each write's index rows by then, timestamped
-   * no earlier, docs/indexes.md), and those of each LOAD DATA that landed files since, by the
-   * load's own timestamp, which its index cells carry. The data rows they name are read from the
-   * data, whatever the index said of them.
+   * changed since the read began, less the lookup's `recentWritesMillis` (the region servers land
+   * each write's index rows by then, timestamped no earlier, docs/indexes.md), and those of each
+   * LOAD DATA that landed files since, by the load's own timestamp, which its index cells carry.
+   * The data rows they name are read from the data, whatever the index said of them.
    */
   def apply(cluster: HBaseClusterConf, table: HBaseTableDef, lookup: IndexLookup): Outcome = {
     val since = System.currentTimeMillis() - lookup.recentWritesMillis
@@ -59,7 +59,15 @@ object IndexKeysRead {
         else {
           // One more than the lookup takes is too many.
           val (marks, moved) =
-            marksAndChanged(connection, lookup.index, regions, spec, since, oneMore(lookup.maxRows - rows.size))
+            marksAndChanged(
+              cluster,
+              connection,
+              lookup.index,
+              regions,
+              spec,
+              since,
+              oneMore(lookup.maxRows - rows.size)
+            )
           if (moved.size + rows.size > lookup.maxRows) Outcome(None, rows.size)
           else {
             val answer =
@@ -172,16 +180,18 @@ object IndexKeysRead {
       marks: IndexMarks,
       since: Long,
       max: Int
-  ): Vector[Array[Byte]] = changed(index, ranges, spec, changedTimes(marks, since), max)
+  ): Vector[Array[Byte]] = changed(index, ranges, spec, changedTimes(marks.built, marks.loadedSince(since), since), max)
 
   /**
    * The index's marks, read once the read of its rows is done, and [[changedSince]] of the
    * ranges of each region (`regions`, as [[inRegions]] groups them), at most `max` rows in all.
-   * All are read at once, the changes as if the marks held no build or load since `since`: a
-   * read through the index then costs one more round of calls, not two. Where the marks say
-   * otherwise (a build or a load landed since), the changes are read again at their times.
+   * All are read at once, the changes at the times the marks gave the last read through the index
+   * ([[FactsCache.IndexBuilt]]) with no load since `since`: a read through the index then costs
+   * one more round of calls, not two. Where the marks say otherwise (a load landed since, or the
+   * index was built anew), the changes are read again at their times.
    */
   private[execution] def marksAndChanged(
+      cluster: HBaseClusterConf,
       connection: Connection,
       index: GlobalIndexDef,
       regions: Seq[Seq[RowRange]],
@@ -196,22 +206,26 @@ object IndexKeysRead {
     }
     def changedAt(times: Seq[(Long, Long)]): Seq[() => Either[IndexMarks, Vector[Array[Byte]]]] =
       regions.map(ranges => () => Right(reading(changed(_, ranges, spec, times, max))))
-    val assumed = Seq(since -> Long.MaxValue)
-    val done = indexReads.all((() => Left(reading(IndexMarks.of))) +: changedAt(assumed))
+    val built = FactsCache.IndexBuilt(cluster, index.indexTable)
+    val guessed = changedTimes(FactsCache.cached(built, Long.MaxValue).flatten, Nil, since)
+    val done = indexReads.all((() => Left(reading(IndexMarks.of))) +: changedAt(guessed))
     val marks = done.collectFirst { case Left(m) => m }.get
-    val times = changedTimes(marks, since)
-    val found = if (times == assumed) done else indexReads.all(changedAt(times))
+    FactsCache.put(built, marks.built)
+    val times = changedTimes(marks.built, marks.loadedSince(since), since)
+    val found = if (times == guessed) done else indexReads.all(changedAt(times))
     (marks, found.flatMap(_.toOption).flatten.take(max).toVector)
   }
 
-  /** The times whose index cells are changes since `since`: see [[changedSince]]. */
-  private def changedTimes(marks: IndexMarks, since: Long): Seq[(Long, Long)] = {
-    val recent = marks.built.filter(_ >= since).fold(Seq(since -> Long.MaxValue))(b =>
+  /**
+   * The times whose index cells are changes since `since` ([[changedSince]]): all from then on but
+   * the build's, `built`, and each load's timestamp in `loads`.
+   */
+  private def changedTimes(built: Option[Long], loads: Iterable[Long], since: Long): Seq[(Long, Long)] = {
+    val recent = built.filter(_ >= since).fold(Seq(since -> Long.MaxValue))(b =>
       Seq(since -> b, (b + 1) -> Long.MaxValue)
     )
-    val loads =
-      marks.loadedSince(since).toSeq.filterNot(t => recent.exists { case (from, until) => t >= from && t < until })
-    (recent ++ loads.map(t => t -> (t + 1))).filter(t => t._1 < t._2)
+    val older = loads.toSeq.filterNot(t => recent.exists { case (from, until) => t >= from && t < until })
+    (recent ++ older.map(t => t -> (t + 1))).filter(t => t._1 < t._2)
   }
 
   private def changed(

@@ -12,7 +12,8 @@ import org.apache.spark.sql.hbase.planner.RegionInfo
 
 /**
  * The one cache of what HBase said about tables: regions, sizes, which wire versions region
- * servers run, catalog definitions and range index builds. Each answer keeps the time it was
+ * servers run, catalog definitions, range index builds and when global index builds stamped
+ * their rows. Each answer keeps the time it was
  * fetched, and each reader says how old an answer it accepts, since the facts age differently
  * (a size for seconds, regions for `spark.sql.hbase.partition.expiration`, a finished build
  * forever). A missing or stale answer is fetched by the caller, outside any lock: two statements
@@ -51,6 +52,13 @@ object FactsCache {
       index: String,
       generation: Long
   ) extends TableFact[Seq[ChunkStats]]
+
+  /**
+   * When the build of a global index stamped its rows, as the index table's marks last said
+   * (None: they noted no build): a read through the index reads the changed rows on that guess,
+   * at once with the marks, which then confirm it or have the changes read again.
+   */
+  final case class IndexBuilt(cluster: HBaseClusterConf, table: HBaseTableName) extends TableFact[Option[Long]]
 
   private final case class Fetched(answer: Any, atMs: Long)
 
