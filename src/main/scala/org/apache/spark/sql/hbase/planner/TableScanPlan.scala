@@ -124,17 +124,18 @@ final case class TableScanPlan(
 
   /**
    * The regions a read on the driver reads, in read order. Where every region with anything to
-   * read reads only by Gets or covered rows (no server filter, one residual) and all their Gets
-   * fit in one call, they are read as one region: HBase's client sends one call per region server
-   * for them, where a region each costs a call each (the rows a global index names lie all over
-   * the table).
+   * read reads only by Gets or covered rows (no server filter, one residual) and there are few
+   * Gets ([[TableScanPlan.FewGets]], and no more than one call takes), they are read as one
+   * region: HBase's client sends one call per region server for them, where a region each costs
+   * a call each (the rows a global index names lie all over the table).
    */
   def driverReadOrder: Seq[RegionScan] = {
     // A region with only covered rows reads nothing from HBase: its rows are checked against it all.
     val reading = regions.filter(r => r.ranges.nonEmpty || r.covered.exists(!_.isEmpty))
       .map(r => if (r.ranges.isEmpty) r.withoutServer else r)
     val first = reading.headOption
-    val asOne = reading.size > 1 && reading.map(_.ranges.size).sum <= request.limits.caching &&
+    val asOne = reading.size > 1 &&
+      reading.map(_.ranges.size).sum <= math.min(request.limits.caching, TableScanPlan.FewGets) &&
       reading.flatMap(_.covered).map(_.index).distinct.size <= 1 &&
       reading.forall(r => r.byGets && r.server.isEmpty && r.residual == first.get.residual)
     if (!asOne) readOrder
@@ -237,6 +238,13 @@ final case class TableScanPlan(
 }
 
 object TableScanPlan {
+
+  /**
+   * The most Gets a read on the driver sends in one call for several regions. A region server
+   * answers one call's Gets one after another (about 100 µs each for a row of nine cells), so
+   * more go region by region, at once, to as many of its handlers.
+   */
+  val FewGets = 100
 
   /** EXPLAIN shows this much of a condition: an IN list of 100,000 keys would fill pages. */
   val MaxConditionText = 1000

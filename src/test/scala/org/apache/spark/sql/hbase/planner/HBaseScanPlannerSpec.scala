@@ -344,6 +344,13 @@ class HBaseScanPlannerSpec extends AnyFunSpec with Matchers {
       val manyGets =
         named(plan(Some(v === 5), new Counting(serverJar = true), settings.copy(fetchSize = 2)), 5, 1500, 2500)
       manyGets.driverReadOrder shouldBe manyGets.readOrder
+      withClue("more than a few Gets go region by region, to several of a region server's handlers at once: ") {
+        val named101 = named(plan(Some(v === 5), new Counting(serverJar = true)), (0 until 3030 by 30): _*)
+        named101.regions.map(_.ranges.size).sum shouldBe TableScanPlan.FewGets + 1
+        named101.driverReadOrder shouldBe named101.readOrder
+        val named100 = named(plan(Some(v === 5), new Counting(serverJar = true)), (0 until 3000 by 30): _*)
+        named100.driverReadOrder.size shouldBe 1
+      }
       // Below 1000, k < 1000 decides the OR: that region checks nothing, the others check it all.
       val apart = named(plan(Some(k < 1000 || v === 5), new Counting(serverJar = true)), 5, 1500, 2500)
       apart.regions.map(_.residual.isDefined) shouldBe Seq(false, true, true)
