@@ -72,7 +72,7 @@ object HBaseScanRDD {
       fewRows: Boolean = false
   ): Iterator[InternalRow] = RegionReadFailure.translating(request.table.hbaseTable, regionScan.region) {
     // A region the join's keys (or an index) left no rows to read in.
-    if (regionScan.ranges.isEmpty && regionScan.covered.isEmpty) Iterator.empty
+    if (regionScan.readsNothing) Iterator.empty
     else if (regionScan.server.isEmpty) read(request, regionScan, partitionIndex, metrics, onClose, fewRows, _ => ())
     else new ServerJarFallback[InternalRow](
       request.table.hbaseTable,

@@ -134,13 +134,11 @@ case class HBaseTableScan(
           .take(max).map(row => project(row).copy()).toArray
       } finally closes.foreach(_.apply())
     }
-    // Only regions with ranges to read call HBase: after a lookup through a global index, most have none.
-    val calling = regions.count(_.ranges.nonEmpty)
+    // Only regions with ranges to read call HBase; those with covered rows alone are read here.
     val rows =
-      if (maxRows == Int.MaxValue && calling > 1) {
-        HBaseTableScan.driverReads.all(regions.zipWithIndex.collect {
-          case (r, i) if r.ranges.nonEmpty || r.covered.nonEmpty => () => readRegion(r, i, maxRows)
-        }).flatten.toArray
+      if (maxRows == Int.MaxValue && regions.count(_.ranges.nonEmpty) > 1) {
+        HBaseTableScan.driverReads.all(regions.zipWithIndex.map { case (r, i) => () => readRegion(r, i, maxRows) })
+          .flatten.toArray
       } else {
         val out = Array.newBuilder[InternalRow]
         var taken = 0

@@ -50,6 +50,9 @@ final case class RegionScan(
    */
   def byGets: Boolean = !narrowed && ranges.forall(_.isSingleRow)
 
+  /** No ranges to read and no covered rows: a join's keys or an index left the region nothing. */
+  def readsNothing: Boolean = ranges.isEmpty && covered.forall(_.isEmpty)
+
   /**
    * The same read for a region server without the server jar: what the server filter would
    * check joins the residual (first, being the cheaper part), and the ranges alone bound the rows.

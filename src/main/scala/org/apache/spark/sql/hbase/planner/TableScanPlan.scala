@@ -123,22 +123,21 @@ final case class TableScanPlan(
   def readOrder: Seq[RegionScan] = if (request.reversed) regions.reverse else regions
 
   /**
-   * The regions a read on the driver reads, in read order. Where every region with anything to
-   * read reads only by Gets or covered rows (no server filter, one residual) and there are few
-   * Gets ([[TableScanPlan.FewGets]], and no more than one call takes), they are read as one
+   * The regions a read on the driver reads, in read order: those with anything to read. Where
+   * every one reads only by Gets or covered rows (no server filter, one residual) and there are
+   * few Gets ([[TableScanPlan.FewGets]], and no more than one call takes), they are read as one
    * region: HBase's client sends one call per region server for them, where a region each costs
    * a call each (the rows a global index names lie all over the table).
    */
   def driverReadOrder: Seq[RegionScan] = {
     // A region with only covered rows reads nothing from HBase: its rows are checked against it all.
-    val reading = regions.filter(r => r.ranges.nonEmpty || r.covered.exists(!_.isEmpty))
-      .map(r => if (r.ranges.isEmpty) r.withoutServer else r)
+    val reading = regions.filterNot(_.readsNothing).map(r => if (r.ranges.isEmpty) r.withoutServer else r)
     val first = reading.headOption
     val asOne = reading.size > 1 &&
       reading.map(_.ranges.size).sum <= math.min(request.limits.caching, TableScanPlan.FewGets) &&
       reading.flatMap(_.covered).map(_.index).distinct.size <= 1 &&
       reading.forall(r => r.byGets && r.server.isEmpty && r.residual == first.get.residual)
-    if (!asOne) readOrder
+    if (!asOne) readOrder.filterNot(_.readsNothing)
     else {
       val servers = reading.map(r => (r.region.host, r.region.port, r.region.startCode)).distinct
       val (host, port, startCode) = if (servers.size == 1) servers.head else (None, None, None)
