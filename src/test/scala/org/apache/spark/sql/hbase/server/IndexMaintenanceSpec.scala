@@ -34,7 +34,8 @@ class IndexMaintenanceSpec extends HBaseSuite {
   private def emailOperand = Operand.cell(f, email, CellType.BYTES, 0, 0)
   private def ageOperand = Operand.cell(f, age, CellType.LONG, 0, 0)
 
-  private def newTables(): Tables = {
+  /** A data table with two indexes; `ttlSeconds` for a TTL on its family. */
+  private def newTables(ttlSeconds: Option[Int] = None): Tables = {
     val t = Tables(uniqueName("indexed"), uniqueName("by_email"), uniqueName("by_age_email"))
     withAdmin { admin =>
       for (index <- Seq(t.byEmail, t.byAgeEmail)) {
@@ -52,7 +53,9 @@ class IndexMaintenanceSpec extends HBaseSuite {
         .setProperty(IndexMaintenanceObserver.WRITE_TIMEOUT_PROPERTY, "3000").build()
       admin.createTable(
         TableDescriptorBuilder.newBuilder(TableName.valueOf(t.data))
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(f).setMaxVersions(3).build())
+          .setColumnFamily(ttlSeconds.foldLeft(ColumnFamilyDescriptorBuilder.newBuilder(f).setMaxVersions(3))(
+            _.setTimeToLive(_)
+          ).build())
           .setCoprocessor(observer).build(),
         Array(Bytes.toBytes("r5"))
       )
@@ -180,6 +183,46 @@ class IndexMaintenanceSpec extends HBaseSuite {
         )))
         table.put(new Put(row(0)).addColumn(f, age, text("not 8 bytes")))
         assertIndexesMatch(t, "a put and a delete in one row mutation, and a LONG cell of the wrong width")
+      }
+    }
+
+    it("equals the data after puts into rows that hold nothing to read, where the put is not what the row then has") {
+      val t = newTables()
+      withTable(t.data) { table =>
+        val later = System.currentTimeMillis() + 3600 * 1000L
+        // Delete markers newer than the puts that follow: the rows read empty before and after.
+        table.delete(new Delete(row(1), later))
+        table.delete(new Delete(row(2)).addColumns(f, email, later))
+        table.put(java.util.List.of(
+          new Put(row(1)).addColumn(f, email, text("masked@x")).addColumn(f, age, Bytes.toBytes(1L)),
+          new Put(row(2)).addColumn(f, email, text("masked too@x")).addColumn(f, name, text("kept"))
+        ))
+        withClue("the markers hide the puts: ")(
+          table.get(new org.apache.hadoop.hbase.client.Get(row(1))).isEmpty shouldBe true
+        )
+        assertIndexesMatch(t, "puts under newer delete markers")
+
+        // Two versions of a column in one put, the newer first; and two puts of one new row in one batch.
+        table.put(new Put(row(3)).addColumn(f, email, 20L, text("newer@x")).addColumn(f, email, 10L, text("older@x")))
+        table.batch(
+          java.util.List.of(
+            new Put(row(4)).addColumn(f, email, text("first@x")),
+            new Put(row(4)).addColumn(f, email, text("second@x")).addColumn(f, age, Bytes.toBytes(4L))
+          ),
+          new Array[AnyRef](2)
+        )
+        assertIndexesMatch(t, "a put of two versions of a column, and two puts of a new row in one batch")
+      }
+      val expiring = newTables(ttlSeconds = Some(3600))
+      withTable(expiring.data) { table =>
+        // Older than the family's TTL as it is written: there is nothing to read, nor to index.
+        val old = System.currentTimeMillis() - 2 * 3600 * 1000L
+        table.put(new Put(row(5)).addColumn(f, email, old, text("expired@x")).addColumn(f, name, old, text("gone")))
+        table.put(new Put(row(6)).addColumn(f, email, text("alive@x")))
+        withClue("the old put is not there to read: ")(
+          table.get(new org.apache.hadoop.hbase.client.Get(row(5))).isEmpty shouldBe true
+        )
+        assertIndexesMatch(expiring, "a put older than the family's TTL, and one within it")
       }
     }
 

@@ -24,9 +24,11 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
@@ -38,10 +40,12 @@ import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.exceptions.DeserializationException;
 import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
 import org.apache.hadoop.hbase.regionserver.OperationStatus;
@@ -132,6 +136,11 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
 
   private RegionCoprocessorEnvironment env;
   private List<IndexSpec> specs;
+  // The columns (family, qualifier) and the families the indexes read, and whether any indexed
+  // column is packed.
+  private List<byte[][]> columnsRead;
+  private List<byte[]> familiesRead;
+  private boolean packedColumns;
   private IndexRowLocks locks;
   private String tableName;
   private int writeTimeoutMillis;
@@ -150,6 +159,9 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     env = settings.environment();
     tableName = env.getRegionInfo().getTable().getNameAsString();
     specs = IndexSpec.fromProperty(settings.required(IndexSpec.PROPERTY));
+    columnsRead = IndexSpec.columnsRead(specs);
+    familiesRead = IndexSpec.familiesOf(columnsRead);
+    packedColumns = IndexSpec.readsPackedCells(specs);
     locks = new IndexRowLocks(STRIPES, settings.positive(LOCK_WAIT_PROPERTY, 30_000L));
     writeTimeoutMillis =
         (int) Math.min(Integer.MAX_VALUE, settings.positive(WRITE_TIMEOUT_PROPERTY, 20_000L));
@@ -199,6 +211,11 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     final byte[] row;
     final List<Mutation> mutations = new ArrayList<>();
     boolean deletes;
+    // The batch's index of its one mutation, where it has one.
+    int batchIndex = -1;
+    // Whether the region held no cell of the indexes' families for the row before the batch: no
+    // value, no delete marker. A lone put then leaves it exactly the put's cells.
+    boolean fresh;
     // Per index: the index rows written UNVERIFIED before the data.
     final List<Set<ByteBuffer>> candidates = new ArrayList<>();
 
@@ -236,6 +253,7 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
         } else {
           work.mutations.add(m);
           work.deletes |= m instanceof Delete;
+          work.batchIndex = i;
         }
       }
       if (rows.isEmpty()) return;
@@ -253,10 +271,13 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
         }
         List<RowWork> work = new ArrayList<>(rows.values());
         Map<String, List<Row>> writes = new LinkedHashMap<>();
+        List<RowWork> emptyBefore = new ArrayList<>();
+        boolean expiring = familiesExpire();
         read(
             work,
             true,
             (w, before) -> {
+              if (before.isEmpty() && !expiring && isLonePut(w)) emptyBefore.add(w);
               for (IndexSpec spec : specs) {
                 Set<ByteBuffer> candidates =
                     IndexRows.possibleRows(spec, w.row, before, w.mutations, reckoned, tableName);
@@ -268,6 +289,7 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
                 }
               }
             });
+        markFresh(emptyBefore);
         Map<String, IOException> failed =
             sendAll(
                 writes, what + " before its data (the write was not applied)", writeTimeoutMillis);
@@ -292,7 +314,7 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     if (pending == null) return;
     try {
       sendInTime(
-          verifying(pending.rows, pending.held.timestamp, null),
+          verifying(pending.rows, pending.held.timestamp, null, batch),
           pending.held.timestamp,
           "verifying the indexes of " + tableName);
     } catch (IOException | RuntimeException e) {
@@ -306,14 +328,15 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
   /**
    * The last step's writes for rows whose data is as it is now: VERIFIED where the data puts its
    * index row (UNVERIFIED where a cell of it has a TTL of its own), a delete of every other row the
-   * first step marked. Only for the index tables in {@code tables}, or all when null.
+   * first step marked. Only for the index tables in {@code tables}, or all when null. A fresh row
+   * whose put {@code applied} (the batch, after the data write) holds is its put's cells, which are
+   * not read again; every other row is read.
    */
-  private Map<String, List<Row>> verifying(List<RowWork> rows, long ts, Set<String> tables)
+  private Map<String, List<Row>> verifying(
+      List<RowWork> rows, long ts, Set<String> tables, MiniBatchOperationInProgress<?> applied)
       throws IOException {
     Map<String, List<Row>> writes = new LinkedHashMap<>();
-    read(
-        rows,
-        false,
+    RowCells each =
         (w, now) -> {
           for (int s = 0; s < specs.size(); s++) {
             IndexSpec spec = specs.get(s);
@@ -326,8 +349,97 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
                 out.add(lastStep(new Delete(key.array(), ts)));
             }
           }
-        });
+        };
+    List<RowWork> toRead = new ArrayList<>(rows.size());
+    for (RowWork w : rows) {
+      List<Cell> put = applied == null ? null : putCells(w, applied);
+      if (put != null) each.accept(w, put);
+      else toRead.add(w);
+    }
+    if (!toRead.isEmpty()) read(toRead, false, each);
     return writes;
+  }
+
+  /**
+   * Whether the row's one mutation of the batch is a put that HBase stores as it is sent: no TTL of
+   * its own, no ACL or visibility labels, and columns the region server stores cell for cell (an
+   * index of packed columns reads cells that another observer may merge).
+   */
+  private boolean isLonePut(RowWork w) {
+    if (w.mutations.size() != 1 || !(w.mutations.get(0) instanceof Put) || packedColumns)
+      return false;
+    Mutation put = w.mutations.get(0);
+    try {
+      return put.getTTL() == Long.MAX_VALUE
+          && put.getACL() == null
+          && put.getCellVisibility() == null;
+    } catch (DeserializationException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether a family the indexes read has a TTL: a put's cell older than it is not there to read
+   * once written.
+   */
+  private boolean familiesExpire() {
+    TableDescriptor table = env.getRegion().getTableDescriptor();
+    for (byte[] family : familiesRead) {
+      ColumnFamilyDescriptor descriptor = table.getColumnFamily(family);
+      if (descriptor == null || descriptor.getTimeToLive() != HConstants.FOREVER) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Marks {@code rows} fresh where the region holds no cell of the indexes' families for them, not
+   * even a delete marker: a raw read of those families, which shows every cell and marker.
+   */
+  private void markFresh(List<RowWork> rows) throws IOException {
+    if (rows.isEmpty()) return;
+    Map<ByteBuffer, RowWork> unseen = new HashMap<>();
+    List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(rows.size());
+    for (RowWork w : rows) {
+      unseen.put(ByteBuffer.wrap(w.row), w);
+      ranges.add(new MultiRowRangeFilter.RowRange(w.row, true, w.row, true));
+    }
+    Scan scan = new Scan().setRaw(true).setFilter(new MultiRowRangeFilter(ranges));
+    for (byte[] family : familiesRead) scan.addFamily(family);
+    try (RegionScanner scanner = env.getRegion().getScanner(scan)) {
+      List<Cell> cells = new ArrayList<>();
+      boolean more;
+      do {
+        more = scanner.next(cells);
+        if (!cells.isEmpty()) unseen.remove(ByteBuffer.wrap(CellUtil.cloneRow(cells.get(0))));
+        cells.clear();
+      } while (more);
+    }
+    for (RowWork w : unseen.values()) w.fresh = true;
+  }
+
+  /**
+   * The cells of the columns the indexes read that a fresh row has after the batch {@code applied}
+   * wrote it: its put's, where HBase applied the put and it holds at most one cell a column; else
+   * null, and the row is read.
+   */
+  private List<Cell> putCells(RowWork w, MiniBatchOperationInProgress<?> applied) {
+    if (!w.fresh
+        || applied.getOperationStatus(w.batchIndex).getOperationStatusCode()
+            != HConstants.OperationStatusCode.SUCCESS) return null;
+    List<Cell> cells = new ArrayList<>(columnsRead.size());
+    for (Map.Entry<byte[], List<Cell>> family : w.mutations.get(0).getFamilyCellMap().entrySet()) {
+      for (byte[][] column : columnsRead) {
+        if (!Bytes.equals(column[0], family.getKey())) continue;
+        Cell found = null;
+        for (Cell cell : family.getValue()) {
+          if (!CellUtil.matchingQualifier(cell, column[1])) continue;
+          if (found != null) return null;
+          found = cell;
+        }
+        if (found != null) cells.add(found);
+      }
+    }
+    return cells;
   }
 
   /**
@@ -342,7 +454,7 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
     if (written.isEmpty()) return;
     try {
       sendInTime(
-          verifying(rows, ts, written),
+          verifying(rows, ts, written, null),
           ts,
           "undoing the index rows of a failed write to " + tableName);
     } catch (IOException | RuntimeException e) {

@@ -141,6 +141,37 @@ public final class IndexSpec {
       column.accept(coveredFamilies[i], coveredQualifiers[i]);
   }
 
+  /** The columns (family, qualifier) any of {@code specs} reads or copies, each once. */
+  static List<byte[][]> columnsRead(List<IndexSpec> specs) {
+    List<byte[][]> columns = new ArrayList<>();
+    for (IndexSpec spec : specs) {
+      spec.forEachCellRead(
+          (family, qualifier) -> {
+            for (byte[][] c : columns)
+              if (Bytes.equals(c[0], family) && Bytes.equals(c[1], qualifier)) return;
+            columns.add(new byte[][] {family, qualifier});
+          });
+    }
+    return columns;
+  }
+
+  /** The families of {@code columns} ({@link #columnsRead}), each once. */
+  static List<byte[]> familiesOf(List<byte[][]> columns) {
+    List<byte[]> families = new ArrayList<>();
+    for (byte[][] column : columns) {
+      boolean known = false;
+      for (byte[] f : families) known |= Bytes.equals(f, column[0]);
+      if (!known) families.add(column[0]);
+    }
+    return families;
+  }
+
+  /** Whether any of {@code specs} indexes a column held in a packed cell. */
+  static boolean readsPackedCells(List<IndexSpec> specs) {
+    for (IndexSpec spec : specs) for (Operand o : spec.indexed) if (o.isPacked()) return true;
+    return false;
+  }
+
   /** Whether the index reads or copies any cell of {@code family}. */
   boolean readsFamily(byte[] family) {
     for (Operand o : indexed) if (Bytes.equals(o.family, family)) return true;
