@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger}
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.hbase.{HConstants, TableName}
+import org.apache.hadoop.hbase.{Cell, CellBuilderFactory, CellBuilderType, HConstants, TableName}
 import org.apache.hadoop.hbase.client.{
   Append, CheckAndMutate, ColumnFamilyDescriptorBuilder, Connection, ConnectionFactory, CoprocessorDescriptorBuilder,
   Delete, Increment, Put, RowMutations, Scan, Table, TableDescriptorBuilder
@@ -212,6 +212,15 @@ class IndexMaintenanceSpec extends HBaseSuite {
           new Array[AnyRef](2)
         )
         assertIndexesMatch(t, "a put of two versions of a column, and two puts of a new row in one batch")
+
+        // A put that carries a family's delete marker of its own, newer than its values.
+        val marker = CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row(7)).setFamily(f)
+          .setQualifier(Array.emptyByteArray).setTimestamp(later).setType(Cell.Type.DeleteFamily).build()
+        table.put(new Put(row(7)).addColumn(f, email, text("hidden@x")).addColumn(f, name, text("seven")).add(marker))
+        withClue("the put's own marker hides its values: ")(
+          table.get(new org.apache.hadoop.hbase.client.Get(row(7))).isEmpty shouldBe true
+        )
+        assertIndexesMatch(t, "a put with a delete marker among its cells")
       }
       val expiring = newTables(ttlSeconds = Some(3600))
       withTable(expiring.data) { table =>

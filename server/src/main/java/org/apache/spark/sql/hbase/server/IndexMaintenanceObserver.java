@@ -419,8 +419,8 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
 
   /**
    * The cells of the columns the indexes read that a fresh row has after the batch {@code applied}
-   * wrote it: its put's, where HBase applied the put and it holds at most one cell a column; else
-   * null, and the row is read.
+   * wrote it: its put's, where HBase applied the put, it holds at most one cell a column and they
+   * are all puts (a put may carry delete markers); else null, and the row is read.
    */
   private List<Cell> putCells(RowWork w, MiniBatchOperationInProgress<?> applied) {
     if (!w.fresh
@@ -428,6 +428,10 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
             != HConstants.OperationStatusCode.SUCCESS) return null;
     List<Cell> cells = new ArrayList<>(columnsRead.size());
     for (Map.Entry<byte[], List<Cell>> family : w.mutations.get(0).getFamilyCellMap().entrySet()) {
+      boolean read = false;
+      for (byte[] f : familiesRead) read |= Bytes.equals(f, family.getKey());
+      if (!read) continue;
+      for (Cell cell : family.getValue()) if (cell.getType() != Cell.Type.Put) return null;
       for (byte[][] column : columnsRead) {
         if (!Bytes.equals(column[0], family.getKey())) continue;
         Cell found = null;
