@@ -6,6 +6,7 @@ package org.apache.spark.sql.hbase.server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -397,24 +398,9 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
    */
   private void markFresh(List<RowWork> rows) throws IOException {
     if (rows.isEmpty()) return;
-    Map<ByteBuffer, RowWork> unseen = new HashMap<>();
-    List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(rows.size());
-    for (RowWork w : rows) {
-      unseen.put(ByteBuffer.wrap(w.row), w);
-      ranges.add(new MultiRowRangeFilter.RowRange(w.row, true, w.row, true));
-    }
-    Scan scan = new Scan().setRaw(true).setFilter(new MultiRowRangeFilter(ranges));
+    Scan scan = new Scan().setRaw(true);
     for (byte[] family : familiesRead) scan.addFamily(family);
-    try (RegionScanner scanner = env.getRegion().getScanner(scan)) {
-      List<Cell> cells = new ArrayList<>();
-      boolean more;
-      do {
-        more = scanner.next(cells);
-        if (!cells.isEmpty()) unseen.remove(ByteBuffer.wrap(CellUtil.cloneRow(cells.get(0))));
-        cells.clear();
-      } while (more);
-    }
-    for (RowWork w : unseen.values()) w.fresh = true;
+    for (RowWork w : scanRows(rows, scan, (w, cells) -> {})) w.fresh = true;
   }
 
   /**
@@ -565,38 +551,50 @@ public final class IndexMaintenanceObserver implements RegionCoprocessor, Region
    */
   private void read(List<RowWork> rows, boolean allVersionsWhereDeleted, RowCells each)
       throws IOException {
-    Map<ByteBuffer, RowWork> unread = new HashMap<>();
+    boolean allVersions = false;
+    for (RowWork w : rows) allVersions |= allVersionsWhereDeleted && w.deletes;
+    Scan scan = new Scan();
+    for (IndexSpec spec : specs) spec.addCellsRead(scan);
+    if (allVersions) scan.readAllVersions();
+    boolean newestOfSome = allVersions;
+    Collection<RowWork> unread =
+        scanRows(
+            rows,
+            scan,
+            (w, cells) -> each.accept(w, newestOfSome && !w.deletes ? newestOnly(cells) : cells));
+    for (RowWork w : unread) each.accept(w, new ArrayList<>());
+  }
+
+  /**
+   * Hands {@code found} each of {@code rows} that {@code scan} finds cells of, with them, through
+   * one region scanner over the rows' keys; returns the rows it found nothing of.
+   */
+  private Collection<RowWork> scanRows(List<RowWork> rows, Scan scan, RowCells found)
+      throws IOException {
+    Map<ByteBuffer, RowWork> unseen = new HashMap<>();
     List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(rows.size());
     byte[] first = null;
     byte[] last = null;
-    boolean allVersions = false;
     for (RowWork w : rows) {
-      unread.put(ByteBuffer.wrap(w.row), w);
+      unseen.put(ByteBuffer.wrap(w.row), w);
       ranges.add(new MultiRowRangeFilter.RowRange(w.row, true, w.row, true));
       if (first == null || Bytes.compareTo(w.row, first) < 0) first = w.row;
       if (last == null || Bytes.compareTo(w.row, last) > 0) last = w.row;
-      allVersions |= allVersionsWhereDeleted && w.deletes;
     }
-    Scan scan =
-        new Scan()
-            .withStartRow(first)
-            .withStopRow(last, true)
-            .setFilter(new MultiRowRangeFilter(ranges));
-    for (IndexSpec spec : specs) spec.addCellsRead(scan);
-    if (allVersions) scan.readAllVersions();
+    scan.withStartRow(first).withStopRow(last, true).setFilter(new MultiRowRangeFilter(ranges));
     try (RegionScanner scanner = env.getRegion().getScanner(scan)) {
       List<Cell> cells = new ArrayList<>();
       boolean more;
       do {
         more = scanner.next(cells);
         if (!cells.isEmpty()) {
-          RowWork w = unread.remove(ByteBuffer.wrap(CellUtil.cloneRow(cells.get(0))));
-          if (w != null) each.accept(w, allVersions && !w.deletes ? newestOnly(cells) : cells);
+          RowWork w = unseen.remove(ByteBuffer.wrap(CellUtil.cloneRow(cells.get(0))));
+          if (w != null) found.accept(w, cells);
           cells.clear();
         }
       } while (more);
     }
-    for (RowWork w : unread.values()) each.accept(w, new ArrayList<>());
+    return unseen.values();
   }
 
   /** The newest version of each column of {@code cells}, which are in a scan's order. */
