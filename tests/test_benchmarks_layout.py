@@ -155,6 +155,22 @@ def test_differential_reads_scalatest_failures():
     ]
 
 
+def test_global_index_warm_up_ends_only_once_an_engine_stops_getting_faster():
+    from suites.global_index.constants import STEADY_BLOCKS, STEADY_GAIN
+    from suites.global_index.measure import steady
+
+    falling = [100.0 * 0.8**i for i in range(6)]
+    floor = falling[-1]
+    flat = falling + [floor] * STEADY_BLOCKS
+    assert not steady(falling[:1])
+    assert not steady(falling)  # still getting faster
+    assert steady(flat)
+    assert not steady(flat[:-1])  # one block too few
+    assert not steady(flat + [floor * (1 - 2 * STEADY_GAIN)])  # faster again
+    # Noise around the floor, within the gain, is steady.
+    assert steady(falling + [floor * (1 + (-1) ** i * STEADY_GAIN / 2) for i in range(STEADY_BLOCKS)])
+
+
 def test_time_sees_a_parent_before_its_child_when_pids_have_wrapped_around():
     from suites import test_time
 

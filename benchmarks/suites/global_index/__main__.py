@@ -24,7 +24,7 @@ from .constants import (
     PHOENIX,
     UNCOVERED,
 )
-from .measure import hbase_tables, rows_per_block, run_query
+from .measure import hbase_tables, rows_per_block, run_query, warm_up
 from .queries import orders_keys, queries
 from .report import chart, markdown, targets
 from .tables import create, create_index, index_name, table_name
@@ -103,6 +103,7 @@ def main():
         columns = in_file_order(orders_csv, ORDERS_COLUMNS)
         setup = loaded_orders(spark, phoenix, hbase, classpath, orders_csv, columns, splits_of(keys[-1], args.regions))
         per_block = rows_per_block(spark, admin, len(keys))
+        warmed = warm_up(spark, phoenix, queries(keys, customers))
         results = [
             run_query(spark, phoenix, admin, hbase.pid, q, args.repeat, per_block) for q in queries(keys, customers)
         ]
@@ -147,6 +148,7 @@ def main():
         "orders": len(keys),
         "setupSeconds": setup,
         "indexRowsPerBlock": per_block,
+        "warmUp": warmed,
         "queries": results,
         "writeRows": write_rows,
         "writes": writes,

@@ -24,9 +24,19 @@ HBASE_HEAP = "3g"  # Phoenix's synchronous index build runs in the region server
 MEASURE_SITE = {"hbase.hfile.compaction.discharger.interval": "10000"}
 UPSERT_BATCH = 1000  # rows per commit, as Phoenix's documentation advises for bulk UPSERTs
 BLOCK_BYTES = 64 * 1024  # HBase's default block size: what "one block" of index rows is
-# Untimed runs of each query on each engine first: our statement's path (Spark's analyzer, optimizer and planner)
-# takes the JIT compiler longer to warm up than Phoenix's client, and 5 left ours well short of steady state.
-LOOKUP_WARM_UPS = 20
+# Before any timed run, both engines warm up until steady (measure.warm_up): every query but the full scan, in
+# blocks of WARM_UP_RUNS runs of each on each engine (ours from PySpark and in the JVM), until STEADY_BLOCKS blocks
+# in a row take each engine no less than (1 - STEADY_GAIN) of its fastest block before them, at least
+# MIN_WARM_UP_BLOCKS blocks, at most MAX_WARM_UP_BLOCKS. Our statement's path (Spark's analyzer, optimizer and
+# planner, about 8,000 classes) keeps the JIT compiler busy for a thousand statements and more: in a probe on the
+# local HBase, a lookup by primary key took 21 ms a run after 200 statements in one JVM and 7 ms after 5,000, and 20
+# runs of each query left ours far short of what a long-running server (the Thrift server, a stream) spends.
+WARM_UP_RUNS = 3
+STEADY_GAIN = 0.05
+STEADY_BLOCKS = 3
+MIN_WARM_UP_BLOCKS = 30  # with fewer, a noisy machine's blocks passed for steady after 300 statements
+MAX_WARM_UP_BLOCKS = 60
+LOOKUP_WARM_UPS = 3  # untimed runs of each query on each engine right before its own (the full scan's only ones)
 MEASURED_RUNS = 5  # runs alone per query and engine, between readings of the region counters and CPU
 # Kinds of query.
 KEY_LOOKUP = "key lookup"  # by the primary key: the yardstick of the index lookup

@@ -21,9 +21,15 @@ from .constants import (
     INDEX_COLUMN,
     LOOKUP,
     LOOKUP_WARM_UPS,
+    MAX_WARM_UP_BLOCKS,
     MEASURED_RUNS,
+    MIN_WARM_UP_BLOCKS,
+    NO_INDEX,
     PHOENIX,
+    STEADY_BLOCKS,
+    STEADY_GAIN,
     UNCOVERED,
+    WARM_UP_RUNS,
 )
 from .queries import statements
 from .tables import (
@@ -51,6 +57,63 @@ def in_jvm_seconds(spark, sql):
     start = time.perf_counter()
     spark._jsparkSession.sql(sql).collectAsList()
     return time.perf_counter() - start
+
+
+def warm_up_paths():
+    """The ways a statement is run and timed: Phoenix's client, and each of our tables from PySpark and in the JVM."""
+    return [PHOENIX] + [f"{e}{where}" for e in ENGINES if e != PHOENIX for where in ("", " in the JVM")]
+
+
+def warm_up_block(spark, phoenix, all_sqls, block):
+    """WARM_UP_RUNS runs of each statement on each path, a different engine first each block, timed only to follow
+    the warm-up: {path: the sum over the statements of the median ms of their runs}."""
+    medians = {path: 0.0 for path in warm_up_paths()}
+    for sqls in all_sqls:
+        for engine in ENGINES[block % len(ENGINES) :] + ENGINES[: block % len(ENGINES)]:
+            if engine == PHOENIX:
+                runs = phoenix.query(sqls[engine], WARM_UP_RUNS, SCRATCH, warm_up=False)["runs"]
+                medians[PHOENIX] += statistics.median(runs) * 1000
+            else:
+                times, _, _ = timed_runs(spark, sqls[engine], {}, WARM_UP_RUNS, warm_up=False, whole_statement=True)
+                medians[engine] += statistics.median(times) * 1000
+                jvm = [in_jvm_seconds(spark, sqls[engine]) for _ in range(WARM_UP_RUNS)]
+                medians[f"{engine} in the JVM"] += statistics.median(jvm) * 1000
+    return medians
+
+
+def steady(sums):
+    """Whether the last STEADY_BLOCKS of a path's block sums each took no less than (1 - STEADY_GAIN) of the fastest
+    block before it: the JIT compiler has stopped making it faster."""
+    return len(sums) > STEADY_BLOCKS and all(
+        sums[i] >= (1 - STEADY_GAIN) * min(sums[:i]) for i in range(len(sums) - STEADY_BLOCKS, len(sums))
+    )
+
+
+def warm_up(spark, phoenix, queries):
+    """Both engines run every query but the full scan, in blocks, until each is steady (constants.py says why and
+    when): {"blocks", "steady", "runsPerBlock", "statements" per path, "blockMs": {path: each block's sum of
+    medians}}."""
+    all_sqls = [
+        statements(kind, index, columns, where, group_by)
+        for _, kind, index, columns, where, group_by in queries
+        if kind != NO_INDEX
+    ]
+    sums = {path: [] for path in warm_up_paths()}
+    block = 0
+    while block < MAX_WARM_UP_BLOCKS:
+        for path, ms in warm_up_block(spark, phoenix, all_sqls, block).items():
+            sums[path].append(ms)
+        block += 1
+        log(f"warm-up block {block}: " + ", ".join(f"{p} {s[-1]:.0f} ms" for p, s in sums.items()))
+        if block >= MIN_WARM_UP_BLOCKS and all(steady(s) for s in sums.values()):
+            break
+    return {
+        "blocks": block,
+        "steady": all(steady(s) for s in sums.values()),
+        "runsPerBlock": WARM_UP_RUNS,
+        "statements": block * WARM_UP_RUNS * len(all_sqls),
+        "blockMs": sums,
+    }
 
 
 def timed_rounds(spark, phoenix, sqls, repeat):

@@ -17,6 +17,8 @@ from .constants import (
     OURS,
     OURS_PACKED,
     PHOENIX,
+    STEADY_BLOCKS,
+    STEADY_GAIN,
     UNCOVERED,
     WRITE_RATE_KEPT,
 )
@@ -93,6 +95,25 @@ def targets(report):
         )
     )
     return found
+
+
+def warm_up_lines(warmed):
+    """How long both engines warmed up before the timed runs, and how fast each was block by block."""
+    settled = (
+        f"each was steady (no block more than {STEADY_GAIN:.0%} faster than the fastest before it, {STEADY_BLOCKS} "
+        "in a row)"
+        if warmed["steady"]
+        else "**not all were steady when the warm-up ended**"
+    )
+    return [
+        f"Before any timed run, both engines warmed up on every query but the full scan: {warmed['blocks']} blocks of "
+        f"{warmed['runsPerBlock']} runs of each, {warmed['statements']:,} statements per engine and way of reading; "
+        f"{settled}. A block's ms (the sum over the queries of their medians), first, fastest and last block:",
+        "",
+        "| engine | first | fastest | last |",
+        "|---|---:|---:|---:|",
+        *(f"| {path} | {s[0]:,.0f} | {min(s):,.0f} | {s[-1]:,.0f} |" for path, s in warmed["blockMs"].items()),
+    ]
 
 
 def query_lines(report):
@@ -184,6 +205,8 @@ def markdown(report):
         "PySpark, the parse on, and as many more in the JVM, its rows collected as Java objects as Phoenix's JDBC "
         "client gets them, without Python's conversion; Phoenix's from its JDBC client, the compile on). Each query "
         "is hinted to the index it measures, on both engines.",
+        "",
+        *warm_up_lines(report["warmUp"]),
         "",
         *query_lines(report),
         "",
