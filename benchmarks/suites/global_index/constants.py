@@ -28,9 +28,10 @@ BLOCK_BYTES = 64 * 1024  # HBase's default block size: what "one block" of index
 # blocks of WARM_UP_RUNS runs of each on each engine (ours from PySpark and in the JVM), until STEADY_BLOCKS blocks
 # in a row take each engine no less than (1 - STEADY_GAIN) of its fastest block before them, at least
 # MIN_WARM_UP_BLOCKS blocks, at most MAX_WARM_UP_BLOCKS. Our statement's path (Spark's analyzer, optimizer and
-# planner, about 8,000 classes) keeps the JIT compiler busy for a thousand statements and more: in a probe on the
-# local HBase, a lookup by primary key took 21 ms a run after 200 statements in one JVM and 7 ms after 5,000, and 20
-# runs of each query left ours far short of what a long-running server (the Thrift server, a stream) spends.
+# planner; its first statements load about 8,000 classes) keeps the JIT compiler busy for a thousand statements and
+# more: in a probe on the local HBase, a lookup by primary key took 21 ms a run after 200 statements in one JVM and
+# 7 ms after 5,000, and 20 runs of each query left ours far short of what a long-running server (the Thrift server,
+# a stream) spends.
 WARM_UP_RUNS = 3
 STEADY_GAIN = 0.05
 STEADY_BLOCKS = 3
