@@ -41,7 +41,7 @@ object IndexKeysRead {
    *
    * The index's regions are read each as it is then, not at one instant, so a row that a write
    * moves between two of them during the read may be named twice or not at all. Once read, a raw
-   * scan of each region's ranges (with the marks' Get, [[marksAndChanged]]) finds the index rows
+   * scan of each region's ranges (with the marks' Gets, [[marksAndChanged]]) finds the index rows
    * changed since the read began, less the lookup's `recentWritesMillis` (the region servers land
    * each write's index rows by then, timestamped no earlier, docs/indexes.md), and those of each
    * LOAD DATA that landed files since, by the load's own timestamp, which its index cells carry.
