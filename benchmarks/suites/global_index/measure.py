@@ -59,6 +59,12 @@ def in_jvm_seconds(spark, sql):
     return time.perf_counter() - start
 
 
+def engines_in_turn(round_):
+    """The engines in the order a round runs them: a different one first each round."""
+    first = round_ % len(ENGINES)
+    return ENGINES[first:] + ENGINES[:first]
+
+
 def warm_up_paths():
     """The ways a statement is run and timed: Phoenix's client, and each of our tables from PySpark and in the JVM."""
     return [PHOENIX] + [f"{e}{where}" for e in ENGINES if e != PHOENIX for where in ("", " in the JVM")]
@@ -69,7 +75,7 @@ def warm_up_block(spark, phoenix, all_sqls, block):
     the warm-up: {path: the sum over the statements of the median ms of their runs}."""
     medians = {path: 0.0 for path in warm_up_paths()}
     for sqls in all_sqls:
-        for engine in ENGINES[block % len(ENGINES) :] + ENGINES[: block % len(ENGINES)]:
+        for engine in engines_in_turn(block):
             if engine == PHOENIX:
                 runs = phoenix.query(sqls[engine], WARM_UP_RUNS, SCRATCH, warm_up=False)["runs"]
                 medians[PHOENIX] += statistics.median(runs) * 1000
@@ -128,7 +134,7 @@ def timed_rounds(spark, phoenix, sqls, repeat):
     runs, last = {e: [] for e in ENGINES}, {}
     jvm_runs = {e: [] for e in ENGINES if e != PHOENIX}
     for round_ in range(repeat):
-        for engine in ENGINES[round_ % len(ENGINES) :] + ENGINES[: round_ % len(ENGINES)]:
+        for engine in engines_in_turn(round_):
             if engine == PHOENIX:
                 last[engine] = phoenix.query(sqls[engine], 1, SCRATCH, warm_up=False)
                 runs[engine] += last[engine]["runs"]
