@@ -28,9 +28,9 @@ object TestHBase {
     )
 
   /**
-   * The specs that run the most queries, each a few minutes of Spark and HBase work: they run in a
-   * JVM of their own beside the others', so that `sbt test` takes about half as long on two cores
-   * when the Python suites are done first. The two JVMs share the test HBase (the tests' TestHBase);
+   * The specs that run the most queries, each a few minutes of Spark and HBase work, and a few more
+   * chosen so that both JVMs end about together: they run in a JVM of their own beside the others',
+   * so that `sbt test` takes about half as long on two cores when the Python suites are done first. The two JVMs share the test HBase (the tests' TestHBase);
    * no spec of one depends on what the other does to it.
    */
   val QueryHeavySpecs: Set[String] = Set(
