@@ -125,7 +125,8 @@ object RowsAggregation {
  * reads the steps' plan, not taking them again), and for any other use, the aggregate is
  * `child`, Spark's own.
  */
-case class DriverAggregate(aggregation: RowsAggregation, child: SparkPlan) extends UnaryExecNode {
+case class DriverAggregate(aggregation: RowsAggregation, child: SparkPlan) extends UnaryExecNode
+    with DescribedInExplain {
 
   override def output: Seq[Attribute] = child.output
   override def outputPartitioning: Partitioning = child.outputPartitioning

@@ -33,6 +33,7 @@ import org.apache.spark.sql.types._
  * wire version) are folded in here by the same aggregator.
  */
 case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) extends LeafExecNode
+    with DescribedInExplain
     with ScansHBase {
 
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "partial groups read from HBase")

@@ -16,7 +16,7 @@ import org.apache.spark.sql.execution.{SparkPlan, UnaryExecNode}
  * partition without the shuffles and sorts it would otherwise have below it, and with its own
  * generated code. EXPLAIN shows the mark above it.
  */
-case class HBaseMergeJoin(child: SparkPlan, keyRanges: Int) extends UnaryExecNode {
+case class HBaseMergeJoin(child: SparkPlan, keyRanges: Int) extends UnaryExecNode with DescribedInExplain {
 
   override def output: Seq[Attribute] = child.output
   override def outputPartitioning: Partitioning = child.outputPartitioning

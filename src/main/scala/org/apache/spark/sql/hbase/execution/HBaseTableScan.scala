@@ -39,7 +39,8 @@ case class HBaseTableScan(
     keysFromJoin: Option[Expression] = None,
     indexAggregate: Option[IndexAggregatePlan] = None
 ) extends LeafExecNode
-    with ScansHBase {
+    with ScansHBase
+    with DescribedInExplain {
 
   require(
     keysFromJoin.isDefined == plan.joinKeys.isDefined,

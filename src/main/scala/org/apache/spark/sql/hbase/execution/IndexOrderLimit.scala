@@ -22,7 +22,8 @@ import org.apache.spark.sql.execution.{
  * as planned.
  */
 case class IndexOrderLimit(limit: Int, sortOrder: Seq[SortOrder], projectList: Seq[NamedExpression], child: SparkPlan)
-    extends UnaryExecNode {
+    extends UnaryExecNode
+    with DescribedInExplain {
 
   @transient private lazy val topN = TakeOrderedAndProjectExec(limit, sortOrder, projectList, child)
 

@@ -16,7 +16,8 @@ import org.apache.spark.sql.execution.{SparkPlan, TakeOrderedAndProjectExec, Una
  * result run Spark's top-n.
  */
 case class KeyOrderLimit(limit: Int, sortOrder: Seq[SortOrder], projectList: Seq[NamedExpression], child: SparkPlan)
-    extends UnaryExecNode {
+    extends UnaryExecNode
+    with DescribedInExplain {
 
   @transient private lazy val topN = TakeOrderedAndProjectExec(limit, sortOrder, projectList, child)
 
