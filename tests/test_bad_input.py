@@ -260,6 +260,13 @@ SQL_CASES = [
         "SHOW INDEXES ON hbase.no_such_table",
         "SHOW INDEXES ON hbase.no_such_table: HBase table 'hbase.no_such_table' does not exist",
     ),
+    # hbase_changes: Spark gives the function's errors their position in the statement
+    (f"SELECT * FROM hbase_changes('{BASE}')", "hbase_changes takes 2 arguments"),
+    (
+        "SELECT * FROM hbase_changes('no_such_table', TIMESTAMP '2026-01-01 00:00:00')",
+        "HBase table 'no_such_table' does not exist",
+    ),
+    (f"SELECT * FROM hbase_changes('{BASE}', 'soon')", "its second argument 'soon' is not a TIMESTAMP"),
     # DROP, SELECT
     ("DROP TABLE no_such_table", "no_such_table"),
     (f"SELECT nope FROM {BASE}", "nope"),

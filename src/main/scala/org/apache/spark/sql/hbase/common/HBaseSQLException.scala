@@ -4,6 +4,7 @@
 package org.apache.spark.sql.hbase.common
 
 import org.apache.spark.sql.AnalysisException
+import org.apache.spark.sql.catalyst.trees.Origin
 
 /**
  * A user-facing error: the message names the statement part, table or column at fault, and,
@@ -19,6 +20,19 @@ class HBaseSQLException(
   /** A SQLSTATE of class 42 (statement error) tells clients such as spark-sql that this is the
    *  user's mistake, to report as a message rather than an internal error with a stack trace. */
   override def getSqlState: String = "42000"
+
+  /**
+   * Spark gives an error raised while it resolves part of a statement (a table function's
+   * arguments) that part's position. Its own copy would be a plain AnalysisException with the
+   * statement's text as context and no error class, which PySpark cannot print: it fails on the
+   * missing class, and the user sees a NullPointerException instead of this message. So the copy
+   * stays ours, with the line and position, without that context.
+   */
+  override def withPosition(origin: Origin): AnalysisException = {
+    val positioned = new HBaseSQLException(message, cause, origin.line, origin.startPosition)
+    positioned.setStackTrace(getStackTrace)
+    positioned
+  }
 }
 
 object HBaseSQLException {
