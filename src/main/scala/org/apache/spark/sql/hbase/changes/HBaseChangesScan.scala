@@ -6,9 +6,10 @@ package org.apache.spark.sql.hbase.changes
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, UnsafeProjection}
-import org.apache.spark.sql.execution.LeafExecNode
+import org.apache.spark.sql.execution.{LeafExecNode, SparkPlan}
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
-import org.apache.spark.sql.hbase.execution.{DescribedInExplain, ReadMetrics, ScansHBase}
+import org.apache.spark.sql.hbase.common.DescribedInExplain
+import org.apache.spark.sql.hbase.execution.{ReadMetrics, ScansHBase}
 
 /**
  * Reads a [[ChangeRead]], a region a partition ([[ChangesRDD]]). Besides the usual read metrics,
@@ -17,7 +18,7 @@ import org.apache.spark.sql.hbase.execution.{DescribedInExplain, ReadMetrics, Sc
  */
 case class HBaseChangesScan(output: Seq[Attribute], read: ChangeRead, regionsMaxAgeSeconds: Long)
     extends LeafExecNode
-    with DescribedInExplain
+    with DescribedInExplain[SparkPlan]
     with ScansHBase {
 
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "rows read from HBase") +

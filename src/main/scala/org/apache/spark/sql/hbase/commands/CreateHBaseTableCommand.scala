@@ -14,8 +14,9 @@ import org.apache.hadoop.hbase.client.{
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.common.{HBaseSQLConf, HBaseSQLException, Utf8}
+import org.apache.spark.sql.hbase.common.{DescribedInExplain, HBaseSQLConf, HBaseSQLException, Utf8}
 import org.apache.spark.sql.hbase.metadata.{FamilyOptions, HBaseTableDef, TableDefinitionStore, TableLayout}
 import org.apache.spark.sql.hbase.connection.HBaseConnections
 import org.apache.spark.sql.hbase.connector.HBaseTableIdent
@@ -41,7 +42,13 @@ case class CreateHBaseTableCommand(
     familyOptions: Seq[FamilyOptions] = Nil,
     catalogName: Option[String] = None,
     layoutNamed: Boolean = true
-) extends LeafRunnableCommand with Logging {
+) extends LeafRunnableCommand
+    with DescribedInExplain[LogicalPlan]
+    with Logging {
+
+  override def simpleString(maxFields: Int): String =
+    s"$nodeName ${definition.name} [${definition.hbaseTable}]${if (ifNotExists) " if not exists" else ""}, " +
+      s"LAYOUT ${definition.layout.toString.toUpperCase(java.util.Locale.ROOT)}, ${splitKeys.size + 1} regions"
 
   override def run(session: SparkSession): Seq[Row] = {
     create(session)

@@ -13,6 +13,7 @@ import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.execution.ReadsHBaseRows
 import org.apache.spark.sql.hbase.execution.write.HBaseMutations
 import org.apache.spark.sql.types.LongType
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 
 /**
  * DELETE FROM an HBase table: `matchingKeys` (the key columns, in key order, of the rows the
@@ -21,7 +22,10 @@ import org.apache.spark.sql.types.LongType
  * many rows were deleted.
  */
 case class DeleteFromHBaseTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf, matchingKeys: LogicalPlan)
-    extends ReadsHBaseRows {
+    extends ReadsHBaseRows
+    with DescribedInExplain[LogicalPlan] {
+
+  override def simpleString(maxFields: Int): String = s"$nodeName ${table.name} [${table.hbaseTable}]"
 
   override val output: Seq[Attribute] = Seq(AttributeReference("num_affected_rows", LongType, nullable = false)())
 

@@ -6,7 +6,8 @@ package org.apache.spark.sql.hbase.commands
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.common.HBaseSQLException
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.hbase.common.{DescribedInExplain, HBaseSQLException}
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, TableRights}
 import org.apache.spark.sql.hbase.metadata.HBaseTableDef
 
@@ -20,7 +21,11 @@ case class DescribeMappedColumnCommand(
     cluster: HBaseClusterConf,
     column: Seq[String],
     override val output: Seq[Attribute]
-) extends LeafRunnableCommand {
+) extends LeafRunnableCommand
+    with DescribedInExplain[LogicalPlan] {
+
+  override def simpleString(maxFields: Int): String =
+    s"$nodeName ${table.name} [${table.hbaseTable}] column ${column.mkString(".")}"
 
   override def run(session: SparkSession): Seq[Row] = {
     TableRights.requireReadable(cluster, "DESCRIBE", table.name, table.hbaseTable.hbase)

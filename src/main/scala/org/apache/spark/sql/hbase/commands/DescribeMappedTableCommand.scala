@@ -8,15 +8,20 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
-import org.apache.spark.sql.hbase.common.Utf8
+import org.apache.spark.sql.hbase.common.{DescribedInExplain, Utf8}
 import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef, TableFormat}
 import org.apache.spark.sql.hbase.connection.{HBaseAccessDenied, HBaseClusterConf, HBaseConnections, TableRights}
 import org.apache.spark.sql.hbase.facts.HBaseRegions
 import org.apache.spark.sql.types.StringType
 
 /** DESCRIBE of an HBase table, named by one part or through an HBase catalog. */
-case class DescribeMappedTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf) extends LeafRunnableCommand {
+case class DescribeMappedTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf)
+    extends LeafRunnableCommand
+    with DescribedInExplain[LogicalPlan] {
+
+  override def simpleString(maxFields: Int): String = s"$nodeName ${table.name} [${table.hbaseTable}]"
 
   override val output: Seq[Attribute] = DescribeMappedTableCommand.Output.map(_.newInstance())
 

@@ -5,7 +5,9 @@ package org.apache.spark.sql.hbase.commands
 
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.execution.command.LeafRunnableCommand
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 import org.apache.spark.sql.hbase.connection.{HBaseClusterConf, TableRights}
 import org.apache.spark.sql.hbase.metadata.{HBaseTableDef, TableFormat, TableLayout}
 import org.apache.spark.sql.types.StringType
@@ -15,7 +17,11 @@ import org.apache.spark.sql.types.StringType
  * HBase table the same way (columns, key, cells, format, layout). Region boundaries and family
  * settings belong to the HBase table, which the statement finds as it is.
  */
-case class ShowCreateMappedTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf) extends LeafRunnableCommand {
+case class ShowCreateMappedTableCommand(table: HBaseTableDef, cluster: HBaseClusterConf)
+    extends LeafRunnableCommand
+    with DescribedInExplain[LogicalPlan] {
+
+  override def simpleString(maxFields: Int): String = s"$nodeName ${table.name} [${table.hbaseTable}]"
   override val output: Seq[Attribute] = Seq(AttributeReference("createtab_stmt", StringType, nullable = false)())
 
   override def run(session: SparkSession): Seq[Row] = {

@@ -15,6 +15,7 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 import org.apache.spark.sql.hbase.execution.{ReadsHBaseRows, ScanMetrics}
 import org.apache.spark.sql.hbase.execution.write.{HBaseMutations, PackedUpdates}
 import org.apache.spark.sql.types.LongType
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 
 /**
  * UPDATE an HBase table: `newValues` (for each row the statement updates, its key columns in key
@@ -31,7 +32,13 @@ case class UpdateHBaseTableCommand(
     newValues: LogicalPlan,
     mergeInRegionServers: Boolean,
     regionBatches: Boolean
-) extends ReadsHBaseRows {
+) extends ReadsHBaseRows
+    with DescribedInExplain[LogicalPlan] {
+
+  override def simpleString(maxFields: Int): String =
+    s"$nodeName ${table.name} [${table.hbaseTable}] set ${columns.map(_.name).mkString(", ")}" +
+      (if (mergeInRegionServers) ", packed cells merged by the region servers" else "") +
+      (if (regionBatches) ", a region's rows a call" else "")
 
   override val output: Seq[Attribute] = Seq(AttributeReference("num_affected_rows", LongType, nullable = false)())
 

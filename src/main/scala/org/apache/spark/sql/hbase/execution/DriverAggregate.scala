@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.expressions.aggregate.DeclarativeAggregate
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning
 import org.apache.spark.sql.execution.{SparkPlan, UnaryExecNode}
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 
 /**
  * What an aggregate over an HBase scan does to the scan's rows, taken apart so that the driver
@@ -126,7 +127,7 @@ object RowsAggregation {
  * `child`, Spark's own.
  */
 case class DriverAggregate(aggregation: RowsAggregation, child: SparkPlan) extends UnaryExecNode
-    with DescribedInExplain {
+    with DescribedInExplain[SparkPlan] {
 
   override def output: Seq[Attribute] = child.output
   override def outputPartitioning: Partitioning = child.outputPartitioning

@@ -17,9 +17,10 @@ import org.apache.spark.sql.catalyst.expressions.{
 }
 import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartition, UnknownPartitioning}
 import org.apache.spark.sql.errors.{DataTypeErrors, QueryExecutionErrors}
-import org.apache.spark.sql.execution.LeafExecNode
+import org.apache.spark.sql.execution.{LeafExecNode, SparkPlan}
 import org.apache.spark.sql.execution.metric.SQLMetric
 import org.apache.spark.sql.hbase.codec.{BadRowKey, BinaryKeyCodec, RowCodec}
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 import org.apache.spark.sql.hbase.planner.{AggregateRequest, AggregateScanPlan, BufferSlot, RegionRequests, RegionScan}
 import org.apache.spark.sql.hbase.server.{AggregateBatch, AggregateSpec, RowAggregator, ValueExpression}
 import org.apache.spark.sql.types._
@@ -33,7 +34,7 @@ import org.apache.spark.sql.types._
  * wire version) are folded in here by the same aggregator.
  */
 case class HBaseAggregateScan(output: Seq[Attribute], plan: AggregateScanPlan) extends LeafExecNode
-    with DescribedInExplain
+    with DescribedInExplain[SparkPlan]
     with ScansHBase {
 
   override lazy val metrics: Map[String, SQLMetric] = ReadMetrics.create(sparkContext, "partial groups read from HBase")

@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, SortOrder}
 import org.apache.spark.sql.catalyst.plans.physical.Partitioning
 import org.apache.spark.sql.execution.{SparkPlan, UnaryExecNode}
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 
 /**
  * Marks a sort-merge join whose sides are partitioned alike already, in the same ranges of the
@@ -16,7 +17,7 @@ import org.apache.spark.sql.execution.{SparkPlan, UnaryExecNode}
  * partition without the shuffles and sorts it would otherwise have below it, and with its own
  * generated code. EXPLAIN shows the mark above it.
  */
-case class HBaseMergeJoin(child: SparkPlan, keyRanges: Int) extends UnaryExecNode with DescribedInExplain {
+case class HBaseMergeJoin(child: SparkPlan, keyRanges: Int) extends UnaryExecNode with DescribedInExplain[SparkPlan] {
 
   override def output: Seq[Attribute] = child.output
   override def outputPartitioning: Partitioning = child.outputPartitioning

@@ -13,8 +13,9 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.plans.physical.{
   Partitioning, RangePartitioning, SinglePartition, UnknownPartitioning
 }
-import org.apache.spark.sql.execution.{InSubqueryExec, LeafExecNode}
+import org.apache.spark.sql.execution.{InSubqueryExec, LeafExecNode, SparkPlan}
 import org.apache.spark.sql.execution.metric.SQLMetric
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 import org.apache.spark.sql.hbase.planner.{
   IndexAggregatePlan, IndexAnswer, IndexLookup, JoinKeys, RegionScan, TableScanPlan
 }
@@ -40,7 +41,7 @@ case class HBaseTableScan(
     indexAggregate: Option[IndexAggregatePlan] = None
 ) extends LeafExecNode
     with ScansHBase
-    with DescribedInExplain {
+    with DescribedInExplain[SparkPlan] {
 
   require(
     keysFromJoin.isDefined == plan.joinKeys.isDefined,

@@ -12,6 +12,7 @@ import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartiti
 import org.apache.spark.sql.execution.{
   FilterExec, InputAdapter, ProjectExec, SparkPlan, TakeOrderedAndProjectExec, UnaryExecNode, WholeStageCodegenExec
 }
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 
 /**
  * The first `limit` rows by `sortOrder` of a child that is an HBase scan, under at most
@@ -23,7 +24,7 @@ import org.apache.spark.sql.execution.{
  */
 case class IndexOrderLimit(limit: Int, sortOrder: Seq[SortOrder], projectList: Seq[NamedExpression], child: SparkPlan)
     extends UnaryExecNode
-    with DescribedInExplain {
+    with DescribedInExplain[SparkPlan] {
 
   @transient private lazy val topN = TakeOrderedAndProjectExec(limit, sortOrder, projectList, child)
 

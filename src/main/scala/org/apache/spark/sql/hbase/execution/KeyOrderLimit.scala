@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{Attribute, NamedExpression, SortOrder, UnsafeProjection}
 import org.apache.spark.sql.catalyst.plans.physical.{Partitioning, SinglePartition}
 import org.apache.spark.sql.execution.{SparkPlan, TakeOrderedAndProjectExec, UnaryExecNode}
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 
 /**
  * The first `limit` rows by `sortOrder` of a child whose partitions already come in that order,
@@ -17,7 +18,7 @@ import org.apache.spark.sql.execution.{SparkPlan, TakeOrderedAndProjectExec, Una
  */
 case class KeyOrderLimit(limit: Int, sortOrder: Seq[SortOrder], projectList: Seq[NamedExpression], child: SparkPlan)
     extends UnaryExecNode
-    with DescribedInExplain {
+    with DescribedInExplain[SparkPlan] {
 
   @transient private lazy val topN = TakeOrderedAndProjectExec(limit, sortOrder, projectList, child)
 

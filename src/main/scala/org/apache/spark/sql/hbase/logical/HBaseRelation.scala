@@ -9,6 +9,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{ColumnStat, LeafNode, Logica
 import org.apache.spark.sql.catalyst.types.DataTypeUtils
 import org.apache.spark.sql.hbase.metadata.{HBaseColumn, HBaseTableDef}
 import org.apache.spark.sql.hbase.codec.KeyCodec
+import org.apache.spark.sql.hbase.common.DescribedInExplain
 import org.apache.spark.sql.hbase.connection.HBaseClusterConf
 import org.apache.spark.sql.hbase.rangeindex.TableStatistics
 import org.apache.spark.sql.types.{BooleanType, DateType, NumericType, TimestampNTZType, TimestampType}
@@ -32,7 +33,9 @@ case class HBaseRelation(
     asOf: Option[Long] = None,
     topN: Option[TopNRequest] = None,
     indexHint: IndexHint = IndexHint.Free
-) extends LeafNode with MultiInstanceRelation {
+) extends LeafNode
+    with MultiInstanceRelation
+    with DescribedInExplain[LogicalPlan] {
 
   /** The key attributes in row key order. */
   def keyAttributes: Seq[AttributeReference] = table.keys.map(k => output(table.columns.indexOf(k)))
