@@ -43,7 +43,7 @@ final case class ChangeRead(
 
   /** The read on one line, as EXPLAIN shows it. */
   def describe: String =
-    s"HBaseChanges ${table.name} [${table.hbaseTable}] written after $from, up to $to " +
+    s"HBaseChanges ${table.described} written after $from, up to $to " +
       s"(cell time range [${from.millis}, ${to.timeRangeEnd}) ms)"
 }
 

@@ -47,7 +47,7 @@ case class CreateHBaseTableCommand(
     with Logging {
 
   override def simpleString(maxFields: Int): String =
-    s"$nodeName ${definition.name} [${definition.hbaseTable}]${if (ifNotExists) " if not exists" else ""}, " +
+    s"$nodeName ${definition.described}${if (ifNotExists) " if not exists" else ""}, " +
       s"LAYOUT ${definition.layout.toString.toUpperCase(java.util.Locale.ROOT)}, ${splitKeys.size + 1} regions"
 
   override def run(session: SparkSession): Seq[Row] = {

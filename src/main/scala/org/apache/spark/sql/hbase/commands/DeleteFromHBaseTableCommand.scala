@@ -25,7 +25,7 @@ case class DeleteFromHBaseTableCommand(table: HBaseTableDef, cluster: HBaseClust
     extends ReadsHBaseRows
     with DescribedInExplain[LogicalPlan] {
 
-  override def simpleString(maxFields: Int): String = s"$nodeName ${table.name} [${table.hbaseTable}]"
+  override def simpleString(maxFields: Int): String = s"$nodeName ${table.described}"
 
   override val output: Seq[Attribute] = Seq(AttributeReference("num_affected_rows", LongType, nullable = false)())
 

@@ -25,7 +25,7 @@ case class DescribeMappedColumnCommand(
     with DescribedInExplain[LogicalPlan] {
 
   override def simpleString(maxFields: Int): String =
-    s"$nodeName ${table.name} [${table.hbaseTable}] column ${column.mkString(".")}"
+    s"$nodeName ${table.described} column ${column.mkString(".")}"
 
   override def run(session: SparkSession): Seq[Row] = {
     TableRights.requireReadable(cluster, "DESCRIBE", table.name, table.hbaseTable.hbase)

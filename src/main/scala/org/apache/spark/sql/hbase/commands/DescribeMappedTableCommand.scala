@@ -21,7 +21,7 @@ case class DescribeMappedTableCommand(table: HBaseTableDef, cluster: HBaseCluste
     extends LeafRunnableCommand
     with DescribedInExplain[LogicalPlan] {
 
-  override def simpleString(maxFields: Int): String = s"$nodeName ${table.name} [${table.hbaseTable}]"
+  override def simpleString(maxFields: Int): String = s"$nodeName ${table.described}"
 
   override val output: Seq[Attribute] = DescribeMappedTableCommand.Output.map(_.newInstance())
 

@@ -21,7 +21,7 @@ case class ShowCreateMappedTableCommand(table: HBaseTableDef, cluster: HBaseClus
     extends LeafRunnableCommand
     with DescribedInExplain[LogicalPlan] {
 
-  override def simpleString(maxFields: Int): String = s"$nodeName ${table.name} [${table.hbaseTable}]"
+  override def simpleString(maxFields: Int): String = s"$nodeName ${table.described}"
   override val output: Seq[Attribute] = Seq(AttributeReference("createtab_stmt", StringType, nullable = false)())
 
   override def run(session: SparkSession): Seq[Row] = {

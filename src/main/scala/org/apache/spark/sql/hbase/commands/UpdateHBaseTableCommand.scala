@@ -36,7 +36,7 @@ case class UpdateHBaseTableCommand(
     with DescribedInExplain[LogicalPlan] {
 
   override def simpleString(maxFields: Int): String =
-    s"$nodeName ${table.name} [${table.hbaseTable}] set ${columns.map(_.name).mkString(", ")}" +
+    s"$nodeName ${table.described} set ${columns.map(_.name).mkString(", ")}" +
       (if (mergeInRegionServers) ", packed cells merged by the region servers" else "") +
       (if (regionBatches) ", a region's rows a call" else "")
 

@@ -70,7 +70,7 @@ case class HBaseRelation(
   def columnOf(attribute: Attribute): HBaseColumn = table.columns(output.indexWhere(_.exprId == attribute.exprId))
 
   override def simpleString(maxFields: Int): String =
-    s"HBaseRelation ${table.name} [${table.hbaseTable}] key (${table.keyColumns.mkString(", ")})" +
+    s"HBaseRelation ${table.described} key (${table.keyColumns.mkString(", ")})" +
       asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}") + limit.fold("")(n => s" limit $n") +
       topN.fold("")(t => s", $t")
 }

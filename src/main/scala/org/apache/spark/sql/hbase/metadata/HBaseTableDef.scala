@@ -142,6 +142,9 @@ final case class HBaseTableDef(
 
   def isPacked: Boolean = layout == TableLayout.Packed
 
+  /** The table as EXPLAIN names it: its name, then its HBase table's. */
+  def described: String = s"$name [$hbaseTable]"
+
   /**
    * Where a packed table's value in `cell` sits in its family's packed cell: the qualifiers of a
    * family in slot order, a dropped column's slot kept, so that old rows read as they were written.

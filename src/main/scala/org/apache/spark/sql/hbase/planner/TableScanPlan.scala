@@ -231,7 +231,7 @@ final case class TableScanPlan(
     val asOf = request.asOf.fold("")(millis => s" as of ${HBaseRelation.describeAsOf(millis)}")
     val since = request.writtenSince.toSeq.sortBy(_._1)
       .map { case (family, millis) => s", family $family written since ${HBaseRelation.describeAsOf(millis)}" }.mkString
-    s"${table.name} [${table.hbaseTable}]$asOf regions ${regions.size} of $regionsTotal, $ranges$indexes, " +
+    s"${table.described}$asOf regions ${regions.size} of $regionsTotal, $ranges$indexes, " +
       s"$gets Gets and $scans scans$since, residual $residual$serverPart$withoutJar"
   }
 }
