@@ -13,6 +13,8 @@ import org.apache.spark.sql.catalyst.parser.{
   ParameterContext, ParseErrorListener, ParseException, ParserInterface, SqlStatementSplitResult
 }
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.ExplainMode
+import org.apache.spark.sql.execution.command.ExplainCommand
 import org.apache.spark.sql.types.{DataType, StructType}
 
 /**
@@ -41,9 +43,14 @@ class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
           .flatMap(s => scala.util.Try(parse(s)).toOption).getOrElse(throw e)
     }
 
-  /** Our plan for the statement, or None when it is not one of ours. */
-  private def parseOurs(sqlText: String): Option[LogicalPlan] =
-    if (!HBaseSqlParser.mayBeOurs(sqlText)) None else parseWithOurGrammar(sqlText)
+  /**
+   * Our plan for the statement, or None when it is not one of ours. EXPLAIN of one of ours is
+   * Spark's EXPLAIN of our plan: Spark's grammar would refuse the statement after EXPLAIN.
+   */
+  private def parseOurs(sqlText: String): Option[LogicalPlan] = HBaseSqlParser.explained(sqlText) match {
+    case Some((mode, statement)) => parseOurs(statement).map(ExplainCommand(_, mode))
+    case None => if (!HBaseSqlParser.mayBeOurs(sqlText)) None else parseWithOurGrammar(sqlText)
+  }
 
   private def parseWithOurGrammar(sqlText: String): Option[LogicalPlan] = {
     val builder = new HBaseSqlAstBuilder(sqlText, delegate)
@@ -107,6 +114,20 @@ class HBaseSqlParser(delegate: ParserInterface) extends ParserInterface {
 }
 
 object HBaseSqlParser {
+
+  private val Explain = "(?is)\\s*EXPLAIN(?:\\s+(EXTENDED|FORMATTED|CODEGEN|COST))?\\s+(.*)".r
+
+  /**
+   * The mode and the statement of an EXPLAIN, as Spark's grammar reads them (no mode: simple). The
+   * statement keeps its place in the text, EXPLAIN and its mode blanked, so that an error in it
+   * gives the line and position the user sees.
+   */
+  def explained(sqlText: String): Option[(ExplainMode, String)] =
+    Explain.unapplySeq(sqlText).map { groups =>
+      val start = sqlText.length - groups(1).length
+      val blanked = sqlText.substring(0, start).map(c => if (c == '\n' || c == '\r') c else ' ')
+      ExplainMode.fromString(Option(groups.head).getOrElse("simple")) -> (blanked + groups(1))
+    }
 
   /** The first words of our statements (see hbaseStatement in HBaseSqlBase.g4). */
   private val OurFirstWords = Set("CREATE", "ALTER", "SHOW", "LOAD", "CHECK")

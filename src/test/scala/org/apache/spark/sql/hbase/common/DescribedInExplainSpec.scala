@@ -58,6 +58,12 @@ class DescribedInExplainSpec extends HBaseSuite {
       formatted(s"SHOW CREATE TABLE $table") should include(
         s"ShowCreateMappedTableCommand\nArguments: $table [$table]"
       )
+      val created = uniqueName("explained_not_created")
+      formatted(
+        s"CREATE TABLE $created (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($created, COLS=[v=f.v]) LAYOUT CELLS " +
+          "SPLIT ON ((10))"
+      ) should include(s"CreateHBaseTableCommand\nArguments: $created [$created], LAYOUT CELLS, 2 regions")
+      withClue("EXPLAIN creates nothing: ")(spark.catalog.tableExists(created) shouldBe false)
       Seq(
         s"INSERT INTO $table SELECT * FROM $table WHERE k = 1",
         s"DELETE FROM $table WHERE k = 1",

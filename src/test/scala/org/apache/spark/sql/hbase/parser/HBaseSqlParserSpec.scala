@@ -8,7 +8,8 @@ import org.scalatest.matchers.should.Matchers
 
 import org.apache.spark.sql.catalyst.parser.ParseException
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.execution.SparkSqlParser
+import org.apache.spark.sql.execution.{ExtendedMode, FormattedMode, SimpleMode, SparkSqlParser}
+import org.apache.spark.sql.execution.command.ExplainCommand
 import org.apache.spark.sql.hbase.common.HBaseSQLException
 import org.apache.spark.sql.hbase.metadata.{CellRef, HBaseTableName, TableFormat}
 import org.apache.spark.sql.hbase.commands._
@@ -147,6 +148,29 @@ class HBaseSqlParserSpec extends AnyFunSpec with Matchers {
       val ours = intercept[ParseException](parser.parsePlan("SELEC 1"))
       val theirs = intercept[ParseException](spark.parsePlan("SELEC 1"))
       ours.getMessage shouldBe theirs.getMessage
+    }
+  }
+
+  describe("EXPLAIN") {
+    it("of one of our statements is Spark's EXPLAIN of our plan, in each of Spark's modes") {
+      val create = "CREATE TABLE t (k INT, v STRING, PRIMARY KEY (k)) MAPPED BY (t, COLS=[v=f.v])"
+      parser.parsePlan(s"EXPLAIN $create") shouldBe ExplainCommand(parser.parsePlan(create), SimpleMode)
+      parser.parsePlan(s"explain formatted\n$create") shouldBe ExplainCommand(parser.parsePlan(create), FormattedMode)
+      parser.parsePlan(s" EXPLAIN EXTENDED $create") shouldBe ExplainCommand(parser.parsePlan(create), ExtendedMode)
+      parser.parsePlan("EXPLAIN CHECK INDEX i ON t") shouldBe
+        ExplainCommand(CheckGlobalIndexCommand(HBaseTableIdent(None, "t"), "i", repair = false), SimpleMode)
+      // Our grammar's error, as without EXPLAIN, at its place in the text.
+      val bad = "CREATE TABLE t (k INT) MAPPED BY t"
+      intercept[ParseException](parser.parsePlan(bad)).getMessage should include("missing '(' at 't'")
+      intercept[ParseException](parser.parsePlan(bad)).getMessage should include("(line 1, pos 33)")
+      val explained = intercept[ParseException](parser.parsePlan(s"EXPLAIN FORMATTED\n$bad")).getMessage
+      explained should include("missing '(' at 't'")
+      explained should include("(line 2, pos 33)")
+    }
+
+    it("of any other statement is Spark's") {
+      Seq("EXPLAIN SELECT 1", "EXPLAIN FORMATTED CREATE TABLE p (a INT) USING parquet", "EXPLAIN COST SHOW TABLES")
+        .foreach(sql => same(parser.parsePlan(sql)) shouldBe same(spark.parsePlan(sql)))
     }
   }
 
