@@ -122,7 +122,7 @@ object HBaseSqlParser {
    * statement keeps its place in the text, EXPLAIN and its mode blanked, so that an error in it
    * gives the line and position the user sees.
    */
-  def explained(sqlText: String): Option[(ExplainMode, String)] =
+  private def explained(sqlText: String): Option[(ExplainMode, String)] =
     Explain.unapplySeq(sqlText).map { groups =>
       val start = sqlText.length - groups(1).length
       val blanked = sqlText.substring(0, start).map(c => if (c == '\n' || c == '\r') c else ' ')

@@ -43,59 +43,55 @@ class DescribedInExplainSpec extends HBaseSuite {
     }
 
     it("does so for the table in a statement's logical plan and for our commands") {
-      val insert = formatted(s"INSERT INTO $table SELECT * FROM $table WHERE k = 1")
-      insert should include(s"HBaseRelation\nArguments: $table [$table] key (k)")
-      formatted(s"DELETE FROM $table WHERE k = 1") should include(
-        s"DeleteFromHBaseTableCommand\nArguments: $table [$table]"
-      )
-      formatted(s"UPDATE $table SET v = 1 WHERE k = 1") should include(
-        s"UpdateHBaseTableCommand\nArguments: $table [$table] set v"
-      )
-      formatted(s"DESCRIBE TABLE $table") should include(s"DescribeMappedTableCommand\nArguments: $table [$table]")
-      formatted(s"DESCRIBE TABLE $table v") should include(
-        s"DescribeMappedColumnCommand\nArguments: $table [$table] column v"
-      )
-      formatted(s"SHOW CREATE TABLE $table") should include(
-        s"ShowCreateMappedTableCommand\nArguments: $table [$table]"
-      )
-      val created = uniqueName("explained_not_created")
-      formatted(
-        s"CREATE TABLE $created (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($created, COLS=[v=f.v]) LAYOUT CELLS " +
-          "SPLIT ON ((10))"
-      ) should include(s"CreateHBaseTableCommand\nArguments: $created [$created], LAYOUT CELLS, 2 regions")
-      withClue("EXPLAIN creates nothing: ")(spark.catalog.tableExists(created) shouldBe false)
-      Seq(
+      def explainedAs(statement: String, words: String): Unit = withClue(statement) {
+        val text = formatted(statement)
+        text should include(words)
+        withoutFieldDumps(text)
+      }
+      explainedAs(
         s"INSERT INTO $table SELECT * FROM $table WHERE k = 1",
-        s"DELETE FROM $table WHERE k = 1",
-        s"UPDATE $table SET v = 1 WHERE k = 1",
-        s"DESCRIBE TABLE $table",
-        s"DESCRIBE TABLE $table v",
-        s"SHOW CREATE TABLE $table"
-      ).foreach(statement => withClue(statement)(withoutFieldDumps(formatted(statement))))
+        s"HBaseRelation\nArguments: $table [$table] key (k)"
+      )
+      explainedAs(s"DELETE FROM $table WHERE k = 1", s"DeleteFromHBaseTableCommand\nArguments: $table [$table]")
+      explainedAs(s"UPDATE $table SET v = 1 WHERE k = 1", s"UpdateHBaseTableCommand\nArguments: $table [$table] set v")
+      explainedAs(s"DESCRIBE TABLE $table", s"DescribeMappedTableCommand\nArguments: $table [$table]")
+      explainedAs(s"DESCRIBE TABLE $table v", s"DescribeMappedColumnCommand\nArguments: $table [$table] column v")
+      explainedAs(s"SHOW CREATE TABLE $table", s"ShowCreateMappedTableCommand\nArguments: $table [$table]")
+      val created = uniqueName("explained_not_created")
+      explainedAs(
+        s"CREATE TABLE $created (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($created, COLS=[v=f.v]) LAYOUT CELLS " +
+          "SPLIT ON ((10))",
+        s"CreateHBaseTableCommand\nArguments: $created [$created], LAYOUT CELLS, 2 regions"
+      )
+      withClue("EXPLAIN creates nothing: ")(spark.catalog.tableExists(created) shouldBe false)
     }
   }
 
   describe("the SQL tab of Spark's UI") {
-    it("shows each statement's plan in those words") {
-      sql(s"SELECT * FROM $table WHERE k = 42").collect().map(_.getInt(1)).toSeq shouldBe Seq(2)
+
+    /** The plan the SQL tab shows for the last statement whose plan holds `marker`. */
+    def lastShown(marker: String): String = {
       spark.sparkContext.listenerBus.waitUntilEmpty()
       val shown = spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession].sharedState.statusStore
-        .executionsList().map(_.physicalPlanDescription).filter(_.contains("(=42)"))
+        .executionsList().map(_.physicalPlanDescription).filter(_.contains(marker))
       shown should not be empty
-      shown.last should include(s"Arguments: $table [$table] regions 1 of 3, 1 key ranges (=42)")
-      withoutFieldDumps(shown.last)
+      shown.last
     }
 
-    it("shows a statement of our grammar, which EXPLAIN does not take, in those words too") {
+    it("shows each statement's plan in those words") {
+      sql(s"SELECT * FROM $table WHERE k = 42").collect().map(_.getInt(1)).toSeq shouldBe Seq(2)
+      val shown = lastShown("(=42)")
+      shown should include(s"Arguments: $table [$table] regions 1 of 3, 1 key ranges (=42)")
+      withoutFieldDumps(shown)
+    }
+
+    it("shows a statement of our grammar in those words too") {
       val created = uniqueName("explained_created")
       sql(s"CREATE TABLE $created (k INT, v INT, PRIMARY KEY (k)) MAPPED BY ($created, COLS=[v=f.v]) LAYOUT CELLS " +
         "SPLIT ON ((10))")
-      spark.sparkContext.listenerBus.waitUntilEmpty()
-      val shown = spark.asInstanceOf[org.apache.spark.sql.classic.SparkSession].sharedState.statusStore
-        .executionsList().map(_.physicalPlanDescription).filter(_.contains(s"CreateHBaseTableCommand"))
-      shown should not be empty
-      shown.last should include(s"CreateHBaseTableCommand\nArguments: $created [$created], LAYOUT CELLS, 2 regions")
-      withoutFieldDumps(shown.last)
+      val shown = lastShown("CreateHBaseTableCommand")
+      shown should include(s"CreateHBaseTableCommand\nArguments: $created [$created], LAYOUT CELLS, 2 regions")
+      withoutFieldDumps(shown)
     }
   }
 }
